@@ -1,0 +1,60 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "fitiq-tui",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "fitiq-dev-server", targets: ["fitiq-dev-server"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+    ],
+    targets: [
+        // Domain, validation, ports, use cases and the sync engine. Foundation only.
+        .target(name: "FitIQCore"),
+        // The JSON cache on disk: adapters for the store ports.
+        .target(name: "FitIQCache", dependencies: ["FitIQCore"]),
+        // In-memory implementations of every port, a manual clock and fixtures.
+        .target(name: "FitIQTestSupport", dependencies: ["FitIQCore"]),
+        // Child process for the cache's crash test: saves in a loop until it is killed.
+        .executableTarget(name: "fitiq-cache-crash-child", dependencies: ["FitIQCore", "FitIQCache"]),
+
+        // Development backend speaking the FitIQ contract on loopback.
+        .target(
+            name: "FitIQDevServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "fitiq-dev-server",
+            dependencies: [
+                "FitIQDevServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQTestSupport"]),
+        .testTarget(name: "FitIQCacheTests", dependencies: ["FitIQCore", "FitIQCache", "FitIQTestSupport"]),
+        .testTarget(
+            name: "FitIQDevServerTests",
+            dependencies: [
+                "FitIQDevServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

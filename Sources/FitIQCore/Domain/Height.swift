@@ -1,0 +1,78 @@
+import Foundation
+
+/// Height entry and display in the user's units; heights are stored in centimetres.
+///
+/// Accepted input: `180.5`, `180.5 cm`, `1.8 m`, `71 in`, `71"`, `5 ft 11 in`, `5'11"`, `5.9 ft`.
+/// A written unit always wins; a bare number means centimetres in metric and inches in imperial.
+public enum Height {
+    /// Allowed heights in centimetres (CONTRACT.md §8).
+    public static let allowedRange: ClosedRange<Double> = 50...300
+    static let centimetresPerInch = 2.54
+
+    /// Parses what the user typed into centimetres, or throws a ``ValidationError`` naming the rule.
+    public static func parse(_ text: String, unitSystem: UnitSystem) throws(ValidationError) -> Double {
+        let input = normalized(text)
+        guard !input.isEmpty else { throw .required(.height) }
+        guard let centimetres = centimetres(from: input, unitSystem: unitSystem) else {
+            throw .invalidFormat(
+                .height, rule: "must be a number with an optional unit, e.g. 180.5 cm, 1.8 m, 5'11\" or 71 in")
+        }
+        guard centimetres.isFinite, allowedRange.contains(centimetres) else {
+            throw .outOfRange(.height, rule: "must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)")
+        }
+        return centimetres
+    }
+
+    /// Formats centimetres for display: `180.5 cm` in metric, `5 ft 11 in` (whole inches) in imperial.
+    public static func format(_ centimetres: Double, unitSystem: UnitSystem) -> String {
+        switch unitSystem {
+        case .metric:
+            return String(format: "%.1f cm", (centimetres * 10).rounded() / 10)
+        case .imperial:
+            let inches = Int((centimetres / centimetresPerInch).rounded())
+            return "\(inches / 12) ft \(inches % 12) in"
+        }
+    }
+
+    /// The new height an edit asks for, or `nil` when it changes nothing.
+    ///
+    /// Text that displays the same as the current height (the untouched field, or `71` typed over
+    /// `5 ft 11 in`) keeps the stored value, so switching units never makes a height drift.
+    public static func change(
+        from current: Double?, to text: String, unitSystem: UnitSystem
+    ) throws(ValidationError) -> Double? {
+        let proposed = try parse(text, unitSystem: unitSystem)
+        if let current, format(current, unitSystem: unitSystem) == format(proposed, unitSystem: unitSystem) {
+            return nil
+        }
+        return proposed
+    }
+
+    private static func normalized(_ text: String) -> String {
+        var result = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        for (from, to) in [("′", "'"), ("’", "'"), ("″", "\""), ("”", "\""), ("''", "\""), (",", ".")] {
+            result = result.replacingOccurrences(of: from, with: to)
+        }
+        return result
+    }
+
+    private static func centimetres(from input: String, unitSystem: UnitSystem) -> Double? {
+        if let match = input.wholeMatch(of: #/(?<n>\d+(?:\.\d+)?|\.\d+)\s*(?<unit>cm|m|mm|in|inch|inches|"|ft|feet|foot|')?/#) {
+            guard let value = Double(match.n) else { return nil }
+            switch match.unit.map(String.init) {
+            case nil: return unitSystem == .metric ? value : value * centimetresPerInch
+            case "cm": return value
+            case "m": return value * 100
+            case "mm": return value / 10
+            case "ft", "feet", "foot", "'": return value * 12 * centimetresPerInch
+            default: return value * centimetresPerInch
+            }
+        }
+        // Feet and inches together: 5'11", 5' 11, 5 ft 11 in, 5ft11. Inches must be below 12.
+        let pattern = #/(\d+(?:\.\d+)?)\s*(?:'|ft|feet|foot)\s*(\d+(?:\.\d+)?)\s*(?:"|in|inch|inches)?/#
+        guard let match = input.wholeMatch(of: pattern),
+            let whole = Double(match.1), let part = Double(match.2), whole.rounded() == whole, part < 12
+        else { return nil }
+        return (whole * 12 + part) * centimetresPerInch
+    }
+}

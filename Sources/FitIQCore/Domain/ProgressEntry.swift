@@ -1,0 +1,49 @@
+import Foundation
+
+/// One measurement of the progress history; fitiq-tui keeps `height` entries.
+public struct ProgressEntry: Sendable, Codable, Equatable, Identifiable {
+    /// Where an entry came from.
+    public enum Source: String, Sendable, Codable {
+        /// Typed by the user.
+        case manual
+        /// Read from a health import.
+        case health
+        /// Found on the server.
+        case server
+    }
+
+    /// Local id, stable from creation on.
+    public let id: UUID
+    /// The server's id once the entry is on the server.
+    public var serverId: String?
+    public var type: String
+    public var quantity: Double
+    public var loggedAt: Date
+    public var notes: String?
+    public var source: Source
+
+    public init(
+        id: UUID = UUID(), serverId: String? = nil, type: String = ProgressEntry.heightType, quantity: Double,
+        loggedAt: Date, notes: String? = nil, source: Source
+    ) {
+        self.id = id
+        self.serverId = serverId
+        self.type = type
+        self.quantity = quantity
+        self.loggedAt = loggedAt
+        self.notes = notes
+        self.source = source
+    }
+
+    /// The progress type that holds the height history.
+    public static let heightType = "height"
+
+    /// Whether the server has this entry.
+    public var isSynced: Bool { serverId != nil }
+
+    /// Whether `other` records the same measurement (same instant to the second, same quantity).
+    public func isSameMeasurement(as other: ProgressEntry) -> Bool {
+        type == other.type && abs(quantity - other.quantity) < 0.005
+            && abs(loggedAt.timeIntervalSince(other.loggedAt)) < 1
+    }
+}

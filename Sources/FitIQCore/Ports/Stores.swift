@@ -1,0 +1,36 @@
+/// The account's cached profile, outbox and history, shared by every process of the account.
+public protocol ProfileStore: Sendable {
+    /// Reads the current state; an account never saved reads as ``AccountState/empty``.
+    func load() async throws -> AccountState
+    /// Reads the freshest state, applies `change` and saves the result, all under the account lock.
+    func update<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T
+    /// Deletes everything cached for the account.
+    func erase() async throws
+}
+
+/// The account's session (tokens), shared by every process of the account.
+public protocol SessionStore: Sendable {
+    /// Reads the session, if there is one.
+    func load() async throws -> Session?
+    /// Replaces the session.
+    func save(_ session: Session) async throws
+    /// Forgets the session and its tokens.
+    func delete() async throws
+    /// Reads the freshest session and replaces it with what `body` returns, holding the account lock
+    /// throughout, so two processes never spend the same refresh token.
+    func exchange(_ body: @Sendable (Session?) async throws -> Session?) async throws -> Session?
+}
+
+/// Where accounts are kept, and which one is current.
+public protocol AccountDirectory: Sendable {
+    /// The cached state of `account`.
+    func profileStore(for account: AccountKey) throws -> any ProfileStore
+    /// The session of `account`.
+    func sessionStore(for account: AccountKey) throws -> any SessionStore
+    /// The last account signed in (on `server`, when given).
+    func currentAccount(server: String?) async throws -> AccountKey?
+    /// Makes `account` the current one.
+    func setCurrentAccount(_ account: AccountKey) async throws
+    /// Deletes the account's cached data, session and lock, and forgets it as current.
+    func erase(_ account: AccountKey) async throws
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Pull merge: the server's copy replaces local values only where no local edit is pending.
+extension AccountState {
+    /// Merges a profile read from the server (`GET /users/me`).
+    ///
+    /// - Returns: whether a biological sex from the health source had to be queued again because the
+    ///   server holds another value.
+    @discardableResult
+    public mutating func mergeServerProfile(_ remote: RemoteProfile, identity: AccountIdentity, now: Date) -> Bool {
+        serverCopy = remote
+        lastSyncAt = now
+        var identity = identity
+        identity.profileId = remote.profileId ?? profile?.identity.profileId
+        guard let local = profile else {
+            let sex = remote.biologicalSex.map { SourcedBiologicalSex(value: $0, source: .account) }
+            let physical = PhysicalProfile(
+                heightCm: remote.heightCm, heightMeasuredAt: remote.heightCm == nil ? nil : remote.updatedAt,
+                dateOfBirth: remote.dateOfBirth, biologicalSex: sex)
+            profile = UserProfile(
+                identity: identity, metadata: remote.metadata, physical: physical, createdAt: remote.createdAt,
+                updatedAt: remote.updatedAt)
+            return false
+        }
+        let pendingKeys = outbox.metadata?.keys ?? []
+        var merged = local.updatingIdentity(identity)
+            .updatingMetadata(remote.metadata.taking(pendingKeys, from: local.metadata))
+            .updatingTimestamps(createdAt: remote.createdAt, updatedAt: remote.updatedAt)
+        var physical = local.physical
+        // A server null never erases a local physical value.
+        if let height = remote.heightCm, outbox.physical?.includesHeight != true,
+            abs(height - (physical.heightCm ?? -1)) >= 0.05
+        {
+            physical.heightCm = height
+            physical.heightMeasuredAt = remote.updatedAt ?? now
+        }
+        if let dateOfBirth = remote.dateOfBirth { physical.dateOfBirth = dateOfBirth }
+        var requeueSex = false
+        if let remoteSex = remote.biologicalSex {
+            switch physical.biologicalSex {
+            case .some(let local) where local.source == .health:
+                // The health source wins: push its value again.
+                requeueSex = local.value != remoteSex && outbox.physical?.includesBiologicalSex != true
+            default:
+                physical.biologicalSex = SourcedBiologicalSex(value: remoteSex, source: .account)
+            }
+        }
+        merged = merged.updatingPhysical(physical)
+        profile = merged
+        if requeueSex { queuePhysical(height: false, biologicalSex: true, changeId: UUID()) }
+        return requeueSex
+    }
+
+    /// Merges height entries read from the server.
+    ///
+    /// - Parameter complete: the entries are the server's whole height history, so synced local entries
+    ///   missing from it were deleted on the server and are dropped.
+    public mutating func mergeServerHistory(_ entries: [RemoteProgressEntry], complete: Bool, now: Date) {
+        historyCheckedAt = now
+        var known = Set(history.compactMap(\.serverId))
+        for remote in entries where remote.type == ProgressEntry.heightType && !known.contains(remote.id) {
+            let candidate = ProgressEntry(
+                serverId: remote.id, type: remote.type, quantity: remote.quantity, loggedAt: remote.loggedAt,
+                notes: remote.notes, source: .server)
+            // A post whose answer was lost: the server has it, so it is acknowledged now.
+            if let post = outbox.progress.first(where: { post in
+                post.sendAttempted && history.contains { $0.id == post.id && $0.isSameMeasurement(as: candidate) }
+            }) {
+                outbox.progress.removeAll { $0.id == post.id }
+                if let index = history.firstIndex(where: { $0.id == post.id }) { history[index].serverId = remote.id }
+            } else {
+                history.append(candidate)
+            }
+            known.insert(remote.id)
+        }
+        if complete {
+            let onServer = Set(entries.map(\.id))
+            history.removeAll { entry in
+                entry.type == ProgressEntry.heightType && entry.serverId.map { !onServer.contains($0) } ?? false
+            }
+        }
+    }
+
+    /// Queues the first height entry when the server's profile has a height but no height history
+    /// exists anywhere (DESIGN.md "Height history starts somewhere").
+    ///
+    /// - Returns: whether an entry was queued.
+    @discardableResult
+    public mutating func queueInitialHeightIfNeeded(serverHasHeightEntries: Bool, now: Date) -> Bool {
+        guard !serverHasHeightEntries, heightHistory.isEmpty, outbox.progress.isEmpty,
+            let height = serverCopy?.heightCm
+        else { return false }
+        let loggedAt = serverCopy?.updatedAt ?? now
+        let entry = ProgressEntry(
+            quantity: height, loggedAt: loggedAt, notes: Self.initialHeightNote, source: .server)
+        history.append(entry)
+        let post = NewProgressEntry(
+            type: entry.type, quantity: height, loggedAt: loggedAt, notes: Self.initialHeightNote)
+        outbox.progress.append(
+            ProgressPost(id: entry.id, entry: post, changeId: entry.id, sendAttempted: false, delivery: Delivery()))
+        return true
+    }
+
+    /// The note of the height entry created from the profile's height.
+    public static let initialHeightNote = "Initial height from profile"
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The outbox as a pure state machine: which request is due, and what an answer does to the queue.
+extension AccountState {
+    /// How long a sender may hold an entry before others consider it abandoned.
+    public static let claimDuration: TimeInterval = 30
+
+    /// The exponential backoff with jitter before attempt `attempt + 1` (`random` in 0..<1).
+    public static func backoff(afterAttempts attempt: Int, random: Double) -> TimeInterval {
+        let base = min(60, pow(2, Double(max(0, attempt - 1))))
+        // Jitter spreads the retries of many clients (and of two processes of one user) apart.
+        return base * (0.5 + 0.5 * random)
+    }
+
+    /// The next request for sender `owner` at `now`: one ordered queue per resource; a rejected entry
+    /// blocks nothing, a backing-off or claimed entry delays only its own queue.
+    public func nextAction(for owner: UUID, now: Date) -> SyncAction {
+        var earliest: Date?
+        func consider(_ delivery: Delivery, _ operation: @autoclosure () -> SyncOperation?) -> SyncOperation? {
+            if let claim = delivery.claim, claim.until > now {
+                earliest = min(earliest ?? claim.until, claim.until)
+                return nil
+            }
+            if let notBefore = delivery.notBefore, notBefore > now {
+                earliest = min(earliest ?? notBefore, notBefore)
+                return nil
+            }
+            return operation()
+        }
+        if let change = outbox.metadata, !change.delivery.isRejected, let metadata = profile?.metadata,
+            let operation = consider(change.delivery, .updateMetadata(metadata, revision: change.revision))
+        {
+            return .send(operation)
+        }
+        if let change = outbox.physical, !change.delivery.isRejected, !pendingPhysicalPatch.isEmpty,
+            let operation = consider(change.delivery, .updatePhysical(pendingPhysicalPatch, revision: change.revision))
+        {
+            return .send(operation)
+        }
+        if let post = outbox.progress.first(where: { !$0.delivery.isRejected }),
+            let operation = consider(
+                post.delivery, .logProgress(id: post.id, post.entry, checkServerFirst: post.sendAttempted))
+        {
+            return .send(operation)
+        }
+        return earliest.map { .wait(until: $0) } ?? .idle
+    }
+
+    /// Marks the entry of `operation` as in flight for `owner`; a progress entry is marked as attempted
+    /// before anything is sent, so a crash mid-request leads to a check instead of a duplicate.
+    public mutating func begin(_ operation: SyncOperation, owner: UUID, now: Date) {
+        let claim = Claim(owner: owner, until: now.addingTimeInterval(Self.claimDuration))
+        switch operation.item {
+        case .metadata: outbox.metadata?.delivery.claim = claim
+        case .physical: outbox.physical?.delivery.claim = claim
+        case .progress(let id):
+            guard let index = outbox.progress.firstIndex(where: { $0.id == id }) else { return }
+            outbox.progress[index].delivery.claim = claim
+            outbox.progress[index].sendAttempted = true
+        }
+    }
+
+    /// Applies the outcome of `operation` to the outbox.
+    public mutating func finish(_ operation: SyncOperation, outcome: SyncOutcome, now: Date, random: Double) {
+        func settle(_ delivery: inout Delivery) {
+            delivery.claim = nil
+            switch outcome {
+            case .retry(let message):
+                delivery.attempts += 1
+                delivery.lastError = message
+                delivery.notBefore = now.addingTimeInterval(Self.backoff(afterAttempts: delivery.attempts, random: random))
+            case .rejected(let message):
+                delivery.rejection = message
+            case .delivered, .logged, .abandoned:
+                break
+            }
+        }
+        let acknowledged = outcome == .delivered || { if case .logged = outcome { true } else { false } }()
+        if acknowledged { lastSyncAt = now }
+        switch operation {
+        case .updateMetadata(let sent, let revision):
+            guard var change = outbox.metadata else { return }
+            if acknowledged {
+                serverCopy?.metadata = sent
+                // A newer edit arrived while this request was in flight: keep it queued.
+                outbox.metadata = change.revision == revision ? nil : change
+                outbox.metadata?.delivery.claim = nil
+                return
+            }
+            settle(&change.delivery)
+            outbox.metadata = change
+        case .updatePhysical(let sent, let revision):
+            guard var change = outbox.physical else { return }
+            if acknowledged {
+                if let height = sent.heightCm { serverCopy?.heightCm = height }
+                if let sex = sent.biologicalSex { serverCopy?.biologicalSex = sex }
+                outbox.physical = change.revision == revision ? nil : change
+                outbox.physical?.delivery.claim = nil
+                return
+            }
+            settle(&change.delivery)
+            outbox.physical = change
+        case .logProgress(let id, _, _):
+            guard let index = outbox.progress.firstIndex(where: { $0.id == id }) else { return }
+            if case .logged(let serverId) = outcome {
+                outbox.progress.remove(at: index)
+                if let entry = history.firstIndex(where: { $0.id == id }) { history[entry].serverId = serverId }
+                return
+            }
+            settle(&outbox.progress[index].delivery)
+        }
+    }
+
+    /// Sends a parked or backing-off entry again at the next chance.
+    public mutating func retry(_ item: OutboxItemID) {
+        switch item {
+        case .metadata: outbox.metadata?.delivery.reset()
+        case .physical: outbox.physical?.delivery.reset()
+        case .progress(let id):
+            guard let index = outbox.progress.firstIndex(where: { $0.id == id }) else { return }
+            outbox.progress[index].delivery.reset()
+        }
+    }
+
+    /// Drops an entry and reverts its local values to the server's last known ones.
+    public mutating func discard(_ item: OutboxItemID) {
+        switch item {
+        case .metadata:
+            guard let change = outbox.metadata, let profile else { return }
+            if let server = serverCopy?.metadata {
+                self.profile = profile.updatingMetadata(profile.metadata.taking(change.keys, from: server))
+            }
+            outbox.metadata = nil
+        case .physical:
+            guard let change = outbox.physical, let profile else { return }
+            var physical = profile.physical
+            if change.includesHeight, let height = serverCopy?.heightCm { physical.heightCm = height }
+            self.profile = profile.updatingPhysical(physical)
+            outbox.physical = nil
+        case .progress(let id):
+            outbox.progress.removeAll { $0.id == id }
+            history.removeAll { $0.id == id && $0.serverId == nil }
+        }
+    }
+}

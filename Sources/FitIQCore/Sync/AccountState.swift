@@ -1,0 +1,130 @@
+import Foundation
+
+/// Everything cached for one account: profile, outbox, height history and sync times.
+///
+/// Every change is a pure mutation of this value; the store applies it under the account lock to
+/// the freshest copy on disk, so processes sharing the account never lose each other's edits.
+public struct AccountState: Sendable, Codable, Equatable {
+    public var profile: UserProfile?
+    /// The server's values as last seen: what a discarded change reverts to.
+    public var serverCopy: RemoteProfile?
+    public var outbox: Outbox
+    /// Height history, local and synced (any order; see ``heightHistory``).
+    public var history: [ProgressEntry]
+    /// When the server last acknowledged or answered a pull.
+    public var lastSyncAt: Date?
+    /// When the height history was last read from the server.
+    public var historyCheckedAt: Date?
+
+    public init(
+        profile: UserProfile? = nil, serverCopy: RemoteProfile? = nil, outbox: Outbox = Outbox(),
+        history: [ProgressEntry] = [], lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil
+    ) {
+        self.profile = profile
+        self.serverCopy = serverCopy
+        self.outbox = outbox
+        self.history = history
+        self.lastSyncAt = lastSyncAt
+        self.historyCheckedAt = historyCheckedAt
+    }
+
+    /// An account with nothing cached.
+    public static let empty = AccountState()
+
+    /// Height entries, newest first.
+    public var heightHistory: [ProgressEntry] {
+        history.filter { $0.type == ProgressEntry.heightType }.sorted { $0.loggedAt > $1.loggedAt }
+    }
+
+    /// Applies a metadata edit and queues one coalesced `PUT`; returns `false` when nothing changed.
+    @discardableResult
+    public mutating func editMetadata(_ metadata: ProfileMetadata, now: Date) -> Bool {
+        guard let profile else { return false }
+        let keys = metadata.changedKeys(from: profile.metadata)
+        guard !keys.isEmpty else { return false }
+        self.profile = profile.updatingMetadata(metadata, at: now)
+        if var change = outbox.metadata {
+            change.keys.formUnion(keys)
+            change.revision += 1
+            change.delivery.reset()
+            outbox.metadata = change
+        } else {
+            outbox.metadata = MetadataChange(changeId: UUID(), revision: 1, keys: keys, delivery: Delivery())
+        }
+        return true
+    }
+
+    /// Records a height measurement: a history entry and its `POST /progress`, and, when it is the
+    /// newest measurement, the current height with a coalesced `PATCH`.
+    ///
+    /// - Parameter postsProgress: `false` for a value the server's history has already.
+    /// - Returns: whether the measurement became the current height.
+    @discardableResult
+    public mutating func recordHeight(
+        _ centimetres: Double, measuredAt: Date, source: ProgressEntry.Source, notes: String? = nil,
+        postsProgress: Bool = true
+    ) -> Bool {
+        let entry = ProgressEntry(quantity: centimetres, loggedAt: measuredAt, notes: notes, source: source)
+        history.append(entry)
+        if postsProgress {
+            let post = NewProgressEntry(type: entry.type, quantity: centimetres, loggedAt: measuredAt, notes: notes)
+            outbox.progress.append(
+                ProgressPost(id: entry.id, entry: post, changeId: entry.id, sendAttempted: false, delivery: Delivery()))
+        }
+        return setCurrentHeight(centimetres, measuredAt: measuredAt, changeId: entry.id)
+    }
+
+    /// Makes `centimetres` the current height if it is at least as new as the current height and every
+    /// history entry; queues the `PATCH`.
+    @discardableResult
+    public mutating func setCurrentHeight(_ centimetres: Double, measuredAt: Date, changeId: UUID) -> Bool {
+        guard let profile else { return false }
+        if let current = profile.physical.heightMeasuredAt, measuredAt < current { return false }
+        if history.contains(where: { $0.type == ProgressEntry.heightType && $0.loggedAt > measuredAt }) { return false }
+        var physical = profile.physical
+        physical.heightCm = centimetres
+        physical.heightMeasuredAt = measuredAt
+        self.profile = profile.updatingPhysical(physical)
+        queuePhysical(height: true, biologicalSex: false, changeId: changeId)
+        return true
+    }
+
+    /// Stores biological sex from the health source; queues a `PATCH` only when the value changed.
+    ///
+    /// - Returns: whether a `PATCH` was queued.
+    @discardableResult
+    public mutating func setHealthBiologicalSex(_ value: BiologicalSex, recordedAt: Date?) -> Bool {
+        guard let profile else { return false }
+        let previous = profile.physical.biologicalSex
+        var physical = profile.physical
+        physical.biologicalSex = SourcedBiologicalSex(value: value, source: .health, recordedAt: recordedAt)
+        self.profile = profile.updatingPhysical(physical)
+        // The server already holds this value when the previous one (health-sourced or the account's)
+        // was the same; the health source only confirms it.
+        guard previous?.value != value else { return false }
+        queuePhysical(height: false, biologicalSex: true, changeId: UUID())
+        return true
+    }
+
+    mutating func queuePhysical(height: Bool, biologicalSex: Bool, changeId: UUID) {
+        var change =
+            outbox.physical
+            ?? PhysicalChange(
+                revision: 0, includesHeight: false, includesBiologicalSex: false, changeIds: [], delivery: Delivery())
+        change.includesHeight = change.includesHeight || height
+        change.includesBiologicalSex = change.includesBiologicalSex || biologicalSex
+        change.changeIds.insert(changeId)
+        change.revision += 1
+        change.delivery.reset()
+        outbox.physical = change
+    }
+
+    /// The physical body to send: only fields queued, biological sex only when the health source gave it.
+    public var pendingPhysicalPatch: PhysicalPatch {
+        guard let change = outbox.physical, let physical = profile?.physical else { return PhysicalPatch() }
+        let sex = physical.biologicalSex.flatMap { $0.source == .health ? $0.value : nil }
+        return PhysicalPatch(
+            heightCm: change.includesHeight ? physical.heightCm : nil,
+            biologicalSex: change.includesBiologicalSex ? sex : nil)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Changes saved locally and not yet acknowledged by the server: one ordered queue per resource.
+public struct Outbox: Sendable, Codable, Equatable {
+    /// The pending `PUT /users/me`; coalesced: it always sends the latest full metadata.
+    public var metadata: MetadataChange?
+    /// The pending `PATCH /users/me/physical`; coalesced per field.
+    public var physical: PhysicalChange?
+    /// Pending `POST /progress`, in order; never coalesced.
+    public var progress: [ProgressPost]
+
+    public init(metadata: MetadataChange? = nil, physical: PhysicalChange? = nil, progress: [ProgressPost] = []) {
+        self.metadata = metadata
+        self.physical = physical
+        self.progress = progress
+    }
+
+    /// Whether nothing is waiting to be sent or parked as rejected.
+    public var isEmpty: Bool { metadata == nil && physical == nil && progress.isEmpty }
+}
+
+/// Names one outbox entry, for retry and discard.
+public enum OutboxItemID: Sendable, Hashable, Codable {
+    case metadata
+    case physical
+    case progress(UUID)
+}
+
+/// Delivery bookkeeping of one outbox entry.
+public struct Delivery: Sendable, Codable, Equatable {
+    /// Failed attempts since the entry last changed.
+    public var attempts = 0
+    /// No attempt before this instant (backoff).
+    public var notBefore: Date?
+    /// The last retryable failure, for the status display.
+    public var lastError: String?
+    /// The server's message when it refused the change; a rejected entry is parked until retried.
+    public var rejection: String?
+    /// A sender working on the entry right now (any process); other senders leave it alone until `until`.
+    public var claim: Claim?
+
+    public init() {}
+
+    /// Whether the server refused the entry.
+    public var isRejected: Bool { rejection != nil }
+
+    /// Forgets failures, so the entry is sent at the next chance.
+    mutating func reset() {
+        attempts = 0
+        notBefore = nil
+        lastError = nil
+        rejection = nil
+    }
+}
+
+/// A sender's hold on an outbox entry while its request is in flight.
+public struct Claim: Sendable, Codable, Equatable {
+    public var owner: UUID
+    public var until: Date
+}
+
+/// The pending metadata update.
+public struct MetadataChange: Sendable, Codable, Equatable {
+    public var changeId: UUID
+    /// Bumped on every coalesced edit, so an answer to an older request does not clear a newer edit.
+    public var revision: Int
+    /// The fields the user changed since the server last acknowledged.
+    public var keys: Set<ProfileMetadata.Key>
+    public var delivery: Delivery
+}
+
+/// The pending physical update: which fields to send; values are read from the profile when sending.
+public struct PhysicalChange: Sendable, Codable, Equatable {
+    public var revision: Int
+    public var includesHeight: Bool
+    public var includesBiologicalSex: Bool
+    /// The user-visible changes this request carries (a height change is one change: PATCH and POST).
+    public var changeIds: Set<UUID>
+    public var delivery: Delivery
+}
+
+/// One pending `POST /progress`.
+public struct ProgressPost: Sendable, Codable, Equatable {
+    /// The id of the local history entry it creates on the server.
+    public var id: UUID
+    public var entry: NewProgressEntry
+    /// The user-visible change it belongs to.
+    public var changeId: UUID
+    /// Set before the first send: a later send must first look for the entry on the server, because an
+    /// earlier attempt may have created it without the answer arriving.
+    public var sendAttempted: Bool
+    public var delivery: Delivery
+}

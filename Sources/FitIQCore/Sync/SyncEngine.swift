@@ -1,0 +1,108 @@
+import Foundation
+
+/// Drains one account's outbox to the backend and pulls the server's copy (DESIGN.md "Local-first sync").
+///
+/// Every step re-reads the cache under the account lock, so several processes may run engines for
+/// the same account: claims keep them from sending the same entry twice.
+public actor SyncEngine {
+    let store: any ProfileStore
+    let session: SessionManager
+    let profiles: any ProfileRemote
+    let progress: any ProgressRemote
+    let environment: SyncEnvironment
+    let identity: AccountIdentity
+    /// This engine's name in outbox claims.
+    let owner = UUID()
+
+    public init(
+        store: any ProfileStore, session: SessionManager, profiles: any ProfileRemote, progress: any ProgressRemote,
+        identity: AccountIdentity, environment: SyncEnvironment
+    ) {
+        self.store = store
+        self.session = session
+        self.profiles = profiles
+        self.progress = progress
+        self.identity = identity
+        self.environment = environment
+    }
+
+    /// Sends what is due until the outbox is empty (or only holds rejected entries).
+    ///
+    /// - Parameter deadline: waits for backoffs up to this instant; with `nil`, stops at the first wait.
+    /// - Throws: ``SessionError`` when the account is or becomes signed out; the outbox is kept.
+    @discardableResult
+    public func drain(until deadline: Date? = nil) async throws -> SyncReport {
+        while true {
+            try Task.checkCancellation()
+            let now = environment.now()
+            let owner = self.owner
+            let action = try await store.update { state -> SyncAction in
+                let action = state.nextAction(for: owner, now: now)
+                if case .send(let operation) = action { state.begin(operation, owner: owner, now: now) }
+                return action
+            }
+            switch action {
+            case .idle:
+                return SyncReport(try await store.load())
+            case .wait(let until):
+                guard let deadline, until <= deadline else { return SyncReport(try await store.load()) }
+                try await environment.clock.sleep(for: .seconds(max(0, until.timeIntervalSince(now))))
+            case .send(let operation):
+                let outcome: SyncOutcome
+                do {
+                    outcome = try await perform(operation)
+                } catch {
+                    try await finish(operation, .abandoned)
+                    throw error
+                }
+                try await finish(operation, outcome)
+            }
+        }
+    }
+
+    /// Reads the server's profile (creating it on 404) and merges it into the cache.
+    @discardableResult
+    public func pull(nameForNewProfile: String? = nil) async throws -> AccountState {
+        let local = try await store.load()
+        let metadata =
+            local.profile?.metadata
+            ?? ProfileMetadata(name: nameForNewProfile ?? Self.defaultName(for: identity.email))
+        let remote = try await fetchProfile(creatingWith: metadata)
+        let identity = self.identity
+        let now = environment.now()
+        return try await store.update { state in
+            state.mergeServerProfile(remote, identity: identity, now: now)
+            return state
+        }
+    }
+
+    /// Reads the height history from the server and merges it; a full read also applies the
+    /// initial-height rule.
+    public func refreshHistory(full: Bool) async throws {
+        let state = try await store.load()
+        let today = CalendarDate(containing: environment.now(), in: environment.timeZone)
+        let newestSynced = state.heightHistory.first(where: \.isSynced)
+        let complete = full || newestSynced == nil
+        let utc = TimeZone(identifier: "UTC") ?? environment.timeZone
+        let from =
+            complete
+            ? CalendarDate(year: 1900, month: 1, day: 1)
+            : newestSynced.map { CalendarDate(containing: $0.loggedAt, in: utc).adding(days: -1) }
+        let entries = try await fetchAll(ProgressQuery(type: ProgressEntry.heightType, from: from, to: today.adding(days: 1)))
+        let now = environment.now()
+        try await store.update { state in
+            state.mergeServerHistory(entries, complete: complete, now: now)
+            if complete { state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now) }
+        }
+    }
+
+    private func finish(_ operation: SyncOperation, _ outcome: SyncOutcome) async throws {
+        let now = environment.now()
+        let random = environment.random()
+        try await store.update { $0.finish(operation, outcome: outcome, now: now, random: random) }
+    }
+
+    static func defaultName(for email: String) -> String {
+        String(email.split(separator: "@").first ?? Substring(email))
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Time, randomness and the time zone, injected so tests control them (STYLE.md §5).
+public struct SyncEnvironment: Sendable {
+    /// Sleeps for backoff and waits.
+    public var clock: any Clock<Duration>
+    /// The current instant, for timestamps.
+    public var now: @Sendable () -> Date
+    /// A number in 0..<1 for jitter.
+    public var random: @Sendable () -> Double
+    /// The user's time zone, for calendar days.
+    public var timeZone: TimeZone
+
+    public init(
+        clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, random: @escaping @Sendable () -> Double,
+        timeZone: TimeZone
+    ) {
+        self.clock = clock
+        self.now = now
+        self.random = random
+        self.timeZone = timeZone
+    }
+
+    /// The system clocks, the system random generator and the current time zone.
+    public static var live: SyncEnvironment {
+        SyncEnvironment(
+            clock: ContinuousClock(), now: { Date() }, random: { Double.random(in: 0..<1) }, timeZone: .current)
+    }
+}
+
+/// Where an outbox drain ended.
+public struct SyncReport: Sendable, Equatable {
+    /// Changes still waiting to be acknowledged.
+    public var pending: Int
+    /// Changes the server refused.
+    public var rejected: Int
+    /// The last retryable failure, when something is still pending.
+    public var lastError: String?
+
+    public init(pending: Int, rejected: Int, lastError: String?) {
+        self.pending = pending
+        self.rejected = rejected
+        self.lastError = lastError
+    }
+
+    init(_ state: AccountState) {
+        pending = state.pendingChangeCount
+        rejected = state.rejectedChangeCount
+        lastError = state.pendingChanges().compactMap(\.lastError).last
+    }
+
+    /// Whether everything was acknowledged.
+    public var isSynced: Bool { pending == 0 && rejected == 0 }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A request the sync engine makes to drain the outbox.
+public enum SyncOperation: Sendable, Equatable {
+    /// `PUT /users/me` with the latest full metadata.
+    case updateMetadata(ProfileMetadata, revision: Int)
+    /// `PATCH /users/me/physical` with only height and/or biological sex.
+    case updatePhysical(PhysicalPatch, revision: Int)
+    /// `POST /progress`; `checkServerFirst` after an attempt whose outcome is unknown.
+    case logProgress(id: UUID, NewProgressEntry, checkServerFirst: Bool)
+
+    /// The outbox entry the operation drains.
+    public var item: OutboxItemID {
+        switch self {
+        case .updateMetadata: .metadata
+        case .updatePhysical: .physical
+        case .logProgress(let id, _, _): .progress(id)
+        }
+    }
+}
+
+/// What the outbox asks for next.
+public enum SyncAction: Sendable, Equatable {
+    /// Send this request now.
+    case send(SyncOperation)
+    /// Nothing is due before this instant.
+    case wait(until: Date)
+    /// Nothing to send (the outbox is empty or holds only rejected entries).
+    case idle
+}
+
+/// How a request ended, in the classes the outbox acts on.
+public enum SyncOutcome: Sendable, Equatable {
+    /// The server acknowledged the change.
+    case delivered
+    /// The server holds the progress entry under this id.
+    case logged(serverId: String)
+    /// A retryable failure; try again after a backoff.
+    case retry(String)
+    /// The server refused the change with this message; park it.
+    case rejected(String)
+    /// The attempt was given up without an answer either way (for example, the session ended).
+    case abandoned
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Use cases on the profile: load (cache first), update metadata, update physical data.
+extension Account {
+    /// The cached state, without waiting for the network.
+    public func cached() async throws -> AccountState {
+        try await store.load()
+    }
+
+    /// Pushes local edits, then reads the server's profile and height history into the cache.
+    @discardableResult
+    public func refresh() async throws -> AccountState {
+        try await engine.drain()
+        try await engine.pull()
+        try await engine.refreshHistory(full: false)
+        return try await store.load()
+    }
+
+    /// Changes the given metadata fields (others keep their values); saved locally and queued as one `PUT`.
+    ///
+    /// - Returns: whether anything changed.
+    @discardableResult
+    public func updateMetadata(
+        name: String? = nil, bio: String? = nil, unitSystem: UnitSystem? = nil, languageCode: String? = nil
+    ) async throws -> Bool {
+        guard let current = try await store.load().profile?.metadata else { throw AccountError.profileNotLoaded }
+        let metadata = try ProfileRules.metadata(
+            name: name ?? current.name, bio: bio ?? current.bio,
+            unitSystem: unitSystem ?? current.preferredUnitSystem, languageCode: languageCode ?? current.languageCode)
+        let now = environment.now()
+        return try await store.update { $0.editMetadata(metadata, now: now) }
+    }
+
+    /// Changes the height from what the user typed, in their units; text that shows the current height
+    /// changes nothing. Never touches date of birth or biological sex.
+    ///
+    /// - Returns: whether the height changed.
+    @discardableResult
+    public func updatePhysical(heightText: String) async throws -> Bool {
+        guard let profile = try await store.load().profile else { throw AccountError.profileNotLoaded }
+        guard let centimetres = try Height.change(
+            from: profile.heightCm, to: heightText, unitSystem: profile.preferredUnitSystem)
+        else { return false }
+        try await logHeight(centimetres)
+        return true
+    }
+}

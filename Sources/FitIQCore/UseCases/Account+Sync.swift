@@ -1,0 +1,46 @@
+import Foundation
+
+/// What `status` reports about an account.
+public struct AccountStatus: Sendable, Equatable {
+    public var server: String
+    public var email: String
+    public var signedIn: Bool
+    public var lastSyncAt: Date?
+    public var pendingChanges: Int
+    public var rejectedChanges: Int
+    /// Every change still in the outbox, with the server's message for rejected ones.
+    public var changes: [PendingChange]
+}
+
+/// Use cases on syncing: sync now, status, retry and discard.
+extension Account {
+    /// Sends pending changes, then reads the server's copy; waits for backoffs until `deadline`.
+    @discardableResult
+    public func syncNow(until deadline: Date? = nil) async throws -> SyncReport {
+        try await engine.drain(until: deadline)
+        try await engine.pull()
+        try await engine.refreshHistory(full: false)
+        // The pull or the history may queue work (a health value to push again, the initial height).
+        return try await engine.drain(until: deadline)
+    }
+
+    /// Where the account stands, from the cache alone.
+    public func status() async throws -> AccountStatus {
+        let state = try await store.load()
+        let signedIn = try await sessions.load()?.isSignedIn ?? false
+        return AccountStatus(
+            server: key.server, email: email, signedIn: signedIn, lastSyncAt: state.lastSyncAt,
+            pendingChanges: state.pendingChangeCount, rejectedChanges: state.rejectedChangeCount,
+            changes: state.pendingChanges(timeZone: environment.timeZone))
+    }
+
+    /// Sends a rejected or backing-off change again at the next chance.
+    public func retry(_ item: OutboxItemID) async throws {
+        try await store.update { $0.retry(item) }
+    }
+
+    /// Drops a change and shows the server's value again.
+    public func discard(_ item: OutboxItemID) async throws {
+        try await store.update { $0.discard(item) }
+    }
+}

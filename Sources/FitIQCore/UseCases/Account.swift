@@ -1,0 +1,63 @@
+import Foundation
+
+/// One signed-in account on one server, with everything its use cases need.
+public struct Account: Sendable {
+    public let key: AccountKey
+    public let email: String
+    public let store: any ProfileStore
+    public let sessions: any SessionStore
+    public let session: SessionManager
+    public let engine: SyncEngine
+    public let environment: SyncEnvironment
+
+    public init(
+        key: AccountKey, email: String, store: any ProfileStore, sessions: any SessionStore, backend: Backend,
+        environment: SyncEnvironment
+    ) {
+        self.key = key
+        self.email = email
+        self.store = store
+        self.sessions = sessions
+        self.environment = environment
+        let session = SessionManager(store: sessions, auth: backend.auth, now: environment.now)
+        self.session = session
+        self.engine = SyncEngine(
+            store: store, session: session, profiles: backend.profiles, progress: backend.progress,
+            identity: AccountIdentity(userId: key.userId, email: email), environment: environment)
+    }
+}
+
+/// The backend's three remote ports together.
+public struct Backend: Sendable {
+    public var auth: any AuthRemote
+    public var profiles: any ProfileRemote
+    public var progress: any ProgressRemote
+
+    public init(auth: any AuthRemote, profiles: any ProfileRemote, progress: any ProgressRemote) {
+        self.auth = auth
+        self.profiles = profiles
+        self.progress = progress
+    }
+}
+
+/// Why a use case could not do what was asked.
+public enum AccountError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The profile has never been loaded from the server on this machine.
+    case profileNotLoaded
+    /// Signing out would lose changes the server has not acknowledged.
+    case pendingChanges([String])
+    /// The server's token carries no user id.
+    case tokenWithoutUserId
+
+    public var description: String {
+        switch self {
+        case .profileNotLoaded:
+            "The profile has not been loaded from the server yet; run `fitiq-tui sync` when the server is reachable."
+        case .pendingChanges(let changes):
+            "Not signed out: these changes have not reached the server yet: \(changes.joined(separator: "; ")). "
+                + "Run `fitiq-tui sync --wait`, or sign out with --discard-pending to drop them."
+        case .tokenWithoutUserId:
+            "The server's access token does not name a user (no `sub` claim); cannot sign in."
+        }
+    }
+}
