@@ -122,6 +122,13 @@ extension AccountState {
         }
     }
 
+    /// Ends every backoff, so pending entries are sent at once (the user asked to sync now).
+    public mutating func retryPendingNow() {
+        outbox.metadata?.delivery.notBefore = nil
+        outbox.physical?.delivery.notBefore = nil
+        for index in outbox.progress.indices { outbox.progress[index].delivery.notBefore = nil }
+    }
+
     /// Drops an entry and reverts its local values to the server's last known ones.
     public mutating func discard(_ item: OutboxItemID) {
         switch item {

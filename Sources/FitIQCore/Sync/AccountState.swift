@@ -46,7 +46,7 @@ public struct AccountState: Sendable, Codable, Equatable {
         if var change = outbox.metadata {
             change.keys.formUnion(keys)
             change.revision += 1
-            change.delivery.reset()
+            change.delivery.reopen()
             outbox.metadata = change
         } else {
             outbox.metadata = MetadataChange(changeId: UUID(), revision: 1, keys: keys, delivery: Delivery())
@@ -115,7 +115,7 @@ public struct AccountState: Sendable, Codable, Equatable {
         change.includesBiologicalSex = change.includesBiologicalSex || biologicalSex
         change.changeIds.insert(changeId)
         change.revision += 1
-        change.delivery.reset()
+        change.delivery.reopen()
         outbox.physical = change
     }
 

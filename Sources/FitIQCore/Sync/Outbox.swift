@@ -44,6 +44,12 @@ public struct Delivery: Sendable, Codable, Equatable {
     /// Whether the server refused the entry.
     public var isRejected: Bool { rejection != nil }
 
+    /// Makes a refused entry pending again after a new edit; a backoff in progress is kept, so edits
+    /// made while offline do not each cause a request.
+    mutating func reopen() {
+        rejection = nil
+    }
+
     /// Forgets failures, so the entry is sent at the next chance.
     mutating func reset() {
         attempts = 0

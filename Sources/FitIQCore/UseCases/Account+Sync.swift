@@ -17,6 +17,7 @@ extension Account {
     /// Sends pending changes, then reads the server's copy; waits for backoffs until `deadline`.
     @discardableResult
     public func syncNow(until deadline: Date? = nil) async throws -> SyncReport {
+        try await store.update { $0.retryPendingNow() }
         try await engine.drain(until: deadline)
         try await engine.pull()
         try await engine.refreshHistory(full: false)

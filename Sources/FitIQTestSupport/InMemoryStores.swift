@@ -1,0 +1,161 @@
+import FitIQCore
+import Foundation
+import Synchronization
+
+/// A ``ProfileStore`` in memory: seedable, and counting the saves it performs.
+public actor InMemoryProfileStore: ProfileStore {
+    /// The stored state.
+    public private(set) var state: AccountState
+    /// How many updates changed the state (and so would have written the file).
+    public private(set) var saveCount = 0
+    /// How many times ``erase()`` ran.
+    public private(set) var eraseCount = 0
+    private var failure: (any Error)?
+
+    /// Starts with `state` (nothing cached by default).
+    public init(_ state: AccountState = .empty) {
+        self.state = state
+    }
+
+    /// Replaces the stored state without counting a save.
+    public func seed(_ state: AccountState) {
+        self.state = state
+    }
+
+    /// Makes every later `load`/`update` throw `error`, or work again with `nil`.
+    public func fail(with error: (any Error)?) {
+        failure = error
+    }
+
+    public func load() throws -> AccountState {
+        if let failure { throw failure }
+        return state
+    }
+
+    public func update<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) throws -> T {
+        if let failure { throw failure }
+        var updated = state
+        let result = try change(&updated)
+        if updated != state {
+            state = updated
+            saveCount += 1
+        }
+        return result
+    }
+
+    public func erase() {
+        state = .empty
+        eraseCount += 1
+    }
+}
+
+/// A ``SessionStore`` in memory; ``exchange(_:)`` bodies run one at a time, like under the account lock.
+public actor InMemorySessionStore: SessionStore {
+    /// The stored session.
+    public private(set) var session: Session?
+    /// How many exchanges ran.
+    public private(set) var exchangeCount = 0
+    private var isExchanging = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Starts with `session`.
+    public init(_ session: Session? = nil) {
+        self.session = session
+    }
+
+    public func load() -> Session? { session }
+
+    public func save(_ session: Session) {
+        self.session = session
+    }
+
+    public func delete() {
+        session = nil
+    }
+
+    public func exchange(_ body: @Sendable (Session?) async throws -> Session?) async throws -> Session? {
+        // The actor is re-entered while `body` awaits; queue the others as the account lock would.
+        if isExchanging { await withCheckedContinuation { waiters.append($0) } }
+        isExchanging = true
+        defer {
+            if waiters.isEmpty { isExchanging = false } else { waiters.removeFirst().resume() }
+        }
+        exchangeCount += 1
+        let next = try await body(session)
+        session = next
+        return next
+    }
+}
+
+/// An ``AccountDirectory`` in memory: one store pair per account, kept for the directory's lifetime.
+public final class InMemoryAccountDirectory: AccountDirectory {
+    private struct State {
+        var profiles: [AccountKey: InMemoryProfileStore] = [:]
+        var sessions: [AccountKey: InMemorySessionStore] = [:]
+        var last: AccountKey?
+        var byServer: [String: String] = [:]
+        var erased: [AccountKey] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Starts with no accounts.
+    public init() {}
+
+    /// The profile store of `account` (created on first use), to seed or inspect it.
+    public func inMemoryProfileStore(for account: AccountKey) -> InMemoryProfileStore {
+        state.withLock { state in
+            if let store = state.profiles[account] { return store }
+            let store = InMemoryProfileStore()
+            state.profiles[account] = store
+            return store
+        }
+    }
+
+    /// The session store of `account` (created on first use), to seed or inspect it.
+    public func inMemorySessionStore(for account: AccountKey) -> InMemorySessionStore {
+        state.withLock { state in
+            if let store = state.sessions[account] { return store }
+            let store = InMemorySessionStore()
+            state.sessions[account] = store
+            return store
+        }
+    }
+
+    /// The accounts erased so far, in order.
+    public var erasedAccounts: [AccountKey] { state.withLock { $0.erased } }
+
+    public func profileStore(for account: AccountKey) throws -> any ProfileStore {
+        inMemoryProfileStore(for: account)
+    }
+
+    public func sessionStore(for account: AccountKey) throws -> any SessionStore {
+        inMemorySessionStore(for: account)
+    }
+
+    public func currentAccount(server: String?) async throws -> AccountKey? {
+        state.withLock { state in
+            guard let server else { return state.last }
+            if let last = state.last, last.server == server { return last }
+            return state.byServer[server].map { AccountKey(server: server, userId: $0) }
+        }
+    }
+
+    public func setCurrentAccount(_ account: AccountKey) async throws {
+        state.withLock { state in
+            state.last = account
+            state.byServer[account.server] = account.userId
+        }
+    }
+
+    public func erase(_ account: AccountKey) async throws {
+        let (profile, session) = state.withLock { state in
+            state.erased.append(account)
+            if state.last == account { state.last = nil }
+            if state.byServer[account.server] == account.userId { state.byServer[account.server] = nil }
+            return (state.profiles[account], state.sessions[account])
+        }
+        await profile?.erase()
+        await session?.delete()
+    }
+}

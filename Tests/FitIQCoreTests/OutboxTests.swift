@@ -1,0 +1,279 @@
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// The outbox as a pure state machine: no I/O, no clock but the instants passed in.
+struct OutboxTests {
+    @Test func hundredNameEditsBecomeOnePut() throws {
+        var state = syncedState()
+        for index in 1...100 {
+            var metadata = try #require(state.profile?.metadata)
+            metadata.name = "Jane \(index)"
+            state.editMetadata(metadata, now: start)
+        }
+        #expect(state.pendingChangeCount == 1)
+        let delivered = state.deliverNext()
+        let operation = try #require(delivered)
+        guard case .updateMetadata(let sent, _) = operation else { Issue.record("expected a PUT"); return }
+        #expect(sent.name == "Jane 100")
+        #expect(sent.preferredUnitSystem == .metric)
+        #expect(state.outbox.isEmpty)
+    }
+
+    @Test func anEditBackToTheSameValuesQueuesNothing() throws {
+        var state = syncedState()
+        let same = try #require(state.profile?.metadata)
+        let result1 = state.editMetadata(same, now: start)
+        #expect(!result1)
+        #expect(state.outbox.isEmpty)
+    }
+
+    @Test func aHeightChangeIsOnePatchAndOnePostAndOneChange() throws {
+        var state = syncedState()
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        #expect(state.pendingChangeCount == 1)
+        var operations: [SyncOperation] = []
+        while let operation = state.deliverNext() { operations.append(operation) }
+        #expect(operations.count == 2)
+        #expect(operations.first == .updatePhysical(PhysicalPatch(heightCm: 181), revision: 1))
+        guard case .logProgress(_, let entry, let check) = operations.last else { Issue.record("no POST"); return }
+        #expect(entry == NewProgressEntry(type: "height", quantity: 181, loggedAt: start))
+        #expect(!check)
+        #expect(state.pendingChangeCount == 0)
+        #expect(state.heightHistory.first?.isSynced == true)
+    }
+
+    @Test func twoHeightChangesOfflineAreOnePatchAndTwoPosts() throws {
+        var state = syncedState()
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.recordHeight(182, measuredAt: start.addingTimeInterval(60), source: .manual)
+        #expect(state.pendingChangeCount == 2)
+        var operations: [SyncOperation] = []
+        while let operation = state.deliverNext() { operations.append(operation) }
+        #expect(operations.filter { if case .updatePhysical = $0 { true } else { false } }
+            == [.updatePhysical(PhysicalPatch(heightCm: 182), revision: 2)])
+        #expect(operations.filter { if case .logProgress = $0 { true } else { false } }.count == 2)
+    }
+
+    @Test func aUserEditNeverSendsBiologicalSex() throws {
+        // Given a biological sex from the health source that the server already has
+        var state = syncedState()
+        state.setHealthBiologicalSex(.female, recordedAt: start)
+        while state.deliverNext() != nil {}
+        // When the user changes height and metadata
+        state.recordHeight(175, measuredAt: start, source: .manual)
+        var metadata = try #require(state.profile?.metadata)
+        metadata.bio = "new"
+        state.editMetadata(metadata, now: start)
+        // Then no request carries biological sex, and no PATCH is ever empty (no nulls to send)
+        while let operation = state.deliverNext() {
+            if case .updatePhysical(let patch, _) = operation {
+                #expect(patch.biologicalSex == nil)
+                #expect(!patch.isEmpty)
+            }
+        }
+    }
+
+    @Test func anAccountSourcedSexIsNeverSent() throws {
+        var state = AccountState.empty
+        var remote = TestHarness.serverProfile
+        remote.biologicalSex = .male
+        state.mergeServerProfile(remote, identity: AccountIdentity(userId: "u1", email: "e@x.y"), now: start)
+        #expect(state.profile?.biologicalSex == SourcedBiologicalSex(value: .male, source: .account))
+        state.recordHeight(171, measuredAt: start, source: .manual)
+        state.queuePhysicalSexForTest()
+        #expect(state.pendingPhysicalPatch == PhysicalPatch(heightCm: 171))
+    }
+
+    @Test func healthSexIsQueuedOnlyWhenItChanges() {
+        var state = syncedState()
+        let result2 = state.setHealthBiologicalSex(.female, recordedAt: start)
+        #expect(result2)
+        #expect(state.pendingPhysicalPatch == PhysicalPatch(biologicalSex: .female))
+        while state.deliverNext() != nil {}
+        let result3 = state.setHealthBiologicalSex(.female, recordedAt: start)
+        #expect(!result3)
+        #expect(state.outbox.isEmpty)
+        let result4 = state.setHealthBiologicalSex(.other, recordedAt: start)
+        #expect(result4)
+    }
+
+    @Test func retriesBackOffExponentiallyWithJitter() throws {
+        var state = syncedState()
+        var metadata = try #require(state.profile?.metadata)
+        metadata.name = "Backoff"
+        state.editMetadata(metadata, now: start)
+        var now = start
+        var waits: [TimeInterval] = []
+        for _ in 1...8 {
+            let operation = try #require(state.nextOperation(at: now))
+            state.begin(operation, owner: me, now: now)
+            state.finish(operation, outcome: .retry("HTTP 503"), now: now, random: 1.0)
+            guard case .wait(let until) = state.nextAction(for: me, now: now) else { Issue.record("no wait"); return }
+            waits.append(until.timeIntervalSince(now))
+            now = until
+        }
+        #expect(waits == [1, 2, 4, 8, 16, 32, 60, 60])
+        #expect(AccountState.backoff(afterAttempts: 3, random: 0) == 2)
+        #expect(state.outbox.metadata?.delivery.lastError == "HTTP 503")
+    }
+
+    @Test func aBackingOffQueueDelaysOnlyItself() throws {
+        var state = syncedState()
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        var metadata = try #require(state.profile?.metadata)
+        metadata.name = "Other queue"
+        state.editMetadata(metadata, now: start)
+        // The PUT fails and backs off; the PATCH and the POST go ahead.
+        let put = try #require(state.nextOperation())
+        state.begin(put, owner: me, now: start)
+        state.finish(put, outcome: .retry("timeout"), now: start, random: 0)
+        #expect(state.deliverNext().map { if case .updatePhysical = $0 { true } else { false } } == true)
+        #expect(state.deliverNext().map { if case .logProgress = $0 { true } else { false } } == true)
+        #expect(state.nextAction(for: me, now: start) == .wait(until: start.addingTimeInterval(0.5)))
+    }
+
+    @Test func aRejectedEditStaysVisibleAndBlocksNothing() throws {
+        var state = syncedState()
+        var metadata = try #require(state.profile?.metadata)
+        metadata.languageCode = "tlh"
+        state.editMetadata(metadata, now: start)
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.deliverNext(.rejected("Unsupported language"))
+        #expect(state.profile?.languageCode == "tlh")
+        #expect(state.rejectedChangeCount == 1)
+        #expect(state.pendingChanges().first?.rejection == "Unsupported language")
+        // The height still goes through.
+        while state.deliverNext() != nil {}
+        #expect(state.pendingChangeCount == 0)
+        #expect(state.rejectedChangeCount == 1)
+        #expect(state.nextAction(for: me, now: start) == .idle)
+        // Retry sends it again; discard reverts to the server's value.
+        state.retry(.metadata)
+        #expect(state.nextOperation() != nil)
+        state.discard(.metadata)
+        #expect(state.profile?.languageCode == "en")
+        #expect(state.outbox.isEmpty)
+    }
+
+    @Test func anAnswerToAnOlderRequestKeepsANewerEdit() throws {
+        var state = syncedState()
+        var metadata = try #require(state.profile?.metadata)
+        metadata.name = "First"
+        state.editMetadata(metadata, now: start)
+        let first = try #require(state.nextOperation())
+        state.begin(first, owner: me, now: start)
+        metadata.name = "Second"
+        state.editMetadata(metadata, now: start)
+        state.finish(first, outcome: .delivered, now: start, random: 0)
+        guard case .updateMetadata(let sent, _) = try #require(state.nextOperation()) else { return }
+        #expect(sent.name == "Second")
+    }
+
+    @Test func anotherSendersClaimHoldsTheEntryUntilItExpires() throws {
+        var state = syncedState()
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        while case .updatePhysical? = state.nextOperation() { state.deliverNext() }
+        let post = try #require(state.nextOperation())
+        state.begin(post, owner: someoneElse, now: start)
+        // The other process died mid-request: after the claim expires, the POST is re-sent with a check.
+        #expect(state.nextAction(for: me, now: start.addingTimeInterval(5))
+            == .wait(until: start.addingTimeInterval(AccountState.claimDuration)))
+        let later = start.addingTimeInterval(AccountState.claimDuration + 1)
+        guard case .logProgress(_, _, let checkFirst) = try #require(state.nextOperation(at: later)) else { return }
+        #expect(checkFirst)
+    }
+
+    @Test func pullKeepsFieldsWithPendingEditsAndTakesTheRest() throws {
+        var state = syncedState()
+        var metadata = try #require(state.profile?.metadata)
+        metadata.name = "Local name"
+        state.editMetadata(metadata, now: start)
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        var remote = TestHarness.serverProfile
+        remote.metadata.name = "Server name"
+        remote.metadata.bio = "Server bio"
+        remote.heightCm = 160
+        state.mergeServerProfile(remote, identity: AccountIdentity(userId: "u1", email: "e@x.y"), now: start)
+        #expect(state.profile?.name == "Local name")
+        #expect(state.profile?.bio == "Server bio")
+        #expect(state.profile?.heightCm == 181)
+        // The PUT then carries the server's bio with the local name.
+        guard case .updateMetadata(let sent, _) = try #require(state.nextOperation()) else { return }
+        #expect(sent.name == "Local name")
+        #expect(sent.bio == "Server bio")
+    }
+
+    @Test func aServerNullNeverErasesALocalHeight() {
+        var state = syncedState()
+        var remote = TestHarness.serverProfile
+        remote.heightCm = nil
+        state.mergeServerProfile(remote, identity: AccountIdentity(userId: "u1", email: "e@x.y"), now: start)
+        #expect(state.profile?.heightCm == 170)
+    }
+
+    @Test func aServerSexThatDiffersFromTheHealthSourceIsPushedAgain() {
+        var state = syncedState()
+        state.setHealthBiologicalSex(.female, recordedAt: start)
+        while state.deliverNext() != nil {}
+        var remote = TestHarness.serverProfile
+        remote.biologicalSex = .male
+        let result5 = state.mergeServerProfile(remote, identity: AccountIdentity(userId: "u1", email: "e@x.y"), now: start)
+        #expect(result5)
+        #expect(state.profile?.biologicalSex?.value == .female)
+        #expect(state.profile?.biologicalSex?.source == .health)
+        #expect(state.pendingPhysicalPatch == PhysicalPatch(biologicalSex: .female))
+    }
+
+    @Test func aLostAnswerIsMatchedByTheHistoryInsteadOfPostedTwice() throws {
+        var state = syncedState()
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.deliverNext()  // PATCH
+        let post = try #require(state.nextOperation())
+        state.begin(post, owner: me, now: start)
+        state.finish(post, outcome: .retry("connection closed"), now: start, random: 0)
+        // The server did store it:
+        let stored = RemoteProgressEntry(id: "srv-1", type: "height", quantity: 181, loggedAt: start)
+        state.mergeServerHistory([stored], complete: true, now: start)
+        #expect(state.outbox.isEmpty)
+        #expect(state.heightHistory.count == 1)
+        #expect(state.heightHistory.first?.serverId == "srv-1")
+    }
+
+    @Test func theInitialHeightIsQueuedOnceWhenNoHistoryExists() {
+        var state = syncedState()
+        state.mergeServerHistory([], complete: true, now: start)
+        let result6 = state.queueInitialHeightIfNeeded(serverHasHeightEntries: false, now: start)
+        #expect(result6)
+        let result7 = state.queueInitialHeightIfNeeded(serverHasHeightEntries: false, now: start)
+        #expect(!result7)
+        #expect(state.outbox.progress.count == 1)
+        #expect(state.outbox.progress.first?.entry.notes == AccountState.initialHeightNote)
+        #expect(state.outbox.progress.first?.entry.loggedAt == TestHarness.serverProfile.updatedAt)
+        var withHistory = syncedState()
+        let result8 = withHistory.queueInitialHeightIfNeeded(serverHasHeightEntries: true, now: start)
+        #expect(!result8)
+    }
+
+    @Test func aPastMeasurementDoesNotReplaceANewerHeight() {
+        var state = syncedState()
+        let result9 = state.recordHeight(181, measuredAt: start, source: .manual)
+        #expect(result9)
+        let result10 = state.recordHeight(175, measuredAt: start.addingTimeInterval(-86_400 * 30), source: .manual)
+        #expect(!result10)
+        #expect(state.profile?.heightCm == 181)
+        #expect(state.outbox.progress.count == 2)
+    }
+}
+
+extension AccountState {
+    /// Queues the sex field as a buggy caller might: the patch must still leave an account value out.
+    mutating func queuePhysicalSexForTest() {
+        setHealthBiologicalSexNoop()
+    }
+
+    private mutating func setHealthBiologicalSexNoop() {
+        outbox.physical?.includesBiologicalSex = true
+    }
+}

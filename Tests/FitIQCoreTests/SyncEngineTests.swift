@@ -1,0 +1,196 @@
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// The sync engine against the in-memory backend, on a manual clock: nothing sleeps.
+struct SyncEngineTests {
+    @Test func hundredOfflineNameEditsArriveAsOnePut() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        await harness.backend.setOffline(true)
+        for index in 1...100 {
+            try await account.updateMetadata(name: "Jane \(index)")
+            _ = try await account.engine.drain()
+        }
+        await harness.backend.setOffline(false)
+        harness.clock.advance(by: .seconds(120))
+        let report = try await account.engine.drain()
+        #expect(report.isSynced)
+        let puts = await harness.backend.requests(.updateMetadata)
+        let succeeded = puts.last
+        #expect(succeeded == .updateMetadata(ProfileMetadata(name: "Jane 100", bio: "Runner", languageCode: "en")))
+        // While offline, the backoff held: one failed attempt, then the one that succeeded.
+        #expect(puts.count == 2)
+        #expect(await harness.backend.profile?.metadata.name == "Jane 100")
+    }
+
+    @Test func aHeightChangeSendsOnePatchAndOneProgressEntry() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updatePhysical(heightText: "5'11\"")
+        try await account.engine.drain()
+        let patches = await harness.backend.requests(.updatePhysical)
+        let posts = await harness.backend.requests(.logProgress)
+        #expect(patches.count == 1)
+        #expect(posts.count == 1)
+        guard case .updatePhysical(let patch) = patches.first else { return }
+        #expect(patch.biologicalSex == nil)
+        #expect(abs((patch.heightCm ?? 0) - 180.34) < 0.001)
+        #expect(await harness.backend.entries.filter { $0.notes == nil }.count == 1)
+    }
+
+    @Test func twoConcurrent401sCauseExactlyOneRefresh() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        await harness.backend.expireAccessTokens()
+        await harness.backend.setRefreshDelay(.milliseconds(50))
+        async let first = account.engine.pull()
+        async let second = account.heightHistory(refresh: true)
+        _ = try await (first, second)
+        #expect(await harness.backend.requests(.refresh).count == 1)
+        #expect(await harness.sessions(of: account).session?.isSignedIn == true)
+    }
+
+    @Test func aTokenRotatedByAnotherProcessIsUsedWithoutRefreshing() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        let old = try #require(await harness.sessions(of: account).session?.tokens?.accessToken)
+        // Another process refreshed and stored a new pair; this one still holds the old access token.
+        var rotated = try #require(await harness.sessions(of: account).session)
+        rotated.tokens = await harness.backend.issueTokens()
+        await harness.sessions(of: account).save(rotated)
+        let token = try await account.session.refresh(replacing: old)
+        #expect(token == rotated.tokens?.accessToken)
+        #expect(await harness.backend.requests(.refresh).isEmpty)
+    }
+
+    @Test func aTokenDueSoonIsRefreshedBeforeTheCall() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        harness.clock.advance(by: .seconds(3600 - 200))  // within 5 minutes of exp
+        try await account.engine.pull()
+        #expect(await harness.backend.requests(.refresh).count == 1)
+        #expect(await harness.backend.requests(.fetchProfile).count == 1)
+    }
+
+    @Test func aRevokedRefreshTokenSignsOutAndKeepsTheOutbox() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(bio: "kept")
+        await harness.backend.expireAccessTokens()
+        await harness.backend.inject(.fail(.unauthorized(message: "refresh token has been revoked")), into: .refresh)
+        await #expect(throws: SessionError.signedOut(reason: "refresh token has been revoked")) {
+            try await account.engine.drain()
+        }
+        let state = try await account.cached()
+        #expect(state.pendingChangeCount == 1)
+        #expect(state.outbox.metadata?.delivery.claim == nil)
+        #expect(await harness.sessions(of: account).session?.tokens == nil)
+        #expect(try await account.status().signedIn == false)
+    }
+
+    @Test func aMissingProfileIsCreatedThenUpdated() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(name: "After reset")
+        await harness.backend.setProfile(nil)
+        try await account.engine.drain()
+        let kinds = await harness.backend.requests.map(\.kind)
+        #expect(kinds == [.updateMetadata, .createProfile, .updateMetadata])
+        #expect(await harness.backend.profile?.metadata.name == "After reset")
+    }
+
+    @Test func aConflictOnCreateMeansTheProfileExists() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(name: "Raced")
+        await harness.backend.inject(.fail(.notFound(message: "User profile not found")), into: .updateMetadata)
+        try await account.engine.drain()
+        let kinds = await harness.backend.requests.map(\.kind)
+        #expect(kinds == [.updateMetadata, .createProfile, .updateMetadata])
+        #expect(try await account.cached().outbox.isEmpty)
+    }
+
+    @Test func a404OnPatchForAnExistingProfileStaysPending() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.logHeight(182)
+        await harness.backend.inject(.fail(.notFound(message: "User profile not found")), into: .updatePhysical)
+        try await account.engine.drain()
+        let kinds = await harness.backend.requests.map(\.kind)
+        #expect(kinds.prefix(2) == [.updatePhysical, .fetchProfile])
+        #expect(!kinds.contains(.createProfile))
+        let state = try await account.cached()
+        #expect(state.outbox.physical != nil)
+        #expect(state.outbox.physical?.delivery.rejection == nil)
+        // Later it goes through.
+        harness.clock.advance(by: .seconds(5))
+        #expect(try await account.engine.drain().isSynced)
+        #expect(await harness.backend.profile?.heightCm == 182)
+    }
+
+    @Test func otherClientErrorsAreRejectedWithTheServersMessage() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(name: "Fine")
+        try await account.logHeight(150)
+        await harness.backend.inject(
+            .fail(.rejected(status: 400, message: "Height is not plausible")), into: .updatePhysical)
+        let report = try await account.engine.drain()
+        #expect(report.rejected == 1)
+        #expect(report.pending == 0)
+        let status = try await account.status()
+        #expect(status.changes.contains { $0.rejection == "Height is not plausible" })
+        // The metadata succeeded while the height was rejected.
+        #expect(await harness.backend.profile?.metadata.name == "Fine")
+        #expect(try await account.cached().profile?.heightCm == 150)
+    }
+
+    @Test func anAmbiguousPostIsCheckedBeforeResending() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        await harness.backend.inject(.dropAfterApplying, into: .logProgress)
+        try await account.logHeight(183)
+        try await account.engine.drain()
+        harness.clock.advance(by: .seconds(5))
+        try await account.engine.drain()
+        #expect(await harness.backend.entries.filter { $0.quantity == 183 }.count == 1)
+        #expect(await harness.backend.requests(.logProgress).count == 1)
+        #expect(try await account.cached().heightHistory.first?.isSynced == true)
+    }
+
+    @Test func retriesWaitOnTheInjectedClock() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(name: "Patient")
+        await harness.backend.inject(.fail(.unavailable(status: 503, message: "busy")), into: .updateMetadata, times: 3)
+        let deadline = harness.clock.date().addingTimeInterval(30)
+        let drain = Task { try await account.engine.drain(until: deadline) }
+        for _ in 0..<3 {
+            try await harness.clock.waitForSleepers(1)
+            harness.clock.advanceToNextDeadline()
+        }
+        let report = try await drain.value
+        #expect(report.isSynced)
+        #expect(await harness.backend.requests(.updateMetadata).count == 4)
+        // Backoff 0.75 s, 1.5 s, 3 s with jitter 0.5: the clock moved 5.25 s, nothing slept for real.
+        #expect(harness.clock.now.offset == .milliseconds(5250))
+    }
+
+    @Test func drainStopsAtTheDeadlineWithChangesPending() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(name: "Late")
+        await harness.backend.setOffline(true)
+        let deadline = harness.clock.date().addingTimeInterval(2)
+        let drain = Task { try await account.engine.drain(until: deadline) }
+        // Attempt at 0 s, backoff 0.75 s, attempt, backoff 1.5 s: past the 2 s deadline, so it returns.
+        try await harness.clock.waitForSleepers(1)
+        harness.clock.advanceToNextDeadline()
+        let report = try await drain.value
+        #expect(report.pending == 1)
+        #expect(await harness.backend.requests(.updateMetadata).count == 2)
+        #expect(report.lastError?.contains("could not be reached") == true)
+    }
+}
