@@ -133,7 +133,9 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
         return profile
     }
 
-    public func createProfile(_ metadata: ProfileMetadata, accessToken: String) async throws(RemoteError) -> RemoteProfile {
+    public func createProfile(_ metadata: ProfileMetadata, accessToken: String) async throws(RemoteError)
+        -> RemoteProfile
+    {
         try await receive(.createProfile(metadata), token: accessToken)
         guard profile == nil else { throw .conflict(message: "User profile already exists") }
         let created = RemoteProfile(
@@ -143,7 +145,9 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
         return try finishWrite(.createProfile, created)
     }
 
-    public func updateMetadata(_ metadata: ProfileMetadata, accessToken: String) async throws(RemoteError) -> RemoteProfile {
+    public func updateMetadata(_ metadata: ProfileMetadata, accessToken: String) async throws(RemoteError)
+        -> RemoteProfile
+    {
         try await receive(.updateMetadata(metadata), token: accessToken)
         guard var current = profile else { throw .notFound(message: "User profile not found") }
         current.metadata = metadata

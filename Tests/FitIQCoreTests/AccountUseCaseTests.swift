@@ -47,7 +47,8 @@ struct AccountUseCaseTests {
         #expect(state.heightHistory.map(\.quantity) == [181, 175, 170])
         #expect(state.heightHistory[1].loggedAt == lastMonth.instant(atHour: 12, in: .utc))
         await #expect(throws: ValidationError.self) {
-            try await account.logHeight(175, on: CalendarDate(containing: harness.clock.date(), in: .utc).adding(days: 1))
+            try await account.logHeight(
+                175, on: CalendarDate(containing: harness.clock.date(), in: .utc).adding(days: 1))
         }
     }
 

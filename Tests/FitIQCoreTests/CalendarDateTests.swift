@@ -20,7 +20,9 @@ struct CalendarDateTests {
         #expect(decoded == date)
     }
 
-    @Test(arguments: ["1983-02-30", "83-7-20", "", "1983-7-20", "1983-07-20T", "1983-13-01", "abcd-ef-gh", "1983-07-20 junk"])
+    @Test(arguments: [
+        "1983-02-30", "83-7-20", "", "1983-7-20", "1983-07-20T", "1983-13-01", "abcd-ef-gh", "1983-07-20 junk",
+    ])
     func rejectsInvalidDates(input: String) {
         #expect(CalendarDate(parsing: input) == nil)
     }

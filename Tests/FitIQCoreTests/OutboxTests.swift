@@ -51,8 +51,9 @@ struct OutboxTests {
         #expect(state.pendingChangeCount == 2)
         var operations: [SyncOperation] = []
         while let operation = state.deliverNext() { operations.append(operation) }
-        #expect(operations.filter { if case .updatePhysical = $0 { true } else { false } }
-            == [.updatePhysical(PhysicalPatch(heightCm: 182), revision: 2)])
+        #expect(
+            operations.filter { if case .updatePhysical = $0 { true } else { false } }
+                == [.updatePhysical(PhysicalPatch(heightCm: 182), revision: 2)])
         #expect(operations.filter { if case .logProgress = $0 { true } else { false } }.count == 2)
     }
 
@@ -178,8 +179,9 @@ struct OutboxTests {
         let post = try #require(state.nextOperation())
         state.begin(post, owner: someoneElse, now: start)
         // The other process died mid-request: after the claim expires, the POST is re-sent with a check.
-        #expect(state.nextAction(for: me, now: start.addingTimeInterval(5))
-            == .wait(until: start.addingTimeInterval(AccountState.claimDuration)))
+        #expect(
+            state.nextAction(for: me, now: start.addingTimeInterval(5))
+                == .wait(until: start.addingTimeInterval(AccountState.claimDuration)))
         let later = start.addingTimeInterval(AccountState.claimDuration + 1)
         guard case .logProgress(_, _, let checkFirst) = try #require(state.nextOperation(at: later)) else { return }
         #expect(checkFirst)
@@ -219,7 +221,8 @@ struct OutboxTests {
         while state.deliverNext() != nil {}
         var remote = TestHarness.serverProfile
         remote.biologicalSex = .male
-        let result5 = state.mergeServerProfile(remote, identity: AccountIdentity(userId: "u1", email: "e@x.y"), now: start)
+        let result5 = state.mergeServerProfile(
+            remote, identity: AccountIdentity(userId: "u1", email: "e@x.y"), now: start)
         #expect(result5)
         #expect(state.profile?.biologicalSex?.value == .female)
         #expect(state.profile?.biologicalSex?.source == .health)

@@ -26,7 +26,9 @@ struct ProfileRulesTests {
         #expect(throws: ValidationError.controlCharacters(.name)) { try ProfileRules.name("Jane " + text) }
     }
 
-    @Test(arguments: [("en", "en"), ("PT-br", "pt-BR"), ("es-419", "es-419"), ("pt_BR", "pt-BR"), ("fil", "fil"), (" ", "")])
+    @Test(arguments: [
+        ("en", "en"), ("PT-br", "pt-BR"), ("es-419", "es-419"), ("pt_BR", "pt-BR"), ("fil", "fil"), (" ", ""),
+    ])
     func canonicalisesLanguageCodes(text: String, expected: String) throws {
         #expect(try ProfileRules.languageCode(text) == expected)
     }
@@ -64,10 +66,12 @@ struct ProfileRulesTests {
     }
 
     @Test func messagesNameTheFieldAndTheRule() {
-        #expect(ValidationError.tooLong(.name, limit: 100, count: 101).description
-            == "Name must be at most 100 characters (it has 101).")
+        #expect(
+            ValidationError.tooLong(.name, limit: 100, count: 101).description
+                == "Name must be at most 100 characters (it has 101).")
         #expect(ValidationError.required(.name).description == "Name is required: it must not be empty or only spaces.")
-        #expect(ValidationError.controlCharacters(.bio).description
-            == "Bio must not contain control characters or escape sequences.")
+        #expect(
+            ValidationError.controlCharacters(.bio).description
+                == "Bio must not contain control characters or escape sequences.")
     }
 }

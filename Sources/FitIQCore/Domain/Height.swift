@@ -57,7 +57,9 @@ public enum Height {
     }
 
     private static func centimetres(from input: String, unitSystem: UnitSystem) -> Double? {
-        if let match = input.wholeMatch(of: #/(?<n>\d+(?:\.\d+)?|\.\d+)\s*(?<unit>cm|m|mm|in|inch|inches|"|ft|feet|foot|')?/#) {
+        if let match = input.wholeMatch(
+            of: #/(?<n>\d+(?:\.\d+)?|\.\d+)\s*(?<unit>cm|m|mm|in|inch|inches|"|ft|feet|foot|')?/#)
+        {
             guard let value = Double(match.n) else { return nil }
             switch match.unit.map(String.init) {
             case nil: return unitSystem == .metric ? value : value * centimetresPerInch

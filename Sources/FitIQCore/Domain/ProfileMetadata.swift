@@ -7,7 +7,9 @@ public struct ProfileMetadata: Sendable, Codable, Equatable {
     public var preferredUnitSystem: UnitSystem
     public var languageCode: String?
 
-    public init(name: String, bio: String? = nil, preferredUnitSystem: UnitSystem = .metric, languageCode: String? = nil) {
+    public init(
+        name: String, bio: String? = nil, preferredUnitSystem: UnitSystem = .metric, languageCode: String? = nil
+    ) {
         self.name = name
         self.bio = bio
         self.preferredUnitSystem = preferredUnitSystem
@@ -80,7 +82,10 @@ public struct HealthSyncState: Sendable, Codable, Equatable {
     /// The date of birth the health source gave, shown beside the profile's when they differ.
     public var healthDateOfBirth: CalendarDate?
 
-    public init(hasPerformedInitialHealthSync: Bool = false, lastHealthSyncAt: Date? = nil, healthDateOfBirth: CalendarDate? = nil) {
+    public init(
+        hasPerformedInitialHealthSync: Bool = false, lastHealthSyncAt: Date? = nil,
+        healthDateOfBirth: CalendarDate? = nil
+    ) {
         self.hasPerformedInitialHealthSync = hasPerformedInitialHealthSync
         self.lastHealthSyncAt = lastHealthSyncAt
         self.healthDateOfBirth = healthDateOfBirth

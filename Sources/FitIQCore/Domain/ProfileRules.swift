@@ -27,9 +27,12 @@ public enum ProfileRules {
     public static func languageCode(_ text: String) throws(ValidationError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return "" }
-        guard let match = trimmed.wholeMatch(of: /(?<lang>[A-Za-z]{2,3})(?:[-_](?<region>[A-Za-z]{2}|[0-9]{3}))?/) else {
+        guard let match = trimmed.wholeMatch(of: /(?<lang>[A-Za-z]{2,3})(?:[-_](?<region>[A-Za-z]{2}|[0-9]{3}))?/)
+        else {
             throw .invalidFormat(
-                .languageCode, rule: "must be 2–3 letters, optionally followed by a region of 2 letters or 3 digits (en, pt-BR, es-419)")
+                .languageCode,
+                rule:
+                    "must be 2–3 letters, optionally followed by a region of 2 letters or 3 digits (en, pt-BR, es-419)")
         }
         let language = match.lang.lowercased()
         guard let region = match.region else { return language }
@@ -54,7 +57,8 @@ public enum ProfileRules {
         guard date <= today else { throw .outOfRange(.dateOfBirth, rule: "cannot be in the future") }
         let age = date.years(until: today)
         guard age >= minimumAge else {
-            throw .outOfRange(.dateOfBirth, rule: "must make you at least \(minimumAge) years old (you would be \(age))")
+            throw .outOfRange(
+                .dateOfBirth, rule: "must make you at least \(minimumAge) years old (you would be \(age))")
         }
         guard age <= maximumAge else {
             throw .outOfRange(.dateOfBirth, rule: "must make you at most \(maximumAge) years old (you would be \(age))")

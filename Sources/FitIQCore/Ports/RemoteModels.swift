@@ -122,7 +122,9 @@ public struct ProgressQuery: Sendable, Equatable {
     public var limit: Int
     public var offset: Int
 
-    public init(type: String? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil, limit: Int = 100, offset: Int = 0) {
+    public init(
+        type: String? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil, limit: Int = 100, offset: Int = 0
+    ) {
         self.type = type
         self.from = from
         self.to = to

@@ -26,7 +26,9 @@ public struct Session: Sendable, Codable, Equatable {
     /// When the current tokens were received, to refresh ahead of expiry.
     public var tokensReceivedAt: Date?
 
-    public init(account: AccountKey, email: String, apiKey: String? = nil, tokens: TokenPair?, tokensReceivedAt: Date? = nil) {
+    public init(
+        account: AccountKey, email: String, apiKey: String? = nil, tokens: TokenPair?, tokensReceivedAt: Date? = nil
+    ) {
         self.account = account
         self.email = email
         self.apiKey = apiKey

@@ -68,7 +68,8 @@ extension AccountState {
             case .retry(let message):
                 delivery.attempts += 1
                 delivery.lastError = message
-                delivery.notBefore = now.addingTimeInterval(Self.backoff(afterAttempts: delivery.attempts, random: random))
+                delivery.notBefore = now.addingTimeInterval(
+                    Self.backoff(afterAttempts: delivery.attempts, random: random))
             case .rejected(let message):
                 delivery.rejection = message
             case .delivered, .logged, .abandoned:

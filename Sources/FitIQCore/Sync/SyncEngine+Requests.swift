@@ -33,7 +33,8 @@ extension SyncEngine {
                         return .retry("The server said \"\(message)\" although the profile exists; will retry.")
                     } catch RemoteError.notFound {
                         let local = try await store.load()
-                        try await createProfile(local.profile?.metadata ?? ProfileMetadata(name: Self.defaultName(for: identity.email)))
+                        try await createProfile(
+                            local.profile?.metadata ?? ProfileMetadata(name: Self.defaultName(for: identity.email)))
                         _ = try await session.authorized { token throws(RemoteError) in
                             try await self.profiles.updatePhysical(patch, accessToken: token)
                         }
@@ -86,10 +87,12 @@ extension SyncEngine {
         let day = CalendarDate(containing: entry.loggedAt, in: utc)
         let candidates = try await fetchAll(
             ProgressQuery(type: entry.type, from: day.adding(days: -1), to: day.adding(days: 1)))
-        let wanted = ProgressEntry(type: entry.type, quantity: entry.quantity, loggedAt: entry.loggedAt, source: .manual)
+        let wanted = ProgressEntry(
+            type: entry.type, quantity: entry.quantity, loggedAt: entry.loggedAt, source: .manual)
         return candidates.first { candidate in
             wanted.isSameMeasurement(
-                as: ProgressEntry(type: candidate.type, quantity: candidate.quantity, loggedAt: candidate.loggedAt, source: .server))
+                as: ProgressEntry(
+                    type: candidate.type, quantity: candidate.quantity, loggedAt: candidate.loggedAt, source: .server))
         }?.id
     }
 

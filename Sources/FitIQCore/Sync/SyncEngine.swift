@@ -88,7 +88,8 @@ public actor SyncEngine {
             complete
             ? CalendarDate(year: 1900, month: 1, day: 1)
             : newestSynced.map { CalendarDate(containing: $0.loggedAt, in: utc).adding(days: -1) }
-        let entries = try await fetchAll(ProgressQuery(type: ProgressEntry.heightType, from: from, to: today.adding(days: 1)))
+        let entries = try await fetchAll(
+            ProgressQuery(type: ProgressEntry.heightType, from: from, to: today.adding(days: 1)))
         let now = environment.now()
         try await store.update { state in
             state.mergeServerHistory(entries, complete: complete, now: now)

@@ -8,7 +8,9 @@ extension Account {
     /// - Parameter date: a past measurement, logged at 12:00 local time on that day.
     /// - Returns: whether it became the current height.
     @discardableResult
-    public func logHeight(_ centimetres: Double, on date: CalendarDate? = nil, notes: String? = nil) async throws -> Bool {
+    public func logHeight(_ centimetres: Double, on date: CalendarDate? = nil, notes: String? = nil) async throws
+        -> Bool
+    {
         guard Height.allowedRange.contains(centimetres) else {
             throw ValidationError.outOfRange(.height, rule: "must be between 50 and 300 cm")
         }

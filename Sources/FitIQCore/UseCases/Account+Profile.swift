@@ -38,8 +38,9 @@ extension Account {
     @discardableResult
     public func updatePhysical(heightText: String) async throws -> Bool {
         guard let profile = try await store.load().profile else { throw AccountError.profileNotLoaded }
-        guard let centimetres = try Height.change(
-            from: profile.heightCm, to: heightText, unitSystem: profile.preferredUnitSystem)
+        guard
+            let centimetres = try Height.change(
+                from: profile.heightCm, to: heightText, unitSystem: profile.preferredUnitSystem)
         else { return false }
         try await logHeight(centimetres)
         return true
