@@ -1,0 +1,33 @@
+/// A failure of the JSON cache on disk, described as the sentence the user sees.
+public enum CacheError: Error, Equatable, CustomStringConvertible {
+    /// Another process held the account lock for longer than the wait allowed.
+    case locked(pid: Int32?, path: String)
+    /// A cache file could not be decoded; it was moved aside to `movedTo`.
+    case corrupt(path: String, movedTo: String, reason: String)
+    /// A file could not be read.
+    case readFailed(path: String, reason: String)
+    /// A file could not be written; the previous version of the file is intact.
+    case writeFailed(path: String, reason: String)
+    /// A folder or file could not be created, moved or removed.
+    case fileSystem(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .locked(let pid?, let path):
+            "The account cache is in use by another fitiq-tui process (pid \(pid)), which holds the lock \(path); "
+                + "try again when it has finished."
+        case .locked(nil, let path):
+            "The account cache is in use by another fitiq-tui process, which holds the lock \(path); "
+                + "try again when it has finished."
+        case .corrupt(let path, let movedTo, let reason):
+            "The cache file \(path) could not be read (\(reason)); it was moved aside to \(movedTo) "
+                + "and fitiq-tui starts again without it."
+        case .readFailed(let path, let reason):
+            "Could not read the cache file \(path): \(reason)."
+        case .writeFailed(let path, let reason):
+            "Could not save the cache file \(path): \(reason). The previous version is unchanged."
+        case .fileSystem(let path, let reason):
+            "Could not update \(path): \(reason)."
+        }
+    }
+}

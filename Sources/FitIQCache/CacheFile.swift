@@ -1,0 +1,140 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One versioned JSON cache file: reads it, writes it atomically and moves it aside when unreadable.
+struct CacheFile<Format: VersionedFileFormat>: Sendable {
+    /// What reading the file gave.
+    enum Contents {
+        case missing
+        case value(Format.Value)
+        /// The file exists but cannot be used, for `reason`.
+        case unreadable(reason: String)
+    }
+
+    let url: URL
+    var atomicFile: AtomicFile
+    /// The clock naming moved-aside files.
+    let now: @Sendable () -> Date
+
+    init(url: URL, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.url = url
+        self.atomicFile = AtomicFile(url: url, permissions: 0o600)
+        self.now = now
+    }
+
+    var path: String { url.path }
+
+    /// Reads and decodes the file.
+    func contents() throws(CacheError) -> Contents {
+        guard let data = try readData() else { return .missing }
+        return Self.decode(data)
+    }
+
+    /// Reads the file; an unreadable file is moved aside and reported. Call it holding the account lock.
+    func readRecovering() throws(CacheError) -> Format.Value? {
+        switch try contents() {
+        case .missing: return nil
+        case .value(let value): return value
+        case .unreadable(let reason): throw moveAside(reason: reason)
+        }
+    }
+
+    /// Replaces the file with `value`.
+    func write(_ value: Format.Value) throws(CacheError) {
+        let data: Data
+        do {
+            data = try Self.encoder.encode(Format(value: value))
+        } catch {
+            throw .writeFailed(path: path, reason: "cannot encode it: \(error)")
+        }
+        try atomicFile.write(data)
+    }
+
+    /// Deletes the file; a missing file is not an error.
+    func delete() throws(CacheError) {
+        if unlink(path) != 0, errno != ENOENT {
+            throw .fileSystem(path: path, reason: "cannot delete it: \(ErrnoText.current)")
+        }
+    }
+
+    /// Renames the unreadable file to `<name>.corrupt-<UTC time>`, keeping its bytes, and returns the error to report.
+    func moveAside(reason: String) -> CacheError {
+        let stamp = Self.timestamp(now())
+        var target = URL(fileURLWithPath: "\(path).corrupt-\(stamp)")
+        var suffix = 2
+        while FileManager.default.fileExists(atPath: target.path) {
+            target = URL(fileURLWithPath: "\(path).corrupt-\(stamp)-\(suffix)")
+            suffix += 1
+        }
+        guard rename(path, target.path) == 0 else {
+            return .fileSystem(
+                path: path, reason: "it cannot be read (\(reason)) nor moved aside (\(ErrnoText.current))")
+        }
+        return .corrupt(path: path, movedTo: target.path, reason: reason)
+    }
+
+    private func readData() throws(CacheError) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .readFailed(path: path, reason: ErrnoText.current)
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(path: path, reason: ErrnoText.current)
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    static func decode(_ data: Data) -> Contents {
+        let header: FileHeader
+        do {
+            header = try decoder.decode(FileHeader.self, from: data)
+        } catch {
+            return .unreadable(reason: CacheFileDecoding.reason(error))
+        }
+        guard let version = header.schemaVersion else { return .unreadable(reason: "it has no schemaVersion") }
+        guard version == Format.schemaVersion else {
+            let relation = version > Format.schemaVersion ? "newer than" : "not"
+            return .unreadable(
+                reason: "its schemaVersion \(version) is \(relation) the version this fitiq-tui reads "
+                    + "(\(Format.schemaVersion))")
+        }
+        do {
+            return .value(try decoder.decode(Format.self, from: data).value)
+        } catch {
+            return .unreadable(reason: CacheFileDecoding.reason(error))
+        }
+    }
+
+    private struct FileHeader: Decodable {
+        var schemaVersion: Int?
+    }
+
+    private static var encoder: JSONEncoder { CacheFileDecoding.encoder }
+    private static var decoder: JSONDecoder { CacheFileDecoding.decoder }
+
+    /// `20251122T144301.123Z`.
+    private static func timestamp(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02d.%03dZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, (parts.nanosecond ?? 0) / 1_000_000)
+    }
+}

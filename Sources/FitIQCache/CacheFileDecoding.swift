@@ -1,0 +1,47 @@
+import Foundation
+
+/// The JSON coding every cache file uses, and the wording of decoding failures.
+///
+/// Dates are written as seconds since 2001-01-01 in full `Double` precision, so a value read back is
+/// exactly the value saved (RFC 3339 text with milliseconds would round it).
+enum CacheFileDecoding {
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.timeIntervalSinceReferenceDate)
+        }
+        return encoder
+    }
+
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            Date(timeIntervalSinceReferenceDate: try decoder.singleValueContainer().decode(Double.self))
+        }
+        return decoder
+    }
+
+    /// Why a file could not be decoded, in words: `the field state.outbox is missing`.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "it is not valid JSON"
+        case .dataCorrupted(let context):
+            return "the field \(name(context.codingPath)) is invalid: \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "the field \(name(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "the field \(name(context.codingPath)) has the wrong type"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func name(_ path: [any CodingKey]) -> String {
+        path.isEmpty
+            ? "(top level)" : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}

@@ -1,0 +1,65 @@
+import FitIQCore
+import Foundation
+
+/// The account's session in `session.json`, mode 0600, shared safely between processes.
+///
+/// Saving takes the account lock; ``exchange(_:)`` re-reads the file and runs its body under the lock,
+/// so two processes never spend the same refresh token.
+public struct JSONFileSessionStore: SessionStore {
+    /// The file's name in the account's state folder.
+    public static let fileName = "session.json"
+
+    /// The lock shared with the account's profile store.
+    public let lock: AccountLock
+    var file: CacheFile<SessionFile>
+
+    /// Keeps the session in `folder/session.json`, guarded by `lock`; `now` names moved-aside files.
+    public init(folder: URL, lock: AccountLock, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.lock = lock
+        self.file = CacheFile(url: folder.standardizedFileURL.appendingPathComponent(Self.fileName), now: now)
+    }
+
+    /// `folder/session.json`.
+    public var fileURL: URL { file.url }
+
+    public func load() async throws -> Session? {
+        switch try file.contents() {
+        case .missing: return nil
+        case .value(let session): return session
+        case .unreadable: return try await lock.withLock { try file.readRecovering() }
+        }
+    }
+
+    public func save(_ session: Session) async throws {
+        try await lock.withLock { try file.write(session) }
+    }
+
+    public func delete() async throws {
+        try await lock.withLock { try file.delete() }
+    }
+
+    public func exchange(_ body: @Sendable (Session?) async throws -> Session?) async throws -> Session? {
+        try await lock.withLock {
+            let current = try file.readRecovering()
+            let next = try await body(current)
+            if next != current {
+                if let next { try file.write(next) } else { try file.delete() }
+            }
+            return next
+        }
+    }
+}
+
+/// `session.json`: `{"schemaVersion": 1, "session": {…}}`.
+struct SessionFile: VersionedFileFormat {
+    static let schemaVersion = 1
+    var schemaVersion: Int
+    var session: Session
+
+    init(value: Session) {
+        self.schemaVersion = Self.schemaVersion
+        self.session = value
+    }
+
+    var value: Session { session }
+}

@@ -1,0 +1,13 @@
+/// The on-disk shape of one cache file: a `schemaVersion` beside one value.
+///
+/// Each file type is private to the store that owns it, so the domain types never decide the format.
+protocol VersionedFileFormat: Codable, Sendable {
+    /// The value the file holds.
+    associatedtype Value: Sendable
+    /// The only version this build reads and writes.
+    static var schemaVersion: Int { get }
+    /// Wraps `value` for writing.
+    init(value: Value)
+    /// The value read.
+    var value: Value { get }
+}

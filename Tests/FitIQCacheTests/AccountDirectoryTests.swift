@@ -1,0 +1,106 @@
+import FitIQCache
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// Current-account and erase behaviour shared by the JSON-file and in-memory directories.
+struct AccountDirectoryTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case inMemory, jsonFile
+        var testDescription: String { rawValue }
+
+        func make(in root: URL) -> any AccountDirectory {
+            switch self {
+            case .inMemory: InMemoryAccountDirectory()
+            case .jsonFile: JSONFileAccountDirectory(paths: CachePaths(root: root))
+            }
+        }
+    }
+
+    static let ada = AccountKey(server: "https://one.example.com", userId: "ada")
+    static let bob = AccountKey(server: "https://two.example.com", userId: "bob")
+    static let cy = AccountKey(server: "https://one.example.com", userId: "cy")
+
+    @Test(arguments: Kind.allCases)
+    func noAccountIsCurrentAtFirst(kind: Kind) async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let directory = kind.make(in: root)
+            #expect(try await directory.currentAccount(server: nil) == nil)
+            #expect(try await directory.currentAccount(server: Self.ada.server) == nil)
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func currentAccountIsTheLastSignedInPerServer(kind: Kind) async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let directory = kind.make(in: root)
+            try await directory.setCurrentAccount(Self.ada)
+            try await directory.setCurrentAccount(Self.bob)
+            #expect(try await directory.currentAccount(server: nil) == Self.bob)
+            #expect(try await directory.currentAccount(server: Self.ada.server) == Self.ada)
+            try await directory.setCurrentAccount(Self.cy)
+            #expect(try await directory.currentAccount(server: Self.ada.server) == Self.cy)
+            #expect(try await directory.currentAccount(server: Self.bob.server) == Self.bob)
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func eraseForgetsTheAccountAndItsData(kind: Kind) async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let directory = kind.make(in: root)
+            try await directory.profileStore(for: Self.ada).update { $0 = CacheFixtures.state(name: "Ada") }
+            try await directory.sessionStore(for: Self.ada).save(
+                Session(account: Self.ada, email: "ada@example.com", tokens: nil))
+            try await directory.profileStore(for: Self.bob).update { $0 = CacheFixtures.state(name: "Bob") }
+            try await directory.setCurrentAccount(Self.bob)
+            try await directory.setCurrentAccount(Self.ada)
+            try await directory.erase(Self.ada)
+            #expect(try await directory.currentAccount(server: nil) == nil)
+            #expect(try await directory.currentAccount(server: Self.ada.server) == nil)
+            #expect(try await directory.currentAccount(server: Self.bob.server) == Self.bob)
+            #expect(try await directory.profileStore(for: Self.ada).load() == .empty)
+            #expect(try await directory.sessionStore(for: Self.ada).load() == nil)
+            #expect(try await directory.profileStore(for: Self.bob).load() == CacheFixtures.state(name: "Bob"))
+        }
+    }
+
+    @Test func eraseRemovesTheAccountFolders() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let paths = CachePaths(root: root)
+            let directory = JSONFileAccountDirectory(paths: paths)
+            try await directory.profileStore(for: Self.ada).update { $0 = CacheFixtures.state(name: "Ada") }
+            try await directory.sessionStore(for: Self.ada).save(
+                Session(account: Self.ada, email: "ada@example.com", tokens: nil))
+            try await directory.erase(Self.ada)
+            #expect(!FileManager.default.fileExists(atPath: paths.accountDataDirectory(for: Self.ada).path))
+            #expect(!FileManager.default.fileExists(atPath: paths.accountStateDirectory(for: Self.ada).path))
+        }
+    }
+
+    @Test func currentAccountFileIsVersionedAndPrivate() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let paths = CachePaths(root: root)
+            try await JSONFileAccountDirectory(paths: paths).setCurrentAccount(Self.ada)
+            let data = try Data(contentsOf: paths.currentAccountFile)
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(object["schemaVersion"] as? Int == 1)
+            #expect((object["byServer"] as? [String: String])?[Self.ada.server] == "ada")
+            #expect(try permissions(of: paths.currentAccountFile) == 0o600)
+            // Another directory (another process) sees it, also with another spelling of the server.
+            let other = JSONFileAccountDirectory(paths: paths)
+            #expect(try await other.currentAccount(server: "https://ONE.example.com/")?.userId == "ada")
+        }
+    }
+
+    @Test func storesOfOneAccountShareOneLock() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let directory = JSONFileAccountDirectory(paths: CachePaths(root: root))
+            let profile = try #require(try directory.profileStore(for: Self.ada) as? JSONFileProfileStore)
+            let session = try #require(try directory.sessionStore(for: Self.ada) as? JSONFileSessionStore)
+            let otherProfile = try #require(try directory.profileStore(for: Self.bob) as? JSONFileProfileStore)
+            #expect(profile.lock === session.lock)
+            #expect(profile.lock !== otherProfile.lock)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import FitIQCache
+import FitIQCore
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct AccountLockTests {
+    @Test func waiterTimesOutNamingTheHolderPidAndSucceedsAfterRelease() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let account = folder.appendingPathComponent("account")
+            // Given another process holding the account lock for 3 seconds
+            let holder = try ChildProcess.launch(
+                ["hold-lock", account.path, "3000"], output: folder.appendingPathComponent("holder.out"))
+            try await holder.waitForLines(1)
+            let lockFile = account.appendingPathComponent("lock")
+            // When this process waits only briefly, then it is told who holds the lock
+            let impatient = AccountLock(file: lockFile, timeout: .milliseconds(200))
+            do {
+                try await impatient.withLock {}
+                Issue.record("the lock should have been held")
+            } catch let error as CacheError {
+                #expect(error == .locked(pid: holder.pid, path: lockFile.path))
+                #expect(error.description.contains("in use by another fitiq-tui process (pid \(holder.pid))"))
+            }
+            // When it waits long enough, then it gets the lock once the holder lets go
+            let patient = AccountLock(file: lockFile, timeout: .seconds(30))
+            let held = try await patient.withLock { true }
+            #expect(held)
+            #expect(try await holder.wait() == 0)
+        }
+    }
+
+    @Test func lockHeldByAKilledProcessIsFree() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let account = folder.appendingPathComponent("account")
+            let holder = try ChildProcess.launch(
+                ["hold-lock", account.path, "60000"], output: folder.appendingPathComponent("holder.out"))
+            try await holder.waitForLines(1)
+            holder.kill(SIGKILL)
+            try await holder.wait()
+            let lock = AccountLock(file: account.appendingPathComponent("lock"), timeout: .seconds(2))
+            #expect(try await lock.withLock { true })
+        }
+    }
+
+    @Test func twoProcessesIncrementingLoseNoUpdate() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let account = folder.appendingPathComponent("account")
+            // Given two processes each doing 50 read-modify-write increments at the same time
+            let children = try (0..<2).map { index in
+                try ChildProcess.launch(
+                    ["increment", account.path, "50"], output: folder.appendingPathComponent("child-\(index).out"))
+            }
+            for child in children { #expect(try await child.wait() == 0) }
+            // Then the counter is 100
+            let store = JSONFileProfileStore(
+                folder: account, lock: AccountLock(file: account.appendingPathComponent("lock")))
+            #expect(try await store.load().profile?.name == "100")
+        }
+    }
+
+    @Test func tasksOfOneProcessTakeTurns() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let lock = AccountLock(file: folder.appendingPathComponent("lock"))
+            let inside = Counter()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await lock.withLock {
+                            let now = await inside.enter()
+                            #expect(now == 1)
+                            try await Task.sleep(for: .milliseconds(5))
+                            await inside.leave()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(await inside.maximum == 1)
+        }
+    }
+
+    @Test func lockFileIsEmptyOnceReleased() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let lock = AccountLock(file: folder.appendingPathComponent("lock"))
+            let during = try await lock.withLock { try String(contentsOf: lock.file, encoding: .utf8) }
+            #expect(during == "\(getpid())\n")
+            #expect(try String(contentsOf: lock.file, encoding: .utf8) == "")
+        }
+    }
+}
+
+/// Counts tasks inside a critical section.
+private actor Counter {
+    private(set) var current = 0
+    private(set) var maximum = 0
+
+    func enter() -> Int {
+        current += 1
+        maximum = max(maximum, current)
+        return current
+    }
+
+    func leave() { current -= 1 }
+}

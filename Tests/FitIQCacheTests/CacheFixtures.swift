@@ -1,0 +1,65 @@
+import FitIQCore
+import Foundation
+
+/// Values used across the cache tests.
+enum CacheFixtures {
+    static let account = AccountKey(server: "https://api.example.com", userId: "user-1")
+
+    static func profile(name: String = "Ada") -> UserProfile {
+        UserProfile(
+            identity: AccountIdentity(userId: "user-1", email: "ada@example.com"),
+            metadata: ProfileMetadata(name: name))
+    }
+
+    static func state(name: String) -> AccountState {
+        AccountState(profile: profile(name: name))
+    }
+
+    /// A state using every field: full profile and server copy, all three outbox queues with delivery
+    /// bookkeeping, history, sync times, and dates with sub-millisecond fractions.
+    static func richState() throws -> AccountState {
+        let measured = Date(timeIntervalSinceReferenceDate: 754_012_345.123_456_7)
+        let now = Date()
+        let profile = UserProfile(
+            identity: AccountIdentity(userId: "user-1", email: "ada@example.com", profileId: "profile-9"),
+            metadata: ProfileMetadata(
+                name: "Ada Lovelace 👩‍💻", bio: "Counts \"things\"\nand writes\\notes", preferredUnitSystem: .imperial,
+                languageCode: "pt-BR"),
+            physical: PhysicalProfile(
+                heightCm: 170.2, heightMeasuredAt: measured, dateOfBirth: CalendarDate(year: 1983, month: 7, day: 20),
+                biologicalSex: SourcedBiologicalSex(value: .female, source: .account, recordedAt: now)),
+            healthSync: HealthSyncState(
+                hasPerformedInitialHealthSync: true, lastHealthSyncAt: now.addingTimeInterval(-0.000_123),
+                healthDateOfBirth: CalendarDate(year: 1983, month: 7, day: 21)),
+            createdAt: Date(timeIntervalSince1970: 1_600_000_000.987_654), updatedAt: now)
+        var state = AccountState(
+            profile: profile,
+            serverCopy: RemoteProfile(
+                userId: "user-1", profileId: "profile-9", email: "ada@example.com",
+                metadata: ProfileMetadata(name: "Ada", bio: "", preferredUnitSystem: .metric, languageCode: "en"),
+                dateOfBirth: CalendarDate(year: 1983, month: 7, day: 20), heightCm: 169.9, biologicalSex: .female,
+                createdAt: measured, updatedAt: now),
+            history: [
+                ProgressEntry(serverId: "p-1", quantity: 169.9, loggedAt: measured, notes: "clinic", source: .server)
+            ],
+            lastSyncAt: now, historyCheckedAt: measured)
+        state.editMetadata(
+            ProfileMetadata(name: "Ada B.", bio: nil, preferredUnitSystem: .metric, languageCode: "es-419"), now: now)
+        state.recordHeight(171.45, measuredAt: now, source: .manual, notes: "morning")
+        state.recordHeight(160, measuredAt: measured.addingTimeInterval(-86_400), source: .health)
+        state.setHealthBiologicalSex(.male, recordedAt: measured)
+        state.outbox.metadata?.delivery.attempts = 3
+        state.outbox.metadata?.delivery.notBefore = now.addingTimeInterval(12.345_678)
+        state.outbox.metadata?.delivery.lastError = "timed out"
+        state.outbox.physical?.delivery.rejection = "height_cm: must be at most 300"
+        state.outbox.progress[0].sendAttempted = true
+        state.outbox.progress[0].delivery.claim = try claim(until: now.addingTimeInterval(30))
+        return state
+    }
+
+    /// `Claim` has no public initialiser; build one the way a file would hold it.
+    private static func claim(until: Date) throws -> Claim {
+        let json = #"{"owner": "\#(UUID().uuidString)", "until": \#(until.timeIntervalSinceReferenceDate)}"#
+        return try JSONDecoder().decode(Claim.self, from: Data(json.utf8))
+    }
+}

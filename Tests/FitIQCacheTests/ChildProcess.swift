@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A running `fitiq-cache-crash-child`, its standard output going to a file.
+struct ChildProcess {
+    let pid: pid_t
+    let output: URL
+
+    /// Starts the child with `arguments`, writing its standard output to `output`.
+    static func launch(_ arguments: [String], output: URL) throws -> ChildProcess {
+        let executable = try executableURL()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+        return ChildProcess(pid: pid, output: output)
+    }
+
+    /// The lines the child has completed so far.
+    var lines: [String] {
+        guard let data = FileManager.default.contents(atPath: output.path) else { return [] }
+        let text = String(decoding: data, as: UTF8.self)
+        // A line counts once its newline is written.
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// Waits (generously) until the child has printed `count` lines.
+    func waitForLines(_ count: Int, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while lines.count < count {
+            guard ContinuousClock.now < deadline else {
+                throw ChildProcessError.timedOut("waiting for \(count) lines from pid \(pid)")
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// Sends `signal`.
+    func kill(_ signal: Int32) {
+        _ = Glibc.kill(pid, signal)
+    }
+
+    /// Waits for the child to end and returns its exit status (or 128 + signal).
+    @discardableResult
+    func wait(timeout: Duration = .seconds(30)) async throws -> Int32 {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { break }
+            guard result == 0 else { throw POSIXError(.ECHILD) }
+            guard ContinuousClock.now < deadline else {
+                kill(SIGKILL)
+                throw ChildProcessError.timedOut("waiting for pid \(pid) to exit")
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (they are macros).
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    /// `fitiq-cache-crash-child`, built next to the test bundle (same products folder).
+    static func executableURL() throws -> URL {
+        let name = "fitiq-cache-crash-child"
+        var starts: [URL] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            starts.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+        }
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).standardizedFileURL.deletingLastPathComponent())
+        }
+        for start in starts {
+            var folder = start
+            for _ in 0..<5 {
+                let candidate = folder.appendingPathComponent(name)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        throw ChildProcessError.notFound("\(name) was not found near \(starts.map(\.path)); build it first")
+    }
+}
+
+/// Why a child process could not be used.
+enum ChildProcessError: Error, CustomStringConvertible {
+    case notFound(String)
+    case timedOut(String)
+
+    var description: String {
+        switch self {
+        case .notFound(let text), .timedOut(let text): text
+        }
+    }
+}

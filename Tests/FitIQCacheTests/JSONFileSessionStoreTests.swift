@@ -1,0 +1,110 @@
+import FitIQCache
+import FitIQCore
+import Foundation
+import Testing
+
+struct JSONFileSessionStoreTests {
+    static let session = Session(
+        account: CacheFixtures.account, email: "ada@example.com", apiKey: "key-1",
+        tokens: TokenPair(accessToken: "access-1", refreshToken: "refresh-1"),
+        tokensReceivedAt: Date(timeIntervalSinceReferenceDate: 754_000_000.123_456))
+
+    @Test func savedSessionLoadsBack() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let directory = JSONFileAccountDirectory(paths: CachePaths(root: root))
+            let store = try directory.sessionStore(for: CacheFixtures.account)
+            #expect(try await store.load() == nil)
+            try await store.save(Self.session)
+            #expect(try await directory.sessionStore(for: CacheFixtures.account).load() == Self.session)
+            try await store.delete()
+            #expect(try await store.load() == nil)
+        }
+    }
+
+    @Test func sessionFileIsPrivateEvenOverALooserFile() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let paths = CachePaths(root: root)
+            let store = try JSONFileAccountDirectory(paths: paths).sessionStore(for: CacheFixtures.account)
+            let file = paths.sessionFile(for: CacheFixtures.account)
+            try await store.save(Self.session)
+            #expect(try permissions(of: file) == 0o600)
+            // Given a session file someone made readable by everyone
+            #expect(chmod(file.path, 0o644) == 0)
+            // When the session is saved again, then it is private again
+            try await store.save(Self.session)
+            #expect(try permissions(of: file) == 0o600)
+        }
+    }
+
+    @Test func accountFoldersArePrivate() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let paths = CachePaths(root: root)
+            let directory = JSONFileAccountDirectory(paths: paths)
+            try await directory.sessionStore(for: CacheFixtures.account).save(Self.session)
+            try await directory.profileStore(for: CacheFixtures.account).update {
+                $0 = CacheFixtures.state(name: "Ada")
+            }
+            let stateFolder = paths.accountStateDirectory(for: CacheFixtures.account)
+            let dataFolder = paths.accountDataDirectory(for: CacheFixtures.account)
+            for folder in [
+                stateFolder, stateFolder.deletingLastPathComponent(), paths.stateDirectory, dataFolder,
+                dataFolder.deletingLastPathComponent(), paths.dataDirectory,
+            ] {
+                #expect(try permissions(of: folder) == 0o700, "\(folder.path)")
+            }
+            #expect(try permissions(of: paths.lockFile(for: CacheFixtures.account)) == 0o600)
+            #expect(try permissions(of: paths.profileFile(for: CacheFixtures.account)) == 0o600)
+        }
+    }
+
+    @Test func exchangesRunOneAtATimeOnTheFreshestSession() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let directory = JSONFileAccountDirectory(paths: CachePaths(root: root))
+            let store = try directory.sessionStore(for: CacheFixtures.account)
+            try await store.save(Self.session)
+            // Given two refreshes racing, each reading the tokens, waiting on the network and rotating them
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        _ = try await store.exchange { fresh in
+                            guard var session = fresh, let tokens = session.tokens else { return fresh }
+                            try await Task.sleep(for: .milliseconds(30))
+                            let next = (Int(tokens.refreshToken.dropFirst("refresh-".count)) ?? 0) + 1
+                            session.tokens = TokenPair(accessToken: "access-\(next)", refreshToken: "refresh-\(next)")
+                            return session
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // Then the second saw the first one's tokens: no refresh token was spent twice
+            #expect(try await store.load()?.tokens?.refreshToken == "refresh-3")
+        }
+    }
+
+    @Test func exchangeReturningNilDeletesTheSession() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let paths = CachePaths(root: root)
+            let store = try JSONFileAccountDirectory(paths: paths).sessionStore(for: CacheFixtures.account)
+            try await store.save(Self.session)
+            let result = try await store.exchange { _ in nil }
+            #expect(result == nil)
+            #expect(!FileManager.default.fileExists(atPath: paths.sessionFile(for: CacheFixtures.account).path))
+        }
+    }
+
+    @Test func exchangeMayUseTheProfileStoreOfTheSameAccount() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let directory = JSONFileAccountDirectory(paths: CachePaths(root: root), lockTimeout: .seconds(2))
+            let sessions = try directory.sessionStore(for: CacheFixtures.account)
+            let profiles = try directory.profileStore(for: CacheFixtures.account)
+            try await sessions.save(Self.session)
+            // The lock is re-entrant for the task holding it, so this does not deadlock.
+            _ = try await sessions.exchange { fresh in
+                try await profiles.update { $0.lastSyncAt = Date(timeIntervalSinceReferenceDate: 5) }
+                return fresh
+            }
+            #expect(try await profiles.load().lastSyncAt == Date(timeIntervalSinceReferenceDate: 5))
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import FitIQCache
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// The behaviour every ``ProfileStore`` shares, run against the in-memory and the JSON-file store.
+struct ProfileStoreContractTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case inMemory, jsonFile
+
+        var testDescription: String { rawValue }
+
+        func makeStore(in folder: URL) -> any ProfileStore {
+            switch self {
+            case .inMemory:
+                InMemoryProfileStore()
+            case .jsonFile:
+                JSONFileProfileStore(
+                    folder: folder.appendingPathComponent("account"),
+                    lock: AccountLock(file: folder.appendingPathComponent("lock")))
+            }
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func loadsEmptyWhenNothingWasSaved(kind: Kind) async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = kind.makeStore(in: folder)
+            #expect(try await store.load() == .empty)
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func loadsWhatAnUpdateSaved(kind: Kind) async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = kind.makeStore(in: folder)
+            try await store.update { $0 = CacheFixtures.state(name: "Ada") }
+            #expect(try await store.load() == CacheFixtures.state(name: "Ada"))
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func updateReturnsTheChangesResult(kind: Kind) async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = kind.makeStore(in: folder)
+            let result = try await store.update { state -> String in
+                state.lastSyncAt = Date(timeIntervalSinceReferenceDate: 1)
+                return "done"
+            }
+            #expect(result == "done")
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func updateSeesThePreviousUpdate(kind: Kind) async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = kind.makeStore(in: folder)
+            try await store.update { $0 = CacheFixtures.state(name: "Ada") }
+            let seen = try await store.update { state -> String? in
+                let name = state.profile?.name
+                state.lastSyncAt = Date(timeIntervalSinceReferenceDate: 2)
+                return name
+            }
+            #expect(seen == "Ada")
+            #expect(try await store.load().lastSyncAt == Date(timeIntervalSinceReferenceDate: 2))
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func failingChangeSavesNothing(kind: Kind) async throws {
+        struct Refused: Error {}
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = kind.makeStore(in: folder)
+            try await store.update { $0 = CacheFixtures.state(name: "Ada") }
+            await #expect(throws: Refused.self) {
+                try await store.update { state in
+                    state = CacheFixtures.state(name: "Bob")
+                    throw Refused()
+                }
+            }
+            #expect(try await store.load() == CacheFixtures.state(name: "Ada"))
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func eraseForgetsEverything(kind: Kind) async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = kind.makeStore(in: folder)
+            try await store.update { $0 = CacheFixtures.state(name: "Ada") }
+            try await store.erase()
+            #expect(try await store.load() == .empty)
+            try await store.update { $0.lastSyncAt = Date(timeIntervalSinceReferenceDate: 3) }
+            #expect(try await store.load().lastSyncAt == Date(timeIntervalSinceReferenceDate: 3))
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func concurrentUpdatesAllLand(kind: Kind) async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = kind.makeStore(in: folder)
+            // Given two tasks each appending 25 entries at the same time
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for task in 0..<2 {
+                    group.addTask {
+                        for index in 0..<25 {
+                            try await store.update { state in
+                                state.history.append(
+                                    ProgressEntry(
+                                        quantity: Double(task * 100 + index),
+                                        loggedAt: Date(timeIntervalSinceReferenceDate: 0), source: .manual))
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // Then no update was lost
+            #expect(try await store.load().history.count == 50)
+        }
+    }
+}
