@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Domain, validation, ports, use cases and the sync engine. Foundation only.
@@ -23,6 +24,22 @@ let package = Package(
         .target(name: "FitIQCache", dependencies: ["FitIQCore"]),
         // In-memory implementations of every port, a manual clock and fixtures.
         .target(name: "FitIQTestSupport", dependencies: ["FitIQCore"]),
+        // HTTP sync layer: adapters for the remote ports.
+        .target(
+            name: "FitIQHTTP",
+            dependencies: [
+                "FitIQCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // libxml2, for the streaming health export reader.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // Health source: Apple Health export (export.zip / export.xml) reader.
+        .target(
+            name: "FitIQHealth",
+            dependencies: ["FitIQCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         // Child process for the cache's crash test: saves in a loop until it is killed.
         .executableTarget(name: "fitiq-cache-crash-child", dependencies: ["FitIQCore", "FitIQCache"]),
 
@@ -47,6 +64,15 @@ let package = Package(
 
         .testTarget(name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQTestSupport"]),
         .testTarget(name: "FitIQCacheTests", dependencies: ["FitIQCore", "FitIQCache", "FitIQTestSupport"]),
+        .testTarget(
+            name: "FitIQHTTPTests",
+            dependencies: [
+                "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQDevServer", "FitIQTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQHealth", "FitIQTestSupport"]),
         .testTarget(
             name: "FitIQDevServerTests",
             dependencies: [

@@ -1,0 +1,133 @@
+import AsyncHTTPClient
+import FitIQCore
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Sends requests to one FitIQ server: API key on every call, bearer where asked, explicit timeouts,
+/// bounded bodies, and failures mapped to ``RemoteError``.
+public final class HTTPTransport: Sendable {
+    /// Connect 5 s, whole request 10 s (DESIGN.md "Outbox semantics").
+    public static let connectTimeout = TimeAmount.seconds(5)
+    public static let requestTimeout = TimeAmount.seconds(10)
+    /// Larger answers are refused: no profile call answers more than a few KB.
+    public static let maximumBodyBytes = 1 << 20
+
+    let server: ServerAddress
+    let apiKey: String
+    let client: HTTPClient
+    let logger: Logger
+    let requestTimeout: TimeAmount
+
+    /// A transport with its own HTTP client; call ``shutdown()`` when done.
+    public init(server: ServerAddress, apiKey: String, logger: Logger, requestTimeout: TimeAmount = requestTimeout) {
+        self.server = server
+        self.apiKey = apiKey
+        self.logger = logger
+        self.requestTimeout = requestTimeout
+        var configuration = HTTPClient.Configuration(
+            timeout: .init(connect: Self.connectTimeout, read: requestTimeout))
+        configuration.httpVersion = .automatic
+        // TLS certificates are verified (the default); there is no switch to turn that off.
+        configuration.tlsConfiguration = nil
+        configuration.redirectConfiguration = .disallow
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Closes the client's connections.
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    /// An answer: status, body and content type.
+    struct Answer {
+        let status: Int
+        let body: Data
+        let contentType: String?
+    }
+
+    /// Sends one request; a 2xx answer is returned, any other status is thrown as a ``RemoteError``.
+    func send(
+        _ method: HTTPMethod, _ path: String, query: [URLQueryItem] = [], body: Data? = nil, bearer: String? = nil
+    ) async throws(RemoteError) -> Answer {
+        var components = URLComponents(url: server.url.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+        if !query.isEmpty { components?.queryItems = query }
+        guard let url = components?.url else { throw .invalidResponse(message: "bad request path \(path)") }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = method
+        request.headers.add(name: "X-API-Key", value: apiKey)
+        request.headers.add(name: "Accept", value: "application/json")
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let started = ContinuousClock.now
+        let answer: Answer
+        do {
+            let response = try await client.execute(request, timeout: requestTimeout, logger: nil)
+            let bytes = try await response.body.collect(upTo: Self.maximumBodyBytes)
+            answer = Answer(
+                status: Int(response.status.code), body: Data(bytes.readableBytesView),
+                contentType: response.headers.first(name: "Content-Type"))
+        } catch {
+            let mapped = Self.map(error)
+            logger.info("\(method.rawValue) \(path) failed: \(mapped.message)")
+            throw mapped
+        }
+        let elapsed = ContinuousClock.now - started
+        // Only method, path, status and time are logged: never headers or bodies (they hold secrets).
+        logger.info(
+            "\(method.rawValue) \(path) → \(answer.status) in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
+        guard (200..<300).contains(answer.status) else {
+            throw Self.classify(status: answer.status, body: answer.body, contentType: answer.contentType)
+        }
+        return answer
+    }
+
+    /// Maps a non-2xx answer to the core's error classes.
+    static func classify(status: Int, body: Data, contentType: String?) -> RemoteError {
+        let message = WireResponses.errorMessage(body, status: status, contentType: contentType)
+        switch status {
+        case 401: return .unauthorized(message: message)
+        case 404: return .notFound(message: message)
+        case 409: return .conflict(message: message)
+        case 408, 429, 500...599: return .unavailable(status: status, message: message)
+        default: return .rejected(status: status, message: message)
+        }
+    }
+
+    /// Maps transport failures (refused, timed out, too large, TLS) to the core's error classes.
+    static func map(_ error: any Error) -> RemoteError {
+        if error is NIOTooManyBytesError {
+            return .invalidResponse(message: "the answer is larger than \(maximumBodyBytes / 1024) KiB")
+        }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout, .readTimeout, .deadlineExceeded:
+                return .unreachable(message: "no answer in time (\(error))")
+            case .remoteConnectionClosed:
+                return .unreachable(message: "the connection closed before the answer")
+            default:
+                return .unreachable(message: String(describing: error))
+            }
+        }
+        if error is CancellationError { return .unreachable(message: "cancelled") }
+        let text = String(describing: error)
+        if text.lowercased().contains("certificate") || text.lowercased().contains("tls") {
+            // TLS failures are not retried silently as success; they stay visible.
+            return .unreachable(message: "TLS verification failed: \(text)")
+        }
+        return .unreachable(message: text)
+    }
+
+    /// Reads a 2xx body, turning an unreadable one into ``RemoteError/invalidResponse(message:)``.
+    func read<T>(_ answer: Answer, _ reader: (Data) throws(WireResponses.Unreadable) -> T) throws(RemoteError) -> T {
+        do {
+            return try reader(answer.body)
+        } catch {
+            throw .invalidResponse(message: "HTTP \(answer.status) answer could not be read: \(error.reason)")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import FitIQCore
+import Foundation
+
+/// A validated backend base URL: `https://` anywhere, plain `http://` only to loopback unless allowed.
+public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
+    /// The base URL without a trailing slash, e.g. `https://api.example.com`.
+    public let url: URL
+
+    /// Why a server address was refused.
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        case malformed(String)
+        case unsupportedScheme(String)
+        case insecure(String)
+
+        public var description: String {
+            switch self {
+            case .malformed(let text):
+                "Server \"\(TextSanitizer.sanitize(text))\" is not a URL; write it like https://api.example.com."
+            case .unsupportedScheme(let text):
+                "Server \"\(TextSanitizer.sanitize(text))\" must start with https:// (or http:// for this machine)."
+            case .insecure(let text):
+                "Server \"\(TextSanitizer.sanitize(text))\" uses plain http:// to another machine: passwords and tokens "
+                    + "would cross the network unencrypted. Use https://, or pass --allow-insecure-http if you must."
+            }
+        }
+    }
+
+    /// Validates `text`.
+    public init(_ text: String, allowInsecureHTTP: Bool = false) throws(Problem) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
+            let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil
+        else { throw .malformed(text) }
+        switch scheme {
+        case "https": break
+        case "http": if !allowInsecureHTTP && !Self.isLoopback(host) { throw .insecure(text) }
+        default: throw .unsupportedScheme(text)
+        }
+        var cleaned = trimmed
+        while cleaned.hasSuffix("/") { cleaned.removeLast() }
+        guard let url = URL(string: cleaned) else { throw .malformed(text) }
+        self.url = url
+    }
+
+    public var description: String { url.absoluteString }
+
+    /// Whether `host` names this machine: `localhost`, 127.0.0.0/8 or ::1.
+    public static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+        let parts = host.split(separator: ".")
+        return parts.count == 4 && parts.first == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+}

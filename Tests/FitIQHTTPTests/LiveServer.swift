@@ -1,0 +1,110 @@
+import FitIQCache
+import FitIQCore
+import FitIQDevServer
+import FitIQHTTP
+import FitIQTestSupport
+import Foundation
+import Logging
+import Synchronization
+
+/// A settable clock shared by the development server and the client, so token expiry needs no sleeping.
+final class SharedNow: Sendable {
+    private let date = Mutex(Date())
+
+    func callAsFunction() -> Date { date.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// The development server running in-process on a free loopback port, and a client wired to it with a
+/// real cache in a temporary folder.
+struct LiveServer: Sendable {
+    static let apiKey = "test-api-key-0123456789"
+    let baseURL: String
+    let now: SharedNow
+    let folder: URL
+    let transport: HTTPTransport
+
+    /// Runs `body` against a fresh server; everything is stopped and removed afterwards.
+    static func with<T: Sendable>(
+        shape: DevServerConfiguration.ResponseShape = .real, registerCreatesProfile: Bool = false,
+        accessTokenTTL: Int = 3600, failRate: Double = 0, dropRate: Double = 0, port: Int = 0,
+        _ body: @Sendable (LiveServer) async throws -> T
+    ) async throws -> T {
+        let now = SharedNow()
+        let configuration = DevServerConfiguration(
+            port: port, apiKey: apiKey, jwtSecret: "a-test-secret-that-is-long-enough-0123456789",
+            accessTokenTTL: accessTokenTTL, responseShape: shape, registerCreatesProfile: registerCreatesProfile,
+            failRate: failRate, dropRate: dropRate, faultSeed: 42, bcryptCost: 4)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let application = try await DevServer.makeApplication(
+            configuration: configuration,
+            dependencies: DevServerDependencies(now: { now() }, sleep: { try await Task.sleep(for: $0) }),
+            logger: Logger(label: "test-dev-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+            onListening: { continuation.yield($0) })
+        let running = Task { try await application.run() }
+        defer { running.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let boundPort = await iterator.next() else { throw CancellationError() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-http-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try LiveServer.client(port: boundPort, now: now, folder: folder)
+        defer { Task { await server.transport.shutdown() } }
+        return try await body(server)
+    }
+
+    /// A client for a server on `port` (which may not be running yet).
+    static func client(port: Int, now: SharedNow, folder: URL) throws -> LiveServer {
+        let transport = HTTPTransport(
+            server: try ServerAddress("http://127.0.0.1:\(port)"), apiKey: apiKey,
+            logger: Logger(label: "test-http", factory: { _ in SwiftLogNoOpLogHandler() }),
+            requestTimeout: .seconds(5))
+        return LiveServer(baseURL: "http://127.0.0.1:\(port)", now: now, folder: folder, transport: transport)
+    }
+
+    /// Use cases on this server with a real JSON cache under the temporary folder.
+    func accounts(folder name: String = "client") -> Accounts {
+        let directory = JSONFileAccountDirectory(paths: CachePaths(root: folder.appendingPathComponent(name)))
+        let environment = SyncEnvironment(
+            clock: SkippingClock(shared: now), now: { now() }, random: { 0.5 },
+            timeZone: TimeZone(identifier: "UTC") ?? .current)
+        return Accounts(
+            server: baseURL, apiKey: Self.apiKey, directory: directory, backend: Backend(transport: transport),
+            environment: environment)
+    }
+
+    /// Registers a fresh user.
+    func register(_ accounts: Accounts, email: String = "jane.\(UUID().uuidString.prefix(8))@example.com")
+        async throws -> Account
+    {
+        let signedIn = try await accounts.register(
+            email: email, password: "correct horse battery", name: "Jane Doe", dateOfBirth: "1983-07-20")
+        if let error = signedIn.profileError { throw error }
+        return signedIn.account
+    }
+
+    /// Every height entry on the server, read directly through the adapter.
+    func serverHeights(_ account: Account) async throws -> [RemoteProgressEntry] {
+        let remote = HTTPProgressRemote(transport: transport)
+        var entries: [RemoteProgressEntry] = []
+        while true {
+            let offset = entries.count
+            let page = try await account.session.authorized { token throws(RemoteError) in
+                try await remote.list(
+                    ProgressQuery(
+                        type: "height", from: CalendarDate(year: 1900, month: 1, day: 1),
+                        to: CalendarDate(year: 2200, month: 1, day: 1), limit: 100, offset: offset),
+                    accessToken: token)
+            }
+            entries += page.entries
+            if page.entries.isEmpty || entries.count >= page.total { return entries }
+        }
+    }
+
+    /// The server's profile, read directly through the adapter.
+    func serverProfile(_ account: Account) async throws -> RemoteProfile {
+        let remote = HTTPProfileRemote(transport: transport)
+        return try await account.session.authorized { token throws(RemoteError) in
+            try await remote.fetchProfile(accessToken: token)
+        }
+    }
+}
