@@ -1,0 +1,97 @@
+import ArgumentParser
+import FitIQDevServer
+import Foundation
+import Logging
+
+/// `fitiq-dev-server`: runs the FitIQ backend stand-in on loopback.
+@main
+struct DevServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fitiq-dev-server",
+        abstract: "Run a local stand-in for the FitIQ backend (development and tests only).",
+        discussion: """
+            Secrets come from the environment: FITIQ_DEV_API_KEY (required unless --api-key is given), \
+            FITIQ_DEV_JWT_SECRET (optional; random per run when unset) and FITIQ_DEV_DEMO_PASSWORD \
+            (required with --demo-account). The first line on stdout is 'listening on http://HOST:PORT'.
+            """
+    )
+
+    @Option(help: "Address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to bind; 0 picks a free port.")
+    var port = 8080
+
+    @Option(help: "SQLite file that keeps data across restarts (default: a fresh in-memory database).")
+    var database: String?
+
+    @Option(help: "API key clients must send in X-API-Key (prefer FITIQ_DEV_API_KEY: argv is visible to others).")
+    var apiKey: String?
+
+    @Option(help: "HS256 secret for access tokens (prefer FITIQ_DEV_JWT_SECRET).")
+    var jwtSecret: String?
+
+    @Option(help: "Access token lifetime in seconds.")
+    var accessTokenTTL = 3600
+
+    @Option(help: "Refresh token lifetime in seconds.")
+    var refreshTokenTTL = 30 * 24 * 3600
+
+    @Option(help: "Response bodies: 'real' (what production sends) or 'spec' (the written OpenAPI shapes).")
+    var responseShape: DevServerConfiguration.ResponseShape = .real
+
+    @Flag(help: "Registration also creates the profile; POST /users/me then answers 409.")
+    var registerCreatesProfile = false
+
+    @Option(name: .customLong("latency-ms"), help: "Delay added to every API request, in milliseconds.")
+    var latencyMilliseconds = 0
+
+    @Option(help: "Share of API requests answered 503 without doing anything (0...1).")
+    var failRate = 0.0
+
+    @Option(help: "Share of API requests whose connection is closed, unanswered, after the work is done (0...1).")
+    var dropRate = 0.0
+
+    @Option(help: "Seed for the fault decisions (default: random).")
+    var faultSeed: UInt64?
+
+    @Flag(help: "Create demo@fitiq.dev (password from FITIQ_DEV_DEMO_PASSWORD) with a profile and height history.")
+    var demoAccount = false
+
+    @Option(help: "bcrypt cost for stored passwords (4...31; each step doubles the time).")
+    var bcryptCost: UInt8 = 8
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "fitiq-dev-server")
+        logger.logLevel = logLevel
+        do {
+            let secrets = try DevServerSecrets.resolve(
+                apiKeyFlag: apiKey, jwtSecretFlag: jwtSecret, demoAccount: demoAccount,
+                environment: ProcessInfo.processInfo.environment)
+            let configuration = DevServerConfiguration(
+                host: host, port: port, storage: database.map { .file(path: $0) } ?? .inMemory,
+                apiKey: secrets.apiKey, jwtSecret: secrets.jwtSecret, accessTokenTTL: accessTokenTTL,
+                refreshTokenTTL: refreshTokenTTL, responseShape: responseShape,
+                registerCreatesProfile: registerCreatesProfile, latencyMilliseconds: latencyMilliseconds,
+                failRate: failRate, dropRate: dropRate, faultSeed: faultSeed ?? UInt64.random(in: .min ... .max),
+                bcryptCost: bcryptCost,
+                demoAccount: secrets.demoPassword.map { DevServerConfiguration.DemoAccount(password: $0) }
+            )
+            let host = host
+            let app = try await DevServer.makeApplication(configuration: configuration, logger: logger) { port in
+                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+            }
+            try await app.runService()
+        } catch let error as DevServerSetupError {
+            FileHandle.standardError.write(Data("fitiq-dev-server: \(error.description)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
+
+extension DevServerConfiguration.ResponseShape: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}
