@@ -5,7 +5,8 @@ let package = Package(
     name: "fitiq-tui",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "fitiq-dev-server", targets: ["fitiq-dev-server"])
+        .executable(name: "fitiq-tui", targets: ["fitiq-tui"]),
+        .executable(name: "fitiq-dev-server", targets: ["fitiq-dev-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,6 +41,15 @@ let package = Package(
             name: "FitIQHealth",
             dependencies: ["FitIQCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        // The `fitiq-tui` executable: composition root and commands.
+        .executableTarget(
+            name: "fitiq-tui",
+            dependencies: [
+                "FitIQCore", "FitIQCache", "FitIQHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Child process for the cache's crash test: saves in a loop until it is killed.
         .executableTarget(name: "fitiq-cache-crash-child", dependencies: ["FitIQCore", "FitIQCache"]),
 
@@ -69,6 +79,14 @@ let package = Package(
             dependencies: [
                 "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQDevServer", "FitIQTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Runs the built `fitiq-tui` as a process against the development server.
+        .testTarget(
+            name: "FitIQCLITests",
+            dependencies: [
+                "FitIQCore", "FitIQDevServer", "FitIQTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

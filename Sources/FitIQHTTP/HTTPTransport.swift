@@ -28,10 +28,10 @@ public final class HTTPTransport: Sendable {
         self.requestTimeout = requestTimeout
         var configuration = HTTPClient.Configuration(
             timeout: .init(connect: Self.connectTimeout, read: requestTimeout))
-        configuration.httpVersion = .automatic
-        // TLS certificates are verified (the default); there is no switch to turn that off.
-        configuration.tlsConfiguration = nil
+        // TLS certificates are verified (the client's default); there is no switch to turn that off.
         configuration.redirectConfiguration = .disallow
+        // The outbox retries with its own backoff; a refused connection must fail at once, not after 5 s.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -115,6 +115,9 @@ public final class HTTPTransport: Sendable {
         }
         if error is CancellationError { return .unreachable(message: "cancelled") }
         let text = String(describing: error)
+        if text.contains("Connection refused") || text.contains("errno: 111") {
+            return .unreachable(message: "connection refused (is the server running?)")
+        }
         if text.lowercased().contains("certificate") || text.lowercased().contains("tls") {
             // TLS failures are not retried silently as success; they stay visible.
             return .unreachable(message: "TLS verification failed: \(text)")

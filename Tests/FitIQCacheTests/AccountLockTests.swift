@@ -8,9 +8,9 @@ struct AccountLockTests {
     @Test func waiterTimesOutNamingTheHolderPidAndSucceedsAfterRelease() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let account = folder.appendingPathComponent("account")
-            // Given another process holding the account lock for 3 seconds
+            // Given another process holding the account lock (long enough even on a loaded machine)
             let holder = try ChildProcess.launch(
-                ["hold-lock", account.path, "3000"], output: folder.appendingPathComponent("holder.out"))
+                ["hold-lock", account.path, "60000"], output: folder.appendingPathComponent("holder.out"))
             try await holder.waitForLines(1)
             let lockFile = account.appendingPathComponent("lock")
             // When this process waits only briefly, then it is told who holds the lock
@@ -22,11 +22,13 @@ struct AccountLockTests {
                 #expect(error == .locked(pid: holder.pid, path: lockFile.path))
                 #expect(error.description.contains("in use by another fitiq-tui process (pid \(holder.pid))"))
             }
-            // When it waits long enough, then it gets the lock once the holder lets go
+            // When it waits long enough, then it gets the lock once the holder lets go (here: ends)
             let patient = AccountLock(file: lockFile, timeout: .seconds(30))
-            let held = try await patient.withLock { true }
-            #expect(held)
-            #expect(try await holder.wait() == 0)
+            async let held = patient.withLock { true }
+            try await Task.sleep(for: .milliseconds(300))
+            holder.kill(SIGTERM)
+            #expect(try await held)
+            #expect(try await holder.wait() == 128 + SIGTERM)
         }
     }
 

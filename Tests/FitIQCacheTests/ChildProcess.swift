@@ -1,3 +1,4 @@
+import FitIQTestSupport
 import Foundation
 import Testing
 
@@ -71,34 +72,17 @@ struct ChildProcess {
 
     /// `fitiq-cache-crash-child`, built next to the test bundle (same products folder).
     static func executableURL() throws -> URL {
-        let name = "fitiq-cache-crash-child"
-        var starts: [URL] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            starts.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
-        }
-        if let first = CommandLine.arguments.first {
-            starts.append(URL(fileURLWithPath: first).standardizedFileURL.deletingLastPathComponent())
-        }
-        for start in starts {
-            var folder = start
-            for _ in 0..<5 {
-                let candidate = folder.appendingPathComponent(name)
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                folder = folder.deletingLastPathComponent()
-            }
-        }
-        throw ChildProcessError.notFound("\(name) was not found near \(starts.map(\.path)); build it first")
+        try BuiltProducts.executable(named: "fitiq-cache-crash-child")
     }
 }
 
 /// Why a child process could not be used.
 enum ChildProcessError: Error, CustomStringConvertible {
-    case notFound(String)
     case timedOut(String)
 
     var description: String {
         switch self {
-        case .notFound(let text), .timedOut(let text): text
+        case .timedOut(let text): text
         }
     }
 }

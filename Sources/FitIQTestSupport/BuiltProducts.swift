@@ -1,0 +1,29 @@
+import Foundation
+
+/// Finds executables of this package built next to the running test bundle.
+public enum BuiltProducts {
+    /// Why an executable could not be found.
+    public struct NotFound: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The built executable `name` (e.g. `fitiq-tui`) from the same products folder as the tests.
+    public static func executable(named name: String) throws -> URL {
+        var starts: [URL] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            starts.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+        }
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).standardizedFileURL.deletingLastPathComponent())
+        }
+        for start in starts {
+            var folder = start
+            for _ in 0..<5 {
+                let candidate = folder.appendingPathComponent(name)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        throw NotFound(description: "\(name) was not found near \(starts.map(\.path)); build it first")
+    }
+}

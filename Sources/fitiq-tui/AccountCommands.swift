@@ -1,0 +1,111 @@
+import ArgumentParser
+import FitIQCore
+import Foundation
+
+struct Register: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create an account (13 or older) and sign in.",
+        discussion:
+            "The password is read from standard input when it is not a terminal, else prompted twice without echo.")
+
+    @OptionGroup var globals: GlobalOptions
+    @Option(help: "Your email address.") var email: String
+    @Option(help: "Your name as others see it.") var name: String
+    @Option(help: "Your date of birth, YYYY-MM-DD (you must be 13 or older).") var dateOfBirth: String
+
+    func validate() throws {
+        do {
+            _ = try ProfileRules.email(email)
+            _ = try ProfileRules.name(name)
+            let today = CalendarDate(containing: Date(), in: .current)
+            _ = try ProfileRules.dateOfBirth(dateOfBirth, today: today)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() async throws {
+        try await withApp(globals) { app in
+            let accounts = try app.requireAccounts()
+            let password = try PasswordReader.read(prompt: "Choose a password: ")
+            if isatty(STDIN_FILENO) == 1, try PasswordReader.read(prompt: "Repeat it: ") != password {
+                throw ValidationError("The two passwords differ.")
+            }
+            let signedIn = try await accounts.register(
+                email: email, password: password, name: name, dateOfBirth: dateOfBirth)
+            announce(signedIn)
+        }
+    }
+}
+
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sign in and load your profile.",
+        discussion: "The password is read from standard input when it is not a terminal, else prompted without echo.")
+
+    @OptionGroup var globals: GlobalOptions
+    @Option(help: "Your email address.") var email: String
+    @Option(help: "Your name, used only if the account has no profile yet.") var name: String?
+
+    func validate() throws {
+        do {
+            _ = try ProfileRules.email(email)
+            if let name { _ = try ProfileRules.name(name) }
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() async throws {
+        try await withApp(globals) { app in
+            let accounts = try app.requireAccounts()
+            let password = try PasswordReader.read(prompt: "Password for \(email): ")
+            announce(try await accounts.signIn(email: email, password: password, nameForNewProfile: name))
+        }
+    }
+}
+
+func announce(_ signedIn: Accounts.SignedIn) {
+    print("Signed in as \(TextSanitizer.sanitize(signedIn.account.email)) on \(signedIn.account.key.server).")
+    if let error = signedIn.profileError {
+        print(
+            "The profile could not be loaded yet (\(TextSanitizer.sanitize(String(describing: error)))); "
+                + "run `fitiq-tui sync` later.")
+    }
+}
+
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sign out and delete this account's cached data and tokens from this machine.",
+        discussion: "Syncs first. Refuses (exit 4) while changes have not reached the server, naming them.")
+
+    @OptionGroup var globals: GlobalOptions
+    @Flag(help: "Sign out even if changes have not reached the server; they are lost.") var discardPending = false
+
+    func run() async throws {
+        try await withApp(globals) { app in
+            let account = try await app.requireAccount()
+            try await app.requireAccounts().signOut(account, discardPending: discardPending)
+            print("Signed out; this account's cached data and tokens were deleted.")
+        }
+    }
+}
+
+struct Whoami: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the account signed in.")
+
+    @OptionGroup var globals: GlobalOptions
+    @Flag(help: "Print JSON: server, email, userId.") var json = false
+
+    func run() async throws {
+        try await withApp(globals) { app in
+            let account = try await app.requireAccount()
+            if json {
+                print(
+                    Output.json(["server": account.key.server, "email": account.email, "userId": account.key.userId]))
+            } else {
+                print("\(TextSanitizer.sanitize(account.email)) on \(account.key.server)")
+            }
+        }
+    }
+}

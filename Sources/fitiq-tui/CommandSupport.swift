@@ -1,0 +1,95 @@
+import ArgumentParser
+import FitIQCache
+import FitIQCore
+import FitIQHTTP
+import Foundation
+
+/// Exit codes scripts rely on (DESIGN.md "Command line").
+enum Exit {
+    static let notSignedIn = ExitCode(3)
+    static let pending = ExitCode(4)
+    static let usage = ExitCode(64)
+}
+
+/// Runs a command body with a wired app, closing it afterwards, and turns errors into a message on
+/// standard error and the documented exit code.
+func withApp(_ globals: GlobalOptions, _ body: (App) async throws -> Void) async throws {
+    let app: App
+    do {
+        app = try await makeApp(config: .live(options: globals))
+    } catch {
+        throw report(error)
+    }
+    do {
+        try await body(app)
+    } catch {
+        await app.shutdown()
+        throw report(error)
+    }
+    await app.shutdown()
+}
+
+/// Prints `error` for people and returns the exit code to leave with.
+func report(_ error: any Error) -> any Error {
+    if error is ExitCode || error is CleanExit { return error }
+    let message = TextSanitizer.sanitize(String(describing: error))
+    printError("Error: \(message)")
+    switch error {
+    case is SessionError: return Exit.notSignedIn
+    case AccountError.pendingChanges: return Exit.pending
+    case is FitIQCore.ValidationError, is ServerAddress.Problem: return Exit.usage
+    default: return ExitCode.failure
+    }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Runs `operation`, giving up after `seconds` (a slow or silent server never blocks a command for long).
+func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T
+{
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            throw RemoteError.unreachable(message: "no answer within \(Int(seconds)) s")
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw CancellationError() }
+        return first
+    }
+}
+
+/// Saves were made locally; tries to deliver them for up to `seconds` and says what is still pending.
+func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    let report: SyncReport
+    do {
+        report = try await withDeadline(seconds: seconds + 1) { try await account.engine.drain(until: deadline) }
+    } catch let error as SessionError {
+        throw error
+    } catch {
+        print(
+            "Saved locally; not sent yet (\(TextSanitizer.sanitize(String(describing: error)))). It will be sent by the next sync."
+        )
+        return
+    }
+    if report.isSynced {
+        print("Saved and synced.")
+    } else if report.rejected > 0 {
+        let state = try await account.cached()
+        for change in state.pendingChanges() where change.rejection != nil {
+            print("Rejected by the server: \(change.summary): \(change.rejection ?? "")")
+        }
+    } else {
+        let reason = report.lastError.map { " (\(TextSanitizer.sanitize($0)))" } ?? ""
+        print(
+            "Saved locally; \(plural(report.pending, "change")) pending\(reason). Run `fitiq-tui sync --wait` to retry."
+        )
+    }
+}
+
+func plural(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// Options every command accepts, before or after the subcommand's name.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "The FitIQ server's URL (else FITIQ_SERVER, the config file, or the last account signed in).")
+    var server: String?
+
+    @Option(help: "A file holding the API key (else FITIQ_API_KEY or the config file). Never pass the key itself.")
+    var apiKeyFile: String?
+
+    @Flag(help: "Allow plain http:// to a machine other than this one (passwords and tokens travel unencrypted).")
+    var allowInsecureHTTP = false
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import FitIQCore
+import Foundation
+
+struct HeightCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "height", abstract: "Set your height or read its history.", subcommands: [Set.self, History.self])
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set your height; each change is also logged in your height history.",
+            discussion: """
+                VALUE may be 180.5, 180.5 cm, 1.8 m, 5'11", 5 ft 11 in or 71 in. A bare number is in your \
+                unit system (cm for metric, inches for imperial).
+                With --date, a past measurement: logged on that day, and the current height only if newest.
+                """)
+
+        @OptionGroup var globals: GlobalOptions
+        @Argument(help: "The height, e.g. 180.5 cm or 5'11\".") var value: String
+        @Option(help: "The day of a past measurement, YYYY-MM-DD.") var date: String?
+
+        func validate() throws {
+            if let date, CalendarDate(parsing: date) == nil || date.count != 10 {
+                throw ValidationError("Date must be a real date written YYYY-MM-DD.")
+            }
+            // The unit system is known only once the profile is read; here, the form must fit either.
+            do {
+                _ = try Height.parse(value, unitSystem: .metric)
+            } catch {
+                do {
+                    _ = try Height.parse(value, unitSystem: .imperial)
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            }
+        }
+
+        func run() async throws {
+            try await withApp(globals) { app in
+                let account = try await app.requireAccount()
+                guard let profile = try await account.cached().profile else { throw AccountError.profileNotLoaded }
+                let units = profile.preferredUnitSystem
+                if let date, let day = CalendarDate(parsing: date) {
+                    let centimetres = try Height.parse(value, unitSystem: units)
+                    let current = try await account.logHeight(centimetres, on: day)
+                    print(
+                        "Logged \(Height.format(centimetres, unitSystem: units)) on \(day)"
+                            + (current ? "; it is your current height." : " (an earlier measurement)."))
+                } else {
+                    guard try await account.updatePhysical(heightText: value) else {
+                        print(
+                            "Height unchanged (\(profile.heightCm.map { Height.format($0, unitSystem: units) } ?? ""))."
+                        )
+                        return
+                    }
+                    let height = try await account.cached().profile?.heightCm ?? 0
+                    print("Height set to \(Height.format(height, unitSystem: units)).")
+                }
+                try await syncAfterWrite(account)
+            }
+        }
+    }
+
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List your height history, newest first.",
+            discussion:
+                "--json prints [{loggedAt, heightCm, source, synced}]; --csv prints logged_at,height_cm,source,synced.")
+
+        @OptionGroup var globals: GlobalOptions
+        @Flag(help: "Print JSON.") var json = false
+        @Flag(help: "Print CSV.") var csv = false
+        @Option(help: "Only entries on or after this day, YYYY-MM-DD.") var since: String?
+
+        func validate() throws {
+            if json && csv { throw ValidationError("Choose one of --json and --csv.") }
+            if let since, CalendarDate(parsing: since) == nil || since.count != 10 {
+                throw ValidationError("--since must be a real date written YYYY-MM-DD.")
+            }
+        }
+
+        func run() async throws {
+            try await withApp(globals) { app in
+                let account = try await app.requireAccount()
+                do {
+                    _ = try await withDeadline(seconds: 10) { try await account.heightHistory(refresh: true) }
+                } catch let error as SessionError {
+                    throw error
+                } catch {
+                    printError(
+                        "Offline: showing the cached history (\(TextSanitizer.sanitize(String(describing: error)))).")
+                }
+                let entries = try await account.heightHistory(refresh: false, since: since.flatMap(CalendarDate.init))
+                if json {
+                    print(Output.json(Output.historyJSON(entries)))
+                } else if csv {
+                    print(Output.historyCSV(entries))
+                } else {
+                    let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                    print(Output.historyText(entries, units: units, timeZone: .current))
+                }
+            }
+        }
+    }
+}

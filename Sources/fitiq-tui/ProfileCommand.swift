@@ -1,0 +1,72 @@
+import ArgumentParser
+import FitIQCore
+import Foundation
+
+struct ProfileCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile", abstract: "Show or change your profile.", subcommands: [Show.self, Set.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show your profile (refreshed from the server when it answers, else from the cache).")
+
+        @OptionGroup var globals: GlobalOptions
+        @Flag(help: "Print JSON (keys as documented in the README).") var json = false
+
+        func run() async throws {
+            try await withApp(globals) { app in
+                let account = try await app.requireAccount()
+                var state = try await account.cached()
+                do {
+                    state = try await withDeadline(seconds: 10) { try await account.refresh() }
+                } catch let error as SessionError {
+                    throw error
+                } catch {
+                    printError(
+                        "Offline: showing the cached profile (\(TextSanitizer.sanitize(String(describing: error)))).")
+                }
+                print(json ? Output.json(Output.profile(state)) : Output.profileText(state))
+            }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change name, bio, unit system or language (saved locally, then sent as one update).",
+            discussion: "Fields not given keep their values. An empty --bio or --language clears it.")
+
+        @OptionGroup var globals: GlobalOptions
+        @Option(help: "Your name (1–100 characters).") var name: String?
+        @Option(help: "About you (up to 500 characters; \"\" clears it).") var bio: String?
+        @Option(help: "metric or imperial.") var units: String?
+        @Option(help: "Language code such as en, pt-BR or es-419 (\"\" clears it).") var language: String?
+
+        func validate() throws {
+            guard name != nil || bio != nil || units != nil || language != nil else {
+                throw ValidationError("Nothing to change: give at least one of --name, --bio, --units, --language.")
+            }
+            do {
+                if let name { _ = try ProfileRules.name(name) }
+                if let bio { _ = try ProfileRules.bio(bio) }
+                if let units { _ = try ProfileRules.unitSystem(units) }
+                if let language { _ = try ProfileRules.languageCode(language) }
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+
+        func run() async throws {
+            try await withApp(globals) { app in
+                let account = try await app.requireAccount()
+                let changed = try await account.updateMetadata(
+                    name: name, bio: bio, unitSystem: try units.map { try ProfileRules.unitSystem($0) },
+                    languageCode: language)
+                guard changed else {
+                    print("Nothing changed.")
+                    return
+                }
+                try await syncAfterWrite(account)
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import FitIQDevServer
+import FitIQTestSupport
+import Foundation
+import Logging
+
+/// The development server in-process and the real `fitiq-tui` binary with its own XDG folders.
+struct CLIHarness: Sendable {
+    static let apiKey = "cli-test-api-key-0123456789"
+    static let password = "correct horse battery"
+    static let jwtSecret = "cli-test-jwt-secret-long-enough-0123456789"
+    let folder: URL
+    let runner: CommandRunner
+    var server: String
+
+    /// Runs `body` with a fresh folder; servers started with ``startServer(_:)`` stop when their task ends.
+    static func with<T: Sendable>(_ body: @Sendable (inout CLIHarness) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = [
+            "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
+            "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "FITIQ_API_KEY": apiKey,
+            "PATH": "/usr/bin:/bin", "TZ": "UTC",
+        ]
+        var harness = CLIHarness(
+            folder: folder,
+            runner: CommandRunner(
+                executable: try BuiltProducts.executable(named: "fitiq-tui"), environment: environment),
+            server: "")
+        return try await body(&harness)
+    }
+
+    /// Runs `fitiq-tui` with `arguments`.
+    func run(_ arguments: [String], input: String? = nil) async throws -> CommandRunner.Result {
+        try await runner.run(arguments, input: input)
+    }
+
+    /// Registers `email` on the current server.
+    func register(_ email: String = "jane@example.com") async throws -> CommandRunner.Result {
+        try await run(
+            ["register", "--server", server, "--email", email, "--name", "Jane Doe", "--date-of-birth", "1983-07-20"],
+            input: Self.password + "\n")
+    }
+
+    /// The JSON object or array a command printed.
+    static func json(_ result: CommandRunner.Result) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    }
+}
+
+/// A development server running in this process until `stop()`.
+final class RunningServer: Sendable {
+    let url: String
+    let port: Int
+    private let task: Task<Void, any Error>
+
+    private init(url: String, port: Int, task: Task<Void, any Error>) {
+        self.url = url
+        self.port = port
+        self.task = task
+    }
+
+    static func start(
+        port: Int = 0, database: URL? = nil, accessTokenTTL: Int = 3600,
+        shape: DevServerConfiguration.ResponseShape = .real
+    ) async throws -> RunningServer {
+        let configuration = DevServerConfiguration(
+            port: port, storage: database.map { .file(path: $0.path) } ?? .inMemory, apiKey: CLIHarness.apiKey,
+            jwtSecret: CLIHarness.jwtSecret, accessTokenTTL: accessTokenTTL, responseShape: shape, bcryptCost: 4)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let application = try await DevServer.makeApplication(
+            configuration: configuration, logger: Logger(label: "cli-test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            onListening: { continuation.yield($0) })
+        let task = Task { try await application.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next() else { throw CancellationError() }
+        return RunningServer(url: "http://127.0.0.1:\(bound)", port: bound, task: task)
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+}

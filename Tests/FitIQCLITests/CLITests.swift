@@ -1,0 +1,199 @@
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// The built `fitiq-tui` binary, run as a process against the development server.
+@Suite(.timeLimit(.minutes(3)))
+struct CLITests {
+    @Test func aFullSessionFromTheCommandLine() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await RunningServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            let registered = try await cli.register()
+            #expect(registered.status == 0, "\(registered)")
+            #expect(registered.stdout.contains("Signed in as jane@example.com"))
+
+            // Global options before or after the subcommand.
+            let before = try await cli.run(["--server", server.url, "whoami", "--json"])
+            let after = try await cli.run(["whoami", "--json", "--server", server.url])
+            #expect(before.status == 0 && after.status == 0)
+            let who = try #require(try CLIHarness.json(before) as? [String: Any])
+            #expect(Set(who.keys) == ["server", "email", "userId"])
+            #expect(who["email"] as? String == "jane@example.com")
+            #expect(after.stdout == before.stdout)
+
+            let set = try await cli.run([
+                "profile", "set", "--bio", "Trail runner", "--units", "imperial", "--language", "PT-br",
+            ])
+            #expect(set.status == 0, "\(set)")
+            #expect(set.stdout.contains("Saved and synced."))
+            let height = try await cli.run(["height", "set", "5'11\""])
+            #expect(height.status == 0, "\(height)")
+            #expect(height.stdout.contains("5 ft 11 in"))
+
+            let shown = try await cli.run(["profile", "show", "--json"])
+            let profile = try #require(try CLIHarness.json(shown) as? [String: Any])
+            #expect(
+                Set(profile.keys) == [
+                    "name", "bio", "preferredUnitSystem", "languageCode", "dateOfBirth", "heightCm", "biologicalSex",
+                    "biologicalSexSource", "pendingChanges", "rejectedChanges",
+                ])
+            #expect(profile["languageCode"] as? String == "pt-BR")
+            #expect(profile["dateOfBirth"] as? String == "1983-07-20")
+            #expect(abs((profile["heightCm"] as? Double ?? 0) - 180.34) < 0.01)
+            #expect(profile["biologicalSex"] is NSNull)
+            #expect(profile["pendingChanges"] as? Int == 0)
+
+            let history = try await cli.run(["height", "history", "--json"])
+            let entries = try #require(try CLIHarness.json(history) as? [[String: Any]])
+            #expect(entries.count == 1)
+            #expect(Set(entries.first?.keys ?? [:].keys) == ["loggedAt", "heightCm", "source", "synced"])
+            #expect(entries.first?["synced"] as? Bool == true)
+            let csv = try await cli.run(["height", "history", "--csv"])
+            #expect(csv.stdout.hasPrefix("logged_at,height_cm,source,synced\n"))
+            #expect(csv.stdout.contains(",180.34,manual,true"))
+
+            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            #expect(Set(status.keys) == ["server", "email", "signedIn", "lastSyncAt", "pendingChanges", "rejected"])
+            #expect(status["signedIn"] as? Bool == true)
+        }
+    }
+
+    @Test func exitCodesTellScriptsWhatHappened() async throws {
+        try await CLIHarness.with { cli in
+            let notSignedIn = try await cli.run(["status"])
+            #expect(notSignedIn.status == 3)
+            #expect(notSignedIn.stderr.contains("not signed in"))
+            let noServer = try await cli.run(["login", "--email", "a@b.c"], input: "pw\n")
+            #expect(noServer.status == 1)
+            #expect(noServer.stderr.contains("No server is configured"))
+            let server = try await RunningServer.start()
+            cli.server = server.url
+            _ = try await cli.register()
+            let longName = try await cli.run(["profile", "set", "--name", String(repeating: "n", count: 101)])
+            #expect(longName.status == 64)
+            #expect(longName.stderr.contains("Name must be at most 100 characters"))
+            let badHeight = try await cli.run(["height", "set", "5'13\""])
+            #expect(badHeight.status == 64)
+            #expect(badHeight.stderr.contains("Height"))
+            let badLanguage = try await cli.run(["profile", "set", "--language", "xx-invalid-!!"])
+            #expect(badLanguage.status == 64)
+            #expect(badLanguage.stderr.contains("Language must be 2–3 letters"))
+            let insecure = try await cli.run(["status", "--server", "http://fitiq.example"])
+            #expect(insecure.status == 64)
+            #expect(insecure.stderr.contains("--allow-insecure-http"))
+            // The server goes away: an edit is kept, sync --wait and logout say it is pending (exit 4).
+            await server.stop()
+            let offline = try await cli.run(["profile", "set", "--bio", "written offline"])
+            #expect(offline.status == 0)
+            #expect(offline.stdout.contains("pending") || offline.stdout.contains("not sent yet"))
+            let wait = try await cli.run(["sync", "--wait", "--timeout", "2"])
+            #expect(wait.status == 4)
+            #expect(wait.stdout.contains("profile: bio"))
+            let logout = try await cli.run(["logout"])
+            #expect(logout.status == 4)
+            #expect(logout.stderr.contains("profile: bio"))
+            let discard = try await cli.run(["logout", "--discard-pending"])
+            #expect(discard.status == 0)
+            #expect(try await cli.run(["whoami"]).status == 3)
+        }
+    }
+
+    @Test func editsMadeWhileTheServerIsDownAreDeliveredWhenItStarts() async throws {
+        try await CLIHarness.with { cli in
+            let database = cli.folder.appendingPathComponent("server.sqlite")
+            let first = try await RunningServer.start(database: database)
+            cli.server = first.url
+            #expect(try await cli.register().status == 0)
+            await first.stop()
+            #expect(try await cli.run(["profile", "set", "--name", "Offline Jane"]).status == 0)
+            #expect(try await cli.run(["height", "set", "172 cm"]).status == 0)
+            let pending = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            #expect(pending["pendingChanges"] as? Int == 2)
+            let second = try await RunningServer.start(port: first.port, database: database)
+            defer { Task { await second.stop() } }
+            let synced = try await cli.run(["sync", "--wait", "--timeout", "20"])
+            #expect(synced.status == 0, "\(synced)")
+            let profile = try #require(
+                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+            #expect(profile["name"] as? String == "Offline Jane")
+            #expect(profile["heightCm"] as? Double == 172)
+            let history = try #require(
+                try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
+            #expect(history.count == 1)
+        }
+    }
+
+    @Test func twoProcessesRefreshingAtOnceStaySignedIn() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await RunningServer.start(accessTokenTTL: 2)
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            try await Task.sleep(for: .seconds(3))  // the access token expires; both processes must refresh
+            let runner = cli
+            async let first = runner.run(["profile", "set", "--bio", "first"])
+            async let second = runner.run(["profile", "set", "--name", "Second"])
+            let (one, two) = try await (first, second)
+            #expect(one.status == 0, "\(one)")
+            #expect(two.status == 0, "\(two)")
+            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            #expect(status["signedIn"] as? Bool == true)
+            #expect(status["pendingChanges"] as? Int == 0)
+        }
+    }
+
+    @Test func noSecretLeavesTheSessionFile() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await RunningServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            var outputs = [try await cli.register()]
+            for arguments in [
+                ["profile", "set", "--bio", "x"], ["height", "set", "180"], ["status", "--json"], ["whoami", "--json"],
+                ["profile", "show", "--json"], ["sync"], ["height", "history", "--csv"],
+            ] {
+                outputs.append(try await cli.run(arguments))
+            }
+            let sessionFile = try #require(
+                FileManager.default.enumerator(atPath: cli.folder.path)?.compactMap { $0 as? String }
+                    .first { $0.hasSuffix("session.json") })
+            let session = try String(
+                contentsOfFile: cli.folder.appendingPathComponent(sessionFile).path, encoding: .utf8)
+            let tokens = try #require(
+                session.matches(of: /"(?:accessToken|refreshToken)"\s*:\s*"([^"]+)"/).map { String($0.output.1) }
+                    as [String]?)
+            #expect(tokens.count == 2)
+            let secrets = tokens + [CLIHarness.apiKey, CLIHarness.password]
+            for output in outputs {
+                for secret in secrets { #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret)) }
+            }
+            for case let path as String in FileManager.default.enumerator(atPath: cli.folder.path) ?? .init()
+            where !path.hasSuffix("session.json") {
+                guard let data = FileManager.default.contents(atPath: cli.folder.appendingPathComponent(path).path)
+                else { continue }
+                let text = String(decoding: data, as: UTF8.self)
+                for secret in secrets { #expect(!text.contains(secret), "\(path) holds a secret") }
+            }
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: cli.folder.appendingPathComponent(sessionFile).path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            let log = try String(
+                contentsOfFile: cli.folder.appendingPathComponent("state/fitiq/fitiq-tui.log").path, encoding: .utf8)
+            #expect(log.contains("PUT api/v1/users/me → 200"))
+        }
+    }
+
+    @Test func helpExplainsEveryCommand() async throws {
+        try await CLIHarness.with { cli in
+            let help = try await cli.run(["--help"])
+            for command in ["register", "login", "logout", "whoami", "profile", "height", "sync", "status"] {
+                #expect(help.stdout.contains(command))
+            }
+            #expect(help.stdout.contains("FITIQ_API_KEY"))
+            let heightHelp = try await cli.run(["height", "set", "--help"])
+            #expect(heightHelp.stdout.contains("5'11\""))
+        }
+    }
+}
