@@ -1,0 +1,138 @@
+import CLibXML2
+import FitIQCore
+import Foundation
+
+/// Collects the few values fitiq-tui needs from libxml2's start-element events.
+///
+/// Element and attribute names are compared bytewise in libxml2's own buffers; Strings are built
+/// only for `<ExportDate>`, `<Me>` and Height records, so the millions of other records cost a
+/// first-byte check or a short comparison each.
+final class HealthDataCollector {
+    /// An error libxml2 reported while parsing.
+    struct ParserError: Equatable {
+        var code: Int32
+        var line: Int
+        var message: String
+    }
+
+    /// The parser context, so an event handler can stop it.
+    var context: xmlParserCtxtPtr?
+    private(set) var exportedAt: Date?
+    private(set) var biologicalSex: HealthValue<BiologicalSex> = .missing
+    private(set) var dateOfBirth: HealthValue<CalendarDate> = .missing
+    private(set) var heights: [HeightSample] = []
+    /// The root element's name, once it has started.
+    private(set) var rootElement: String?
+    /// The first error libxml2 reported (warnings are ignored).
+    private(set) var firstError: ParserError?
+    private var sawMe = false
+    private var sawExportDate = false
+
+    /// Elements nested deeper than this fail the read. libxml2 only limits depth when it builds a
+    /// tree; its SAX name stack would otherwise grow with the nesting (real exports nest 4 deep).
+    static let maxDepth: Int32 = 256
+
+    /// Handles one start tag; `attributes` holds five pointers per attribute as libxml2's SAX2 passes them.
+    func startElement(_ name: UnsafePointer<UInt8>, attributeCount: Int, attributes: SAXAttributes) {
+        if let context, context.pointee.nameNr >= Self.maxDepth {
+            fail(line: Int(xmlSAX2GetLineNumber(context)), "elements are nested more than \(Self.maxDepth) deep")
+            return
+        }
+        if rootElement == nil {
+            rootElement = String(cString: name)
+            if !Self.equals(name, "HealthData") { stop() }
+            return
+        }
+        switch name[0] {
+        case UInt8(ascii: "R"):
+            if Self.equals(name, "Record") { record(attributeCount, attributes) }
+        case UInt8(ascii: "M"):
+            if !sawMe && Self.equals(name, "Me") { me(attributeCount, attributes) }
+        case UInt8(ascii: "E"):
+            if !sawExportDate && Self.equals(name, "ExportDate") {
+                sawExportDate = true
+                exportedAt = Self.value(of: "value", attributeCount, attributes).flatMap(HealthTimestamp.parse)
+            }
+        default:
+            return
+        }
+    }
+
+    /// Records an error from libxml2 and stops the parser; warnings are ignored.
+    func report(_ error: UnsafePointer<xmlError>) {
+        guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, firstError == nil else { return }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        firstError = ParserError(
+            code: error.pointee.code, line: Int(error.pointee.line),
+            message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+        stop()
+    }
+
+    private func fail(line: Int, _ message: String) {
+        if firstError == nil { firstError = ParserError(code: -1, line: line, message: message) }
+        stop()
+    }
+
+    private func stop() {
+        if let context { xmlStopParser(context) }
+    }
+
+    private func record(_ count: Int, _ attributes: SAXAttributes) {
+        guard let type = Self.attribute("type", count, attributes),
+            Self.equals(type, "HKQuantityTypeIdentifierHeight")
+        else { return }
+        guard let value = Self.value(of: "value", count, attributes),
+            let unit = Self.value(of: "unit", count, attributes),
+            let centimetres = HealthValueMapping.centimetres(value: value, unit: unit),
+            let start = Self.attribute("startDate", count, attributes),
+            let measuredAt = HealthTimestamp.parse(start)
+        else { return }
+        heights.append(HeightSample(centimetres: centimetres, measuredAt: measuredAt))
+    }
+
+    private func me(_ count: Int, _ attributes: SAXAttributes) {
+        sawMe = true
+        biologicalSex = HealthValueMapping.biologicalSex(
+            Self.value(of: "HKCharacteristicTypeIdentifierBiologicalSex", count, attributes))
+        dateOfBirth = HealthValueMapping.dateOfBirth(
+            Self.value(of: "HKCharacteristicTypeIdentifierDateOfBirth", count, attributes))
+    }
+}
+
+/// The `const xmlChar **attributes` of a SAX2 start-element event.
+typealias SAXAttributes = UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+
+extension HealthDataCollector {
+    /// Whether the NUL-terminated `name` is exactly `literal` (reads no byte past a mismatch).
+    static func equals(_ name: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+        let expected = literal.utf8Start
+        for index in 0..<literal.utf8CodeUnitCount where name[index] != expected[index] { return false }
+        return name[literal.utf8CodeUnitCount] == 0
+    }
+
+    /// Whether an attribute value (not NUL-terminated) is exactly `literal`.
+    static func equals(_ value: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard value.count == literal.utf8CodeUnitCount, let base = value.baseAddress else { return false }
+        return memcmp(base, literal.utf8Start, value.count) == 0
+    }
+
+    /// The value bytes of the attribute named `name`, if present.
+    static func attribute(_ name: StaticString, _ count: Int, _ attributes: SAXAttributes) -> UnsafeBufferPointer<
+        UInt8
+    >? {
+        guard let attributes else { return nil }
+        for index in 0..<count {
+            let slot = attributes + index * 5
+            guard let localName = slot[0], equals(localName, name),
+                let start = slot[3], let end = slot[4], end >= start
+            else { continue }
+            return UnsafeBufferPointer(start: start, count: end - start)
+        }
+        return nil
+    }
+
+    /// The value of the attribute named `name` as a String, if present.
+    static func value(of name: StaticString, _ count: Int, _ attributes: SAXAttributes) -> String? {
+        attribute(name, count, attributes).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Parses the export's `yyyy-MM-dd HH:mm:ss ±hhmm` timestamps into instants, by hand.
+///
+/// A `DateFormatter` per record would cost more than the XML parsing itself; this reads the fixed
+/// layout directly and applies the written offset, so `19:30 -0500` and `08:00 +0900` compare by instant.
+enum HealthTimestamp {
+    /// The instant `bytes` denotes, or `nil` when they are not a valid timestamp of that layout.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count == 25, let base = bytes.baseAddress else { return nil }
+        func digits(_ at: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in at..<(at + count) {
+                let byte = base[index]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard base[4] == UInt8(ascii: "-"), base[7] == UInt8(ascii: "-"), base[10] == UInt8(ascii: " "),
+            base[13] == UInt8(ascii: ":"), base[16] == UInt8(ascii: ":"), base[19] == UInt8(ascii: " "),
+            base[20] == UInt8(ascii: "+") || base[20] == UInt8(ascii: "-"),
+            let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+            let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+            let offsetHours = digits(21, 2), let offsetMinutes = digits(23, 2)
+        else { return nil }
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 61, offsetHours < 24, offsetMinutes < 60
+        else { return nil }
+        let offset = (offsetHours * 3600 + offsetMinutes * 60) * (base[20] == UInt8(ascii: "-") ? -1 : 1)
+        let local = daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        return Date(timeIntervalSince1970: TimeInterval(local - offset))
+    }
+
+    /// The instant `text` denotes (a convenience for values already held as a String).
+    static func parse(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { parse($0) }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}

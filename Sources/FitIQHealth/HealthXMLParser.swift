@@ -1,0 +1,120 @@
+import CLibXML2
+import FitIQCore
+import Foundation
+
+/// A streaming parser for one export.xml, fed in chunks: libxml2's SAX2 push parser behind a DOCTYPE stripper.
+///
+/// Safe settings (see HEALTH_EXPORT.md): the DOCTYPE never reaches libxml2; options are
+/// `XML_PARSE_NOENT | XML_PARSE_NONET` (plus `XML_PARSE_IGNORE_ENC`, so an encoding declaration cannot
+/// switch the byte stream to one the stripper cannot read), never `HUGE`, `DTDLOAD`, `DTDVALID` or
+/// `RECOVER`; the SAX handler has no entity, DTD or external-subset callbacks; a deny-all external
+/// entity loader is installed. Any libxml2 error fails the whole read.
+final class HealthXMLParser {
+    private let context: xmlParserCtxtPtr
+    private let collector: HealthDataCollector
+    private var stripper = DoctypeStripper()
+    private let fileName: String
+
+    /// Creates a parser; `fileName` names the document in error messages.
+    init(fileName: String) throws {
+        LibXML2Setup.ensure()
+        self.fileName = fileName
+        let collector = HealthDataCollector()
+        var handler = xmlSAXHandler()
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+        handler.startElementNs = { userData, localName, _, _, _, _, attributeCount, _, attributes in
+            guard let userData, let localName else { return }
+            Unmanaged<HealthDataCollector>.fromOpaque(userData).takeUnretainedValue()
+                .startElement(localName, attributeCount: Int(attributeCount), attributes: attributes)
+        }
+        handler.serror = { userData, error in
+            guard let userData, let error else { return }
+            Unmanaged<HealthDataCollector>.fromOpaque(userData).takeUnretainedValue().report(error)
+        }
+        // The collector outlives the context: this parser owns both and frees the context first.
+        let userData = Unmanaged.passUnretained(collector).toOpaque()
+        guard let context = xmlCreatePushParserCtxt(&handler, userData, nil, 0, nil) else {
+            throw HealthImportError.unreadable(path: fileName, reason: "libxml2 could not create a parser")
+        }
+        let options = XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue
+        xmlCtxtUseOptions(context, Int32(options))
+        collector.context = context
+        self.context = context
+        self.collector = collector
+    }
+
+    deinit {
+        collector.context = nil
+        xmlFreeParserCtxt(context)
+    }
+
+    /// Parses the next chunk of the document.
+    func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        do {
+            try stripper.process(bytes) { try parse($0, terminate: false) }
+        } catch let failure as DoctypeStripper.Failure {
+            throw mapped(failure)
+        }
+    }
+
+    /// Ends the document and returns what it held; throws if it is incomplete or not a Health export.
+    func finish() throws -> HealthSnapshot {
+        do {
+            try stripper.finish { try parse($0, terminate: false) }
+        } catch let failure as DoctypeStripper.Failure {
+            throw mapped(failure)
+        }
+        try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+        return HealthSnapshot(
+            biologicalSex: collector.biologicalSex, dateOfBirth: collector.dateOfBirth,
+            heights: collector.heights.sorted { $0.measuredAt < $1.measuredAt }, exportedAt: collector.exportedAt)
+    }
+
+    private func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws {
+        var offset = 0
+        repeat {
+            // xmlParseChunk takes an Int32 size; chunks are about 1 MiB, but stay correct for any size.
+            let count = min(bytes.count - offset, 1 << 30)
+            let start = bytes.baseAddress.map { $0.advanced(by: offset).assumingMemoryBound(to: CChar.self) }
+            let last = terminate && offset + count == bytes.count
+            xmlParseChunk(context, start, Int32(count), last ? 1 : 0)
+            offset += count
+            try checkErrors(atEnd: last)
+        } while offset < bytes.count
+    }
+
+    private func checkErrors(atEnd: Bool) throws {
+        if let root = collector.rootElement, root != "HealthData" {
+            throw HealthImportError.notHealthData(file: fileName, rootElement: root)
+        }
+        guard let error = collector.firstError else { return }
+        if atEnd && Self.isEndOfInput(error.code) {
+            throw HealthImportError.truncated(file: fileName, line: error.line)
+        }
+        if Int(error.code) == Int(XML_ERR_INVALID_CHAR.rawValue) && error.message.contains("UTF-8") {
+            throw HealthImportError.notUTF8(file: fileName)
+        }
+        throw HealthImportError.malformed(file: fileName, line: error.line, reason: error.message)
+    }
+
+    /// Errors libxml2 raises when the input stops in the middle of the document.
+    private static func isEndOfInput(_ code: Int32) -> Bool {
+        let codes: [xmlParserErrors] = [
+            XML_ERR_DOCUMENT_END, XML_ERR_DOCUMENT_EMPTY, XML_ERR_TAG_NOT_FINISHED, XML_ERR_LTSLASH_REQUIRED,
+            XML_ERR_GT_REQUIRED, XML_ERR_ATTRIBUTE_NOT_FINISHED, XML_ERR_ATTRIBUTE_WITHOUT_VALUE,
+            XML_ERR_LITERAL_NOT_FINISHED, XML_ERR_NAME_REQUIRED, XML_ERR_SPACE_REQUIRED,
+        ]
+        return codes.contains { Int32($0.rawValue) == code }
+    }
+
+    private func mapped(_ failure: DoctypeStripper.Failure) -> HealthImportError {
+        switch failure {
+        case .notUTF8:
+            .notUTF8(file: fileName)
+        case .doctypeTooLong(let line):
+            .malformed(file: fileName, line: line, reason: "the DOCTYPE does not end within 1 MB")
+        case .unterminatedDoctype(let line):
+            .truncated(file: fileName, line: line)
+        }
+    }
+}

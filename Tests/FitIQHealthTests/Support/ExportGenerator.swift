@@ -1,0 +1,108 @@
+import Foundation
+
+/// Runs `../shared/tools/make-health-export.py` (next to the repository) to make test exports.
+enum ExportGenerator {
+    /// The answers the generator writes with `--expect`.
+    struct Answers: Decodable, Sendable {
+        var count: Int
+        var latestStartDate: String
+        var latestCm: Double
+        var decoyStartDate: String
+        var decoyCm: Double
+        var meDob: String
+        var meSex: String
+        var bytes: Int
+
+        enum CodingKeys: String, CodingKey {
+            case count, bytes
+            case latestStartDate = "latest_startDate"
+            case latestCm = "latest_cm"
+            case decoyStartDate = "decoy_startDate"
+            case decoyCm = "decoy_cm"
+            case meDob = "me_dob"
+            case meSex = "me_sex"
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The generator script: `$FITIQ_HEALTH_GENERATOR`, or `shared/tools/` in a folder above this file.
+    static let script: URL? = {
+        if let path = ProcessInfo.processInfo.environment["FITIQ_HEALTH_GENERATOR"] {
+            return URL(fileURLWithPath: path)
+        }
+        // Resolve symlinks first: a scratch package may link this folder from elsewhere.
+        var folder = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("shared/tools/make-health-export.py")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }()
+
+    /// Runs the generator with `arguments`; its stderr goes to `log`.
+    static func run(_ arguments: [String], log: URL) async throws {
+        guard let script else {
+            throw Failure(description: "make-health-export.py not found (set FITIQ_HEALTH_GENERATOR)")
+        }
+        try await python([script.path] + arguments, log: log)
+    }
+
+    /// Writes a zip at `url` holding `members` (name → content of a file), with Python's `zipfile`.
+    static func zip(_ url: URL, members: [(name: String, source: URL)], log: URL) async throws {
+        let program = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                for name, source in zip(sys.argv[2::2], sys.argv[3::2]):
+                    z.write(source, name)
+            """
+        try await python(["-c", program, url.path] + members.flatMap { [$0.name, $0.source.path] }, log: log)
+    }
+
+    /// Runs `python3` with `arguments`; its stderr goes to `log`.
+    static func python(_ arguments: [String], log: URL) async throws {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: log)
+        defer { try? logHandle.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = logHandle
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        guard status == 0 else {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw Failure(description: "python3 failed (\(status)): \(text)")
+        }
+    }
+
+    /// Generates an export into `directory` and returns its URL and the generator's answers.
+    static func export(
+        in directory: TemporaryDirectory, name: String = "export.xml", _ options: [String]
+    ) async throws -> (url: URL, answers: Answers) {
+        let url = directory.file(name)
+        let expect = directory.file(name + ".expect.json")
+        try await run(options + ["--out", url.path, "--expect", expect.path], log: directory.file(name + ".log"))
+        let answers = try JSONDecoder().decode(Answers.self, from: Data(contentsOf: expect))
+        return (url, answers)
+    }
+
+    /// Parses a generator timestamp with Foundation (an oracle independent of the reader's parser).
+    static func instant(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        return formatter.date(from: text)
+    }
+}
