@@ -79,6 +79,7 @@ let package = Package(
             dependencies: [
                 "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQDevServer", "FitIQTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -8,9 +8,8 @@ import NIOHTTP1
 /// Sends requests to one FitIQ server: API key on every call, bearer where asked, explicit timeouts,
 /// bounded bodies, and failures mapped to ``RemoteError``.
 public final class HTTPTransport: Sendable {
-    /// Connect 5 s, whole request 10 s (DESIGN.md "Outbox semantics").
-    public static let connectTimeout = TimeAmount.seconds(5)
-    public static let requestTimeout = TimeAmount.seconds(10)
+    /// Connect 5 s; the whole request 10 s unless told otherwise (DESIGN.md "Outbox semantics").
+    static let connectTimeout = TimeAmount.seconds(5)
     /// Larger answers are refused: no profile call answers more than a few KB.
     public static let maximumBodyBytes = 1 << 20
 
@@ -21,13 +20,14 @@ public final class HTTPTransport: Sendable {
     let requestTimeout: TimeAmount
 
     /// A transport with its own HTTP client; call ``shutdown()`` when done.
-    public init(server: ServerAddress, apiKey: String, logger: Logger, requestTimeout: TimeAmount = requestTimeout) {
+    public init(server: ServerAddress, apiKey: String, logger: Logger, requestTimeout: Duration = .seconds(10)) {
         self.server = server
         self.apiKey = apiKey
         self.logger = logger
-        self.requestTimeout = requestTimeout
+        let parts = requestTimeout.components
+        self.requestTimeout = .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
         var configuration = HTTPClient.Configuration(
-            timeout: .init(connect: Self.connectTimeout, read: requestTimeout))
+            timeout: .init(connect: Self.connectTimeout, read: self.requestTimeout))
         // TLS certificates are verified (the client's default); there is no switch to turn that off.
         configuration.redirectConfiguration = .disallow
         // The outbox retries with its own backoff; a refused connection must fail at once, not after 5 s.

@@ -1,0 +1,88 @@
+import FitIQCore
+import Foundation
+import Hummingbird
+import Logging
+import Testing
+
+@testable import FitIQHTTP
+
+/// Answers a proxy or a broken server might give: each ends in a clear error, never a crash or a hang.
+@Suite(.timeLimit(.minutes(1)))
+struct HostileServerTests {
+    /// Runs a server whose `GET /api/v1/users/me` answers with `respond`, and reads the profile from it.
+    func fetchProfile(
+        requestTimeout: Duration = .seconds(5),
+        _ respond: @escaping @Sendable () async throws -> Response
+    ) async throws -> Result<RemoteProfile, RemoteError> {
+        let router = Router()
+        router.get("/api/v1/users/me") { _, _ in try await respond() }
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let application = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) },
+            logger: Logger(label: "hostile", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let running = Task { try await application.run() }
+        defer { running.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        let transport = HTTPTransport(
+            server: try ServerAddress("http://127.0.0.1:\(port)"), apiKey: "key",
+            logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }), requestTimeout: requestTimeout)
+        defer { Task { await transport.shutdown() } }
+        do {
+            return .success(try await HTTPProfileRemote(transport: transport).fetchProfile(accessToken: "token"))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func body(_ text: String, status: HTTPResponse.Status = .ok, type: String = "application/json") -> Response {
+        Response(
+            status: status, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    @Test func aHugeBodyIsRefusedAtTheCap() async throws {
+        let huge = "{\"data\":{\"name\":\"" + String(repeating: "x", count: 10 << 20) + "\"}}"
+        let result = try await fetchProfile { Self.body(huge) }
+        #expect(result == .failure(.invalidResponse(message: "the answer is larger than 1024 KiB")))
+    }
+
+    @Test func anHTMLPageWithStatus200IsAClearError() async throws {
+        let result = try await fetchProfile { Self.body("<!DOCTYPE html><html>Login</html>", type: "text/html") }
+        guard case .failure(.invalidResponse(let message)) = result else {
+            Issue.record("expected invalidResponse, got \(result)")
+            return
+        }
+        #expect(message.contains("HTML page"))
+    }
+
+    @Test func aProxyErrorPageIsRetryableWithAReadableMessage() async throws {
+        let result = try await fetchProfile {
+            Self.body("<html><body>502 Bad Gateway</body></html>", status: .badGateway, type: "text/html")
+        }
+        #expect(
+            result == .failure(.unavailable(status: 502, message: "HTTP 502 (an HTML page, probably from a proxy)")))
+    }
+
+    @Test func wrongTypesAreUnreadableNotACrash() async throws {
+        let result = try await fetchProfile { Self.body(#"{"data":{"name":["not","a","string"]}}"#) }
+        guard case .failure(let error) = result else { Issue.record("expected a failure"); return }
+        #expect(error.isRetryable)
+        #expect(error.message.contains("could not be read"))
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() async throws {
+        let started = ContinuousClock.now
+        let result = try await fetchProfile(requestTimeout: .seconds(1)) {
+            try await Task.sleep(for: .seconds(30))
+            return Self.body("{}")
+        }
+        guard case .failure(.unreachable(let message)) = result else {
+            Issue.record("expected unreachable, got \(result)")
+            return
+        }
+        #expect(message.contains("no answer in time"))
+        // A hang guard, not a speed check: the 30 s answer was not awaited.
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+}
