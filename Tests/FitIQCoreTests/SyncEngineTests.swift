@@ -49,6 +49,8 @@ struct SyncEngineTests {
         async let second = account.heightHistory(refresh: true)
         _ = try await (first, second)
         #expect(await harness.backend.requests(.refresh).count == 1)
+        // One refresh shared in the process: the session file was exchanged once, not once per 401.
+        #expect(await harness.sessions(of: account).exchangeCount == 1)
         #expect(await harness.sessions(of: account).session?.isSignedIn == true)
     }
 
