@@ -50,6 +50,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Terminal UI, pure: state → update → render into a cell buffer. No ncurses.
+        .target(name: "FitIQTUI", dependencies: ["FitIQCore"]),
+        // ncursesw (wide-character API) for the terminal adapter.
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncursesw5-dev"])]),
+        // Paints cell buffers with ncurses and turns keys and resizes into events; one thread only.
+        .target(name: "NcursesTerminal", dependencies: ["FitIQTUI", "CNcurses"]),
         // Child process for the cache's crash test: saves in a loop until it is killed.
         .executableTarget(name: "fitiq-cache-crash-child", dependencies: ["FitIQCore", "FitIQCache"]),
 
@@ -91,6 +97,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "FitIQTUITests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQTestSupport"]),
         .testTarget(name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQHealth", "FitIQTestSupport"]),
         .testTarget(
             name: "FitIQDevServerTests",

@@ -1,0 +1,120 @@
+/// How a cell is drawn. Colours are hints: without colour (NO_COLOR, vt100) only the attributes show.
+public struct CellStyle: Hashable, Sendable {
+    /// Text attributes that work on every terminal.
+    public struct Attributes: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let bold = Attributes(rawValue: 1)
+        public static let reverse = Attributes(rawValue: 2)
+        public static let underline = Attributes(rawValue: 4)
+        public static let dim = Attributes(rawValue: 8)
+    }
+
+    /// A foreground colour.
+    public enum Color: Hashable, Sendable {
+        case accent, good, warning, error, muted
+    }
+
+    public var attributes: Attributes
+    public var color: Color?
+
+    public init(_ attributes: Attributes = [], color: Color? = nil) {
+        self.attributes = attributes
+        self.color = color
+    }
+
+    public static let plain = CellStyle()
+}
+
+/// One terminal cell: a grapheme cluster and its style. A wide character fills its cell and the next,
+/// which holds ``continuation``.
+public struct Cell: Hashable, Sendable {
+    public var character: Character
+    public var style: CellStyle
+
+    public init(_ character: Character, style: CellStyle = .plain) {
+        self.character = character
+        self.style = style
+    }
+
+    /// The right half of a wide character (never painted itself).
+    public static let continuation = Cell("\u{0}")
+    public static let blank = Cell(" ")
+
+    public var isContinuation: Bool { character == "\u{0}" }
+}
+
+/// A grid of cells that a screen is rendered into; tests compare buffers, the terminal adapter paints them.
+public struct CellBuffer: Hashable, Sendable, CustomStringConvertible {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    /// A blank buffer.
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    /// A buffer holding `lines` as plain text (width: the widest line), for tests.
+    public init(lines: [String]) {
+        self.init(width: lines.map(DisplayWidth.of).max() ?? 0, height: lines.count)
+        for (row, line) in lines.enumerated() { put(line, x: 0, y: row) }
+    }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set { cells[y * width + x] = newValue }
+    }
+
+    /// Writes `text` from column `x` on row `y`, clipped at `limit` columns (or the edge); a wide
+    /// character that does not fit is replaced by a space. Returns the columns written.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .plain, limit: Int? = nil) -> Int {
+        guard y >= 0, y < height else { return 0 }
+        let end = min(width, x + (limit ?? width))
+        var column = x
+        for character in text {
+            let columns = DisplayWidth.of(character)
+            if columns == 0 { continue }
+            guard column + columns <= end else {
+                if column < end, column >= 0 { self[column, y] = Cell(" ", style: style) }
+                column = end
+                break
+            }
+            if column >= 0 {
+                self[column, y] = Cell(character, style: style)
+                if columns == 2 { self[column + 1, y] = .continuation }
+            }
+            column += columns
+        }
+        return max(0, column - x)
+    }
+
+    /// Fills a rectangle with spaces in `style`.
+    public mutating func fill(x: Int, y: Int, width: Int, height: Int, style: CellStyle = .plain) {
+        for row in max(0, y)..<min(self.height, y + height) {
+            for column in max(0, x)..<min(self.width, x + width) { self[column, row] = Cell(" ", style: style) }
+        }
+    }
+
+    /// Each row as text (wide characters once, trailing spaces kept).
+    public var lines: [String] {
+        (0..<height).map { row in
+            String((0..<width).map { self[$0, row] }.filter { !$0.isContinuation }.map(\.character))
+        }
+    }
+
+    public var description: String { lines.joined(separator: "\n") }
+
+    /// Whether the rows read as `lines` (ignoring styles and trailing spaces).
+    public func reads(_ expected: [String]) -> Bool {
+        func trimmed(_ text: String) -> String {
+            var text = text
+            while text.hasSuffix(" ") { text.removeLast() }
+            return text
+        }
+        return lines.map(trimmed) == expected.map(trimmed)
+    }
+}

@@ -1,0 +1,30 @@
+/// A key the user pressed, as the UI understands it.
+public enum Key: Hashable, Sendable {
+    /// A printable character (a grapheme cluster).
+    case character(Character)
+    case enter, escape, tab, backTab, backspace, delete
+    case up, down, left, right, home, end, pageUp, pageDown
+    /// Ctrl with a letter, e.g. `.control("s")` for Ctrl-S.
+    case control(Character)
+}
+
+/// What the terminal reports.
+public enum TerminalInput: Hashable, Sendable {
+    case key(Key)
+    /// The terminal now has this many columns and rows.
+    case resize(width: Int, height: Int)
+}
+
+/// A terminal that shows cell buffers and reports keys; used from one thread only.
+public protocol TerminalScreen: AnyObject {
+    /// Columns and rows now.
+    var size: (width: Int, height: Int) { get }
+    /// Whether colours may be used (false under `NO_COLOR` or on terminals without colour).
+    var usesColor: Bool { get }
+    /// Shows `buffer`, changing only what differs from the last frame; the cursor goes to `cursor` if given.
+    func draw(_ buffer: CellBuffer, cursor: (x: Int, y: Int)?)
+    /// Waits up to `milliseconds` for input; `nil` when none arrived.
+    func nextInput(timeout milliseconds: Int) -> TerminalInput?
+    /// Restores the terminal; safe to call more than once.
+    func restore()
+}
