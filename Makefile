@@ -33,7 +33,8 @@ lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 
 conformance: deps
-	bash scripts/conformance/run.sh
+	$(SWIFT) build --product fitiq-dev-server
+	bash scripts/conformance/run.sh "$$($(SWIFT) build --show-bin-path)/fitiq-dev-server"
 
 clean:
 	rm -rf .build .venv-conformance

@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "fitiq-tui",
             dependencies: [
-                "FitIQCore", "FitIQCache", "FitIQHTTP",
+                "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQTUI", "NcursesTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -98,6 +98,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FitIQTUITests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQTestSupport"]),
+        .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "FitIQTUI"]),
         .testTarget(name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQHealth", "FitIQTestSupport"]),
         .testTarget(
             name: "FitIQDevServerTests",

@@ -7,7 +7,11 @@
 #include <langinfo.h>
 #include <wchar.h>
 #include <stdlib.h>
+#include <string.h>
 #include <ncurses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
 
 // Attributes are macros Swift cannot import.
 static const attr_t fitiq_A_NORMAL = A_NORMAL;
@@ -23,5 +27,79 @@ static inline attr_t fitiq_color_pair(short pair) { return (attr_t)COLOR_PAIR(pa
 
 // Hidden by glibc's feature macros.
 extern int wcwidth(wchar_t);
+
+// `stdout` and `stdin` are C globals too. `newterm` (unlike `initscr`) returns NULL for an unknown
+// TERM instead of exiting the process, so opening the terminal can throw.
+static inline SCREEN *fitiq_newterm(const char *term) { return newterm(term, stdout, stdin); }
+static inline int fitiq_stdio_are_terminals(void) { return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO); }
+
+// Restoring the terminal on signals and at exit. Written in C, not Swift, so the handler does no
+// allocation, reference counting or lazy global initialisation: it clears a flag, calls endwin()
+// and then either chains to the handler that was installed before (e.g. the Swift runtime's crash
+// backtracer) or re-raises the signal with its default action, so the exit status still says
+// "killed by signal". endwin() is not async-signal-safe (it writes through ncurses' buffers); the
+// process is about to die, and leaving the terminal in raw mode is the worse outcome, the same
+// trade-off ncurses' own SIGINT/SIGTERM handler makes. Only the NcursesTerminal target uses these.
+// The state lives in function-local statics: Swift's importer does not emit file-scope ones.
+static inline volatile sig_atomic_t *fitiq_curses_active_flag(void) {
+    static volatile sig_atomic_t active = 0;
+    return &active;
+}
+static inline struct sigaction *fitiq_previous_action(int sig) {
+    static struct sigaction previous[NSIG];
+    return &previous[sig];
+}
+
+static inline void fitiq_set_curses_active(int active) { *fitiq_curses_active_flag() = active ? 1 : 0; }
+static inline int fitiq_is_curses_active(void) { return *fitiq_curses_active_flag() != 0; }
+
+static void fitiq_restore_on_signal(int sig, siginfo_t *info, void *context) {
+    if (fitiq_is_curses_active()) {
+        fitiq_set_curses_active(0);
+        endwin();
+    }
+    struct sigaction *previous = fitiq_previous_action(sig);
+    if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction != NULL) {
+        previous->sa_sigaction(sig, info, context);
+        return;
+    }
+    if (!(previous->sa_flags & SA_SIGINFO) && previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+        previous->sa_handler(sig);
+        return;
+    }
+    // The signal stays blocked until this handler returns; then the default action ends the process.
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void fitiq_restore_at_exit(void) {
+    if (fitiq_is_curses_active()) {
+        fitiq_set_curses_active(0);
+        endwin();
+    }
+}
+
+// Installs the handlers once (before newterm, so ncurses keeps ours instead of its own, which
+// exit(1)s). A signal that was ignored (e.g. SIGHUP under nohup) stays ignored.
+static inline void fitiq_install_restore_handlers(void) {
+    static int installed = 0;
+    if (installed) return;
+    installed = 1;
+    const int signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        int sig = signals[i];
+        struct sigaction previous;
+        if (sigaction(sig, NULL, &previous) != 0) continue;
+        if (!(previous.sa_flags & SA_SIGINFO) && previous.sa_handler == SIG_IGN) continue;
+        *fitiq_previous_action(sig) = previous;
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        sigemptyset(&action.sa_mask);
+        action.sa_sigaction = fitiq_restore_on_signal;
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigaction(sig, &action, NULL);
+    }
+    atexit(fitiq_restore_at_exit);
+}
 
 #endif

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `fitiq-tui`: edit a FitIQ profile from the terminal or from scripts.
 @main
@@ -6,6 +7,7 @@ struct FitIQCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fitiq-tui",
         abstract: "Edit your FitIQ profile from a terminal: name, bio, units, language, height and its history.",
+        usage: "fitiq-tui [--server URL] [<command>]    (no command: the interactive editor)",
         discussion: """
             Every change is saved on this machine first, then sent to the server; nothing is lost while \
             offline. Sign in once with `login` (or `register`); later commands reuse that session.
@@ -16,14 +18,17 @@ struct FitIQCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Register.self, Login.self, Logout.self, Whoami.self, ProfileCommand.self, HeightCommand.self,
-            SyncCommand.self, StatusCommand.self,
+            SyncCommand.self, StatusCommand.self, DemoCommand.self,
         ]
     )
 
     @OptionGroup var globals: GlobalOptions
 
+    /// With no command: the interactive editor (the sign-in screen when nobody is signed in).
     func run() async throws {
-        // The interactive editor arrives with the terminal UI; until then the commands are the interface.
-        throw CleanExit.helpRequest(self)
+        try await withApp(globals) { app in
+            try await TUILauncher.run(
+                accounts: try app.requireAccounts(), environment: ProcessInfo.processInfo.environment)
+        }
     }
 }

@@ -16,10 +16,14 @@ struct HeightCommand: AsyncParsableCommand {
                 """)
 
         @OptionGroup var globals: GlobalOptions
-        @Argument(help: "The height, e.g. 180.5 cm or 5'11\".") var value: String
+        @Argument(help: "The height, e.g. 180.5 cm or 5'11\" (several words are joined: 5 ft 11 in).")
+        var words: [String]
+
+        var value: String { words.joined(separator: " ") }
         @Option(help: "The day of a past measurement, YYYY-MM-DD.") var date: String?
 
         func validate() throws {
+            guard !words.isEmpty else { throw ValidationError("Give a height, e.g. 180.5 cm or 5'11\".") }
             if let date, CalendarDate(parsing: date) == nil || date.count != 10 {
                 throw ValidationError("Date must be a real date written YYYY-MM-DD.")
             }

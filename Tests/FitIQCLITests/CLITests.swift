@@ -31,6 +31,9 @@ struct CLITests {
             let height = try await cli.run(["height", "set", "5'11\""])
             #expect(height.status == 0, "\(height)")
             #expect(height.stdout.contains("5 ft 11 in"))
+            let past = try await cli.run(["height", "set", "179", "cm", "--date", "2026-06-01"])
+            #expect(past.status == 0, "\(past)")
+            #expect(past.stdout.contains("on 2026-06-01 (an earlier measurement)"))
 
             let shown = try await cli.run(["profile", "show", "--json"])
             let profile = try #require(try CLIHarness.json(shown) as? [String: Any])
@@ -47,7 +50,7 @@ struct CLITests {
 
             let history = try await cli.run(["height", "history", "--json"])
             let entries = try #require(try CLIHarness.json(history) as? [[String: Any]])
-            #expect(entries.count == 1)
+            #expect(entries.count == 2)
             #expect(Set(entries.first?.keys ?? [:].keys) == ["loggedAt", "heightCm", "source", "synced"])
             #expect(entries.first?["synced"] as? Bool == true)
             let csv = try await cli.run(["height", "history", "--csv"])

@@ -1,0 +1,182 @@
+import FitIQCore
+import Foundation
+
+/// Everything the terminal UI shows; changed only by ``update(_:_:)``.
+public struct AppState: Sendable {
+    /// The screen on show.
+    public enum Screen: Sendable, Equatable {
+        case signIn
+        case profile
+    }
+
+    /// What the lower part of the profile screen shows.
+    public enum Lower: Sendable, Equatable {
+        case history
+        case syncDetails
+    }
+
+    /// A box drawn over the screen that takes the keys while it is open.
+    public enum Overlay: Sendable, Equatable {
+        case help
+        case quitPrompt
+        case discardPrompt
+        case languagePicker(filter: TextField, selection: Int)
+    }
+
+    /// The state of background sync, as the title bar shows it.
+    public enum Connection: Sendable, Equatable {
+        case unknown
+        case syncing
+        case online
+        case offline(String)
+        case signedOut(String)
+    }
+
+    public var screen: Screen
+    public var size: (width: Int, height: Int)
+    public var now: Date
+    public var timeZone: TimeZone
+    public var server: String
+    public var signIn = SignInForm()
+    public var profile = ProfileForm()
+    /// The account on show and its cached state.
+    public var account: AccountSnapshot?
+    public var connection: Connection = .unknown
+    public var lower: Lower = .history
+    public var overlay: Overlay?
+    /// A one-line message at the bottom (what just happened), with whether it is an error.
+    public var message: (text: String, isError: Bool)?
+    public var shouldQuit = false
+    /// Whether to show the `i` key (health import is available).
+    public var canImportHealth = false
+
+    public init(
+        screen: Screen, size: (width: Int, height: Int), now: Date, timeZone: TimeZone, server: String,
+        account: AccountSnapshot? = nil
+    ) {
+        self.screen = screen
+        self.size = size
+        self.now = now
+        self.timeZone = timeZone
+        self.server = server
+        self.account = account
+    }
+
+    /// The smallest terminal the profile screen fits.
+    public static let minimumSize = (width: 80, height: 24)
+
+    /// Whether edits exist that have not been saved locally yet.
+    public var hasUnsavedEdits: Bool { !profile.drafts.isEmpty || profile.editing != nil }
+}
+
+/// The account shown by the UI: who, where, and the cached state.
+public struct AccountSnapshot: Sendable, Equatable {
+    public var email: String
+    public var server: String
+    public var state: AccountState
+
+    public init(email: String, server: String, state: AccountState) {
+        self.email = email
+        self.server = server
+        self.state = state
+    }
+}
+
+/// The sign-in and registration form; its fields are always in typing mode.
+public struct SignInForm: Sendable, Equatable {
+    /// The fields, in focus order.
+    public enum Field: Int, CaseIterable, Sendable {
+        case email, password, name, dateOfBirth
+
+        var label: String {
+            switch self {
+            case .email: "Email"
+            case .password: "Password"
+            case .name: "Name"
+            case .dateOfBirth: "Date of birth"
+            }
+        }
+    }
+
+    public var registering = false
+    public var focus: Field = .email
+    public var fields: [Field: TextField] = Dictionary(uniqueKeysWithValues: Field.allCases.map { ($0, TextField("")) })
+    public var errors: [Field: String] = [:]
+    public var busy = false
+
+    /// The fields on show: email and password, plus name and date of birth when registering.
+    public var visibleFields: [Field] { registering ? Field.allCases : [.email, .password] }
+
+    public func text(_ field: Field) -> String { fields[field]?.text ?? "" }
+}
+
+/// The profile screen's focus, the field being edited and the edits not saved yet.
+public struct ProfileForm: Sendable, Equatable {
+    public var focus: ProfileField = .name
+    /// The field in edit mode and its editor.
+    public var editing: (field: ProfileField, editor: TextField)? {
+        get { editingField.map { ($0, editor) } }
+        set {
+            editingField = newValue?.field
+            editor = newValue?.editor ?? TextField("")
+        }
+    }
+    /// Confirmed edits not yet saved (Ctrl-S saves them), as the text the user typed.
+    public var drafts: [ProfileField: String] = [:]
+    /// Validation messages under the fields.
+    public var errors: [ProfileField: String] = [:]
+    private var editingField: ProfileField?
+    private var editor = TextField("")
+
+    public init() {}
+
+    public static func == (lhs: ProfileForm, rhs: ProfileForm) -> Bool {
+        lhs.focus == rhs.focus && lhs.editingField == rhs.editingField && lhs.editor == rhs.editor
+            && lhs.drafts == rhs.drafts && lhs.errors == rhs.errors
+    }
+}
+
+/// A field of the profile screen.
+public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
+    case name, bio, unitSystem, language, height, dateOfBirth, biologicalSex
+
+    /// The form it belongs to; `nil` for read-only fields.
+    public var form: Form? {
+        switch self {
+        case .name, .bio, .unitSystem, .language: .metadata
+        case .height: .physical
+        case .dateOfBirth, .biologicalSex: nil
+        }
+    }
+
+    public var label: String {
+        switch self {
+        case .name: "Name"
+        case .bio: "Bio"
+        case .unitSystem: "Unit system"
+        case .language: "Language"
+        case .height: "Height"
+        case .dateOfBirth: "Date of birth"
+        case .biologicalSex: "Biological sex"
+        }
+    }
+
+    /// The character limit while typing.
+    var limit: Int? {
+        switch self {
+        case .name: ProfileRules.nameLimit
+        case .bio: ProfileRules.bioLimit
+        case .language: 10
+        case .height: 20
+        default: nil
+        }
+    }
+}
+
+/// The two forms, each saved as its own request.
+public enum Form: Sendable, Hashable {
+    /// Name, bio, unit system, language: one `PUT /users/me`.
+    case metadata
+    /// Height: `PATCH /users/me/physical` and a progress entry.
+    case physical
+}

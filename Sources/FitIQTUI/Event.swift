@@ -1,0 +1,31 @@
+import FitIQCore
+import Foundation
+
+/// Something that happened: a key, a resize, or the result of background work.
+public enum Event: Sendable {
+    case input(TerminalInput)
+    /// The account's cached state changed (a save, a sync, another process).
+    case accountChanged(AccountSnapshot)
+    /// Background sync started or ended.
+    case connection(AppState.Connection)
+    /// Signing in or registering failed with this message.
+    case signInFailed(String)
+    /// A form was saved locally (`error` when it could not be).
+    case saved(Form, error: String?)
+    /// The clock moved (for the title bar's time).
+    case tick(Date)
+}
+
+/// Work the UI asks for; the runner performs it and reports back with events.
+public enum Effect: Sendable, Equatable {
+    case signIn(email: String, password: String)
+    case register(email: String, password: String, name: String, dateOfBirth: String)
+    /// Save the metadata form (already validated).
+    case saveMetadata(name: String, bio: String, unitSystem: UnitSystem, languageCode: String)
+    /// Save the height the user typed (already validated).
+    case saveHeight(String)
+    case syncNow
+    case retryRejected
+    case discardRejected
+    case quit
+}

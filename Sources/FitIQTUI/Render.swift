@@ -1,0 +1,130 @@
+import FitIQCore
+import Foundation
+
+/// Styles the screens use.
+enum Styles {
+    static let titleBar = CellStyle(.reverse)
+    static let label = CellStyle(.dim)
+    static let focused = CellStyle(.reverse)
+    static let editing = CellStyle(.underline)
+    static let draft = CellStyle(.bold, color: .warning)
+    static let error = CellStyle(.bold, color: .error)
+    static let muted = CellStyle(.dim, color: .muted)
+    static let good = CellStyle([], color: .good)
+    static let accent = CellStyle(.bold, color: .accent)
+    static let border = CellStyle([], color: .muted)
+}
+
+/// Draws the whole screen for `state`; returns where the cursor belongs (while typing), if anywhere.
+public func render(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
+    buffer.fill(x: 0, y: 0, width: buffer.width, height: buffer.height)
+    let (width, height) = (buffer.width, buffer.height)
+    guard width >= AppState.minimumSize.width, height >= AppState.minimumSize.height else {
+        renderTooSmall(width: width, height: height, into: &buffer)
+        return nil
+    }
+    var cursor: (x: Int, y: Int)?
+    switch state.screen {
+    case .signIn: cursor = renderSignIn(state, into: &buffer)
+    case .profile: cursor = renderProfile(state, into: &buffer)
+    }
+    renderBottom(state, into: &buffer)
+    if let overlay = state.overlay { cursor = renderOverlay(overlay, state: state, into: &buffer) }
+    return cursor
+}
+
+private func renderTooSmall(width: Int, height: Int, into buffer: inout CellBuffer) {
+    let lines = [
+        "Terminal too small: \(width)×\(height).",
+        "fitiq-tui needs at least \(AppState.minimumSize.width)×\(AppState.minimumSize.height).",
+        "Enlarge the window, or press q to quit.",
+    ]
+    let top = max(0, height / 2 - 1)
+    for (index, line) in lines.enumerated() {
+        let x = max(0, (width - DisplayWidth.of(line)) / 2)
+        buffer.put(line, x: x, y: top + index, style: index == 0 ? Styles.error : .plain)
+    }
+}
+
+/// The title bar: the program, the account, and the sync state at the right.
+func renderTitle(_ state: AppState, into buffer: inout CellBuffer) {
+    buffer.fill(x: 0, y: 0, width: buffer.width, height: 1, style: Styles.titleBar)
+    var left = " fitiq-tui"
+    if let account = state.account { left += " · \(TextSanitizer.sanitize(account.email))" }
+    let right = syncSummary(state) + " "
+    let rightWidth = DisplayWidth.of(right)
+    buffer.put(left, x: 0, y: 0, style: Styles.titleBar, limit: max(0, buffer.width - rightWidth - 1))
+    buffer.put(right, x: max(0, buffer.width - rightWidth), y: 0, style: Styles.titleBar)
+}
+
+/// `● synced 12:04`, `○ offline · 2 changes pending`, `! 1 change rejected`.
+func syncSummary(_ state: AppState) -> String {
+    guard let account = state.account else { return "server \(state.server)" }
+    let pending = account.state.pendingChangeCount
+    let rejected = account.state.rejectedChangeCount
+    if case .signedOut = state.connection { return "! signed out · sign in again to send changes" }
+    if rejected > 0 { return "! \(rejected) change\(rejected == 1 ? "" : "s") rejected" }
+    let changes = "\(pending) change\(pending == 1 ? "" : "s") pending"
+    switch state.connection {
+    case .syncing: return pending > 0 ? "↻ syncing · \(changes)" : "↻ syncing"
+    case .offline: return pending > 0 ? "○ offline · \(changes)" : "○ offline"
+    case .unknown, .online, .signedOut:
+        if pending > 0 { return "○ \(changes)" }
+        guard let last = account.state.lastSyncAt else { return "○ not synced yet" }
+        return "● synced \(clockTime(last, in: state.timeZone))"
+    }
+}
+
+func clockTime(_ date: Date, in timeZone: TimeZone) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let parts = calendar.dateComponents([.hour, .minute], from: date)
+    return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+}
+
+/// The message line and the key hints.
+private func renderBottom(_ state: AppState, into buffer: inout CellBuffer) {
+    let (width, height) = (buffer.width, buffer.height)
+    if let message = state.message {
+        buffer.put(
+            " " + message.text, x: 0, y: height - 2, style: message.isError ? Styles.error : .plain, limit: width)
+    }
+    buffer.fill(x: 0, y: height - 1, width: width, height: 1, style: Styles.titleBar)
+    buffer.put(" " + keyHints(state), x: 0, y: height - 1, style: Styles.titleBar, limit: width)
+}
+
+func keyHints(_ state: AppState) -> String {
+    switch state.screen {
+    case .signIn:
+        return state.signIn.registering
+            ? "Tab next field  Enter register  Ctrl-R back to sign-in  Esc quit"
+            : "Tab next field  Enter sign in  Ctrl-R register a new account  Esc quit"
+    case .profile:
+        if state.profile.editing != nil {
+            return "Enter confirm  Esc cancel  Ctrl-S save all  ←→ Home End move  Backspace Delete"
+        }
+        var hints = "Tab/↑↓ move  Enter edit  Ctrl-S save  h "
+        hints += state.lower == .history ? "sync details" : "history"
+        hints += "  s sync"
+        if state.canImportHealth { hints += "  i import" }
+        if state.lower == .syncDetails { hints += "  r retry  x discard" }
+        return hints + "  ? help  q quit"
+    }
+}
+
+/// Draws a box with a title; returns the inner rectangle.
+@discardableResult
+func drawBox(
+    _ title: String, x: Int, y: Int, width: Int, height: Int, focused: Bool = false, into buffer: inout CellBuffer
+) -> (x: Int, y: Int, width: Int, height: Int) {
+    guard width >= 2, height >= 2 else { return (x, y, 0, 0) }
+    let style = focused ? Styles.accent : Styles.border
+    buffer.put("┌" + String(repeating: "─", count: width - 2) + "┐", x: x, y: y, style: style)
+    for row in (y + 1)..<(y + height - 1) {
+        buffer.put("│", x: x, y: row, style: style)
+        buffer.put("│", x: x + width - 1, y: row, style: style)
+    }
+    buffer.put("└" + String(repeating: "─", count: width - 2) + "┘", x: x, y: y + height - 1, style: style)
+    buffer.put(" \(title) ", x: x + 2, y: y, style: focused ? Styles.accent : CellStyle(.bold), limit: width - 4)
+    return (x + 1, y + 1, width - 2, height - 2)
+}

@@ -1,0 +1,193 @@
+import FitIQCore
+import Foundation
+import Synchronization
+
+/// Runs the terminal UI: one thread owns the terminal and the state; use cases run as tasks whose
+/// results come back as events, so typing never waits for the network.
+public final class TUIRunner: Sendable {
+    private let accounts: Accounts
+    private let account = Mutex<Account?>(nil)
+    private let events = Mutex<[Event]>([])
+    private let work = Mutex<[Task<Void, Never>]>([])
+    private let syncRequested = Mutex(false)
+
+    public init(accounts: Accounts, account: Account?) {
+        self.accounts = accounts
+        self.account.withLock { $0 = account }
+    }
+
+    /// The first state: the profile screen from the cache when signed in, else the sign-in screen.
+    public func initialState(size: (width: Int, height: Int)) async -> AppState {
+        let environment = accounts.environment
+        var state = AppState(
+            screen: .signIn, size: size, now: environment.now(), timeZone: environment.timeZone,
+            server: accounts.server)
+        if let account = account.withLock({ $0 }), let cached = try? await account.cached() {
+            state.account = AccountSnapshot(email: account.email, server: account.key.server, state: cached)
+            state.screen = .profile
+        }
+        return state
+    }
+
+    /// Drives `screen` until the user quits; background work runs meanwhile.
+    public func run(on screen: any TerminalScreen, state initial: AppState) {
+        var state = initial
+        var buffer = CellBuffer(width: screen.size.width, height: screen.size.height)
+        let background = Task { await self.backgroundLoop() }
+        if state.screen == .profile { requestSync() }
+        var lastTick = Date()
+        while !state.shouldQuit {
+            if buffer.width != state.size.width || buffer.height != state.size.height {
+                buffer = CellBuffer(width: state.size.width, height: state.size.height)
+            }
+            let cursor = render(state, into: &buffer)
+            screen.draw(buffer, cursor: cursor)
+            if let input = screen.nextInput(timeout: 50) { perform(update(&state, .input(input))) }
+            for event in events.withLock({ queue in
+                defer { queue = [] }; return queue
+            }) {
+                perform(update(&state, event))
+            }
+            if Date().timeIntervalSince(lastTick) >= 1 {
+                lastTick = Date()
+                perform(update(&state, .tick(lastTick)))
+            }
+        }
+        background.cancel()
+    }
+
+    /// Waits for local saves still running (a quit right after Ctrl-S must not lose them).
+    public func finish() async {
+        for task in work.withLock({ $0 }) { await task.value }
+    }
+
+    private func requestSync() {
+        syncRequested.withLock { $0 = true }
+    }
+
+    private func post(_ event: Event) {
+        events.withLock { $0.append(event) }
+    }
+
+    private func spawn(_ operation: @escaping @Sendable () async -> Void) {
+        let task = Task { await operation() }
+        work.withLock { $0.append(task) }
+    }
+
+    private func perform(_ effects: [Effect]) {
+        for effect in effects { perform(effect) }
+    }
+
+    private func perform(_ effect: Effect) {
+        switch effect {
+        case .signIn(let email, let password):
+            spawn { await self.signIn { try await self.accounts.signIn(email: email, password: password) } }
+        case .register(let email, let password, let name, let dateOfBirth):
+            spawn {
+                await self.signIn {
+                    try await self.accounts.register(
+                        email: email, password: password, name: name, dateOfBirth: dateOfBirth)
+                }
+            }
+        case .saveMetadata(let name, let bio, let unitSystem, let languageCode):
+            spawn {
+                await self.save(.metadata) { account in
+                    try await account.updateMetadata(
+                        name: name, bio: bio, unitSystem: unitSystem, languageCode: languageCode)
+                }
+            }
+        case .saveHeight(let text):
+            spawn { await self.save(.physical) { account in try await account.updatePhysical(heightText: text) } }
+        case .syncNow:
+            requestSync()
+        case .retryRejected:
+            spawn {
+                await self.changeOutbox {
+                    try await $0.store.update { state in Self.items(state, rejected: true).forEach { state.retry($0) } }
+                }
+            }
+        case .discardRejected:
+            spawn {
+                await self.changeOutbox {
+                    try await $0.store.update { state in Self.items(state, rejected: true).forEach { state.discard($0) }
+                    }
+                }
+            }
+        case .quit:
+            break
+        }
+    }
+
+    private static func items(_ state: AccountState, rejected: Bool) -> [OutboxItemID] {
+        state.pendingChanges().filter { ($0.rejection != nil) == rejected }.map(\.item)
+    }
+
+    private func signIn(_ operation: () async throws -> Accounts.SignedIn) async {
+        do {
+            let signedIn = try await operation()
+            account.withLock { $0 = signedIn.account }
+            await publish(signedIn.account)
+            post(.connection(signedIn.profileError.map { .offline(String(describing: $0)) } ?? .online))
+            requestSync()
+        } catch {
+            post(.signInFailed(String(describing: error)))
+        }
+    }
+
+    private func save(_ form: Form, _ change: @Sendable (Account) async throws -> Bool) async {
+        guard let account = account.withLock({ $0 }) else { return }
+        do {
+            _ = try await change(account)
+            post(.saved(form, error: nil))
+            await publish(account)
+            requestSync()
+        } catch {
+            post(.saved(form, error: String(describing: error)))
+        }
+    }
+
+    private func changeOutbox(_ change: @Sendable (Account) async throws -> Void) async {
+        guard let account = account.withLock({ $0 }) else { return }
+        try? await change(account)
+        await publish(account)
+        requestSync()
+    }
+
+    private func publish(_ account: Account) async {
+        guard let state = try? await account.cached() else { return }
+        post(.accountChanged(AccountSnapshot(email: account.email, server: account.key.server, state: state)))
+    }
+
+    /// Syncs when asked and every 30 s, and notices cache changes made by other processes.
+    private func backgroundLoop() async {
+        var lastSeen: AccountState?
+        var lastSync = Date.distantPast
+        var lastLook = Date.distantPast
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(200))
+            guard let account = account.withLock({ $0 }) else { continue }
+            let asked = syncRequested.withLock { requested in
+                defer { requested = false }; return requested
+            }
+            if asked || Date().timeIntervalSince(lastSync) > 30 {
+                lastSync = Date()
+                post(.connection(.syncing))
+                do {
+                    try await account.syncNow(until: Date().addingTimeInterval(20))
+                    post(.connection(.online))
+                } catch let error as SessionError {
+                    post(.connection(.signedOut(error.description)))
+                } catch {
+                    post(.connection(.offline(String(describing: error))))
+                }
+            } else if Date().timeIntervalSince(lastLook) < 2 {
+                continue
+            }
+            lastLook = Date()
+            if let state = try? await account.cached(), state != lastSeen {
+                lastSeen = state
+                post(.accountChanged(AccountSnapshot(email: account.email, server: account.key.server, state: state)))
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import FitIQCore
+import Foundation
+
+/// Keys on the profile screen: outside an edit letters are commands; Enter edits or confirms.
+func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
+    if let editing = state.profile.editing { return handleEditing(&state, editing.field, editing.editor, key) }
+    let fields = ProfileField.allCases
+    let index = fields.firstIndex(of: state.profile.focus) ?? 0
+    switch key {
+    case .tab, .down:
+        state.profile.focus = fields[(index + 1) % fields.count]
+    case .backTab, .up:
+        state.profile.focus = fields[(index + fields.count - 1) % fields.count]
+    case .enter:
+        startEditing(&state, state.profile.focus)
+    case .control("s"):
+        return saveAll(&state)
+    case .character("h"):
+        state.lower = state.lower == .history ? .syncDetails : .history
+    case .character("s"):
+        state.message = ("Syncing…", false)
+        return [.syncNow]
+    case .character("?"):
+        state.overlay = .help
+    case .character("r") where state.lower == .syncDetails:
+        return [.retryRejected]
+    case .character("x") where state.lower == .syncDetails:
+        if (state.account?.state.rejectedChangeCount ?? 0) > 0 { state.overlay = .discardPrompt }
+    case .character("q"):
+        if state.hasUnsavedEdits {
+            state.overlay = .quitPrompt
+            return []
+        }
+        state.shouldQuit = true
+        return [.quit]
+    default:
+        break
+    }
+    return []
+}
+
+private func startEditing(_ state: inout AppState, _ field: ProfileField) {
+    switch field {
+    case .dateOfBirth, .biologicalSex:
+        // Read-only: set at registration, or only from the health source.
+        state.message = (readOnlyReason(field), false)
+    case .unitSystem:
+        let current = ProfileValues(state).text(.unitSystem)
+        setDraft(&state, .unitSystem, current == UnitSystem.metric.rawValue ? "imperial" : "metric")
+    case .language:
+        state.overlay = .languagePicker(filter: TextField(""), selection: 0)
+    default:
+        var editor = TextField(ProfileValues(state).text(field))
+        editor.limit = field.limit
+        state.profile.editing = (field, editor)
+    }
+}
+
+private func readOnlyReason(_ field: ProfileField) -> String {
+    field == .dateOfBirth
+        ? "Date of birth is set at registration and cannot be changed here."
+        : "Biological sex comes only from your health data; it cannot be edited."
+}
+
+private func handleEditing(_ state: inout AppState, _ field: ProfileField, _ editor: TextField, _ key: Key) -> [Effect]
+{
+    var editor = editor
+    switch key {
+    case .escape:
+        state.profile.editing = nil
+        state.profile.errors[field] = nil
+    case .enter:
+        _ = confirm(&state, field, editor.text)
+    case .control("s"):
+        guard confirm(&state, field, editor.text) else { return [] }
+        return saveAll(&state)
+    case .tab, .backTab:
+        // Moving away confirms, as in most form editors.
+        guard confirm(&state, field, editor.text) else { return [] }
+        return handleProfile(&state, key)
+    default:
+        if editor.handle(key) {
+            state.profile.editing = (field, editor)
+            state.profile.errors[field] = nil
+        }
+    }
+    return []
+}
+
+/// Ends the edit of `field` with `text` as its draft; `false` (edit kept open) when the text breaks a rule.
+private func confirm(_ state: inout AppState, _ field: ProfileField, _ text: String) -> Bool {
+    if let problem = ProfileValues(state).problem(field, text) {
+        state.profile.errors[field] = problem
+        return false
+    }
+    state.profile.editing = nil
+    state.profile.errors[field] = nil
+    setDraft(&state, field, text)
+    return true
+}
+
+/// Records `text` as the draft of `field`, or drops the draft when it shows the saved value again.
+func setDraft(_ state: inout AppState, _ field: ProfileField, _ text: String) {
+    let saved = ProfileValues(state, includingDrafts: false).text(field)
+    state.profile.drafts[field] = text == saved ? nil : text
+}
+
+/// Ctrl-S: validates every form with drafts and saves each that is valid as its own request.
+func saveAll(_ state: inout AppState) -> [Effect] {
+    let values = ProfileValues(state)
+    var effects: [Effect] = []
+    state.profile.errors = [:]
+    for field in state.profile.drafts.keys {
+        if let problem = values.problem(field, values.text(field)) { state.profile.errors[field] = problem }
+    }
+    let metadataDrafts = state.profile.drafts.keys.contains { $0.form == .metadata }
+    let metadataErrors = state.profile.errors.keys.contains { $0.form == .metadata }
+    if metadataDrafts && !metadataErrors, let units = UnitSystem(rawValue: values.text(.unitSystem)) {
+        effects.append(
+            .saveMetadata(
+                name: values.text(.name), bio: values.text(.bio), unitSystem: units,
+                languageCode: values.text(.language)))
+    }
+    if let height = state.profile.drafts[.height], state.profile.errors[.height] == nil {
+        effects.append(.saveHeight(height))
+    }
+    if effects.isEmpty && state.profile.drafts.isEmpty { state.message = ("Nothing to save.", false) }
+    if !state.profile.errors.isEmpty { state.message = ("Fix the marked fields; nothing was sent for them.", true) }
+    return effects
+}

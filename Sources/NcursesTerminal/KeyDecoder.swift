@@ -1,0 +1,125 @@
+import CNcurses
+import FitIQTUI
+
+/// One result of `wget_wch`: `OK` with a Unicode scalar, or `KEY_CODE_YES` with a `KEY_*` code.
+struct RawRead: Hashable, Sendable {
+    /// `OK` or `KEY_CODE_YES` (`ERR` never reaches the decoder).
+    let status: Int32
+    /// The scalar or the key code.
+    let value: UInt32
+
+    /// A character read (`OK`).
+    static func character(_ value: UInt32) -> RawRead { RawRead(status: OK, value: value) }
+    /// A function key read (`KEY_CODE_YES`).
+    static func keyCode(_ code: Int32) -> RawRead {
+        RawRead(status: KEY_CODE_YES, value: UInt32(truncatingIfNeeded: code))
+    }
+}
+
+/// Turns a batch of reads that arrived together into terminal input; pure, so tests need no terminal.
+///
+/// Arriving together matters twice: an Esc followed at once by more input is Alt-x or an unknown
+/// escape sequence (NCURSES.md P4), not the Escape key, and a base character followed by combining
+/// marks is one grapheme cluster.
+enum KeyDecoder {
+    /// The input in `reads`, in order; `size` is the screen size to report for `KEY_RESIZE`.
+    static func decode(_ reads: [RawRead], size: (width: Int, height: Int)) -> [TerminalInput] {
+        var inputs: [TerminalInput] = []
+        var text = ""  // printable scalars not yet split into grapheme clusters
+        func flushText() {
+            inputs.append(contentsOf: text.map { .key(.character($0)) })
+            text = ""
+        }
+        var index = reads.startIndex
+        while index < reads.endIndex {
+            let read = reads[index]
+            index += 1
+            if read.status == OK, let scalar = Unicode.Scalar(read.value), isPrintable(scalar) {
+                text.unicodeScalars.append(scalar)
+                continue
+            }
+            flushText()
+            if read.status == OK, read.value == 27, index < reads.endIndex {
+                index = endOfEscapeSequence(in: reads, after: index)
+                continue
+            }
+            guard let input = decodeSingle(read, size: size) else { continue }
+            // A burst of resizes is one resize to the final size.
+            if case .resize = input, case .resize? = inputs.last { inputs.removeLast() }
+            inputs.append(input)
+        }
+        flushText()
+        return inputs
+    }
+
+    /// One read on its own: a key, a resize, or `nil` for what the UI has no use for.
+    static func decodeSingle(_ read: RawRead, size: (width: Int, height: Int)) -> TerminalInput? {
+        if read.status == KEY_CODE_YES {
+            let code = Int32(truncatingIfNeeded: read.value)
+            if code == KEY_RESIZE { return .resize(width: size.width, height: size.height) }
+            return functionKey(code).map(TerminalInput.key)
+        }
+        guard read.status == OK else { return nil }
+        switch read.value {
+        case 13, 10: return .key(.enter)
+        case 9: return .key(.tab)
+        case 127, 8: return .key(.backspace)
+        case 27: return .key(.escape)
+        case 1...26:
+            let letter = Character(Unicode.Scalar(UInt8(read.value) + 0x60))
+            return .key(.control(letter))
+        default:
+            guard let scalar = Unicode.Scalar(read.value), isPrintable(scalar) else { return nil }
+            return .key(.character(Character(scalar)))
+        }
+    }
+
+    /// The key for a `KEY_*` code, or `nil` for keys the UI does not use.
+    static func functionKey(_ code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: .up
+        case KEY_DOWN: .down
+        case KEY_LEFT: .left
+        case KEY_RIGHT: .right
+        case KEY_HOME: .home
+        case KEY_END: .end
+        case KEY_PPAGE: .pageUp
+        case KEY_NPAGE: .pageDown
+        case KEY_DC: .delete
+        case KEY_BACKSPACE: .backspace
+        case KEY_BTAB: .backTab
+        case KEY_ENTER: .enter
+        default: nil
+        }
+    }
+
+    /// Whether a scalar is text: not a C0/C1 control, not DEL, not a surrogate or noncharacter.
+    static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .surrogate, .unassigned: false
+        default: !scalar.properties.isNoncharacterCodePoint
+        }
+    }
+
+    /// Skips what follows an Esc that arrived together with more input: a CSI sequence
+    /// (`ESC [` … final byte), an SS3 sequence (`ESC O` x), or one key (Alt-x). The UI has no Alt keys,
+    /// so the whole sequence is dropped rather than typed.
+    private static func endOfEscapeSequence(in reads: [RawRead], after start: Int) -> Int {
+        // Esc then a function key (Alt-arrow): drop the Esc, keep the key.
+        guard reads[start].status == OK else { return start }
+        var index = start + 1
+        switch reads[start].value {
+        case 0x5B:  // '[': parameters and intermediates, then a final byte 0x40–0x7E
+            while index < reads.endIndex, reads[index].status == OK {
+                let value = reads[index].value
+                index += 1
+                if (0x40...0x7E).contains(value) { break }
+            }
+        case 0x4F:  // 'O': one more byte
+            if index < reads.endIndex, reads[index].status == OK { index += 1 }
+        default:
+            break
+        }
+        return index
+    }
+}

@@ -1,0 +1,92 @@
+import CNcurses
+import FitIQTUI
+
+/// The real terminal, through ncursesw: paints cell buffers and reports keys and resizes.
+///
+/// ncurses keeps process-wide state and is not thread-safe (NCURSES.md P10), so a screen is created,
+/// used and released on one thread; that is why it is not `Sendable`. One screen is open at a time.
+/// The terminal is restored by ``restore()``, by `deinit`, at `exit` and on fatal signals (see
+/// `fitiq_install_restore_handlers` in the CNcurses shim).
+public final class NcursesScreen: TerminalScreen {
+    /// Whether colours are drawn (false under `NO_COLOR` or on terminals without colour).
+    public let usesColor: Bool
+
+    let window: UnsafeMutablePointer<WINDOW>
+    private let screen: OpaquePointer
+    let palette: TerminalPalette
+    /// False once ``restore()`` has run; drawing and reading then do nothing.
+    private(set) var isOpen = true
+    /// The frame ncurses holds, to paint only what changes, and the screen size it was painted at.
+    var previousFrame: CellBuffer?
+    var previousScreenSize: (width: Int, height: Int)?
+    /// Whether the cursor is shown (`nil`: not set yet).
+    var cursorVisible: Bool?
+    /// Input decoded from one batch of reads and not returned yet, oldest first.
+    var pendingInputs: [TerminalInput] = []
+
+    /// Opens the terminal: UTF-8 locale, raw keys (Ctrl-C and Ctrl-S arrive as keys), no echo, 25 ms
+    /// Esc delay, hidden cursor, and colours when the terminal has them and `NO_COLOR` is not set.
+    ///
+    /// - Parameter environment: the process environment (`NO_COLOR`, `TERM`).
+    public init(environment: [String: String]) throws {
+        guard fitiq_stdio_are_terminals() != 0 else { throw NcursesTerminalError.notATerminal }
+        guard fitiq_is_curses_active() == 0 else { throw NcursesTerminalError.alreadyOpen }
+        Self.useUTF8Locale()
+        // Before newterm: ncurses installs its own SIGINT/SIGTERM handlers only where none is set.
+        fitiq_install_restore_handlers()
+        let term = environment["TERM"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let screen = fitiq_newterm(term), let window = fitiq_stdscr() else {
+            throw NcursesTerminalError.unknownTerminal(term: term)
+        }
+        self.screen = screen
+        self.window = window
+        fitiq_set_curses_active(1)
+        raw()  // not cbreak: IXON would swallow Ctrl-S (P3)
+        noecho()
+        nonl()
+        keypad(window, true)
+        set_escdelay(25)  // P4
+        let colorReady =
+            TerminalPalette.allowsColor(environment: environment) && has_colors()
+            && start_color() == OK && use_default_colors() == OK
+        palette = TerminalPalette(
+            terminalHasColors: colorReady, colorCount: Int(fitiq_colors()), environment: environment)
+        usesColor = palette.usesColor
+        for definition in palette.pairDefinitions {
+            init_pair(definition.pair, definition.foreground, -1)
+        }
+        setCursorVisible(false)
+    }
+
+    deinit {
+        restore()
+        delscreen(screen)
+    }
+
+    /// Columns and rows now (ncurses updates them before it reports `KEY_RESIZE`).
+    public var size: (width: Int, height: Int) {
+        (Int(max(0, getmaxx(window))), Int(max(0, getmaxy(window))))
+    }
+
+    /// Leaves curses mode (`endwin`): the cursor, echo and line editing come back. Safe to call again.
+    public func restore() {
+        guard isOpen else { return }
+        isOpen = false
+        fitiq_set_curses_active(0)
+        endwin()
+    }
+
+    func setCursorVisible(_ visible: Bool) {
+        guard cursorVisible != visible else { return }
+        cursorVisible = visible
+        curs_set(visible ? 1 : 0)  // ERR on terminals that cannot hide it (vt100): nothing to do
+    }
+
+    /// `setlocale(LC_ALL, "")`, falling back to C.UTF-8 for characters when the user's locale is not
+    /// UTF-8 (LANG unset over SSH): otherwise borders print as `lqqk` and typed `ñ` never arrives (P2).
+    private static func useUTF8Locale() {
+        setlocale(LC_ALL, "")
+        let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
+        if codeset != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+    }
+}

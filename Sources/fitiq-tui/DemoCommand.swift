@@ -1,0 +1,105 @@
+import ArgumentParser
+import FitIQCache
+import FitIQCore
+import FitIQHTTP
+import Foundation
+import Logging
+
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Try fitiq-tui against a local development server with a demo account.",
+        discussion: """
+            Starts fitiq-dev-server on 127.0.0.1 (a free port) with a demo account that has a profile and a \
+            year of height history, signs in with a throw-away cache, and opens the editor. Everything is \
+            removed when you quit.
+            """)
+
+    func run() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let apiKey = Self.secret()
+        let password = Self.secret()
+        let server = try DevServerProcess.start(apiKey: apiKey, demoPassword: password)
+        defer { server.stop() }
+        let paths = CachePaths(root: folder)
+        let transport = HTTPTransport(
+            server: try ServerAddress(server.url), apiKey: apiKey,
+            logger: Logger(label: "fitiq-demo", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let accounts = Accounts(
+            server: try ServerAddress(server.url).description, apiKey: apiKey,
+            directory: JSONFileAccountDirectory(paths: paths), backend: Backend(transport: transport),
+            environment: .live)
+        do {
+            let signedIn = try await accounts.signIn(email: "demo@fitiq.dev", password: password)
+            if let error = signedIn.profileError { throw error }
+            try await TUILauncher.run(accounts: accounts, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            await transport.shutdown()
+            throw report(error)
+        }
+        await transport.shutdown()
+    }
+
+    /// A random secret for this run only.
+    static func secret() -> String {
+        (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 36) }.joined()
+    }
+}
+
+/// `fitiq-dev-server` as a child process; the API key and demo password travel in its environment,
+/// never on its command line.
+struct DevServerProcess {
+    let process: Process
+    let url: String
+
+    static func start(apiKey: String, demoPassword: String) throws -> DevServerProcess {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("fitiq-dev-server")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw DemoError.serverMissing(binary.path)
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--demo-account", "--log-level", "error"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["FITIQ_DEV_API_KEY"] = apiKey
+        environment["FITIQ_DEV_DEMO_PASSWORD"] = demoPassword
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line is `listening on http://127.0.0.1:PORT`.
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("listening on "), let url = text.split(separator: " ").last else {
+            process.terminate()
+            throw DemoError.serverDidNotStart(TextSanitizer.sanitize(text))
+        }
+        return DevServerProcess(process: process, url: String(url))
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+enum DemoError: Error, CustomStringConvertible {
+    case serverMissing(String)
+    case serverDidNotStart(String)
+
+    var description: String {
+        switch self {
+        case .serverMissing(let path): "The development server is missing at \(path); build it with `swift build`."
+        case .serverDidNotStart(let line): "The development server did not start (it said: \(line))."
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import FitIQCore
+import FitIQTUI
+import Foundation
+import NcursesTerminal
+
+/// Opens the terminal UI for `accounts` (the current account's profile, or the sign-in screen).
+enum TUILauncher {
+    static func run(accounts: Accounts, environment: [String: String]) async throws {
+        let account = try await accounts.current()
+        let runner = TUIRunner(accounts: accounts, account: account)
+        let initial = await runner.initialState(size: (0, 0))
+        // ncurses belongs to one thread for its whole life (NCURSES.md P10); the tasks that do the
+        // work run on the cooperative pool and report back through the runner's event queue.
+        let failure: (any Error)? = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                do {
+                    let screen = try NcursesScreen(environment: environment)
+                    defer { screen.restore() }
+                    var state = initial
+                    state.size = screen.size
+                    runner.run(on: screen, state: state)
+                    continuation.resume(returning: nil)
+                } catch {
+                    continuation.resume(returning: error)
+                }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        await runner.finish()
+        if let failure { throw failure }
+    }
+}

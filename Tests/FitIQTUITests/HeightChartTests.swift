@@ -1,0 +1,214 @@
+import FitIQCore
+import FitIQTUI
+import Foundation
+import Testing
+
+struct HeightChartTests {
+    private static let utc = TimeZone(identifier: "UTC") ?? .gmt
+
+    /// A height entry logged at noon UTC on `day` (`YYYY-MM-DD`).
+    private static func entry(
+        _ day: String, _ centimetres: Double, source: ProgressEntry.Source = .server, synced: Bool = true,
+        hour: Int = 12
+    ) throws -> ProgressEntry {
+        let date = try #require(CalendarDate(parsing: day))
+        return ProgressEntry(
+            serverId: synced ? "srv-\(day)" : nil, quantity: centimetres, loggedAt: date.instant(atHour: hour, in: utc),
+            source: source)
+    }
+
+    /// Four entries over 2024, newest first as the store keeps them.
+    private static func year2024() throws -> [ProgressEntry] {
+        [
+            try entry("2024-12-31", 176, source: .manual, synced: false),
+            try entry("2024-07-01", 175, source: .health),
+            try entry("2024-04-01", 172),
+            try entry("2024-01-01", 170),
+        ]
+    }
+
+    private static func chart(
+        _ entries: [ProgressEntry], width: Int, height: Int, units: UnitSystem = .metric
+    ) -> CellBuffer {
+        var buffer = CellBuffer(width: width, height: height)
+        HeightChart.render(
+            entries, unitSystem: units, timeZone: utc, into: &buffer, x: 0, y: 0, width: width, height: height,
+            style: .plain)
+        return buffer
+    }
+
+    /// `lines` padded with spaces to `width` columns, for exact comparisons.
+    private static func exactly(_ lines: [String], width: Int) -> CellBuffer {
+        CellBuffer(lines: lines.map { $0 + String(repeating: " ", count: max(0, width - DisplayWidth.of($0))) })
+    }
+
+    // MARK: Chart
+
+    @Test func drawsBarsSpacedByTime() throws {
+        let buffer = Self.chart(try Self.year2024(), width: 30, height: 5)
+        // April 1 and July 1 fall a quarter and a half into the year, not at a third and two thirds.
+        #expect(
+            buffer
+                == Self.exactly(
+                    [
+                        "176.0 cm ┤         ▃▃▃▃▃▃▃▃▃▃█",
+                        "         │         ███████████",
+                        "         │    ▃▃▃▃▃███████████",
+                        "170.0 cm ┤▁▁▁▁████████████████",
+                        "          Jan 2024    Dec 2024",
+                    ], width: 30))
+    }
+
+    @Test func writesFullDatesWhenThereIsRoom() throws {
+        let buffer = Self.chart(try Self.year2024(), width: 40, height: 6)
+        #expect(buffer.lines[5] == "          2024-01-01          2024-12-31")
+        #expect(buffer.lines[0].hasPrefix("176.0 cm ┤"))
+        #expect(buffer.lines[4].hasPrefix("170.0 cm ┤▁"))
+        #expect(buffer.lines[4].hasSuffix("█"))
+    }
+
+    @Test(arguments: [
+        (UnitSystem.metric, "176.0 cm ┤", "170.0 cm ┤"),
+        (.imperial, "5 ft 9 in ┤", "5 ft 7 in ┤"),
+    ])
+    func labelsTheAxisInTheUsersUnits(units: UnitSystem, top: String, bottom: String) throws {
+        let buffer = Self.chart(try Self.year2024(), width: 36, height: 6, units: units)
+        #expect(buffer.lines[0].hasPrefix(top))
+        #expect(buffer.lines[4].hasPrefix(bottom))
+    }
+
+    @Test func drawsEqualValuesAsAFlatLine() throws {
+        let entries = [
+            try Self.entry("2024-03-01", 180), try Self.entry("2024-02-01", 180), try Self.entry("2024-01-01", 180),
+        ]
+        #expect(
+            Self.chart(entries, width: 30, height: 4)
+                == Self.exactly(
+                    [
+                        "         │",
+                        "         │",
+                        "180.0 cm ┤▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁",
+                        "          Jan 2024    Mar 2024",
+                    ], width: 30))
+    }
+
+    @Test func drawsOneEntryAcrossTheWidth() throws {
+        #expect(
+            Self.chart([try Self.entry("2024-05-01", 180)], width: 30, height: 3)
+                == Self.exactly(
+                    [
+                        "         │",
+                        "180.0 cm ┤▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁",
+                        "          2024-05-01",
+                    ], width: 30))
+    }
+
+    @Test func saysWhenThereIsNoHistory() {
+        #expect(
+            Self.chart([], width: 30, height: 5) == Self.exactly(["No height history yet.", "", "", "", ""], width: 30))
+        #expect(Self.chart([], width: 10, height: 1) == Self.exactly(["No height "], width: 10))
+    }
+
+    @Test func ignoresOtherTypesAndUnusableValues() throws {
+        var weight = try Self.entry("2024-06-01", 80)
+        weight.type = "weight"
+        let broken = try Self.entry("2024-06-02", .nan)
+        #expect(Self.chart([weight, broken], width: 30, height: 2).reads(["No height history yet.", ""]))
+        #expect(
+            Self.chart([weight, try Self.entry("2024-05-01", 180)], width: 30, height: 3).lines[1].hasPrefix(
+                "180.0 cm ┤▁"))
+    }
+
+    @Test func summarisesInARectangleTooSmallForAChart() throws {
+        let entries = try Self.year2024()
+        #expect(
+            Self.chart(entries, width: 60, height: 2)
+                == Self.exactly(["176.0 cm on 2024-12-31 (4 entries since 2024-01-01)", ""], width: 60))
+        #expect(Self.chart(entries, width: 12, height: 3).reads(["176.0 cm on", "", ""]))
+        #expect(Self.chart([try Self.entry("2024-05-01", 180)], width: 40, height: 1).reads(["180.0 cm on 2024-05-01"]))
+    }
+
+    @Test(arguments: [
+        // x, y, width, height of the rectangle inside a 40 × 8 buffer
+        (5, 2, 0, 0), (5, 2, 1, 1), (5, 2, 5, 1), (5, 2, 12, 2), (5, 2, 30, 1), (5, 2, 18, 5), (5, 2, 30, 2),
+        (5, 2, 30, 4), (0, 0, 40, 8), (35, 5, 10, 10), (-3, -2, 20, 6), (5, 2, -4, 3),
+    ])
+    func neverDrawsOutsideItsRectangle(x: Int, y: Int, width: Int, height: Int) throws {
+        let entries = try Self.year2024()
+        for draw in [HeightChart.render, HeightChart.list] {
+            // Given a buffer full of markers
+            var buffer = CellBuffer(lines: Array(repeating: String(repeating: "#", count: 40), count: 8))
+            // When the chart or the list is drawn into a rectangle of any size, even partly off the buffer
+            draw(entries, .imperial, Self.utc, &buffer, x, y, width, height, .plain)
+            // Then every cell outside it still holds its marker, and none inside does
+            for row in 0..<8 {
+                for column in 0..<40 {
+                    let inside = (x..<x + max(0, width)).contains(column) && (y..<y + max(0, height)).contains(row)
+                    #expect((buffer[column, row].character == "#") != inside, "cell \(column), \(row)")
+                }
+            }
+        }
+    }
+
+    @Test func chartsAThousandEntriesOverAYear() throws {
+        let start = try #require(CalendarDate(parsing: "2024-01-01")).instant(atHour: 0, in: Self.utc)
+        // Newest first, every 8.76 hours, drifting up and down by a few centimetres.
+        let entries = (0..<1_000).reversed().map { (index: Int) -> ProgressEntry in
+            let step = Double(index)
+            let drift: Double = 3 * sin(step / 60) + step / 250
+            return ProgressEntry(
+                serverId: "\(index)", quantity: 170 + drift, loggedAt: start.addingTimeInterval(step * 31_536),
+                source: .health)
+        }
+        let buffer = Self.chart(entries, width: 80, height: 10)
+        let bottom = buffer.lines[8]
+        let plotStart = try #require(bottom.firstIndex(of: "┤"))
+        let bars = bottom[bottom.index(after: plotStart)...]
+        // The bars fill the width: each column holds a block, none is left empty.
+        #expect(bars.count == 80 - 10)
+        #expect(bars.allSatisfy { "▁▂▃▄▅▆▇█".contains($0) })
+        #expect(buffer.lines[0].contains("█"))
+        #expect(buffer.lines[9].hasSuffix("2024-12-30"))
+        #expect(buffer.lines[9].contains("2024-01-01"))
+    }
+
+    // MARK: List
+
+    @Test func listsTheLatestEntriesWithTheirSourceAndSyncState() throws {
+        var buffer = CellBuffer(width: 40, height: 3)
+        HeightChart.list(
+            try Self.year2024(), unitSystem: .metric, timeZone: Self.utc, into: &buffer, x: 0, y: 0, width: 40,
+            height: 3, style: .plain)
+        #expect(
+            buffer
+                == Self.exactly(
+                    [
+                        "2024-12-31  176.0 cm  manual  (pending)",
+                        "2024-07-01  175.0 cm  health",
+                        "2024-04-01  172.0 cm  server",
+                    ], width: 40))
+    }
+
+    @Test func listsInImperialAndInTheGivenTimeZone() throws {
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        var buffer = CellBuffer(width: 40, height: 4)
+        // 18:00 UTC on December 31 is already January 1 in Tokyo.
+        HeightChart.list(
+            [try Self.entry("2024-12-31", 180.3, source: .manual, hour: 18), try Self.entry("2024-06-01", 170)],
+            unitSystem: .imperial, timeZone: tokyo, into: &buffer, x: 0, y: 0, width: 40, height: 4, style: .plain)
+        #expect(
+            buffer.reads([
+                "2025-01-01  5 ft 11 in  manual",
+                "2024-06-01   5 ft 7 in  server",
+                "",
+                "",
+            ]))
+    }
+
+    @Test func listSaysWhenThereIsNoHistory() {
+        var buffer = CellBuffer(width: 30, height: 2)
+        HeightChart.list(
+            [], unitSystem: .metric, timeZone: Self.utc, into: &buffer, x: 0, y: 0, width: 30, height: 2, style: .plain)
+        #expect(buffer.reads(["No height history yet.", ""]))
+    }
+}

@@ -1,0 +1,198 @@
+import FitIQCore
+import Foundation
+import Testing
+
+@testable import FitIQTUI
+
+struct ProfileScreenTests {
+    @Test(arguments: [(80, 24), (120, 40)])
+    func showsBothFormsHistoryAndKeys(width: Int, height: Int) {
+        let buffer = screen(profileState(width: width, height: height))
+        let text = buffer.lines
+        #expect(text[0].hasPrefix(" fitiq-tui · jane@example.com"))
+        #expect(text[0].contains("● synced"))
+        #expect(text.contains { $0.contains("Profile") && $0.contains("Physical") })
+        #expect(text.contains { $0.contains("Name") && $0.contains("Jane Doe") })
+        #expect(text.contains { $0.contains("Height") && $0.contains("170.0 cm") })
+        #expect(text.contains { $0.contains("Date of birth") && $0.contains("1983-07-20") })
+        #expect(text.contains { $0.contains("Height history") })
+        #expect(text[height - 1].contains("Ctrl-S save"))
+        #expect(buffer.width == width && buffer.height == height)
+    }
+
+    @Test func biologicalSexIsReadOnlyTextFromTheHealthSource() {
+        var state = profileState()
+        let lines = screen(state).lines
+        let row = lines.firstIndex { $0.contains("Biological sex") } ?? 0
+        #expect(lines[row].contains("Female"))
+        #expect(lines[row + 1].contains("from health source"))
+        // Focus it and press Enter: no edit starts, a message says why.
+        state.profile.focus = .biologicalSex
+        press([.enter], &state)
+        #expect(state.profile.editing == nil)
+        #expect(state.message?.text.contains("only from your health data") == true)
+        #expect(press(type("Male") + [.control("s")], &state).isEmpty)
+    }
+
+    @Test func accountSexAndMissingSexSayWhereTheyComeFrom() {
+        // The tag wraps under the value: read the value column of the Physical box from that row down.
+        for (width, height) in [(80, 24), (120, 40)] {
+            let buffer = screen(
+                profileState(width: width, height: height, sex: SourcedBiologicalSex(value: .male, source: .account)))
+            let row = buffer.lines.firstIndex { $0.contains("Biological sex") } ?? 0
+            let column = width / 2 + 1 + 16
+            let tag = (row + 1...row + 3).map { line in
+                String(buffer.lines[line].dropFirst(column - 0)).split(separator: "│").first.map(String.init) ?? ""
+            }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.contains("─") }.joined(
+                separator: " ")
+            #expect(buffer.lines[row].contains("Male"))
+            #expect(tag == "from account — import health data to confirm", "\(width)×\(height)")
+        }
+        let missing = screen(profileState(sex: nil)).lines
+        #expect(missing.contains { $0.contains("Biological sex") && $0.contains("not set") })
+    }
+
+    @Test func tabMovesThroughEveryFieldInOrder() {
+        var state = profileState()
+        var seen: [ProfileField] = [state.profile.focus]
+        for _ in 1..<ProfileField.allCases.count {
+            press([.tab], &state)
+            seen.append(state.profile.focus)
+        }
+        #expect(seen == ProfileField.allCases)
+        press([.tab], &state)
+        #expect(state.profile.focus == .name)
+        press([.backTab], &state)
+        #expect(state.profile.focus == .biologicalSex)
+        press([.up, .up], &state)
+        #expect(state.profile.focus == .height)
+    }
+
+    @Test func editingNameAndSavingSendsOneMetadataSave() {
+        var state = profileState()
+        press([.enter, .control("u")] + type("José 李"), &state)
+        #expect(state.profile.editing?.editor.text == "José 李")
+        let effects = press([.control("s")], &state)
+        #expect(
+            effects == [.saveMetadata(name: "José 李", bio: "Trail runner", unitSystem: .metric, languageCode: "en")])
+        #expect(state.profile.editing == nil)
+    }
+
+    @Test func anInvalidFieldShowsTheRuleAndSendsNothing() {
+        var state = profileState()
+        state.profile.focus = .height
+        press([.enter, .control("u")] + type("5'13\""), &state)
+        let effects = press([.control("s")], &state)
+        #expect(effects.isEmpty)
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains("! Height must be a number") })
+        // Escape cancels the edit; the saved value shows again.
+        press([.escape], &state)
+        #expect(screen(state).lines.contains { $0.contains("170.0 cm") })
+    }
+
+    @Test func eachFormSavesOnItsOwn() {
+        var state = profileState()
+        press([.enter, .control("u")] + type("New") + [.enter], &state)
+        state.profile.focus = .height
+        press([.enter, .control("u")] + type("181") + [.enter], &state)
+        let effects = press([.control("s")], &state)
+        #expect(effects.count == 2)
+        #expect(effects.contains(.saveHeight("181")))
+        // The metadata saved; the height's rejection shows under the Physical box only.
+        _ = update(&state, .saved(.metadata, error: nil))
+        var account = state.account?.state ?? .empty
+        account.recordHeight(181, measuredAt: fixedNow, source: .manual)
+        account.begin(.updatePhysical(PhysicalPatch(heightCm: 181), revision: 1), owner: UUID(), now: fixedNow)
+        account.finish(
+            .updatePhysical(PhysicalPatch(heightCm: 181), revision: 1), outcome: .rejected("Height is implausible"),
+            now: fixedNow, random: 0)
+        _ = update(&state, .accountChanged(AccountSnapshot(email: "jane@example.com", server: "s", state: account)))
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains("! Rejected by the server: Height is") })
+        #expect(lines[0].contains("! 1 change rejected"))
+    }
+
+    @Test func unitSystemTogglesAndHeightFollows() {
+        var state = profileState()
+        state.profile.focus = .unitSystem
+        press([.enter], &state)
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains("imperial *") })
+        #expect(lines.contains { $0.contains("5 ft 7 in") })
+        #expect(state.hasUnsavedEdits)
+    }
+
+    @Test func quittingWithUnsavedEditsAsksFirst() {
+        var state = profileState()
+        state.profile.focus = .bio
+        press([.enter] + type(" and climber") + [.enter], &state)
+        #expect(press([.character("q")], &state).isEmpty)
+        #expect(state.overlay == .quitPrompt)
+        #expect(screen(state).lines.contains { $0.contains("s  save, then quit") })
+        press([.character("n")], &state)
+        #expect(state.overlay == nil && !state.shouldQuit)
+        press([.character("q")], &state)
+        let effects = press([.character("s")], &state)
+        #expect(
+            effects.first
+                == .saveMetadata(
+                    name: "Jane Doe", bio: "Trail runner and climber", unitSystem: .metric, languageCode: "en"))
+        #expect(effects.last == .quit)
+        #expect(state.shouldQuit)
+    }
+
+    @Test func wideCharactersKeepTheBoxesAligned() {
+        let buffer = screen(profileState(bio: "跑步 🏃‍♀️ e\u{301}quipe", name: "李小龍 José"))
+        let lines = buffer.lines
+        let nameRow = lines.firstIndex { $0.contains("李小龍") } ?? 0
+        // The right box's left border sits in column 40 on every row of the boxes.
+        for row in 1...nameRow + 3 {
+            let cell = buffer[40, row]
+            #expect(cell.character == "│" || cell.character == "┌" || cell.character == "└", "row \(row)")
+        }
+        #expect(DisplayWidth.of(lines[nameRow]) == 80)
+    }
+
+    @Test func escapeSequencesInABioAreNeutralised() {
+        let buffer = screen(profileState(bio: "evil \u{1B}]0;pwned\u{07}\u{1B}[2Jbio"))
+        let text = buffer.cells.map(\.character)
+        #expect(!text.contains("\u{1B}") && !text.contains("\u{07}"))
+        #expect(buffer.lines.contains { $0.contains("evil bio") })
+    }
+
+    @Test func aSmallTerminalGetsAClearMessage() {
+        let lines = screen(profileState(width: 60, height: 20)).lines
+        #expect(lines.contains { $0.contains("Terminal too small: 60×20.") })
+        #expect(lines.contains { $0.contains("at least 80×24") })
+    }
+
+    @Test func helpOverlayListsTheKeys() {
+        var state = profileState()
+        press([.character("?")], &state)
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains("Ctrl-S") && $0.contains("save every form") })
+        press([.character("x")], &state)
+        #expect(state.overlay == nil)
+    }
+
+    @Test func historyAndSyncDetailsSwitch() {
+        var state = profileState()
+        press([.character("h")], &state)
+        #expect(screen(state).lines.contains { $0.contains("Sync details") })
+        #expect(screen(state).lines.contains { $0.contains("Every change is on the server.") })
+        #expect(press([.character("s")], &state) == [.syncNow])
+    }
+
+    @Test func titleBarShowsOfflinePendingChanges() {
+        var state = profileState()
+        var account = state.account?.state ?? .empty
+        account.recordHeight(181, measuredAt: fixedNow, source: .manual)
+        var metadata = account.profile?.metadata ?? ProfileMetadata(name: "x")
+        metadata.bio = "offline"
+        account.editMetadata(metadata, now: fixedNow)
+        state.account?.state = account
+        state.connection = .offline("connection refused")
+        #expect(screen(state).lines[0].contains("○ offline · 2 changes pending"))
+    }
+}

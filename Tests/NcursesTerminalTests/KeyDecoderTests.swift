@@ -1,0 +1,87 @@
+import CNcurses
+import FitIQTUI
+import Testing
+
+@testable import NcursesTerminal
+
+struct KeyDecoderTests {
+    private let size = (width: 100, height: 30)
+
+    private func decode(_ reads: [RawRead]) -> [TerminalInput] {
+        KeyDecoder.decode(reads, size: size)
+    }
+
+    @Test(
+        arguments: [
+            (13, Key.enter), (10, .enter), (9, .tab), (127, .backspace), (8, .backspace), (27, .escape),
+            (1, .control("a")), (3, .control("c")), (17, .control("q")), (19, .control("s")), (26, .control("z")),
+            (0x41, .character("A")), (0x20, .character(" ")), (0xE9, .character("é")), (0x674E, .character("李")),
+            (0x1F3C3, .character("🏃")),
+        ] as [(UInt32, Key)])
+    func decodesCharacterReads(value: UInt32, key: Key) {
+        #expect(decode([.character(value)]) == [.key(key)])
+    }
+
+    @Test(arguments: [0, 28, 31, 0x85, 0x9B, 0xD800, 0xFFFF, 0x11_0000] as [UInt32])
+    func dropsControlsAndInvalidScalars(value: UInt32) {
+        #expect(decode([.character(value)]) == [])
+    }
+
+    @Test(
+        arguments: [
+            (KEY_UP, Key.up), (KEY_DOWN, .down), (KEY_LEFT, .left), (KEY_RIGHT, .right), (KEY_HOME, .home),
+            (KEY_END, .end), (KEY_PPAGE, .pageUp), (KEY_NPAGE, .pageDown), (KEY_DC, .delete),
+            (KEY_BACKSPACE, .backspace), (KEY_BTAB, .backTab), (KEY_ENTER, .enter),
+        ] as [(Int32, Key)])
+    func decodesFunctionKeys(code: Int32, key: Key) {
+        #expect(decode([.keyCode(code)]) == [.key(key)])
+    }
+
+    @Test func dropsFunctionKeysTheUIDoesNotUse() {
+        #expect(decode([.keyCode(KEY_F0 + 1), .keyCode(KEY_IC), .keyCode(KEY_MOUSE)]) == [])
+    }
+
+    @Test func resizeReportsTheScreenSizeAndABurstIsOneResize() {
+        #expect(decode([.keyCode(KEY_RESIZE)]) == [.resize(width: 100, height: 30)])
+        #expect(
+            decode([.keyCode(KEY_RESIZE), .keyCode(KEY_RESIZE), .character(0x61), .keyCode(KEY_RESIZE)])
+                == [.resize(width: 100, height: 30), .key(.character("a")), .resize(width: 100, height: 30)])
+    }
+
+    @Test func escapeAloneIsTheEscapeKey() {
+        #expect(decode([.character(27)]) == [.key(.escape)])
+    }
+
+    @Test func escapeFollowedAtOnceByAKeyIsAltAndNotEscape() {
+        // Alt-x: ESC x in one batch; the UI has no Alt keys, so neither Escape nor "x" is reported.
+        #expect(decode([.character(27), .character(0x78)]) == [])
+        #expect(decode([.character(27), .character(0x78), .character(0x79)]) == [.key(.character("y"))])
+    }
+
+    @Test func unknownEscapeSequencesAreDroppedWhole() {
+        let csi = Array("[200~".unicodeScalars.map(\.value))  // bracketed paste start
+        #expect(decode([.character(27)] + csi.map(RawRead.character) + [.character(0x61)]) == [.key(.character("a"))])
+        let ss3 = [27, 0x4F, 0x4D] as [UInt32]  // keypad Enter without terminfo's kent
+        #expect(decode(ss3.map(RawRead.character)) == [])
+    }
+
+    @Test func escapeBeforeAFunctionKeyKeepsTheKey() {
+        #expect(decode([.character(27), .keyCode(KEY_UP)]) == [.key(.up)])
+    }
+
+    @Test func combiningMarksJoinTheirBaseCharacter() {
+        #expect(decode([.character(0x65), .character(0x301)]) == [.key(.character("e\u{301}"))])
+        let runner = [0x1F3C3, 0x200D, 0x2642, 0xFE0F] as [UInt32]
+        #expect(decode(runner.map(RawRead.character)) == [.key(.character("🏃‍♂️"))])
+    }
+
+    @Test func textInABatchStaysInOrderAroundKeys() {
+        let reads: [RawRead] = [
+            .character(0x61), .character(9), .character(0x674E), .keyCode(KEY_LEFT), .character(0x62),
+        ]
+        #expect(
+            decode(reads) == [
+                .key(.character("a")), .key(.tab), .key(.character("李")), .key(.left), .key(.character("b")),
+            ])
+    }
+}
