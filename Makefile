@@ -4,8 +4,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build and the tests need (DESIGN.md "Fresh machine").
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev tmux python3-venv curl
 SHARED ?= ../shared
+# Release builds (make demo, make bench-startup): static Swift runtime, the fastest start (NCURSES.md).
+RELEASE_FLAGS := -c release --static-swift-stdlib
+# Extra Debian packages, installed through `deps` with APT_PACKAGES overridden.
+SCREENSHOT_PACKAGES := tmux python3-venv fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji
+BENCH_PACKAGES := nano gcc libncursesw5-dev
 
-.PHONY: all deps build test test-swift lint conformance clean
+.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench-startup
 
 all: build
 
@@ -35,6 +40,26 @@ lint:
 conformance: deps
 	$(SWIFT) build --product fitiq-dev-server
 	bash scripts/conformance/run.sh "$$($(SWIFT) build --show-bin-path)/fitiq-dev-server"
+
+# Try the editor: a development server with a demo account, a throw-away cache, release build.
+demo: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-dev-server
+	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-tui
+	.build/release/fitiq-tui demo
+
+# Regenerates screenshots/*.png from real runs in tmux (debug build; pyte + Pillow in .venv-screenshots).
+screenshots: deps
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SCREENSHOT_PACKAGES)"
+	$(SWIFT) build --product fitiq-dev-server
+	$(SWIFT) build --product fitiq-tui
+	bash scripts/screenshots/run.sh .build/debug
+
+# Time from exec to the first frame with the cached profile (release build) next to C ncurses and nano.
+bench-startup: deps
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
+	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-dev-server
+	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-tui
+	python3 scripts/bench/startup.py --bin-dir .build/release
 
 clean:
 	rm -rf .build .venv-conformance

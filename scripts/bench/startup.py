@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Startup benchmark of the terminal UI (issue 6, "Performance"; NCURSES.md "Reference timings").
+
+Measures the time from exec to the first frame that shows the cached profile: each program runs on
+a fresh pseudo-terminal, and the clock stops when its output contains the expected text (the
+profile's name for fitiq-tui). A TUI never exits by itself, so whole-process timers do not apply.
+Next to fitiq-tui, in the same run and interleaved with it: a trivial C ncurses program
+(scripts/bench/trivial.c) and `nano FILE`.
+
+fitiq-tui is measured twice: with the development server up, and with a "black hole" server on the
+same port (accepts connections, never answers). Nothing may wait on the network before the first
+frame, so both figures must be the same.
+
+Usage: startup.py --bin-dir DIR [--runs N]   (DIR holds release fitiq-tui and fitiq-dev-server)
+Only the Python standard library is used.
+"""
+
+import argparse
+import fcntl
+import math
+import os
+import re
+import select
+import shutil
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+COLS, ROWS = 100, 30
+FIRST_FRAME_TIMEOUT = 20.0
+QUIT_TIMEOUT = 5.0
+ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78MDEc])")
+
+BLACK_HOLE = r"""
+import socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(128)
+print("ready", flush=True)
+held = []
+while True:
+    connection, _ = s.accept()
+    held.append(connection)  # accepted, never read, never answered, never closed
+"""
+
+
+class Program:
+    def __init__(self, label, argv, env, marker, quit_keys, cwd=None):
+        self.label, self.argv, self.env = label, argv, env
+        self.marker, self.quit_keys, self.cwd = marker.encode(), quit_keys, cwd
+        self.samples = []
+        self.quit_times = []
+        self.forced = 0
+
+
+def set_window_size(fd):
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+
+
+def read_some(master, timeout):
+    ready, _, _ = select.select([master], [], [], timeout)
+    if not ready:
+        return b""
+    try:
+        data = os.read(master, 65536)
+    except OSError:  # EIO: every slave descriptor is closed
+        return None
+    return data if data else None
+
+
+def run_once(program):
+    """Runs `program` on a new pty; returns milliseconds from exec to the marker."""
+    master, slave = os.openpty()
+    set_window_size(slave)
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # child: the pty becomes its controlling terminal and stdio
+        try:
+            os.close(master)
+            os.login_tty(slave)
+            if program.cwd:
+                os.chdir(program.cwd)
+            os.execve(program.argv[0], program.argv, program.env)
+        finally:
+            os._exit(127)
+    os.close(slave)
+    output = bytearray()
+    elapsed = None
+    try:
+        deadline = start + FIRST_FRAME_TIMEOUT
+        while elapsed is None:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                break
+            data = read_some(master, remaining)
+            if data is None:
+                break
+            output += data
+            if program.marker in output or program.marker in ESCAPES.sub(b"", bytes(output)):
+                elapsed = (time.perf_counter() - start) * 1000
+        if elapsed is None:
+            text = ESCAPES.sub(b"", bytes(output)).decode("utf-8", "replace")
+            raise RuntimeError(f"{program.label}: no {program.marker.decode()!r} within "
+                               f"{FIRST_FRAME_TIMEOUT:.0f}s; it wrote: {text[-600:]!r}")
+    finally:
+        stop(program, pid, master)
+    return elapsed
+
+
+def stop(program, pid, master):
+    """Quits like a user (its quit keys), then SIGTERM, then SIGKILL; drains and closes the pty."""
+    quit_start = time.perf_counter()
+    try:
+        os.write(master, program.quit_keys)
+    except OSError:
+        pass
+    status = None
+    for sig, grace in ((None, QUIT_TIMEOUT), (signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
+        if sig is not None:
+            program.forced += 1
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.perf_counter() + grace
+        while time.perf_counter() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if read_some(master, 0.01) is None:  # keep draining so that it never blocks writing
+                time.sleep(0.005)
+        else:
+            continue
+        break
+    if sig is None:
+        program.quit_times.append((time.perf_counter() - quit_start) * 1000)
+    os.close(master)
+    return status
+
+
+def percentile(samples, share):
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def start_server(bin_dir, env, port):
+    process = subprocess.Popen(
+        [os.path.join(bin_dir, "fitiq-dev-server"), "--port", str(port), "--demo-account", "--log-level", "error"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = process.stdout.readline().strip()
+    if not line.startswith("listening on "):
+        process.kill()
+        raise RuntimeError(f"fitiq-dev-server did not start (it said {line!r})")
+    return process, line.split()[-1]
+
+
+def stop_process(process):
+    if process and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Time from exec to the first frame with the cached profile.")
+    parser.add_argument("--bin-dir", required=True, help="folder with release fitiq-tui and fitiq-dev-server")
+    parser.add_argument("--runs", type=int, default=20, help="measured runs per program and phase (default 20)")
+    parser.add_argument("--warmup", type=int, default=2, help="unmeasured runs per program first (default 2)")
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    bin_dir = os.path.abspath(args.bin_dir)
+    tui = os.path.join(bin_dir, "fitiq-tui")
+    here = os.path.dirname(os.path.abspath(__file__))
+    nano = shutil.which("nano")
+    cc = shutil.which("cc") or shutil.which("gcc")
+    for what, path in (("fitiq-tui", tui), ("fitiq-dev-server", os.path.join(bin_dir, "fitiq-dev-server")),
+                       ("nano", nano), ("cc", cc)):
+        if not path or not os.access(path, os.X_OK):
+            sys.exit(f"error: {what} not found ({path})")
+
+    work = tempfile.mkdtemp(prefix="fitiq-bench-")
+    server = black_hole = None
+    try:
+        trivial = os.path.join(work, "trivial")
+        subprocess.run([cc, "-O2", "-o", trivial, os.path.join(here, "trivial.c"), "-lncursesw"], check=True)
+        text_file = os.path.join(work, "notes.txt")
+        with open(text_file, "w") as f:
+            f.write("nano-bench-marker: a file for the startup benchmark\n" + "lorem ipsum dolor sit amet\n" * 40)
+
+        xdg = {name: os.path.join(work, name) for name in ("config", "data", "state", "home")}
+        for folder in xdg.values():
+            os.makedirs(folder, mode=0o700)
+        base_env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": xdg["home"],
+            "LANG": "C.UTF-8",
+            "TERM": "xterm-256color",
+            "XDG_CONFIG_HOME": xdg["config"],
+            "XDG_DATA_HOME": xdg["data"],
+            "XDG_STATE_HOME": xdg["state"],
+        }
+        api_key = "bench-" + os.urandom(12).hex()
+        password = "bench-" + os.urandom(12).hex()
+        server_env = dict(base_env, FITIQ_DEV_API_KEY=api_key, FITIQ_DEV_DEMO_PASSWORD=password)
+        server, url = start_server(bin_dir, server_env, 0)
+        port = int(url.rsplit(":", 1)[1].rstrip("/"))
+
+        # Sign in once with the command line: the cache then holds the profile.
+        login = subprocess.run([tui, "login", "--server", url, "--email", "demo@fitiq.dev"],
+                               input=password + "\n", env=dict(base_env, FITIQ_API_KEY=api_key),
+                               capture_output=True, text=True, timeout=60)
+        if login.returncode != 0:
+            raise RuntimeError(f"login failed ({login.returncode}): {login.stderr.strip()}")
+        cached = subprocess.run(["grep", "-rl", "Alex Demo", xdg["data"]], capture_output=True, text=True)
+        if not cached.stdout.strip():
+            raise RuntimeError("the cache does not hold the profile after login")
+
+        def programs(phase_label, tui_label):
+            return [
+                Program(f"trivial C ncurses ({phase_label})", [trivial], base_env, "trivial-ready", b"q"),
+                Program(f"nano FILE ({phase_label})", [nano, text_file], base_env, "nano-bench-marker", b"\x18"),
+                Program(tui_label, [tui], base_env, "Alex Demo", b"q"),
+            ]
+
+        def phase(group):
+            for program in group:
+                for _ in range(args.warmup):
+                    run_once(program)
+            for _ in range(args.runs):  # interleaved, so that a slower moment costs every program alike
+                for program in group:
+                    program.samples.append(run_once(program))
+
+        print(f"{args.runs} runs each after {args.warmup} warm-up runs, {COLS}x{ROWS} pty, "
+              f"load average {os.getloadavg()[0]:.2f}", flush=True)
+        up = programs("phase 1", "fitiq-tui (server up)")
+        phase(up)
+        print(f"phase 1: server up at {url}", flush=True)
+
+        stop_process(server)
+        server = None
+        black_hole = subprocess.Popen([sys.executable, "-c", BLACK_HOLE, str(port)], stdout=subprocess.PIPE, text=True)
+        if black_hole.stdout.readline().strip() != "ready":
+            raise RuntimeError("the black-hole server did not start")
+        hole = programs("phase 2", "fitiq-tui (black-hole server)")
+        phase(hole)
+        print(f"phase 2: black hole on port {port} (accepts, never answers)", flush=True)
+
+        print()
+        print(f"{'program':<32} {'median ms':>10} {'p90 ms':>8} {'× trivial C':>12} {'quit ms (max)':>14}")
+        ratios = []
+        for group in (up, hole):
+            baseline = statistics.median(group[0].samples)
+            for program in group:
+                median = statistics.median(program.samples)
+                quit_note = f"{max(program.quit_times):.0f}" if program.quit_times else "-"
+                if program.forced:
+                    quit_note += f" ({program.forced} forced)"
+                print(f"{program.label:<32} {median:>10.1f} {percentile(program.samples, 0.9):>8.1f} "
+                      f"{median / baseline:>12.2f} {quit_note:>14}")
+            ratios.append(statistics.median(group[2].samples) / baseline)
+        print()
+        worst = max(ratios)
+        verdict = "met" if worst <= 3 else "NOT met"
+        stretch = "met" if worst <= 2 else "not met"
+        print(f"target ≤ 3× trivial C: {verdict} (fitiq-tui {ratios[0]:.2f}× with the server up, "
+              f"{ratios[1]:.2f}× with the black hole); stretch ≤ 2×: {stretch}")
+        print(f"fitiq-tui medians, black hole / server up: "
+              f"{statistics.median(hole[2].samples) / statistics.median(up[2].samples):.2f}")
+        print(f"{args.runs} samples per row; load average now {os.getloadavg()[0]:.2f}")
+    finally:
+        stop_process(server)
+        if black_hole:
+            black_hole.kill()
+            black_hole.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
