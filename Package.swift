@@ -97,6 +97,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "FitIQCore", "FitIQDevServer", "FitIQTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "FitIQTUITests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQTestSupport"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "FitIQTUI"]),
         .testTarget(name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQHealth", "FitIQTestSupport"]),

@@ -13,16 +13,19 @@ enum TUILauncher {
         // work run on the cooperative pool and report back through the runner's event queue.
         let failure: (any Error)? = await withCheckedContinuation { continuation in
             let thread = Thread {
+                let outcome: (any Error)?
                 do {
                     let screen = try NcursesScreen(environment: environment)
-                    defer { screen.restore() }
                     var state = initial
                     state.size = screen.size
                     runner.run(on: screen, state: state)
-                    continuation.resume(returning: nil)
+                    // The terminal is restored before the process may end, not after.
+                    screen.restore()
+                    outcome = nil
                 } catch {
-                    continuation.resume(returning: error)
+                    outcome = error
                 }
+                continuation.resume(returning: outcome)
             }
             thread.stackSize = 8 << 20
             thread.start()

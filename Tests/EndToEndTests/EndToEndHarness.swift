@@ -1,0 +1,233 @@
+import FitIQDevServer
+import FitIQTestSupport
+import Foundation
+import Logging
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One end-to-end run: a fresh development server on a free loopback port, fresh XDG folders, the
+/// real `fitiq-tui` binary for command-line set-up, and the terminal UI in tmux.
+struct EndToEnd: Sendable {
+    static let apiKey = "e2e-test-api-key-0123456789"
+    static let jwtSecret = "e2e-test-jwt-secret-long-enough-0123456789"
+    static let email = "jane@example.com"
+    static let password = "correct horse battery"
+    static let name = "Jane Doe"
+
+    /// Holds the XDG folders, the server's database file and the terminal's wrapper script.
+    let folder: URL
+    let executable: URL
+    let database: URL
+
+    /// Runs `body` with fresh folders, removed afterwards.
+    static func with<T: Sendable>(_ body: @Sendable (EndToEnd) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let harness = EndToEnd(
+            folder: folder, executable: try BuiltProducts.executable(named: "fitiq-tui"),
+            database: folder.appendingPathComponent("server.sqlite"))
+        return try await body(harness)
+    }
+
+    /// The environment of every `fitiq-tui` run: this run's XDG folders and nothing inherited.
+    var environment: [String: String] {
+        let home = folder.appendingPathComponent("home")
+        return [
+            "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "FITIQ_API_KEY": Self.apiKey,
+            "PATH": "/usr/bin:/bin", "TZ": "UTC",
+        ]
+    }
+
+    /// Runs a `fitiq-tui` command (not the terminal UI) and returns what it printed.
+    func cli(_ arguments: [String], input: String? = nil) async throws -> CommandRunner.Result {
+        try await CommandRunner(executable: executable, environment: environment).run(arguments, input: input)
+    }
+
+    /// Registers the test account on `server` with the command line, which also signs in.
+    func register(on server: TestServer) async throws -> CommandRunner.Result {
+        try await cli(
+            [
+                "register", "--server", server.url, "--email", Self.email, "--name", Self.name, "--date-of-birth",
+                "1983-07-20",
+            ],
+            input: Self.password + "\n")
+    }
+
+    /// Where the wrapper script saves the terminal settings before and after `fitiq-tui`.
+    var sttyBefore: URL { folder.appendingPathComponent("stty-before") }
+    var sttyAfter: URL { folder.appendingPathComponent("stty-after") }
+    /// Where the wrapper script saves the exit status of `fitiq-tui`.
+    var exitStatusFile: URL { folder.appendingPathComponent("exit-status") }
+
+    /// Waits until the wrapper script has recorded how `fitiq-tui` ended; returns its exit status.
+    ///
+    /// (Read from the script rather than from tmux's `pane_dead_status`: Debian's tmux, built with
+    /// utempter, now and then misses the `SIGCHLD` of a pane's process and never learns its status.)
+    func waitForExitStatus(timeout: Duration = TmuxSession.defaultTimeout) async throws -> Int32? {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if let text = try? String(contentsOf: exitStatusFile, encoding: .utf8), text.hasSuffix("\n") {
+                return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+
+    /// Opens the terminal UI against `server` in a fresh tmux server (100×30).
+    ///
+    /// The pane runs a small shell script: it records the terminal settings, runs `fitiq-tui`, then
+    /// records them again with the program's exit status and prints `fitiq-tui exited with status N`;
+    /// the pane stays after that.
+    func openTUI(server: TestServer) throws -> TmuxSession {
+        var variables = environment
+        variables["LANG"] = "C.UTF-8"
+        variables["TERM"] = "tmux-256color"
+        let assignments = variables.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
+        let script = """
+            stty -g > \(shellQuote(sttyBefore.path))
+            env -i \(assignments.joined(separator: " ")) \(shellQuote(executable.path)) --server \(shellQuote(server.url))
+            status=$?
+            stty -g > \(shellQuote(sttyAfter.path))
+            echo "$status" > \(shellQuote(exitStatusFile.path))
+            echo "fitiq-tui exited with status $status"
+
+            """
+        let scriptFile = folder.appendingPathComponent("tui.sh")
+        try script.write(to: scriptFile, atomically: true, encoding: .utf8)
+        return try TmuxSession.start("/bin/sh \(shellQuote(scriptFile.path))")
+    }
+
+    /// Starts the development server on `port` (0: a free one), keeping its data in this run's database file.
+    func startServer(port: Int = 0) async throws -> TestServer {
+        try await TestServer.start(port: port, database: database)
+    }
+}
+
+private func shellQuote(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+/// The development server running in this process until ``stop()``.
+final class TestServer: Sendable {
+    let url: String
+    let port: Int
+    private let task: Task<Void, any Error>
+
+    private init(url: String, port: Int, task: Task<Void, any Error>) {
+        self.url = url
+        self.port = port
+        self.task = task
+    }
+
+    /// Starts a server on `port` (0: a free one) with its data in `database`; the same port, file and
+    /// JWT secret make a restarted server accept the sessions the first one issued.
+    static func start(port: Int, database: URL) async throws -> TestServer {
+        let configuration = DevServerConfiguration(
+            port: port, storage: .file(path: database.path), apiKey: EndToEnd.apiKey, jwtSecret: EndToEnd.jwtSecret,
+            bcryptCost: 4)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let application = try await DevServer.makeApplication(
+            configuration: configuration, logger: Logger(label: "e2e-test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            onListening: { continuation.yield($0) })
+        let task = Task { try await application.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next() else { throw CancellationError() }
+        return TestServer(url: "http://127.0.0.1:\(bound)", port: bound, task: task)
+    }
+
+    /// Stops the server and waits until it has let go of the port.
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// What the server holds for the test account, read over its HTTP API.
+    func snapshot() async throws -> ServerSnapshot {
+        let login = try await request(
+            "POST", "auth/login", body: ["email": EndToEnd.email, "password": EndToEnd.password])
+        guard let token = login["access_token"] as? String else { throw APIFailure(text: "no token in \(login)") }
+        let me = try await request("GET", "users/me", token: token)
+        guard let profile = me["profile"] as? [String: Any] else { throw APIFailure(text: "no profile in \(me)") }
+        let progress = try await request("GET", "progress?type=height&limit=100", token: token)
+        guard let entries = progress["entries"] as? [[String: Any]] else {
+            throw APIFailure(text: "no entries in \(progress)")
+        }
+        return ServerSnapshot(
+            name: profile["name"] as? String, bio: profile["bio"] as? String,
+            unitSystem: profile["preferred_unit_system"] as? String, heightCm: profile["height_cm"] as? Double,
+            heightEntries: entries.compactMap { $0["quantity"] as? Double })
+    }
+
+    struct APIFailure: Error, CustomStringConvertible {
+        let text: String
+        var description: String { text }
+    }
+
+    /// Sends one API request and returns the `data` object of the answer.
+    private func request(
+        _ method: String, _ path: String, body: [String: String]? = nil, token: String? = nil
+    ) async throws -> [String: Any] {
+        guard let address = URL(string: "\(url)/api/v1/\(path)") else { throw APIFailure(text: "bad path \(path)") }
+        var request = URLRequest(url: address, timeoutInterval: 20)
+        request.httpMethod = method
+        request.setValue(EndToEnd.apiKey, forHTTPHeaderField: "X-API-Key")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status),
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let payload = object["data"] as? [String: Any]
+        else {
+            throw APIFailure(text: "\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
+        }
+        return payload
+    }
+}
+
+/// The test account as the server has it.
+struct ServerSnapshot: Sendable {
+    let name: String?
+    let bio: String?
+    let unitSystem: String?
+    let heightCm: Double?
+    /// The quantities of the account's `height` progress entries.
+    let heightEntries: [Double]
+}
+
+/// Reading the profile screen's text.
+extension [String] {
+    /// The first row holding `text`.
+    func row(containing text: String) -> String? {
+        first { $0.contains(text) }
+    }
+
+    /// The title bar.
+    var title: String { first ?? "" }
+
+    /// The half of a box row that holds the field labelled `label` (the Profile and Physical boxes
+    /// stand side by side, so one screen row holds a field of each, joined by `││`).
+    func field(_ label: String) -> String? {
+        for row in self where row.contains("││") {
+            if let half = row.components(separatedBy: "││").first(where: { $0.contains(label) }) { return half }
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// The column (in characters, for rows without wide characters) where `text` starts, if present.
+    func column(of text: String) -> Int? {
+        guard let range = range(of: text) else { return nil }
+        return distance(from: startIndex, to: range.lowerBound)
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import Testing
+
+/// The real `fitiq-tui` on a real terminal (tmux) against the development server on a free port.
+///
+/// Each test has its own server, XDG folders and tmux server. Every step waits for what the screen
+/// must show next (polling with a generous deadline) before it sends the next keys.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct EndToEndTests {
+    @Test func signInThroughTheSignInScreen() async throws {
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                let registered = try await e2e.register(on: server)
+                #expect(registered.status == 0, "\(registered)")
+                let logout = try await e2e.cli(["logout"])
+                #expect(logout.status == 0, "\(logout)")
+
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await tui.waitFor("Sign in to FitIQ")
+                try tui.type(EndToEnd.email)
+                try await tui.waitUntil("the email typed") {
+                    $0.row(containing: "Email")?.contains(EndToEnd.email) == true
+                }
+                try tui.send("Tab")
+                try tui.type(EndToEnd.password)
+                let masked = String(repeating: "•", count: EndToEnd.password.count)
+                let typed = try await tui.waitUntil("the password masked") {
+                    $0.row(containing: "Password")?.contains(masked) == true
+                }
+                #expect(!typed.contains(EndToEnd.password))
+                try tui.send("Enter")
+
+                let profile = try await tui.waitUntil("the profile screen") {
+                    $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains(EndToEnd.name) == true
+                }
+                #expect(profile.contains("Signed in as \(EndToEnd.email)."))
+                #expect(profile.contains("Physical"))
+
+                try tui.send("q")
+                try await expectCleanExit(e2e, tui)
+            }
+        }
+    }
+
+    @Test func aNewNameWithAWideCharacterReachesTheServer() async throws {
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await waitForProfile(tui)
+
+                let newName = "Zoë 李 Runner"
+                try tui.send("Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.send("C-u")
+                try tui.type(newName)
+                try await tui.waitUntil("the new name typed") { $0.field("Name")?.contains(newName) == true }
+                try tui.send("Enter")
+                try await tui.waitUntil("the name as a draft") { $0.field("Name")?.contains("\(newName) *") == true }
+                try tui.send("C-s")
+                try await tui.waitUntil("the name saved and synced") {
+                    guard let name = $0.field("Name") else { return false }
+                    return name.contains(newName) && !name.contains("*") && $0.title.contains("● synced")
+                }
+
+                let stored = try await server.snapshot()
+                #expect(stored.name == newName)
+            }
+        }
+    }
+
+    @Test func imperialUnitsAndAHeightOfFiveFeetElevenReachTheServer() async throws {
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let before = try await server.snapshot()
+                #expect(before.heightCm == nil)
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await waitForProfile(tui)
+
+                try tui.send("Tab", "Tab")
+                try await tui.waitUntil("focus on the unit system") {
+                    $0.field("Unit system")?.contains("›Unit system") == true
+                }
+                try tui.send("Enter")
+                try await tui.waitUntil("imperial as a draft") {
+                    $0.field("Unit system")?.contains("imperial *") == true
+                }
+                try tui.send("Tab", "Tab")
+                try await tui.waitUntil("focus on the height") { $0.field("Height")?.contains("›Height") == true }
+                try tui.send("Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.send("C-u")
+                try tui.type("5'11\"")
+                try await tui.waitUntil("the height typed") { $0.field("Height")?.contains("5'11\"") == true }
+                try tui.send("Enter")
+                try await tui.waitUntil("the height as a draft") { $0.field("Height")?.contains("5'11\" *") == true }
+                try tui.send("C-s")
+                try await tui.waitUntil("both forms saved and synced") {
+                    guard let units = $0.field("Unit system"), let height = $0.field("Height") else { return false }
+                    return units.contains("imperial") && !units.contains("*") && height.contains("5 ft 11 in")
+                        && !height.contains("*") && $0.title.contains("● synced")
+                }
+
+                let after = try await server.snapshot()
+                #expect(after.unitSystem == "imperial")
+                #expect(abs((after.heightCm ?? 0) - 180.3) < 0.1, "height_cm \(String(describing: after.heightCm))")
+                #expect(after.heightEntries.count == before.heightEntries.count + 1, "\(after.heightEntries)")
+                #expect(after.heightEntries.contains { abs($0 - 180.3) < 0.1 }, "\(after.heightEntries)")
+            }
+        }
+    }
+
+    @Test func resizingReflowsTheBoxesAndLosesNothing() async throws {
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await waitForProfile(tui)
+                #expect(try rightBoxColumn(tui.lines()) == 50)
+
+                // A confirmed draft (Bio) and an edit still open (Name) must both survive.
+                try tui.send("Tab", "Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.type("Survives resizing")
+                try tui.send("Enter")
+                try await tui.waitUntil("the bio as a draft") {
+                    $0.field("Bio")?.contains("Survives resizing *") == true
+                }
+                try tui.send("BTab", "Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.type(" Smith")
+                try await tui.waitUntil("the name being edited") {
+                    $0.field("Name")?.contains("Jane Doe Smith") == true
+                }
+                let intact: ([String]) -> Bool = {
+                    $0.title.contains(EndToEnd.email) && $0.field("Bio")?.contains("Survives resizing *") == true
+                        && $0.field("Name")?.contains("Jane Doe Smith") == true
+                        && $0.contains { $0.contains("Enter confirm") }
+                }
+
+                try tui.resize(width: 80, height: 24)
+                let small = try await tui.waitUntil("the boxes at 80×24") { rightBoxColumn($0) == 40 && intact($0) }
+                #expect(TmuxSession.rows(of: small).count == 24)
+                try tui.resize(width: 100, height: 30)
+                try await tui.waitUntil("the boxes at 100×30 again") { rightBoxColumn($0) == 50 && intact($0) }
+
+                try tui.resize(width: 70, height: 20)
+                try await tui.waitFor("Terminal too small: 70×20.")
+                try tui.resize(width: 100, height: 30)
+                try await tui.waitUntil("the profile after being too small") { rightBoxColumn($0) == 50 && intact($0) }
+
+                // The edit still works after all that: confirm it.
+                try tui.send("Enter")
+                try await tui.waitUntil("the name as a draft") {
+                    $0.field("Name")?.contains("Jane Doe Smith *") == true
+                }
+            }
+        }
+    }
+
+    @Test func anEditMadeWhileTheServerIsDownIsSentWhenItReturns() async throws {
+        try await EndToEnd.with { e2e in
+            let first = try await e2e.startServer()
+            var second: TestServer?
+            do {
+                #expect(try await e2e.register(on: first).status == 0)
+                let tui = try e2e.openTUI(server: first)
+                defer { tui.kill() }
+                try await waitForProfile(tui)
+
+                await first.stop()
+                try tui.send("Tab", "Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.type("Written offline")
+                try tui.send("Enter")
+                try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("Written offline *") == true }
+                try tui.send("C-s")
+                let offline = try await tui.waitUntil("the change pending while offline") {
+                    $0.title.contains("○ offline · 1 change pending")
+                }
+                #expect(offline.contains("Saved here, not on the server yet"))
+
+                second = try await TestServer.start(port: first.port, database: e2e.database)
+                try tui.send("s")
+                try await tui.waitUntil("synced after the server returned", timeout: .seconds(60)) {
+                    $0.title.contains("● synced") && !$0.title.contains("pending")
+                }
+                let stored = try await second?.snapshot()
+                #expect(stored?.bio == "Written offline")
+                #expect(stored?.name == EndToEnd.name)
+            } catch {
+                await first.stop()
+                await second?.stop()
+                throw error
+            }
+            await first.stop()
+            await second?.stop()
+        }
+    }
+
+    @Test func quittingWithAnUnsavedEditAsksFirst() async throws {
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await waitForProfile(tui)
+
+                try tui.send("Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.type(" Smith")
+                try tui.send("Enter")
+                try await tui.waitUntil("the name as a draft") {
+                    $0.field("Name")?.contains("Jane Doe Smith *") == true
+                }
+
+                try tui.send("q")
+                try await tui.waitFor("Unsaved edits")
+                try tui.send("n")
+                try await tui.waitUntil("the prompt closed, the edit kept") {
+                    !$0.contains { $0.contains("Unsaved edits") }
+                        && $0.field("Name")?.contains("Jane Doe Smith *") == true
+                }
+                try tui.send("q")
+                try await tui.waitFor("Unsaved edits")
+                try tui.send("y")
+                try await expectCleanExit(e2e, tui)
+                #expect(try await server.snapshot().name == EndToEnd.name)
+            }
+        }
+    }
+}
+
+/// Runs `body` with a fresh development server, stopped afterwards whatever happens.
+private func withServer<T: Sendable>(_ e2e: EndToEnd, _ body: (TestServer) async throws -> T) async throws -> T {
+    let server = try await e2e.startServer()
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// Waits for the profile screen of the test account, synced.
+private func waitForProfile(_ tui: TmuxSession) async throws {
+    try await tui.waitUntil("the synced profile screen") {
+        $0.title.contains(EndToEnd.email) && $0.title.contains("● synced")
+            && $0.field("Name")?.contains(EndToEnd.name) == true
+    }
+}
+
+/// The column where the Physical box starts, read from its top border.
+private func rightBoxColumn(_ lines: [String]) -> Int? {
+    guard lines.count > 1, let joint = lines[1].column(of: "┐┌") else { return nil }
+    return joint + 1
+}
+
+/// The program ends with status 0 and leaves the terminal's settings as it found them and its
+/// screen gone (the alternate screen left).
+private func expectCleanExit(_ e2e: EndToEnd, _ tui: TmuxSession) async throws {
+    let status = try await e2e.waitForExitStatus()
+    let screen = try tui.screen()
+    #expect(status == 0, "fitiq-tui ended with status \(String(describing: status)):\n\(screen)")
+    let before = try String(contentsOf: e2e.sttyBefore, encoding: .utf8)
+    let after = try String(contentsOf: e2e.sttyAfter, encoding: .utf8)
+    #expect(!before.isEmpty)
+    #expect(before == after, "stty -g before: \(before) after: \(after)")
+    #expect(!screen.contains("Physical") && !screen.contains("Unsaved edits"), "the TUI is still shown:\n\(screen)")
+}

@@ -1,0 +1,248 @@
+import Foundation
+
+/// Drives a program on a real terminal: a private tmux server (`-L`, no user config) with one
+/// detached session, keys in through `send-keys`, the screen out through `capture-pane`.
+///
+/// Every check polls the screen until the expected text appears, with a generous deadline: the
+/// deadline is a guard against hangs on a loaded machine, not a performance check.
+struct TmuxSession: Sendable {
+    /// How long ``waitFor(_:timeout:)`` waits unless told otherwise.
+    static let defaultTimeout: Duration = .seconds(30)
+
+    /// A condition that did not hold before its deadline; carries the last screen seen.
+    struct Timeout: Error, CustomStringConvertible {
+        let waitingFor: String
+        let screen: String
+        var description: String { "Timed out waiting for \(waitingFor). The screen was:\n\(screen)" }
+    }
+
+    /// A tmux command that failed.
+    struct CommandFailed: Error, CustomStringConvertible {
+        let arguments: [String]
+        let status: Int32
+        let output: String
+        var description: String { "tmux \(arguments.joined(separator: " ")) exited \(status): \(output)" }
+    }
+
+    /// The private server's socket name.
+    let socket: String
+    /// The tmux server's process and the pane's (the shell that starts the program).
+    let serverPID: Int32
+    let panePID: Int32
+
+    private static let target = "e2e"
+
+    /// Starts a private tmux server running `command` (a shell command line) on a `width`×`height`
+    /// terminal. The pane stays after the command ends, so its last screen can still be read.
+    static func start(_ command: String, width: Int = 100, height: Int = 30) throws -> TmuxSession {
+        let socket = "fitiq-e2e-\(UUID().uuidString.prefix(8).lowercased())"
+        _ = try run(
+            socket: socket,
+            [
+                "new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)", command, ";",
+                "set-option", "-g", "remain-on-exit", "on",
+            ])
+        let pids = try run(socket: socket, ["display-message", "-p", "-t", target, "#{pid} #{pane_pid}"])
+        let numbers = pids.split(separator: " ").compactMap {
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        guard numbers.count == 2 else {
+            _ = try? run(socket: socket, ["kill-server"])
+            throw CommandFailed(arguments: ["display-message"], status: 0, output: "no process ids in \(pids)")
+        }
+        return TmuxSession(socket: socket, serverPID: numbers[0], panePID: numbers[1])
+    }
+
+    /// Sends named keys (`Tab`, `BTab`, `Enter`, `Escape`, `C-s`, `C-u`, or single characters).
+    func send(_ keys: String...) throws {
+        _ = try run(["send-keys", "-t", Self.target] + keys)
+    }
+
+    /// Types `text` literally (UTF-8, no key names).
+    func type(_ text: String) throws {
+        _ = try run(["send-keys", "-t", Self.target, "-l", text])
+    }
+
+    /// The screen as text, one line per row.
+    func screen() throws -> String {
+        try run(["capture-pane", "-p", "-t", Self.target])
+    }
+
+    /// The screen's rows.
+    func lines() throws -> [String] {
+        Self.rows(of: try screen())
+    }
+
+    /// The rows of a captured screen (which ends with a newline).
+    static func rows(of screen: String) -> [String] {
+        var rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if rows.last == "" { rows.removeLast() }
+        return rows
+    }
+
+    /// Resizes the terminal; the program sees `SIGWINCH`.
+    func resize(width: Int, height: Int) throws {
+        _ = try run(["resize-window", "-t", Self.target, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// Waits until the screen contains `text` (on one row); returns that screen.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Duration = defaultTimeout) async throws -> String {
+        try await waitUntil("\"\(text)\"", timeout: timeout) { rows in rows.contains { $0.contains(text) } }
+    }
+
+    /// Waits until `condition` holds for the screen's rows; returns that screen.
+    @discardableResult
+    func waitUntil(
+        _ description: String, timeout: Duration = defaultTimeout, _ condition: ([String]) -> Bool
+    ) async throws -> String {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            let screen = try screen()
+            if condition(Self.rows(of: screen)) { return screen }
+            if ContinuousClock.now > deadline { throw Timeout(waitingFor: description, screen: screen) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Stops the tmux server and makes sure nothing it started is still running.
+    func kill() {
+        let started = ProcessTree.descendants(of: panePID) + [panePID, serverPID]
+        _ = try? run(["kill-server"])
+        ProcessTree.reap(started, within: .seconds(10))
+    }
+
+    private func run(_ arguments: [String]) throws -> String {
+        try Self.run(socket: socket, arguments)
+    }
+
+    private static func run(socket: String, _ arguments: [String]) throws -> String {
+        // A UTF-8 locale so that tmux passes and captures wide characters; nothing else inherited.
+        let result = try CleanSpawn.run(
+            "/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments,
+            environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHELL": "/bin/sh"])
+        guard result.status == 0 else {
+            throw CommandFailed(arguments: arguments, status: result.status, output: result.output)
+        }
+        return result.output
+    }
+}
+
+/// Runs a program the way a shell would: default signal handling, no signal blocked, and none of
+/// this process's open files (`Foundation.Process` passes on the test runner's blocked signals, and
+/// a tmux server started so ignores `kill-server`; an inherited listening socket would keep the
+/// development server's port open after it stopped). Output goes to a file, not a pipe: the tmux
+/// server lives on after the client that started it and would hold a pipe open.
+enum CleanSpawn {
+    struct Failed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs `path` with `arguments` and `environment` to the end; returns its status and output.
+    static func run(_ path: String, _ arguments: [String], environment: [String: String]) throws
+        -> (status: Int32, output: String)
+    {
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-spawn-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: outputFile) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        closeInheritedFiles(&actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in Int32(1)..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard spawned == 0 else {
+            throw Failed(description: "posix_spawn \(path): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw Failed(description: "waitpid: \(String(cString: strerror(errno)))") }
+        }
+        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        // Exited normally: the exit status; killed by a signal: 128 + the signal, as a shell says.
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (exitStatus, output)
+    }
+
+    /// Closes every file but standard input, output and error in the child: glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` when there is one (Swift's Glibc module does not
+    /// declare it), else each descriptor open now.
+    private static func closeInheritedFiles(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+    }
+}
+
+/// Processes by id, read from `/proc`: used only to end what a test started.
+enum ProcessTree {
+    /// Every live descendant of `pid`.
+    static func descendants(of pid: Int32) -> [Int32] {
+        var parents: [Int32: [Int32]] = [:]
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let child = Int32(entry), let parent = parentID(of: child) else { continue }
+            parents[parent, default: []].append(child)
+        }
+        var result: [Int32] = []
+        var queue = [pid]
+        while let next = queue.popLast() {
+            let children = parents[next] ?? []
+            result += children
+            queue += children
+        }
+        return result
+    }
+
+    /// Waits for `pids` to end; any still alive at the deadline is killed.
+    static func reap(_ pids: [Int32], within timeout: Duration) {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        var alive = pids.filter(isAlive)
+        while !alive.isEmpty && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            alive = alive.filter(isAlive)
+        }
+        for pid in alive { Foundation.kill(pid, SIGKILL) }
+    }
+
+    /// Whether `pid` is running (a zombie counts as ended).
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        let state = stat[stat.index(after: close)...].split(separator: " ").first
+        return state != "Z" && state != "X"
+    }
+
+    private static func parentID(of pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // After the command name: state, then the parent's id.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+}
