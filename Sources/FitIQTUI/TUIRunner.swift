@@ -36,21 +36,31 @@ public final class TUIRunner: Sendable {
         let background = Task { await self.backgroundLoop() }
         if state.screen == .profile { requestSync() }
         var lastTick = Date()
+        var dirty = true
         while !state.shouldQuit {
-            if buffer.width != state.size.width || buffer.height != state.size.height {
-                buffer = CellBuffer(width: state.size.width, height: state.size.height)
+            // Render only after something happened: an idle editor costs next to nothing.
+            if dirty {
+                if buffer.width != state.size.width || buffer.height != state.size.height {
+                    buffer = CellBuffer(width: state.size.width, height: state.size.height)
+                }
+                let cursor = render(state, into: &buffer)
+                screen.draw(buffer, cursor: cursor)
+                dirty = false
             }
-            let cursor = render(state, into: &buffer)
-            screen.draw(buffer, cursor: cursor)
-            if let input = screen.nextInput(timeout: 50) { perform(update(&state, .input(input))) }
+            if let input = screen.nextInput(timeout: 50) {
+                perform(update(&state, .input(input)))
+                dirty = true
+            }
             for event in events.withLock({ queue in
                 defer { queue = [] }; return queue
             }) {
                 perform(update(&state, event))
+                dirty = true
             }
             if Date().timeIntervalSince(lastTick) >= 1 {
                 lastTick = Date()
                 perform(update(&state, .tick(lastTick)))
+                dirty = true
             }
         }
         background.cancel()
