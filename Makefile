@@ -62,4 +62,4 @@ bench-startup: deps
 	python3 scripts/bench/startup.py --bin-dir .build/release
 
 clean:
-	rm -rf .build .venv-conformance
+	rm -rf .build .venv-conformance .venv-screenshots
