@@ -117,12 +117,12 @@ private func shellQuote(_ text: String) -> String {
 final class TestServer: Sendable {
     let url: String
     let port: Int
-    private let task: Task<Void, any Error>
+    private let server: RunningDevServer
 
-    private init(url: String, port: Int, task: Task<Void, any Error>) {
+    private init(url: String, port: Int, server: RunningDevServer) {
         self.url = url
         self.port = port
-        self.task = task
+        self.server = server
     }
 
     /// Starts a server on `port` (0: a free one) with its data in `database`; the same port, file and
@@ -131,20 +131,13 @@ final class TestServer: Sendable {
         let configuration = DevServerConfiguration(
             port: port, storage: .file(path: database.path), apiKey: EndToEnd.apiKey, jwtSecret: EndToEnd.jwtSecret,
             bcryptCost: 4)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = try await DevServer.makeApplication(
-            configuration: configuration, logger: Logger(label: "e2e-test", factory: { _ in SwiftLogNoOpLogHandler() }),
-            onListening: { continuation.yield($0) })
-        let task = Task { try await application.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw CancellationError() }
-        return TestServer(url: "http://127.0.0.1:\(bound)", port: bound, task: task)
+        let server = try await RunningDevServer.start(configuration)
+        return TestServer(url: server.url, port: server.port, server: server)
     }
 
     /// Stops the server and waits until it has let go of the port.
     func stop() async {
-        task.cancel()
-        _ = await task.result
+        await server.stop()
     }
 
     /// What the server holds for the test account, read over its HTTP API.

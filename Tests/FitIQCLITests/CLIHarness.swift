@@ -50,36 +50,16 @@ struct CLIHarness: Sendable {
 }
 
 /// A development server running in this process until `stop()`.
-final class RunningServer: Sendable {
-    let url: String
-    let port: Int
-    private let task: Task<Void, any Error>
+typealias RunningServer = RunningDevServer
 
-    private init(url: String, port: Int, task: Task<Void, any Error>) {
-        self.url = url
-        self.port = port
-        self.task = task
-    }
-
+extension RunningDevServer {
     static func start(
         port: Int = 0, database: URL? = nil, accessTokenTTL: Int = 3600,
         shape: DevServerConfiguration.ResponseShape = .real
-    ) async throws -> RunningServer {
-        let configuration = DevServerConfiguration(
-            port: port, storage: database.map { .file(path: $0.path) } ?? .inMemory, apiKey: CLIHarness.apiKey,
-            jwtSecret: CLIHarness.jwtSecret, accessTokenTTL: accessTokenTTL, responseShape: shape, bcryptCost: 4)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = try await DevServer.makeApplication(
-            configuration: configuration, logger: Logger(label: "cli-test", factory: { _ in SwiftLogNoOpLogHandler() }),
-            onListening: { continuation.yield($0) })
-        let task = Task { try await application.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw CancellationError() }
-        return RunningServer(url: "http://127.0.0.1:\(bound)", port: bound, task: task)
-    }
-
-    func stop() async {
-        task.cancel()
-        _ = await task.result
+    ) async throws -> RunningDevServer {
+        try await start(
+            DevServerConfiguration(
+                port: port, storage: database.map { .file(path: $0.path) } ?? .inMemory, apiKey: CLIHarness.apiKey,
+                jwtSecret: CLIHarness.jwtSecret, accessTokenTTL: accessTokenTTL, responseShape: shape, bcryptCost: 4))
     }
 }
