@@ -35,16 +35,11 @@ struct LiveServer: Sendable {
             port: port, apiKey: apiKey, jwtSecret: "a-test-secret-that-is-long-enough-0123456789",
             accessTokenTTL: accessTokenTTL, responseShape: shape, registerCreatesProfile: registerCreatesProfile,
             failRate: failRate, dropRate: dropRate, faultSeed: 42, bcryptCost: 4)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = try await DevServer.makeApplication(
-            configuration: configuration,
-            dependencies: DevServerDependencies(now: { now() }, sleep: { try await Task.sleep(for: $0) }),
-            logger: Logger(label: "test-dev-server", factory: { _ in SwiftLogNoOpLogHandler() }),
-            onListening: { continuation.yield($0) })
-        let running = Task { try await application.run() }
-        defer { running.cancel() }
-        var iterator = ports.makeAsyncIterator()
-        guard let boundPort = await iterator.next() else { throw CancellationError() }
+        let running = try await RunningDevServer.start(
+            configuration,
+            dependencies: DevServerDependencies(now: { now() }, sleep: { try await Task.sleep(for: $0) }))
+        defer { Task { await running.stop() } }
+        let boundPort = running.port
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-http-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try LiveServer.client(port: boundPort, now: now, folder: folder)
