@@ -75,3 +75,16 @@ struct ProfileRulesTests {
                 == "Bio must not contain control characters or escape sequences.")
     }
 }
+
+struct UserPathTests {
+    @Test(arguments: [
+        ("~/export.zip", "/home/ana", "/home/ana/export.zip"),
+        ("~", "/home/ana", "/home/ana"),
+        ("/tmp/export.zip", "/home/ana", "/tmp/export.zip"),
+        ("export.zip", "/home/ana", "export.zip"),
+        ("a/~/b", "/home/ana", "a/~/b"),
+    ])
+    func expandsALeadingTildeToHome(path: String, home: String, expanded: String) {
+        #expect(UserPath.expand(path, home: home) == expanded)
+    }
+}

@@ -62,9 +62,13 @@ extension AccountState {
             let candidate = ProgressEntry(
                 serverId: remote.id, type: remote.type, quantity: remote.quantity, loggedAt: remote.loggedAt,
                 notes: remote.notes, source: .server)
-            // A post whose answer was lost: the server has it, so it is acknowledged now.
+            // A post whose answer was lost, or an imported sample the server got from another machine:
+            // the server has it, so it is acknowledged now.
             if let post = outbox.progress.first(where: { post in
-                post.sendAttempted && history.contains { $0.id == post.id && $0.isSameMeasurement(as: candidate) }
+                history.contains { entry in
+                    entry.id == post.id && (post.sendAttempted || entry.source == .health)
+                        && entry.isSameMeasurement(as: candidate)
+                }
             }) {
                 outbox.progress.removeAll { $0.id == post.id }
                 if let index = history.firstIndex(where: { $0.id == post.id }) { history[index].serverId = remote.id }

@@ -25,7 +25,7 @@ public enum BiologicalSexSyncResult: Sendable, Equatable, CustomStringConvertibl
     }
 }
 
-/// Use case: biological sex comes only from the health source.
+/// Use cases on the health source, the only source of biological sex.
 extension Account {
     /// Reads biological sex from `source` and queues a `PATCH` only when its value changed since the
     /// last sync; "not set" or an unknown value never overwrites a known one.
@@ -38,15 +38,41 @@ extension Account {
     public func applyBiologicalSex(
         _ value: HealthValue<BiologicalSex>, recordedAt: Date?
     ) async throws -> BiologicalSexSyncResult {
-        switch value {
-        case .notSet: return .notSet
-        case .unknown(let raw): return .unknown(raw)
-        case .missing: return .missing
-        case .value(let sex):
-            return try await store.update { state in
-                guard state.profile != nil else { throw AccountError.profileNotLoaded }
-                return state.setHealthBiologicalSex(sex, recordedAt: recordedAt) ? .queued(sex) : .unchanged(sex)
-            }
+        try await store.update { state in
+            guard state.profile != nil else { throw AccountError.profileNotLoaded }
+            return state.applyHealthBiologicalSex(value, recordedAt: recordedAt)
+        }
+    }
+
+    /// Imports the health data of `source`: biological sex, height history and current height, and the
+    /// health date of birth (shown, never sent). Saved locally at once; the sync engine sends it.
+    ///
+    /// The server's height history is read first when it answers, so that samples it already holds
+    /// (imported from another machine) are not posted again; offline, the local history decides.
+    public func importHealth(
+        from source: any HealthSource, progress: @escaping @Sendable (HealthReadProgress) -> Void = { _ in }
+    ) async throws -> HealthImportResult {
+        guard try await store.load().profile != nil else { throw AccountError.profileNotLoaded }
+        let refresh = Task { try await engine.refreshHistory(full: false) }
+        let snapshot: HealthSnapshot
+        do {
+            snapshot = try await source.read(progress: progress)
+        } catch {
+            refresh.cancel()
+            throw error
+        }
+        // A silent server delays the import by two seconds at most.
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(2))
+            refresh.cancel()
+        }
+        _ = await refresh.result
+        deadline.cancel()
+        try Task.checkCancellation()
+        let now = environment.now()
+        return try await store.update { state in
+            guard let result = state.importHealth(snapshot, now: now) else { throw AccountError.profileNotLoaded }
+            return result
         }
     }
 }
