@@ -46,6 +46,14 @@ struct HeightTests {
         }
     }
 
+    @Test func inchesOfAFootOrMoreAreNamedInTheMessage() {
+        #expect {
+            try Height.parse("5'13\"", unitSystem: .imperial)
+        } throws: { error in
+            String(describing: error).contains("inches after feet must be below 12 (13 given)")
+        }
+    }
+
     @Test func explainsTheRangeAndTheForms() {
         #expect(throws: ValidationError.self) { try Height.parse("400 cm", unitSystem: .metric) }
         do {

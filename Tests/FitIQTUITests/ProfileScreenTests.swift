@@ -85,7 +85,8 @@ struct ProfileScreenTests {
         let effects = press([.control("s")], &state)
         #expect(effects.isEmpty)
         let lines = screen(state).lines
-        #expect(lines.contains { $0.contains("! Height must be a number") })
+        #expect(
+            lines.contains { $0.contains("! Height inches after feet must be") }, "\(lines.joined(separator: "\n"))")
         // Escape cancels the edit; the saved value shows again.
         press([.escape], &state)
         #expect(screen(state).lines.contains { $0.contains("170.0 cm") })

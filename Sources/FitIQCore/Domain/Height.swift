@@ -13,6 +13,11 @@ public enum Height {
     public static func parse(_ text: String, unitSystem: UnitSystem) throws(ValidationError) -> Double {
         let input = normalized(text)
         guard !input.isEmpty else { throw .required(.height) }
+        if let inches = inchesBeyondAFoot(input) {
+            throw .invalidFormat(
+                .height,
+                rule: "inches after feet must be below 12 (\(inches.formatted()) given); write 6'1\" for 5'13\"")
+        }
         guard let centimetres = centimetres(from: input, unitSystem: unitSystem) else {
             throw .invalidFormat(
                 .height, rule: "must be a number with an optional unit, e.g. 180.5 cm, 1.8 m, 5'11\" or 71 in")
@@ -56,6 +61,18 @@ public enum Height {
         return result
     }
 
+    private static var feetAndInches: Regex<(Substring, Substring, Substring)> {
+        #/(\d+(?:\.\d+)?)\s*(?:'|ft|feet|foot)\s*(\d+(?:\.\d+)?)\s*(?:"|in|inch|inches)?/#
+    }
+
+    /// The inches of a feet-and-inches entry whose inches are 12 or more (`5'13"` → 13), else `nil`.
+    private static func inchesBeyondAFoot(_ input: String) -> Double? {
+        guard let match = input.wholeMatch(of: feetAndInches), let part = Double(match.2),
+            part >= 12
+        else { return nil }
+        return part
+    }
+
     private static func centimetres(from input: String, unitSystem: UnitSystem) -> Double? {
         if let match = input.wholeMatch(
             of: #/(?<n>\d+(?:\.\d+)?|\.\d+)\s*(?<unit>cm|m|mm|in|inch|inches|"|ft|feet|foot|')?/#)
@@ -71,8 +88,7 @@ public enum Height {
             }
         }
         // Feet and inches together: 5'11", 5' 11, 5 ft 11 in, 5ft11. Inches must be below 12.
-        let pattern = #/(\d+(?:\.\d+)?)\s*(?:'|ft|feet|foot)\s*(\d+(?:\.\d+)?)\s*(?:"|in|inch|inches)?/#
-        guard let match = input.wholeMatch(of: pattern),
+        guard let match = input.wholeMatch(of: feetAndInches),
             let whole = Double(match.1), let part = Double(match.2), whole.rounded() == whole, part < 12
         else { return nil }
         return (whole * 12 + part) * centimetresPerInch
