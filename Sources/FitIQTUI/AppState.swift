@@ -21,6 +21,12 @@ public struct AppState: Sendable {
         case quitPrompt
         case discardPrompt
         case languagePicker(filter: TextField, selection: Int)
+        /// Asks for the path of a health export; `error` says why the last one failed.
+        case importPrompt(path: TextField, error: String?)
+        /// A health import is running; `fraction` of the file is read.
+        case importing(path: TextField, fraction: Double?)
+        /// What the finished import did; any key closes it.
+        case importResult([String])
     }
 
     /// The state of background sync, as the title bar shows it.

@@ -14,6 +14,18 @@ public enum Event: Sendable {
     case saved(Form, error: String?)
     /// The clock moved (for the title bar's time).
     case tick(Date)
+    /// A health import moved on.
+    case healthImport(HealthImportProgress)
+}
+
+/// How a health import started from the `i` key is getting on.
+public enum HealthImportProgress: Sendable, Equatable {
+    /// The share of the file read so far (`nil`: size unknown).
+    case reading(Double?)
+    /// It failed or was cancelled; nothing was imported.
+    case failed(String)
+    /// It ended: what it did, one line per subject.
+    case finished([String])
 }
 
 /// Work the UI asks for; the runner performs it and reports back with events.
@@ -24,6 +36,9 @@ public enum Effect: Sendable, Equatable {
     case saveMetadata(name: String, bio: String, unitSystem: UnitSystem, languageCode: String)
     /// Save the height the user typed (already validated).
     case saveHeight(String)
+    /// Import the health export at this path (as typed; `~` allowed).
+    case importHealth(path: String)
+    case cancelImport
     case syncNow
     case retryRejected
     case discardRejected

@@ -58,6 +58,35 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
             into: &buffer, x: origin.x + 9, y: origin.y + origin.height - 1, width: 20, style: Styles.editing)
         buffer.put("Filter:", x: origin.x + 1, y: origin.y + origin.height - 1, style: Styles.label)
         return (column, origin.y + origin.height - 1)
+    case .importPrompt(let path, let error):
+        let lines = [
+            "Path of your Apple Health export (export.zip or export.xml; ~ allowed):", "", "",
+            "Enter import   Esc cancel",
+        ]
+        let origin = drawPanel(
+            "Import health data", lines: lines + (error == nil ? [] : [""]), state: state, into: &buffer)
+        if let error {
+            buffer.put(error, x: origin.x + 1, y: origin.y + 4, style: Styles.error, limit: origin.width - 1)
+        }
+        buffer.put("›", x: origin.x + 1, y: origin.y + 2, style: Styles.accent)
+        let column = path.render(
+            into: &buffer, x: origin.x + 3, y: origin.y + 2, width: origin.width - 4, style: Styles.editing)
+        return (column, origin.y + 2)
+    case .importing(let path, let fraction):
+        let name = TextSanitizer.sanitize((path.text as NSString).lastPathComponent)
+        let barWidth = 40
+        var bar = "reading…"
+        if let fraction {
+            let filled = max(0, min(barWidth, Int((fraction * Double(barWidth)).rounded(.down))))
+            bar =
+                String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+                + " \(Int(fraction * 100)) %"
+        }
+        drawPanel(
+            "Import health data", lines: ["Reading \(name)", "", bar, "", "Esc stops (nothing is imported)"],
+            state: state, into: &buffer)
+    case .importResult(let lines):
+        drawPanel("Health data imported", lines: lines + ["", "Press any key to close."], state: state, into: &buffer)
     }
     return nil
 }

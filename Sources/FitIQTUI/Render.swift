@@ -75,11 +75,13 @@ func syncSummary(_ state: AppState) -> String {
     }
 }
 
+/// `HH:mm` in `timeZone`; plain arithmetic on the zone's offset (building a `Calendar` costs the
+/// first frame about a millisecond).
 func clockTime(_ date: Date, in timeZone: TimeZone) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let parts = calendar.dateComponents([.hour, .minute], from: date)
-    return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+    let minutes = ((local / 60) % 1440 + 1440) % 1440
+    let (hour, minute) = (minutes / 60, minutes % 60)
+    return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
 }
 
 /// The message line and the key hints.

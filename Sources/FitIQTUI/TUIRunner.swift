@@ -10,9 +10,15 @@ public final class TUIRunner: Sendable {
     private let events = Mutex<[Event]>([])
     private let work = Mutex<[Task<Void, Never>]>([])
     private let syncRequested = Mutex(false)
+    private let healthSource: (@Sendable (URL) -> any HealthSource)?
+    private let importTask = Mutex<Task<Void, Never>?>(nil)
 
-    public init(accounts: Accounts, account: Account?) {
+    /// - Parameter healthSource: opens the health export at a path (the `i` key); `nil` hides the key.
+    public init(
+        accounts: Accounts, account: Account?, healthSource: (@Sendable (URL) -> any HealthSource)? = nil
+    ) {
         self.accounts = accounts
+        self.healthSource = healthSource
         self.account.withLock { $0 = account }
     }
 
@@ -22,6 +28,7 @@ public final class TUIRunner: Sendable {
         var state = AppState(
             screen: .signIn, size: size, now: environment.now(), timeZone: environment.timeZone,
             server: accounts.server)
+        state.canImportHealth = healthSource != nil
         if let account = account.withLock({ $0 }), let cached = try? await account.cached() {
             state.account = AccountSnapshot(email: account.email, server: account.key.server, state: cached)
             state.screen = .profile
@@ -108,6 +115,12 @@ public final class TUIRunner: Sendable {
             }
         case .saveHeight(let text):
             spawn { await self.save(.physical) { account in try await account.updatePhysical(heightText: text) } }
+        case .importHealth(let path):
+            let task = Task { await self.importHealth(path) }
+            importTask.withLock { $0 = task }
+            work.withLock { $0.append(task) }
+        case .cancelImport:
+            importTask.withLock { $0?.cancel() }
         case .syncNow:
             requestSync()
         case .retryRejected:
@@ -154,6 +167,56 @@ public final class TUIRunner: Sendable {
         } catch {
             post(.saved(form, error: String(describing: error)))
         }
+    }
+
+    /// Imports the export at `path` (typed by the user), reporting progress as events.
+    private func importHealth(_ path: String) async {
+        guard let account = account.withLock({ $0 }), let healthSource else { return }
+        let expanded = UserPath.expand(path, home: ProcessInfo.processInfo.environment["HOME"])
+        if let problem = Self.fileProblem(expanded) {
+            post(.healthImport(.failed(problem)))
+            return
+        }
+        let lastShown = Mutex(-1)
+        do {
+            let result = try await account.importHealth(from: healthSource(URL(fileURLWithPath: expanded))) {
+                progress in
+                guard let total = progress.totalBytes, total > 0 else { return }
+                let percent = Int(progress.bytesRead * 100 / total)
+                // One event per percent at most: the screen is not flooded by a fast reader.
+                let changed = lastShown.withLock { shown in
+                    defer { shown = max(shown, percent) }
+                    return percent > shown
+                }
+                if changed { self.post(.healthImport(.reading(Double(percent) / 100))) }
+            }
+            let profile = try? await account.cached().profile
+            post(
+                .healthImport(
+                    .finished(
+                        result.summary(
+                            unitSystem: profile?.metadata.preferredUnitSystem ?? .metric,
+                            profileDateOfBirth: profile?.physical.dateOfBirth))))
+            await publish(account)
+            requestSync()
+        } catch is CancellationError {
+            post(.healthImport(.failed("Import stopped; nothing was imported.")))
+        } catch {
+            post(.healthImport(.failed(String(describing: error))))
+        }
+    }
+
+    /// Why the file at `path` cannot be imported, or `nil` when it can be read.
+    static func fileProblem(_ path: String) -> String? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return "Path: no file at \(path)."
+        }
+        if isFolder.boolValue { return "Path: \(path) is a folder; give the export.zip or export.xml in it." }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            return "Path: \(path) cannot be read (permission denied)."
+        }
+        return nil
     }
 
     private func changeOutbox(_ change: @Sendable (Account) async throws -> Void) async {

@@ -22,6 +22,8 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
         return [.syncNow]
     case .character("?"):
         state.overlay = .help
+    case .character("i") where state.canImportHealth:
+        state.overlay = .importPrompt(path: TextField(""), error: nil)
     case .character("r") where state.lower == .syncDetails:
         return [.retryRejected]
     case .character("x") where state.lower == .syncDetails:
@@ -43,7 +45,7 @@ private func startEditing(_ state: inout AppState, _ field: ProfileField) {
     switch field {
     case .dateOfBirth, .biologicalSex:
         // Read-only: set at registration, or only from the health source.
-        state.message = (readOnlyReason(field), false)
+        state.message = (readOnlyReason(field, canImport: state.canImportHealth), false)
     case .unitSystem:
         let current = ProfileValues(state).text(.unitSystem)
         setDraft(&state, .unitSystem, current == UnitSystem.metric.rawValue ? "imperial" : "metric")
@@ -56,10 +58,11 @@ private func startEditing(_ state: inout AppState, _ field: ProfileField) {
     }
 }
 
-private func readOnlyReason(_ field: ProfileField) -> String {
+private func readOnlyReason(_ field: ProfileField, canImport: Bool) -> String {
     field == .dateOfBirth
         ? "Date of birth is set at registration and cannot be changed here."
         : "Biological sex comes only from your health data; it cannot be edited."
+            + (canImport ? " Press i to import it." : "")
 }
 
 private func handleEditing(_ state: inout AppState, _ field: ProfileField, _ editor: TextField, _ key: Key) -> [Effect]

@@ -44,6 +44,22 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
     case .tick(let date):
         state.now = date
         return []
+    case .healthImport(let progress):
+        handleImportProgress(&state, progress)
+        return []
+    }
+}
+
+private func handleImportProgress(_ state: inout AppState, _ progress: HealthImportProgress) {
+    guard case .importing(let path, _) = state.overlay else { return }
+    switch progress {
+    case .reading(let fraction):
+        state.overlay = .importing(path: path, fraction: fraction)
+    case .failed(let message):
+        state.overlay = .importPrompt(path: path, error: TextSanitizer.sanitize(message))
+    case .finished(let lines):
+        state.overlay = .importResult(lines.map(TextSanitizer.sanitize))
+        state.message = ("Health data imported.", false)
     }
 }
 
@@ -72,6 +88,28 @@ private func handleOverlay(_ state: inout AppState, _ overlay: AppState.Overlay,
     case .discardPrompt:
         state.overlay = nil
         if key == .character("y") || key == .character("Y") { return [.discardRejected] }
+        return []
+    case .importPrompt(var path, _):
+        switch key {
+        case .escape:
+            state.overlay = nil
+        case .enter:
+            let typed = path.text.trimmingCharacters(in: .whitespaces)
+            guard !typed.isEmpty else {
+                state.overlay = .importPrompt(path: path, error: "Path: type where export.zip or export.xml is.")
+                return []
+            }
+            state.overlay = .importing(path: path, fraction: 0)
+            return [.importHealth(path: typed)]
+        default:
+            if path.handle(key) { state.overlay = .importPrompt(path: path, error: nil) }
+        }
+        return []
+    case .importing:
+        // The screen stays live while the file is read; Esc stops the reading (nothing is imported).
+        return key == .escape ? [.cancelImport] : []
+    case .importResult:
+        state.overlay = nil
         return []
     case .languagePicker(var filter, var selection):
         let choices = LanguageChoices.matching(filter.text)
