@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "fitiq-tui",
             dependencies: [
-                "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQTUI", "NcursesTerminal",
+                "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQTUI", "NcursesTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -10,6 +10,12 @@ enum Output {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// A duration for people: `2.14 s`.
+    static func seconds(_ duration: Duration) -> String {
+        let parts = duration.components
+        return String(format: "%.2f s", Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
+    }
+
     static func rfc3339(_ date: Date?) -> Any {
         guard let date else { return NSNull() }
         let formatter = ISO8601DateFormatter()

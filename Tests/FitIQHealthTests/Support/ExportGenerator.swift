@@ -1,3 +1,4 @@
+import FitIQTestSupport
 import Foundation
 
 /// Runs `../shared/tools/make-health-export.py` (next to the repository) to make test exports.
@@ -28,20 +29,8 @@ enum ExportGenerator {
         var description: String
     }
 
-    /// The generator script: `$FITIQ_HEALTH_GENERATOR`, or `shared/tools/` in a folder above this file.
-    static let script: URL? = {
-        if let path = ProcessInfo.processInfo.environment["FITIQ_HEALTH_GENERATOR"] {
-            return URL(fileURLWithPath: path)
-        }
-        // Resolve symlinks first: a scratch package may link this folder from elsewhere.
-        var folder = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("shared/tools/make-health-export.py")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    /// The generator script (see ``SharedTools/healthExportGenerator``).
+    static let script = SharedTools.healthExportGenerator
 
     /// Runs the generator with `arguments`; its stderr goes to `log`.
     static func run(_ arguments: [String], log: URL) async throws {

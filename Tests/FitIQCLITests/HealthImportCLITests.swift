@@ -1,0 +1,98 @@
+import FitIQDevServer
+import FitIQTestSupport
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+/// `fitiq-tui import-health` end to end: a generated export, the real binary, the development server.
+@Suite(.timeLimit(.minutes(3)))
+struct HealthImportCLITests {
+    @Test func importingTwiceSendsTheSexOnceAndEachSampleOnce() async throws {
+        let generator = try #require(SharedTools.healthExportGenerator, "make-health-export.py not found")
+        try await CLIHarness.with { cli in
+            let requests = RequestRecorder()
+            let server = try await RunningDevServer.start(
+                DevServerConfiguration(
+                    port: 0, storage: .inMemory, apiKey: CLIHarness.apiKey, jwtSecret: CLIHarness.jwtSecret,
+                    bcryptCost: 4),
+                logger: requests.logger)
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+
+            let export = cli.folder.appendingPathComponent("export.zip")
+            let expect = cli.folder.appendingPathComponent("expect.json")
+            let python = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/python3"), environment: [:])
+            let made = try await python.run([
+                generator.path, "--zip", "--mb", "2", "--sex", "female", "--heights", "12", "--seed", "7",
+                "--out", export.path, "--expect", expect.path,
+            ])
+            #expect(made.status == 0, "\(made)")
+            let answers = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: expect)) as? [String: Any])
+            let samples = try #require(answers["count"] as? Int)
+
+            requests.clear()
+            let first = try await cli.run(["import-health", export.path])
+            #expect(first.status == 0, "\(first)")
+            #expect(first.stdout.contains("Biological sex Female from the health source; sending it to the server."))
+            #expect(first.stdout.contains("Heights: \(samples) found, \(samples) new, \(samples) posted."))
+            #expect(requests.count("PATCH /api/v1/users/me/physical") == 1)
+            #expect(requests.count("POST /api/v1/progress") == samples)
+
+            let shown = try #require(
+                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+            #expect(shown["biologicalSex"] as? String == "female")
+            #expect(shown["biologicalSexSource"] as? String == "health")
+            #expect(abs((shown["heightCm"] as? Double ?? 0) - (answers["latest_cm"] as? Double ?? -1)) < 0.01)
+
+            requests.clear()
+            let second = try await cli.run(["import-health", export.path])
+            #expect(second.status == 0, "\(second)")
+            #expect(second.stdout.contains("Nothing new to send"))
+            #expect(second.stdout.contains("Heights: \(samples) found, 0 new."))
+            #expect(requests.count("PATCH /api/v1/users/me/physical") == 0)
+            #expect(requests.count("POST /api/v1/progress") == 0)
+
+            let missing = try await cli.run(["import-health", cli.folder.appendingPathComponent("nope.zip").path])
+            #expect(missing.status == 1)
+            #expect(missing.stderr.contains("Cannot read"))
+        }
+    }
+}
+
+/// Collects the development server's request log lines (`METHOD PATH STATUS`).
+final class RequestRecorder: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var logger: Logger {
+        var logger = Logger(label: "requests", factory: { _ in Handler(recorder: self) })
+        logger.logLevel = .info
+        return logger
+    }
+
+    func clear() { lines.withLock { $0 = [] } }
+
+    /// How many answered requests start with `prefix` (e.g. `PATCH /api/v1/users/me/physical`).
+    func count(_ prefix: String) -> Int {
+        lines.withLock { $0.filter { $0.hasPrefix(prefix + " ") }.count }
+    }
+
+    fileprivate func record(_ line: String) { lines.withLock { $0.append(line) } }
+
+    struct Handler: LogHandler {
+        let recorder: RequestRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            recorder.record(event.message.description)
+        }
+    }
+}
