@@ -64,6 +64,9 @@ struct DevServerCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    @Flag(help: "Shut down when standard input reaches end of file (a parent holding the pipe has exited).")
+    var stopOnStdinEOF = false
+
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "fitiq-dev-server")
@@ -85,11 +88,28 @@ struct DevServerCommand: AsyncParsableCommand {
             let app = try await DevServer.makeApplication(configuration: configuration, logger: logger) { port in
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
+            if stopOnStdinEOF { Self.stopWhenStandardInputCloses() }
             try await app.runService()
         } catch let error as DevServerSetupError {
             FileHandle.standardError.write(Data("fitiq-dev-server: \(error.description)\n".utf8))
             throw ExitCode.failure
         }
+    }
+}
+
+extension DevServerCommand {
+    /// Reads standard input until it closes, then asks for the same graceful shutdown as SIGTERM. A parent
+    /// that holds the other end of the pipe closes it when it exits, however it exits (even SIGKILL).
+    static func stopWhenStandardInputCloses() {
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                if count == 0 || (count < 0 && errno != EINTR) { break }
+            }
+            kill(getpid(), SIGTERM)
+        }
+        thread.start()
     }
 }
 

@@ -16,8 +16,11 @@ struct DemoCommand: AsyncParsableCommand {
             """)
 
     func run() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-demo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = FileManager.default.temporaryDirectory
+        Self.removeAbandonedFolders(in: temporary)
+        let folder = temporary.appendingPathComponent("\(Self.folderPrefix)\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: folder) }
         let apiKey = Self.secret()
         let password = Self.secret()
@@ -34,12 +37,28 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             let signedIn = try await accounts.signIn(email: "demo@fitiq.dev", password: password)
             if let error = signedIn.profileError { throw error }
-            try await TUILauncher.run(accounts: accounts, environment: ProcessInfo.processInfo.environment)
+            try await TUILauncher.run(
+                accounts: accounts, account: signedIn.account, environment: ProcessInfo.processInfo.environment)
         } catch {
             await transport.shutdown()
             throw report(error)
         }
         await transport.shutdown()
+    }
+
+    static let folderPrefix = "fitiq-demo-"
+
+    /// Removes the throw-away caches of demo runs whose process is gone (killed before it could clean up).
+    /// Their tokens are worthless already: the server that signed them stopped with its parent.
+    static func removeAbandonedFolders(in temporary: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix(folderPrefix) {
+            let rest = name.dropFirst(folderPrefix.count)
+            guard let pid = rest.split(separator: "-").first.flatMap({ pid_t($0) }), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
     }
 
     /// A random secret for this run only.
@@ -53,6 +72,8 @@ struct DemoCommand: AsyncParsableCommand {
 struct DevServerProcess {
     let process: Process
     let url: String
+    /// The write end of the server's stdin, held open for as long as this process lives.
+    let lifeline: Pipe
 
     static func start(apiKey: String, demoPassword: String) throws -> DevServerProcess {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -62,12 +83,15 @@ struct DevServerProcess {
         }
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["--port", "0", "--demo-account", "--log-level", "error"]
+        // The server stops when this process ends, however it ends: it watches its stdin pipe.
+        process.arguments = ["--port", "0", "--demo-account", "--log-level", "error", "--stop-on-stdin-eof"]
         var environment = ProcessInfo.processInfo.environment
         environment["FITIQ_DEV_API_KEY"] = apiKey
         environment["FITIQ_DEV_DEMO_PASSWORD"] = demoPassword
         process.environment = environment
         let output = Pipe()
+        let lifeline = Pipe()
+        process.standardInput = lifeline
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -81,7 +105,7 @@ struct DevServerProcess {
             process.terminate()
             throw DemoError.serverDidNotStart(TextSanitizer.sanitize(text))
         }
-        return DevServerProcess(process: process, url: String(url))
+        return DevServerProcess(process: process, url: String(url), lifeline: lifeline)
     }
 
     func stop() {

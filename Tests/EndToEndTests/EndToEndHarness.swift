@@ -85,13 +85,19 @@ struct EndToEnd: Sendable {
     /// records them again with the program's exit status and prints `fitiq-tui exited with status N`;
     /// the pane stays after that.
     func openTUI(server: TestServer) throws -> TmuxSession {
-        var variables = environment
+        try openTUI(arguments: ["--server", server.url])
+    }
+
+    /// Runs `fitiq-tui` with `arguments` in a fresh tmux server (100×30), as ``openTUI(server:)`` does.
+    func openTUI(arguments: [String], extraEnvironment: [String: String] = [:]) throws -> TmuxSession {
+        var variables = environment.merging(extraEnvironment) { $1 }
         variables["LANG"] = "C.UTF-8"
         variables["TERM"] = "tmux-256color"
         let assignments = variables.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
+        let command = ([executable.path] + arguments).map(shellQuote).joined(separator: " ")
         let script = """
             stty -g > \(shellQuote(sttyBefore.path))
-            env -i \(assignments.joined(separator: " ")) \(shellQuote(executable.path)) --server \(shellQuote(server.url))
+            env -i \(assignments.joined(separator: " ")) \(command)
             status=$?
             stty -g > \(shellQuote(sttyAfter.path))
             echo "$status" > \(shellQuote(exitStatusFile.path))
@@ -147,7 +153,8 @@ final class TestServer: Sendable {
         guard let token = login["access_token"] as? String else { throw APIFailure(text: "no token in \(login)") }
         let me = try await request("GET", "users/me", token: token)
         guard let profile = me["profile"] as? [String: Any] else { throw APIFailure(text: "no profile in \(me)") }
-        let progress = try await request("GET", "progress?type=height&limit=100", token: token)
+        let progress = try await request(
+            "GET", "progress?type=height&from=1900-01-01&to=2100-01-01&limit=100", token: token)
         guard let entries = progress["entries"] as? [[String: Any]] else {
             throw APIFailure(text: "no entries in \(progress)")
         }

@@ -1,3 +1,4 @@
+import FitIQTestSupport
 import Foundation
 import Testing
 
@@ -237,6 +238,95 @@ struct EndToEndTests {
 }
 
 /// Runs `body` with a fresh development server, stopped afterwards whatever happens.
+
+extension EndToEndTests {
+    @Test func theImportKeyReadsAHealthExportAndShowsTheSexFromTheHealthSource() async throws {
+        let generator = try #require(SharedTools.healthExportGenerator, "make-health-export.py not found")
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let export = e2e.folder.appendingPathComponent("home/export.zip")
+                try FileManager.default.createDirectory(
+                    at: export.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let python = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/python3"), environment: [:])
+                let made = try await python.run([
+                    generator.path, "--zip", "--mb", "1", "--sex", "female", "--heights", "6", "--out", export.path,
+                ])
+                #expect(made.status == 0, "\(made)")
+
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await waitForProfile(tui)
+                try tui.send("i")
+                try await tui.waitFor("Path of your Apple Health export")
+                try tui.type("~/missing.zip")
+                try tui.send("Enter")
+                try await tui.waitFor("Path: no file at")
+                try tui.send("C-u")
+                try tui.type("~/export.zip")
+                try tui.send("Enter")
+                let result = try await tui.waitFor("Health data imported")
+                #expect(result.contains("Heights: 6 found, 6 new."))
+                try tui.send("Escape")
+                let screen = try await tui.waitUntil("the imported sex, synced") { rows in
+                    guard let row = rows.firstIndex(where: { $0.contains("Biological sex") }), row + 1 < rows.count
+                    else { return false }
+                    return rows[row].contains("Female") && rows[row + 1].contains("from health source")
+                        && rows.title.contains("● synced")
+                }
+                #expect(!screen.contains("press i to import"))
+                // Focused and Enter: it is read, never edited.
+                for _ in 0..<6 { try tui.send("Tab") }
+                try tui.send("Enter")
+                try await tui.waitFor("only from your health data")
+                let stored = try await server.snapshot()
+                #expect(stored.heightEntries.count == 6)
+            }
+        }
+    }
+}
+
+extension EndToEndTests {
+    @Test func theDemoTakesItsServerAndFilesAlongHoweverItEnds() async throws {
+        try await EndToEnd.with { e2e in
+            let temporary = e2e.folder.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            func demoFolders() throws -> [String] {
+                try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter {
+                    $0.hasPrefix("fitiq-demo-")
+                }
+            }
+            let first = try e2e.openTUI(arguments: ["demo"], extraEnvironment: ["TMPDIR": temporary.path])
+            defer { first.kill() }
+            try await first.waitUntil("the demo profile") { $0.title.contains("demo@fitiq.dev") }
+            let children = ProcessTree.descendants(of: first.panePID)
+            let client = try #require(children.first { ProcessTree.name(of: $0) == "fitiq-tui" })
+            // (`comm` keeps 15 characters of the name.)
+            let server = try #require(children.first { ProcessTree.name(of: $0)?.hasPrefix("fitiq-dev-serv") == true })
+            #expect(try demoFolders().count == 1)
+
+            // Killed outright: no clean-up code runs, yet the server notices its parent is gone.
+            kill(client, SIGKILL)
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            while ProcessTree.isAlive(server) && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(!ProcessTree.isAlive(server), "fitiq-dev-server outlived the demo that started it")
+            _ = try await e2e.waitForExitStatus()
+            try FileManager.default.removeItem(at: e2e.exitStatusFile)
+
+            // The next demo removes the abandoned cache (its tokens were signed by the stopped server).
+            let second = try e2e.openTUI(arguments: ["demo"], extraEnvironment: ["TMPDIR": temporary.path])
+            defer { second.kill() }
+            try await second.waitUntil("the second demo") { $0.title.contains("demo@fitiq.dev") }
+            #expect(try demoFolders().count == 1)
+            try second.send("q")
+            _ = try await e2e.waitForExitStatus()
+            #expect(try demoFolders().isEmpty)
+        }
+    }
+}
+
 private func withServer<T: Sendable>(_ e2e: EndToEnd, _ body: (TestServer) async throws -> T) async throws -> T {
     let server = try await e2e.startServer()
     do {

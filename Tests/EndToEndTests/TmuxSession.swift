@@ -228,6 +228,12 @@ enum ProcessTree {
         for pid in alive { Foundation.kill(pid, SIGKILL) }
     }
 
+    /// The command name of `pid` (`/proc/PID/comm`), if it runs.
+    static func name(of pid: Int32) -> String? {
+        (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+    }
+
     /// Whether `pid` is running (a zombie counts as ended).
     static func isAlive(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
