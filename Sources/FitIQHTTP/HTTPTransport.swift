@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// Sends requests to one FitIQ server: API key on every call, bearer where asked, explicit timeouts,
 /// bounded bodies, and failures mapped to ``RemoteError``.
@@ -15,7 +16,10 @@ public final class HTTPTransport: Sendable {
 
     let server: ServerAddress
     let apiKey: String
-    let client: HTTPClient
+    let configuration: HTTPClient.Configuration
+    /// Made on the first request: starting its event loop costs time that the editor's first frame must
+    /// not wait for.
+    private let lazyClient = Mutex<HTTPClient?>(nil)
     let logger: Logger
     let requestTimeout: TimeAmount
 
@@ -32,12 +36,25 @@ public final class HTTPTransport: Sendable {
         configuration.redirectConfiguration = .disallow
         // The outbox retries with its own backoff; a refused connection must fail at once, not after 5 s.
         configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.configuration = configuration
     }
 
-    /// Closes the client's connections.
+    var client: HTTPClient {
+        lazyClient.withLock { client in
+            if let client { return client }
+            let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            client = made
+            return made
+        }
+    }
+
+    /// Closes the client's connections (a later request opens new ones).
     public func shutdown() async {
-        try? await client.shutdown()
+        let client = lazyClient.withLock { client in
+            defer { client = nil }
+            return client
+        }
+        try? await client?.shutdown()
     }
 
     /// An answer: status, body and content type.

@@ -4,6 +4,7 @@ import Foundation
 
 struct Register: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "register",
         abstract: "Create an account (13 or older) and sign in.",
         discussion:
             "The password is read from standard input when it is not a terminal, else prompted twice without echo.")
@@ -40,6 +41,7 @@ struct Register: AsyncParsableCommand {
 
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "login",
         abstract: "Sign in and load your profile.",
         discussion: "The password is read from standard input when it is not a terminal, else prompted without echo.")
 
@@ -76,6 +78,7 @@ func announce(_ signedIn: Accounts.SignedIn) {
 
 struct Logout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "logout",
         abstract: "Sign out and delete this account's cached data and tokens from this machine.",
         discussion: "Syncs first. Refuses (exit 4) while changes have not reached the server, naming them.")
 
@@ -84,7 +87,7 @@ struct Logout: AsyncParsableCommand {
 
     func run() async throws {
         try await withApp(globals) { app in
-            let account = try await app.requireAccount()
+            let account = try app.requireAccount()
             try await app.requireAccounts().signOut(account, discardPending: discardPending)
             print("Signed out; this account's cached data and tokens were deleted.")
         }
@@ -92,14 +95,14 @@ struct Logout: AsyncParsableCommand {
 }
 
 struct Whoami: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the account signed in.")
+    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show the account signed in.")
 
     @OptionGroup var globals: GlobalOptions
     @Flag(help: "Print JSON: server, email, userId.") var json = false
 
     func run() async throws {
         try await withApp(globals) { app in
-            let account = try await app.requireAccount()
+            let account = try app.requireAccount()
             if json {
                 print(
                     Output.json(["server": account.key.server, "email": account.email, "userId": account.key.userId]))

@@ -12,6 +12,8 @@ struct App: Sendable {
     /// The server and the use cases on it, when a server is known.
     let server: ServerAddress?
     let accounts: Accounts?
+    /// The account signed in on that server, if any (read once, here).
+    let account: Account?
     let transport: HTTPTransport?
 
     /// Closes network connections.
@@ -26,8 +28,8 @@ struct App: Sendable {
     }
 
     /// The current account, or exit 3 when nobody is signed in.
-    func requireAccount() async throws -> Account {
-        guard let accounts, let account = try await accounts.current() else { throw SessionError.notSignedIn }
+    func requireAccount() throws -> Account {
+        guard accounts != nil, let account else { throw SessionError.notSignedIn }
         return account
     }
 }
@@ -50,14 +52,19 @@ func makeApp(config: AppConfig) async throws -> App {
     let keyFile = config.apiKeyFile ?? file?.apiKeyFile
     let apiKey = try nonEmpty(config.environment["FITIQ_API_KEY"]) ?? keyFile.map(readKey) ?? session?.apiKey
     guard let server, let apiKey else {
-        return App(paths: paths, directory: directory, logger: logger, server: server, accounts: nil, transport: nil)
+        return App(
+            paths: paths, directory: directory, logger: logger, server: server, accounts: nil, account: nil,
+            transport: nil)
     }
     let transport = HTTPTransport(server: server, apiKey: apiKey, logger: logger)
     let accounts = Accounts(
         server: server.description, apiKey: apiKey, directory: directory, backend: Backend(transport: transport),
         environment: .live)
+    // The same account `Accounts.current()` finds, without reading its files a second time.
+    let account = try current.flatMap { key in try session.map { try accounts.account(for: key, email: $0.email) } }
     return App(
-        paths: paths, directory: directory, logger: logger, server: server, accounts: accounts, transport: transport)
+        paths: paths, directory: directory, logger: logger, server: server, accounts: accounts, account: account,
+        transport: transport)
 }
 
 private func nonEmpty(_ text: String?) -> String? {
@@ -66,7 +73,7 @@ private func nonEmpty(_ text: String?) -> String? {
 }
 
 private func readKey(_ path: String) throws -> String {
-    let expanded = (path as NSString).expandingTildeInPath
+    let expanded = UserPath.expand(path, home: ProcessInfo.processInfo.environment["HOME"])
     guard let data = FileManager.default.contents(atPath: expanded),
         let key = nonEmpty(String(decoding: data, as: UTF8.self))
     else { throw CLIError.unreadableAPIKeyFile(path: path) }

@@ -13,10 +13,16 @@ struct AppConfig: Sendable {
 
     /// The configuration of this process.
     static func live(options: GlobalOptions) -> AppConfig {
+        live(serverFlag: options.server, apiKeyFile: options.apiKeyFile, allowInsecureHTTP: options.allowInsecureHTTP)
+    }
+
+    /// The configuration of this process with these option values (none given: the defaults).
+    static func live(serverFlag: String? = nil, apiKeyFile: String? = nil, allowInsecureHTTP: Bool = false) -> AppConfig
+    {
         AppConfig(
             environment: ProcessInfo.processInfo.environment,
-            home: FileManager.default.homeDirectoryForCurrentUser, serverFlag: options.server,
-            apiKeyFile: options.apiKeyFile, allowInsecureHTTP: options.allowInsecureHTTP)
+            home: FileManager.default.homeDirectoryForCurrentUser, serverFlag: serverFlag, apiKeyFile: apiKeyFile,
+            allowInsecureHTTP: allowInsecureHTTP)
     }
 }
 

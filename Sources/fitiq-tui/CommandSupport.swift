@@ -14,9 +14,14 @@ enum Exit {
 /// Runs a command body with a wired app, closing it afterwards, and turns errors into a message on
 /// standard error and the documented exit code.
 func withApp(_ globals: GlobalOptions, _ body: (App) async throws -> Void) async throws {
+    try await withApp(.live(options: globals), body)
+}
+
+/// Runs a command body with the app wired from `config`.
+func withApp(_ config: AppConfig, _ body: (App) async throws -> Void) async throws {
     let app: App
     do {
-        app = try await makeApp(config: .live(options: globals))
+        app = try await makeApp(config: config)
     } catch {
         throw report(error)
     }

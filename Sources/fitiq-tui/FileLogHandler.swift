@@ -19,7 +19,7 @@ struct FileLogHandler: LogHandler {
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
             if !manager.fileExists(atPath: url.path) {
-                manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+                _ = manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
             }
             let handle = try? FileHandle(forWritingTo: url)
             _ = try? handle?.seekToEnd()

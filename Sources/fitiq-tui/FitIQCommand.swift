@@ -18,17 +18,33 @@ struct FitIQCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Register.self, Login.self, Logout.self, Whoami.self, ProfileCommand.self, HeightCommand.self,
-            SyncCommand.self, StatusCommand.self, DemoCommand.self,
+            SyncCommand.self, StatusCommand.self, ImportHealthCommand.self, DemoCommand.self,
         ]
     )
 
     @OptionGroup var globals: GlobalOptions
 
+    /// `fitiq-tui` alone opens the editor without parsing: the parser inspects every command's metadata,
+    /// a few milliseconds of the time to the first frame (`make bench-startup`).
+    static func main() async {
+        guard CommandLine.arguments.count == 1 else { return await main(nil) }
+        do {
+            try await openEditor(.live())
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     /// With no command: the interactive editor (the sign-in screen when nobody is signed in).
     func run() async throws {
-        try await withApp(globals) { app in
+        try await Self.openEditor(.live(options: globals))
+    }
+
+    static func openEditor(_ config: AppConfig) async throws {
+        try await withApp(config) { app in
             try await TUILauncher.run(
-                accounts: try app.requireAccounts(), environment: ProcessInfo.processInfo.environment)
+                accounts: try app.requireAccounts(), account: app.account,
+                environment: ProcessInfo.processInfo.environment)
         }
     }
 }

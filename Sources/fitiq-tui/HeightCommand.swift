@@ -8,6 +8,7 @@ struct HeightCommand: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set your height; each change is also logged in your height history.",
             discussion: """
                 VALUE may be 180.5, 180.5 cm, 1.8 m, 5'11", 5 ft 11 in or 71 in. A bare number is in your \
@@ -41,7 +42,7 @@ struct HeightCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withApp(globals) { app in
-                let account = try await app.requireAccount()
+                let account = try app.requireAccount()
                 guard let profile = try await account.cached().profile else { throw AccountError.profileNotLoaded }
                 let units = profile.preferredUnitSystem
                 if let date, let day = CalendarDate(parsing: date) {
@@ -67,6 +68,7 @@ struct HeightCommand: AsyncParsableCommand {
 
     struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "history",
             abstract: "List your height history, newest first.",
             discussion:
                 "--json prints [{loggedAt, heightCm, source, synced}]; --csv prints logged_at,height_cm,source,synced.")
@@ -85,7 +87,7 @@ struct HeightCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withApp(globals) { app in
-                let account = try await app.requireAccount()
+                let account = try app.requireAccount()
                 do {
                     _ = try await withDeadline(seconds: 10) { try await account.heightHistory(refresh: true) }
                 } catch let error as SessionError {

@@ -8,6 +8,7 @@ struct ProfileCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show your profile (refreshed from the server when it answers, else from the cache).")
 
         @OptionGroup var globals: GlobalOptions
@@ -15,7 +16,7 @@ struct ProfileCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withApp(globals) { app in
-                let account = try await app.requireAccount()
+                let account = try app.requireAccount()
                 var state = try await account.cached()
                 do {
                     state = try await withDeadline(seconds: 10) { try await account.refresh() }
@@ -32,6 +33,7 @@ struct ProfileCommand: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Change name, bio, unit system or language (saved locally, then sent as one update).",
             discussion: "Fields not given keep their values. An empty --bio or --language clears it.")
 
@@ -57,7 +59,7 @@ struct ProfileCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withApp(globals) { app in
-                let account = try await app.requireAccount()
+                let account = try app.requireAccount()
                 let changed = try await account.updateMetadata(
                     name: name, bio: bio, unitSystem: try units.map { try ProfileRules.unitSystem($0) },
                     languageCode: language)

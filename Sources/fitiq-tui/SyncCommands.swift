@@ -17,7 +17,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withApp(globals) { app in
-            let account = try await app.requireAccount()
+            let account = try app.requireAccount()
             let seconds = wait ? timeout : 15
             let deadline = Date().addingTimeInterval(seconds)
             do {
@@ -47,7 +47,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withApp(globals) { app in
-            let account = try await app.requireAccount()
+            let account = try app.requireAccount()
             let status = try await account.status()
             print(json ? Output.json(Output.status(status)) : Output.statusText(status))
         }
