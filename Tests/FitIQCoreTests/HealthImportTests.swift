@@ -56,6 +56,8 @@ struct HealthImportTests {
         #expect(again.newHeightEntries.isEmpty)
         #expect(again.currentHeight == nil)
         #expect(try await account.cached().outbox.isEmpty)
+        // Nothing new in the export: the server was not even asked.
+        #expect(await harness.backend.requests(.listProgress).isEmpty)
         try await account.engine.drain()
         #expect(await harness.backend.requests(.logProgress).isEmpty)
         #expect(await harness.backend.requests(.updatePhysical).isEmpty)

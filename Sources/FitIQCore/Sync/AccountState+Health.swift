@@ -50,8 +50,7 @@ extension AccountState {
                 result.heightsOutOfRange += 1
                 continue
             }
-            let entry = ProgressEntry(
-                quantity: (sample.centimetres * 100).rounded() / 100, loggedAt: sample.measuredAt, source: .health)
+            let entry = Self.entry(for: sample)
             newest = entry
             guard !history.contains(where: { $0.isSameMeasurement(as: entry) }) else { continue }
             history.append(entry)
@@ -77,6 +76,21 @@ extension AccountState {
         }
         self.profile = updated.updatingHealthSync(healthSync)
         return result
+    }
+
+    /// Whether `snapshot` holds a usable height sample that is not in the history yet.
+    public func hasNewHeights(in snapshot: HealthSnapshot) -> Bool {
+        snapshot.heights.contains { sample in
+            guard Height.allowedRange.contains(sample.centimetres) else { return false }
+            let entry = Self.entry(for: sample)
+            return !history.contains { $0.isSameMeasurement(as: entry) }
+        }
+    }
+
+    /// The history entry of a health sample (to a hundredth of a centimetre).
+    static func entry(for sample: HeightSample) -> ProgressEntry {
+        ProgressEntry(
+            quantity: (sample.centimetres * 100).rounded() / 100, loggedAt: sample.measuredAt, source: .health)
     }
 
     /// Stores a biological sex read from the health source: a known value is kept with provenance

@@ -47,27 +47,23 @@ extension Account {
     /// Imports the health data of `source`: biological sex, height history and current height, and the
     /// health date of birth (shown, never sent). Saved locally at once; the sync engine sends it.
     ///
-    /// The server's height history is read first when it answers, so that samples it already holds
-    /// (imported from another machine) are not posted again; offline, the local history decides.
+    /// When the export holds heights this machine has not seen, the server's height history is read
+    /// first (two seconds at most), so that samples it already holds (imported on another machine) are
+    /// not posted again; an export with nothing new never touches the network.
     public func importHealth(
         from source: any HealthSource, progress: @escaping @Sendable (HealthReadProgress) -> Void = { _ in }
     ) async throws -> HealthImportResult {
         guard try await store.load().profile != nil else { throw AccountError.profileNotLoaded }
-        let refresh = Task { try await engine.refreshHistory(full: false) }
-        let snapshot: HealthSnapshot
-        do {
-            snapshot = try await source.read(progress: progress)
-        } catch {
-            refresh.cancel()
-            throw error
+        let snapshot = try await source.read(progress: progress)
+        if try await store.load().hasNewHeights(in: snapshot) {
+            let refresh = Task { try await engine.refreshHistory(full: false) }
+            let deadline = Task {
+                try? await Task.sleep(for: .seconds(2))
+                refresh.cancel()
+            }
+            _ = await refresh.result
+            deadline.cancel()
         }
-        // A silent server delays the import by two seconds at most.
-        let deadline = Task {
-            try? await Task.sleep(for: .seconds(2))
-            refresh.cancel()
-        }
-        _ = await refresh.result
-        deadline.cancel()
         try Task.checkCancellation()
         let now = environment.now()
         return try await store.update { state in
