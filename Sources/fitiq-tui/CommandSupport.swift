@@ -66,6 +66,12 @@ func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
     }
 }
 
+/// After a local save: delivers it (``syncAfterWrite(_:seconds:)``), or with `--no-sync` says how it will be.
+func finishWrite(_ account: Account, noSync: Bool) async throws {
+    guard noSync else { return try await syncAfterWrite(account) }
+    print("Saved locally; `fitiq-tui sync` (or the next write) sends it.")
+}
+
 /// Saves were made locally; tries to deliver them for up to `seconds` and says what is still pending.
 func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
     let deadline = Date().addingTimeInterval(seconds)

@@ -22,6 +22,8 @@ struct HeightCommand: AsyncParsableCommand {
 
         var value: String { words.joined(separator: " ") }
         @Option(help: "The day of a past measurement, YYYY-MM-DD.") var date: String?
+        @Flag(help: "Only save on this machine; `sync` sends it later (for scripts making many changes).")
+        var noSync = false
 
         func validate() throws {
             guard !words.isEmpty else { throw ValidationError("Give a height, e.g. 180.5 cm or 5'11\".") }
@@ -61,7 +63,7 @@ struct HeightCommand: AsyncParsableCommand {
                     let height = try await account.cached().profile?.heightCm ?? 0
                     print("Height set to \(Height.format(height, unitSystem: units)).")
                 }
-                try await syncAfterWrite(account)
+                try await finishWrite(account, noSync: noSync)
             }
         }
     }

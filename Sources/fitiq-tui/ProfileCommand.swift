@@ -42,6 +42,8 @@ struct ProfileCommand: AsyncParsableCommand {
         @Option(help: "About you (up to 500 characters; \"\" clears it).") var bio: String?
         @Option(help: "metric or imperial.") var units: String?
         @Option(help: "Language code such as en, pt-BR or es-419 (\"\" clears it).") var language: String?
+        @Flag(help: "Only save on this machine; `sync` sends it later (for scripts making many changes).")
+        var noSync = false
 
         func validate() throws {
             guard name != nil || bio != nil || units != nil || language != nil else {
@@ -67,7 +69,7 @@ struct ProfileCommand: AsyncParsableCommand {
                     print("Nothing changed.")
                     return
                 }
-                try await syncAfterWrite(account)
+                try await finishWrite(account, noSync: noSync)
             }
         }
     }
