@@ -8,9 +8,11 @@ SHARED ?= ../shared
 RELEASE_FLAGS := -c release --static-swift-stdlib
 # Extra Debian packages, installed through `deps` with APT_PACKAGES overridden.
 SCREENSHOT_PACKAGES := tmux python3-venv fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji
-BENCH_PACKAGES := nano gcc libncursesw5-dev
+BENCH_PACKAGES := nano gcc libncursesw5-dev libxml2-utils unzip python3-venv
+# The comparison tool of `make bench-import`, pinned.
+HEALTHKIT_TO_SQLITE := healthkit-to-sqlite==1.0.1
 
-.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench-startup
+.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync release security
 
 all: build
 
@@ -42,9 +44,7 @@ conformance: deps
 	bash scripts/conformance/run.sh "$$($(SWIFT) build --show-bin-path)/fitiq-dev-server"
 
 # Try the editor: a development server with a demo account, a throw-away cache, release build.
-demo: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-dev-server
-	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-tui
+demo: release
 	.build/release/fitiq-tui demo
 
 # Regenerates screenshots/*.png from real runs in tmux (debug build; pyte + Pillow in .venv-screenshots).
@@ -54,12 +54,41 @@ screenshots: deps
 	$(SWIFT) build --product fitiq-tui
 	bash scripts/screenshots/run.sh .build/debug
 
-# Time from exec to the first frame with the cached profile (release build) next to C ncurses and nano.
-bench-startup: deps
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
+# Release builds of both products (what demo and the benchmarks run).
+release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-dev-server
 	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-tui
+
+# Time from exec to the first frame with the cached profile (release build) next to C ncurses and nano.
+bench-startup: release
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
 	python3 scripts/bench/startup.py --bin-dir .build/release
 
+# Keystroke-to-screen latency through a pty with 1,000 history entries, next to nano.
+bench-keystroke: release
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
+	python3 scripts/bench/keystroke.py --bin-dir .build/release
+
+# 1,000 edits queued on this machine, then synced: the time and the requests it took.
+bench-sync: release
+	python3 scripts/bench/sync.py --bin-dir .build/release
+
+# Every benchmark, each next to its target and its comparison figure from the same run.
+bench: bench-startup bench-keystroke bench-import bench-sync
+
+# Health export reading: 200 MB (xml and zip) and 1 GB, next to healthkit-to-sqlite and xmllint.
+bench-import: release
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
+	[ -x .venv-bench/bin/healthkit-to-sqlite ] || { python3 -m venv .venv-bench && \
+		.venv-bench/bin/pip install -q "$(HEALTHKIT_TO_SQLITE)"; }
+	python3 scripts/bench/import.py --bin-dir .build/release --healthkit-to-sqlite .venv-bench/bin/healthkit-to-sqlite
+
+# Secrets stay secret: file modes, no secret in logs, cache, output or argv, http:// and TLS rules.
+security: deps
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="openssl python3"
+	$(SWIFT) build --product fitiq-dev-server
+	$(SWIFT) build --product fitiq-tui
+	python3 scripts/security/check.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
+
 clean:
-	rm -rf .build .venv-conformance .venv-screenshots
+	rm -rf .build .venv-conformance .venv-screenshots .venv-bench
