@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Keystroke-to-screen latency through a pseudo-terminal (issue 8, "make bench").
+
+fitiq-tui runs on a pty with an account holding 1,000 height entries (so the history chart and list
+are full); the name field is put in edit mode and letters are typed one at a time. Each sample is
+the time from writing a key to the pty until the program's output shows that letter. `nano FILE`
+is measured the same way in the same run. Target: p99 ≤ 16 ms (one frame at 60 Hz).
+
+Usage: keystroke.py --bin-dir DIR [--keys N]   (DIR holds release fitiq-tui and fitiq-dev-server)
+Only the Python standard library is used.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from startup import COLS, ESCAPES, ROWS, percentile, read_some, set_window_size, start_server, stop_process  # noqa: E402
+
+TARGET_P99_MS = 16.0
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def spawn(argv, env):
+    master, slave = os.openpty()
+    set_window_size(slave)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(master)
+            os.login_tty(slave)
+            os.execve(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    os.close(slave)
+    return pid, master
+
+
+def wait_for(master, marker, timeout=20.0):
+    output = bytearray()
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        data = read_some(master, 0.05)
+        if data is None:
+            break
+        output += data
+        if marker in output:
+            return bytes(output)
+    raise RuntimeError(f"no {marker!r} within {timeout:.0f}s; got {bytes(output[-300:])!r}")
+
+
+def drain(master, quiet=0.15):
+    """Reads until the program has been silent for `quiet` seconds."""
+    while read_some(master, quiet):
+        pass
+
+
+def type_and_time(master, keys, settle=0.02):
+    """Types each letter; returns milliseconds from each write until the letter is echoed."""
+    samples = []
+    for index in range(keys):
+        letter = LETTERS[index % len(LETTERS)].encode()
+        drain(master, settle)
+        start = time.perf_counter()
+        os.write(master, letter)
+        seen = bytearray()
+        while True:
+            data = read_some(master, 2.0)
+            if not data:
+                raise RuntimeError(f"no echo of {letter!r}")
+            seen += data
+            if letter in ESCAPES.sub(b"", bytes(seen)):
+                samples.append((time.perf_counter() - start) * 1000)
+                break
+        if index % 40 == 39:  # keep the field short: clear it (Ctrl-U) now and then
+            os.write(master, b"\x15")
+    return samples
+
+
+def stop(pid, master, keys):
+    os.write(master, keys)
+    for _ in range(100):
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        drain(master, 0.05)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    os.close(master)
+
+
+def api(url, method, path, api_key, body=None, token=None):
+    request = urllib.request.Request(f"{url}/api/v1/{path}", method=method,
+                                     data=json.dumps(body).encode() if body is not None else None)
+    request.add_header("X-API-Key", api_key)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer).get("data", {})
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Keystroke-to-screen latency, fitiq-tui next to nano.")
+    parser.add_argument("--bin-dir", required=True)
+    parser.add_argument("--keys", type=int, default=200, help="keys typed per program (default 200)")
+    parser.add_argument("--entries", type=int, default=1000, help="height entries in the history (default 1000)")
+    args = parser.parse_args()
+    bin_dir = os.path.abspath(args.bin_dir)
+    tui = os.path.join(bin_dir, "fitiq-tui")
+    nano = shutil.which("nano")
+    if not nano:
+        sys.exit("error: nano not found")
+
+    work = tempfile.mkdtemp(prefix="fitiq-bench-keys-")
+    server = None
+    try:
+        home = os.path.join(work, "home")
+        env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TERM": "xterm-256color", "TZ": "UTC",
+               "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_STATE_HOME": os.path.join(home, "state"),
+               "XDG_CONFIG_HOME": os.path.join(home, "config")}
+        api_key = "bench-" + os.urandom(12).hex()
+        password = "bench-" + os.urandom(12).hex()
+        server, url = start_server(bin_dir, dict(env, FITIQ_DEV_API_KEY=api_key, FITIQ_DEV_DEMO_PASSWORD=password), 0)
+        env["FITIQ_API_KEY"] = api_key
+        token = api(url, "POST", "auth/login", api_key, {"email": "demo@fitiq.dev", "password": password})[
+            "access_token"]
+        start = time.time() - args.entries * 3600 * 8
+        for index in range(args.entries):
+            logged = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start + index * 3600 * 8))
+            api(url, "POST", "progress", api_key,
+                {"type": "height", "quantity": 170 + (index % 40) / 10, "logged_at": logged}, token)
+        login = subprocess.run([tui, "login", "--server", url, "--email", "demo@fitiq.dev"], input=password + "\n",
+                               env=env, capture_output=True, text=True, timeout=60)
+        if login.returncode != 0:
+            raise RuntimeError(f"login failed: {login.stderr.strip()}")
+        subprocess.run([tui, "sync"], env=env, capture_output=True, timeout=60)
+        history = subprocess.run([tui, "height", "history", "--json"], env=env, capture_output=True, text=True)
+        entries = len(json.loads(history.stdout))
+
+        pid, master = spawn([tui], env)
+        wait_for(master, b"Alex Demo")
+        drain(master, 0.5)
+        os.write(master, b"\r")  # edit the name
+        wait_for(master, b"Enter confirm")
+        os.write(master, b"\x15")  # clear it
+        drain(master, 0.3)
+        ours = type_and_time(master, args.keys)
+        stop(pid, master, b"\x1b")
+
+        text_file = os.path.join(work, "notes.txt")
+        with open(text_file, "w") as f:
+            f.write("lorem ipsum dolor sit amet\n" * 40)
+        pid, master = spawn([nano, text_file], env)
+        wait_for(master, b"lorem")
+        drain(master, 0.5)
+        theirs = type_and_time(master, args.keys)
+        stop(pid, master, b"\x18n")
+
+        print(f"{args.keys} keys each, {COLS}x{ROWS} pty, {entries} height entries in fitiq-tui's history, "
+              f"load average {os.getloadavg()[0]:.2f}")
+        print()
+        print(f"| {'program':<28} | {'p50 ms':>7} | {'p90 ms':>7} | {'p99 ms':>7} | {'max ms':>7} |")
+        print(f"|{'-' * 30}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 9}|")
+        for label, samples in (("fitiq-tui (name field)", ours), ("nano FILE", theirs)):
+            print(f"| {label:<28} | {statistics.median(samples):>7.2f} | {percentile(samples, 0.9):>7.2f} | "
+                  f"{percentile(samples, 0.99):>7.2f} | {max(samples):>7.2f} |")
+        p99 = percentile(ours, 0.99)
+        print()
+        print(f"target p99 ≤ {TARGET_P99_MS:.0f} ms: {'met' if p99 <= TARGET_P99_MS else 'NOT met'} "
+              f"(fitiq-tui p99 {p99:.2f} ms)")
+    finally:
+        stop_process(server)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
