@@ -279,4 +279,20 @@ extension AccountState {
     private mutating func setHealthBiologicalSexNoop() {
         outbox.physical?.includesBiologicalSex = true
     }
+
+    @Test func dueProgressPostsStopAtTheFirstEntryThatMustWait() {
+        var state = syncedState()
+        for index in 0..<5 {
+            state.recordHeight(
+                170 + Double(index), measuredAt: start.addingTimeInterval(Double(index)), source: .manual)
+        }
+        #expect(state.dueProgressPosts(now: start, limit: 3).count == 3)
+        #expect(state.dueProgressPosts(now: start, limit: 10).count == 5)
+        // The third entry backs off: the batch keeps the queue's order and ends before it.
+        state.outbox.progress[2].delivery.notBefore = start.addingTimeInterval(60)
+        #expect(state.dueProgressPosts(now: start, limit: 10).count == 2)
+        // A rejected entry blocks nothing.
+        state.outbox.progress[0].delivery.rejection = "no"
+        #expect(state.dueProgressPosts(now: start, limit: 10).count == 1)
+    }
 }

@@ -195,4 +195,37 @@ struct SyncEngineTests {
         #expect(await harness.backend.requests(.updateMetadata).count == 2)
         #expect(report.lastError?.contains("could not be reached") == true)
     }
+
+    @Test func manyHeightEntriesGoInBatchesOfFewCacheWrites() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        for day in 1...20 {
+            try await account.logHeight(160 + Double(day) / 10, on: CalendarDate(year: 2026, month: 9, day: day))
+        }
+        let store = harness.store(of: account)
+        let before = await store.saveCount
+        try await account.engine.drain()
+        let posts = await harness.backend.requests(.logProgress)
+        #expect(posts.count == 20)
+        #expect(Set(posts.map { "\($0)" }).count == 20)
+        #expect(try await account.cached().outbox.progress.isEmpty)
+        #expect(try await account.cached().history.filter { $0.source == .manual }.allSatisfy(\.isSynced))
+        // 20 posts in batches of 8: 3 batches of two writes each, plus the PATCH's two (one per request
+        // would be 42).
+        #expect(await store.saveCount - before <= 10)
+    }
+
+    @Test func aFailureInABatchDelaysOnlyItsEntry() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        for day in 1...3 {
+            try await account.logHeight(170 + Double(day) / 10, on: CalendarDate(year: 2026, month: 9, day: day))
+        }
+        await harness.backend.inject(.fail(.unavailable(status: 503, message: "busy")), into: .logProgress)
+        try await account.engine.drain()
+        let state = try await account.cached()
+        #expect(state.outbox.progress.count == 1)
+        #expect(state.outbox.progress.first?.delivery.lastError?.contains("busy") == true)
+        #expect(state.history.filter { $0.source == .manual && $0.isSynced }.count == 2)
+    }
 }

@@ -48,7 +48,7 @@ def main():
             result = subprocess.run([tui, *arguments], input=stdin, env=env, capture_output=True, text=True,
                                     timeout=120)
             if result.returncode != 0:
-                raise RuntimeError(f"fitiq-tui {' '.join(arguments)}: {result.stdout} {result.stderr}")
+                raise RuntimeError(f"fitiq-tui {' '.join(arguments)} (exit {result.returncode}): {result.stdout} {result.stderr}")
             return result
 
         cli("register", "--server", url, "--email", "bench@example.com", "--name", "Bench", "--date-of-birth",

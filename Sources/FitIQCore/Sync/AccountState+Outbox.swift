@@ -46,6 +46,20 @@ extension AccountState {
         return earliest.map { .wait(until: $0) } ?? .idle
     }
 
+    /// Up to `limit` progress posts that are due at `now`, from the front of their queue. The batch ends
+    /// at the first entry that is claimed or backing off, so the queue keeps its order; rejected entries
+    /// are passed over as ``nextAction(for:now:)`` does.
+    public func dueProgressPosts(now: Date, limit: Int) -> [SyncOperation] {
+        var operations: [SyncOperation] = []
+        for post in outbox.progress where !post.delivery.isRejected {
+            guard operations.count < limit else { break }
+            if let claim = post.delivery.claim, claim.until > now { break }
+            if let notBefore = post.delivery.notBefore, notBefore > now { break }
+            operations.append(.logProgress(id: post.id, post.entry, checkServerFirst: post.sendAttempted))
+        }
+        return operations
+    }
+
     /// Marks the entry of `operation` as in flight for `owner`; a progress entry is marked as attempted
     /// before anything is sent, so a crash mid-request leads to a check instead of a duplicate.
     public mutating func begin(_ operation: SyncOperation, owner: UUID, now: Date) {

@@ -26,7 +26,14 @@ public actor SyncEngine {
         self.environment = environment
     }
 
+    /// How many progress posts are sent at once. Each batch costs two cache writes (claimed and written
+    /// ahead, then acknowledged) however many posts it holds.
+    static let progressBatchSize = 8
+
     /// Sends what is due until the outbox is empty (or only holds rejected entries).
+    ///
+    /// The metadata `PUT` and the physical `PATCH` go one at a time; progress posts go in batches of
+    /// ``progressBatchSize``, sent concurrently.
     ///
     /// - Parameter deadline: waits for backoffs up to this instant; with `nil`, stops at the first wait.
     /// - Throws: ``SessionError`` when the account is or becomes signed out; the outbox is kept.
@@ -36,10 +43,15 @@ public actor SyncEngine {
             try Task.checkCancellation()
             let now = environment.now()
             let owner = self.owner
-            let action = try await store.update { state -> SyncAction in
+            let (action, batch) = try await store.update { state -> (SyncAction, [SyncOperation]) in
                 let action = state.nextAction(for: owner, now: now)
-                if case .send(let operation) = action { state.begin(operation, owner: owner, now: now) }
-                return action
+                guard case .send(let operation) = action else { return (action, []) }
+                var batch = [operation]
+                if case .logProgress = operation {
+                    batch = state.dueProgressPosts(now: now, limit: Self.progressBatchSize)
+                }
+                for operation in batch { state.begin(operation, owner: owner, now: now) }
+                return (action, batch)
             }
             switch action {
             case .idle:
@@ -47,17 +59,41 @@ public actor SyncEngine {
             case .wait(let until):
                 guard let deadline, until <= deadline else { return SyncReport(try await store.load()) }
                 try await environment.clock.sleep(for: .seconds(max(0, until.timeIntervalSince(now))))
-            case .send(let operation):
-                let outcome: SyncOutcome
-                do {
-                    outcome = try await perform(operation)
-                } catch {
-                    try await finish(operation, .abandoned)
-                    throw error
-                }
-                try await finish(operation, outcome)
+            case .send:
+                try await send(batch)
             }
         }
+    }
+
+    /// Performs `batch` concurrently, then records every outcome in one cache write; an operation that
+    /// failed outside the contract (signed out, cancelled) is released for later and its error thrown.
+    private func send(_ batch: [SyncOperation]) async throws {
+        let results = await withTaskGroup(of: (Int, Result<SyncOutcome, any Error>).self) { group in
+            for (index, operation) in batch.enumerated() {
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.perform(operation)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var collected: [(Int, Result<SyncOutcome, any Error>)] = []
+            for await item in group { collected.append(item) }
+            return collected.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        let outcomes = results.map { result -> SyncOutcome in
+            if case .success(let outcome) = result { return outcome }
+            return .abandoned
+        }
+        let now = environment.now()
+        let randoms = batch.map { _ in environment.random() }
+        try await store.update { state in
+            for (index, operation) in batch.enumerated() {
+                state.finish(operation, outcome: outcomes[index], now: now, random: randoms[index])
+            }
+        }
+        for case .failure(let error) in results { throw error }
     }
 
     /// Reads the server's profile (creating it on 404) and merges it into the cache.
@@ -95,12 +131,6 @@ public actor SyncEngine {
             state.mergeServerHistory(entries, complete: complete, now: now)
             if complete { state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now) }
         }
-    }
-
-    private func finish(_ operation: SyncOperation, _ outcome: SyncOutcome) async throws {
-        let now = environment.now()
-        let random = environment.random()
-        try await store.update { $0.finish(operation, outcome: outcome, now: now, random: random) }
     }
 
     static func defaultName(for email: String) -> String {
