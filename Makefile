@@ -51,12 +51,14 @@ demo: release
 screenshots: deps
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SCREENSHOT_PACKAGES)"
 	$(SWIFT) build --product fitiq-dev-server
+	$(SWIFT) build --product fitiq-tui-cli
 	$(SWIFT) build --product fitiq-tui
 	bash scripts/screenshots/run.sh .build/debug
 
 # Release builds of both products (what demo and the benchmarks run).
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-dev-server
+	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-tui-cli
 	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-tui
 
 # Time from exec to the first frame with the cached profile (release build) next to C ncurses and nano.
@@ -87,6 +89,7 @@ bench-import: release
 security: deps
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="openssl python3"
 	$(SWIFT) build --product fitiq-dev-server
+	$(SWIFT) build --product fitiq-tui-cli
 	$(SWIFT) build --product fitiq-tui
 	python3 scripts/security/check.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
 

@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "fitiq-tui", targets: ["fitiq-tui"]),
+        .executable(name: "fitiq-tui-cli", targets: ["fitiq-tui-cli"]),
         .executable(name: "fitiq-dev-server", targets: ["fitiq-dev-server"]),
     ],
     dependencies: [
@@ -41,11 +42,18 @@ let package = Package(
             name: "FitIQHealth",
             dependencies: ["FitIQCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        // The `fitiq-tui` executable: composition root and commands.
+        // What both programs share: config and account resolution, and launching the editor.
+        .target(
+            name: "FitIQLaunch",
+            dependencies: ["FitIQCore", "FitIQCache", "FitIQTUI", "NcursesTerminal", "FitIQHealth"]),
+        // `fitiq-tui`: the editor, with no HTTP stack linked (a short start); any arguments hand over to
+        // `fitiq-tui-cli`, which it also runs to sign in and sync.
+        .executableTarget(name: "fitiq-tui", dependencies: ["FitIQCore", "FitIQLaunch", "FitIQTUI"]),
+        // `fitiq-tui-cli`: the commands, the demo, and the HTTP sync layer.
         .executableTarget(
-            name: "fitiq-tui",
+            name: "fitiq-tui-cli",
             dependencies: [
-                "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQTUI", "NcursesTerminal",
+                "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQLaunch", "FitIQTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

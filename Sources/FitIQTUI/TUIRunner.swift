@@ -10,14 +10,19 @@ public final class TUIRunner: Sendable {
     private let events = Mutex<[Event]>([])
     private let work = Mutex<[Task<Void, Never>]>([])
     private let syncRequested = Mutex(false)
+    private let network: any EditorNetwork
     private let healthSource: (@Sendable (URL) -> any HealthSource)?
     private let importTask = Mutex<Task<Void, Never>?>(nil)
 
-    /// - Parameter healthSource: opens the health export at a path (the `i` key); `nil` hides the key.
+    /// - Parameters:
+    ///   - network: signs in and syncs (``InProcessNetwork`` by default).
+    ///   - healthSource: opens the health export at a path (the `i` key); `nil` hides the key.
     public init(
-        accounts: Accounts, account: Account?, healthSource: (@Sendable (URL) -> any HealthSource)? = nil
+        accounts: Accounts, account: Account?, network: (any EditorNetwork)? = nil,
+        healthSource: (@Sendable (URL) -> any HealthSource)? = nil
     ) {
         self.accounts = accounts
+        self.network = network ?? InProcessNetwork(accounts: accounts)
         self.healthSource = healthSource
         self.account.withLock { $0 = account }
     }
@@ -98,11 +103,11 @@ public final class TUIRunner: Sendable {
     private func perform(_ effect: Effect) {
         switch effect {
         case .signIn(let email, let password):
-            spawn { await self.signIn { try await self.accounts.signIn(email: email, password: password) } }
+            spawn { await self.signIn { try await self.network.signIn(email: email, password: password) } }
         case .register(let email, let password, let name, let dateOfBirth):
             spawn {
                 await self.signIn {
-                    try await self.accounts.register(
+                    try await self.network.register(
                         email: email, password: password, name: name, dateOfBirth: dateOfBirth)
                 }
             }
@@ -246,7 +251,7 @@ public final class TUIRunner: Sendable {
                 lastSync = Date()
                 post(.connection(.syncing))
                 do {
-                    try await account.syncNow(until: Date().addingTimeInterval(20))
+                    try await network.sync(account, until: Date().addingTimeInterval(20))
                     post(.connection(.online))
                 } catch let error as SessionError {
                     post(.connection(.signedOut(error.description)))

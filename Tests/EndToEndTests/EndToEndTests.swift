@@ -300,7 +300,7 @@ extension EndToEndTests {
             defer { first.kill() }
             try await first.waitUntil("the demo profile") { $0.title.contains("demo@fitiq.dev") }
             let children = ProcessTree.descendants(of: first.panePID)
-            let client = try #require(children.first { ProcessTree.name(of: $0) == "fitiq-tui" })
+            let client = try #require(children.first { ProcessTree.name(of: $0)?.hasPrefix("fitiq-tui") == true })
             // (`comm` keeps 15 characters of the name.)
             let server = try #require(children.first { ProcessTree.name(of: $0)?.hasPrefix("fitiq-dev-serv") == true })
             #expect(try demoFolders().count == 1)

@@ -243,10 +243,12 @@ def main():
         switches = [word for text in helps for word in text.split()
                     if word.startswith("--") and any(part in word for part in ("insecure-tls", "no-verify", "skip"))]
         check("no option turns TLS verification off", not switches, " ".join(switches))
-        with open(tui, "rb") as f:
-            binary = f.read()
-        variables = [name for name in (b"SSL_CERT_SKIP", b"FITIQ_INSECURE", b"FITIQ_NO_VERIFY", b"FITIQ_TLS")
-                     if name in binary]
+        variables = []
+        for program in (tui, os.path.join(bin_dir, "fitiq-tui-cli")):
+            with open(program, "rb") as f:
+                binary = f.read()
+            variables += [name for name in (b"SSL_CERT_SKIP", b"FITIQ_INSECURE", b"FITIQ_NO_VERIFY", b"FITIQ_TLS")
+                          if name in binary]
         check("no variable turns TLS verification off", not variables, b" ".join(variables).decode())
     finally:
         if server and server.poll() is None:

@@ -23,6 +23,11 @@ public struct Accounts: Sendable {
     public struct SignedIn: Sendable {
         public let account: Account
         public let profileError: (any Error)?
+
+        public init(account: Account, profileError: (any Error)?) {
+            self.account = account
+            self.profileError = profileError
+        }
     }
 
     /// Signs in with email and password, then loads the profile (creating it when the server has none).

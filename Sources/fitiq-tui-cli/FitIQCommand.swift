@@ -1,4 +1,6 @@
 import ArgumentParser
+import FitIQLaunch
+import FitIQTUI
 import Foundation
 
 /// `fitiq-tui`: edit a FitIQ profile from the terminal or from scripts.
@@ -24,17 +26,6 @@ struct FitIQCommand: AsyncParsableCommand {
 
     @OptionGroup var globals: GlobalOptions
 
-    /// `fitiq-tui` alone opens the editor without parsing: the parser inspects every command's metadata,
-    /// a few milliseconds of the time to the first frame (`make bench-startup`).
-    static func main() async {
-        guard CommandLine.arguments.count == 1 else { return await main(nil) }
-        do {
-            try await openEditor(.live())
-        } catch {
-            exit(withError: error)
-        }
-    }
-
     /// With no command: the interactive editor (the sign-in screen when nobody is signed in).
     func run() async throws {
         try await Self.openEditor(.live(options: globals))
@@ -42,8 +33,9 @@ struct FitIQCommand: AsyncParsableCommand {
 
     static func openEditor(_ config: AppConfig) async throws {
         try await withApp(config) { app in
+            let accounts = try app.requireAccounts()
             try await TUILauncher.run(
-                accounts: try app.requireAccounts(), account: app.account,
+                accounts: accounts, account: app.account, network: InProcessNetwork(accounts: accounts),
                 environment: ProcessInfo.processInfo.environment)
         }
     }

@@ -5,9 +5,13 @@ import Foundation
 import NcursesTerminal
 
 /// Opens the terminal UI for `accounts` (the current account's profile, or the sign-in screen).
-enum TUILauncher {
-    static func run(accounts: Accounts, account: Account?, environment: [String: String]) async throws {
-        let runner = TUIRunner(accounts: accounts, account: account, healthSource: { AppleHealthExport(url: $0) })
+public enum TUILauncher {
+    /// Runs the editor until the user quits; `network` signs in and syncs.
+    public static func run(
+        accounts: Accounts, account: Account?, network: any EditorNetwork, environment: [String: String]
+    ) async throws {
+        let runner = TUIRunner(
+            accounts: accounts, account: account, network: network, healthSource: { AppleHealthExport(url: $0) })
         let initial = await runner.initialState(size: (0, 0))
         // ncurses belongs to one thread for its whole life (NCURSES.md P10); the tasks that do the
         // work run on the cooperative pool and report back through the runner's event queue.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FitIQLaunch
 
 /// Options every command accepts, before or after the subcommand's name.
 struct GlobalOptions: ParsableArguments {
@@ -10,4 +11,11 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(help: "Allow plain http:// to a machine other than this one (passwords and tokens travel unencrypted).")
     var allowInsecureHTTP = false
+}
+
+extension AppConfig {
+    /// The configuration of this process with the options given on its command line.
+    static func live(options: GlobalOptions) -> AppConfig {
+        live(serverFlag: options.server, apiKeyFile: options.apiKeyFile, allowInsecureHTTP: options.allowInsecureHTTP)
+    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FitIQCache
 import FitIQCore
 import FitIQHTTP
+import FitIQLaunch
 import Foundation
 
 /// Exit codes scripts rely on (DESIGN.md "Command line").

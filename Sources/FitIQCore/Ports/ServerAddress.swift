@@ -1,4 +1,3 @@
-import FitIQCore
 import Foundation
 
 /// A validated backend base URL: `https://` anywhere, plain `http://` only to loopback unless allowed.

@@ -2,6 +2,8 @@ import ArgumentParser
 import FitIQCache
 import FitIQCore
 import FitIQHTTP
+import FitIQLaunch
+import FitIQTUI
 import Foundation
 import Logging
 
@@ -38,7 +40,8 @@ struct DemoCommand: AsyncParsableCommand {
             let signedIn = try await accounts.signIn(email: "demo@fitiq.dev", password: password)
             if let error = signedIn.profileError { throw error }
             try await TUILauncher.run(
-                accounts: accounts, account: signedIn.account, environment: ProcessInfo.processInfo.environment)
+                accounts: accounts, account: signedIn.account, network: InProcessNetwork(accounts: accounts),
+                environment: ProcessInfo.processInfo.environment)
         } catch {
             await transport.shutdown()
             throw report(error)

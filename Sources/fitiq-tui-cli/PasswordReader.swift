@@ -16,7 +16,7 @@ enum PasswordReader {
             } else if text.hasSuffix("\n") {
                 text.removeLast()
             }
-            guard !text.isEmpty else { throw CLIError.noPassword }
+            guard !text.isEmpty else { throw PasswordError.noPassword }
             return text
         }
         FileHandle.standardError.write(Data(prompt.utf8))
@@ -31,4 +31,10 @@ enum PasswordReader {
         }
         return Swift.readLine(strippingNewline: true) ?? ""
     }
+}
+
+enum PasswordError: Error, CustomStringConvertible {
+    case noPassword
+
+    var description: String { "No password was given on standard input." }
 }

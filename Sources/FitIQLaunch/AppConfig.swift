@@ -1,0 +1,134 @@
+import FitIQCache
+import FitIQCore
+import Foundation
+
+/// Everything the composition roots need from the outside world, injectable for tests.
+public struct AppConfig: Sendable {
+    public var environment: [String: String]
+    public var home: URL
+    public var serverFlag: String?
+    public var apiKeyFile: String?
+    public var allowInsecureHTTP: Bool
+
+    public init(
+        environment: [String: String], home: URL, serverFlag: String? = nil, apiKeyFile: String? = nil,
+        allowInsecureHTTP: Bool = false
+    ) {
+        self.environment = environment
+        self.home = home
+        self.serverFlag = serverFlag
+        self.apiKeyFile = apiKeyFile
+        self.allowInsecureHTTP = allowInsecureHTTP
+    }
+
+    /// The configuration of this process with these option values (none given: the defaults).
+    public static func live(serverFlag: String? = nil, apiKeyFile: String? = nil, allowInsecureHTTP: Bool = false)
+        -> AppConfig
+    {
+        AppConfig(
+            environment: ProcessInfo.processInfo.environment,
+            home: FileManager.default.homeDirectoryForCurrentUser, serverFlag: serverFlag, apiKeyFile: apiKeyFile,
+            allowInsecureHTTP: allowInsecureHTTP)
+    }
+}
+
+/// What this machine knows before any network call: the cache, the server, the API key and the
+/// account signed in there.
+public struct LocalSetup: Sendable {
+    public let paths: CachePaths
+    public let directory: JSONFileAccountDirectory
+    public let server: ServerAddress?
+    public let apiKey: String?
+    /// The account signed in on `server`, and its session.
+    public let current: AccountKey?
+    public let session: Session?
+
+    /// Resolves the server by flag > `FITIQ_SERVER` > config file > the last account signed in, and the
+    /// API key by `FITIQ_API_KEY` > key file (flag, then config file) > the one stored at sign-in.
+    public static func resolve(_ config: AppConfig) async throws -> LocalSetup {
+        let paths = CachePaths(environment: config.environment, home: config.home)
+        let directory = JSONFileAccountDirectory(paths: paths)
+        let file = try ConfigFile.load(from: paths.configFile)
+        let configured = try (config.serverFlag ?? config.environment["FITIQ_SERVER"] ?? file?.server).map {
+            try ServerAddress($0, allowInsecureHTTP: config.allowInsecureHTTP)
+        }
+        let current = try await directory.currentAccount(server: configured?.description)
+        let server =
+            try configured
+            ?? current.map { try ServerAddress($0.server, allowInsecureHTTP: config.allowInsecureHTTP) }
+        let session = try await current.asyncMap { try await directory.sessionStore(for: $0).load() } ?? nil
+        let keyFile = config.apiKeyFile ?? file?.apiKeyFile
+        let apiKey =
+            try nonEmpty(config.environment["FITIQ_API_KEY"])
+            ?? keyFile.map { try readKey($0, home: config.environment["HOME"]) } ?? session?.apiKey
+        return LocalSetup(
+            paths: paths, directory: directory, server: server, apiKey: apiKey, current: current, session: session)
+    }
+
+    /// The use cases on the server with `backend`, and the account signed in there.
+    public func accounts(backend: Backend) throws -> (Accounts, Account?) {
+        guard let server else { throw LaunchError.noServer }
+        guard let apiKey else { throw LaunchError.noAPIKey }
+        let accounts = Accounts(
+            server: server.description, apiKey: apiKey, directory: directory, backend: backend, environment: .live)
+        // The same account `Accounts.current()` finds, without reading its files a second time.
+        let account = try current.flatMap { key in try session.map { try accounts.account(for: key, email: $0.email) } }
+        return (accounts, account)
+    }
+}
+
+private func nonEmpty(_ text: String?) -> String? {
+    guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+    return text
+}
+
+private func readKey(_ path: String, home: String?) throws -> String {
+    guard let data = FileManager.default.contents(atPath: UserPath.expand(path, home: home)),
+        let key = nonEmpty(String(decoding: data, as: UTF8.self))
+    else { throw LaunchError.unreadableAPIKeyFile(path: path) }
+    return key
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
+
+/// The config file, `$XDG_CONFIG_HOME/fitiq/config.json`.
+public struct ConfigFile: Codable, Equatable, Sendable {
+    public var server: String?
+    public var apiKeyFile: String?
+
+    public static func load(from url: URL) throws -> ConfigFile? {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        do {
+            return try JSONDecoder().decode(ConfigFile.self, from: data)
+        } catch {
+            throw LaunchError.badConfig(path: url.path, reason: String(describing: error))
+        }
+    }
+}
+
+/// Why the program cannot start; the description is what the user reads.
+public enum LaunchError: Error, CustomStringConvertible {
+    case noServer
+    case noAPIKey
+    case unreadableAPIKeyFile(path: String)
+    case badConfig(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noServer:
+            "No server is configured: pass --server https://…, set FITIQ_SERVER, or put \"server\" in "
+                + "$XDG_CONFIG_HOME/fitiq/config.json."
+        case .noAPIKey:
+            "No API key: set FITIQ_API_KEY, pass --api-key-file PATH, or put \"apiKeyFile\" in the config file."
+        case .unreadableAPIKeyFile(let path):
+            "The API key file \(path) cannot be read or is empty."
+        case .badConfig(let path, let reason):
+            "The config file \(path) is not valid JSON of the form {\"server\": \"…\", \"apiKeyFile\": \"…\"}: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import FitIQCache
+import FitIQCore
+import FitIQHTTP
+import FitIQLaunch
+import Foundation
+import Logging
+
+/// The wired application of one command: cache, logger, transport and use cases.
+struct App: Sendable {
+    let setup: LocalSetup
+    let logger: Logger
+    /// The use cases on the server, when a server and an API key are known.
+    let accounts: Accounts?
+    /// The account signed in on that server, if any (read once, at start).
+    let account: Account?
+    let transport: HTTPTransport?
+
+    var paths: CachePaths { setup.paths }
+    var directory: JSONFileAccountDirectory { setup.directory }
+    var server: ServerAddress? { setup.server }
+
+    /// Closes network connections.
+    func shutdown() async {
+        await transport?.shutdown()
+    }
+
+    /// The use cases, or the reason there are none.
+    func requireAccounts() throws -> Accounts {
+        guard let accounts else { throw server == nil ? LaunchError.noServer : LaunchError.noAPIKey }
+        return accounts
+    }
+
+    /// The current account, or exit 3 when nobody is signed in.
+    func requireAccount() throws -> Account {
+        guard accounts != nil, let account else { throw SessionError.notSignedIn }
+        return account
+    }
+}
+
+/// Builds the application: the local setup (``LocalSetup``), a file logger, and the HTTP backend.
+func makeApp(config: AppConfig) async throws -> App {
+    let setup = try await LocalSetup.resolve(config)
+    let sink = FileLogHandler.Sink(url: setup.paths.logFile)
+    let logger = Logger(label: "fitiq-tui", factory: { FileLogHandler(label: $0, sink: sink) })
+    guard let server = setup.server, let apiKey = setup.apiKey else {
+        return App(setup: setup, logger: logger, accounts: nil, account: nil, transport: nil)
+    }
+    let transport = HTTPTransport(server: server, apiKey: apiKey, logger: logger)
+    let (accounts, account) = try setup.accounts(backend: Backend(transport: transport))
+    return App(setup: setup, logger: logger, accounts: accounts, account: account, transport: transport)
+}
