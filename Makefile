@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build and the tests need (DESIGN.md "Fresh machine").
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev tmux python3-venv curl
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev tmux python3-venv curl openssl
 SHARED ?= ../shared
 # Release builds (make demo, make bench-startup): static Swift runtime, the fastest start (NCURSES.md).
 RELEASE_FLAGS := -c release --static-swift-stdlib
@@ -12,7 +12,7 @@ BENCH_PACKAGES := nano gcc libncursesw5-dev libxml2-utils unzip python3-venv
 # The comparison tool of `make bench-import`, pinned.
 HEALTHKIT_TO_SQLITE := healthkit-to-sqlite==1.0.1
 
-.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync release security
+.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync release security badinput
 
 all: build
 
@@ -29,8 +29,9 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Builds everything, runs every test target, checks formatting and the server's conformance to the spec.
-test: deps lint test-swift conformance
+# Builds everything, runs every test target, checks formatting, the server's conformance to the spec,
+# the bad-input table and the security checks.
+test: deps lint test-swift conformance badinput security
 
 test-swift: deps
 	$(SWIFT) build --build-tests
@@ -87,11 +88,17 @@ bench-import: release
 
 # Secrets stay secret: file modes, no secret in logs, cache, output or argv, http:// and TLS rules.
 security: deps
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="openssl python3"
 	$(SWIFT) build --product fitiq-dev-server
 	$(SWIFT) build --product fitiq-tui-cli
 	$(SWIFT) build --product fitiq-tui
 	python3 scripts/security/check.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
+
+# Every input field and every server answer the client parses, with bad values: a table of outcomes.
+badinput: deps
+	$(SWIFT) build --product fitiq-dev-server
+	$(SWIFT) build --product fitiq-tui-cli
+	$(SWIFT) build --product fitiq-tui
+	python3 scripts/badinput/check.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
 
 clean:
 	rm -rf .build .venv-conformance .venv-screenshots .venv-bench

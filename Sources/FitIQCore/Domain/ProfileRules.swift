@@ -101,6 +101,10 @@ public enum ProfileRules {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if required && trimmed.isEmpty { throw .required(field) }
         guard !TextSanitizer.containsControls(trimmed) else { throw .controlCharacters(field) }
+        // U+FFFD stands in for bytes that were not UTF-8 (a terminal or file in another encoding).
+        guard !trimmed.unicodeScalars.contains("\u{FFFD}") else {
+            throw .invalidFormat(field, rule: "must be valid UTF-8 text (some bytes were not)")
+        }
         // Limits count grapheme clusters: what the user sees.
         guard trimmed.count <= limit else { throw .tooLong(field, limit: limit, count: trimmed.count) }
         return trimmed

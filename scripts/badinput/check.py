@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Bad input, table-driven (issue 8, "make badinput"). Exits 1 when a row fails.
+
+Two tables, against the real `fitiq-tui` and `fitiq-dev-server`:
+
+  - command-line input: every field with values that break its rule (empty, whitespace, too long,
+    control characters, invalid UTF-8, bad heights, bad language, future date of birth, age 12).
+    Each row must end with a message naming the field and its rule (exit 64), queue nothing, and
+    leave the cache readable;
+  - server answers: a proxy in front of the development server replaces the answer to
+    `GET /users/me` with garbage, an HTML error page, 10 MB, wrong types, missing fields, or a bio
+    holding `ESC ] 0;pwned BEL` and `ESC [2J`. `profile show` must give a clear message or a
+    sanitized profile, never crash or hang, never print an escape or control byte, and keep the
+    cached profile.
+
+The editor's own fields are covered by the buffer tests (FitIQTUITests) with the same rules.
+
+Usage: check.py --bin-dir DIR      (DIR holds fitiq-tui, fitiq-tui-cli and fitiq-dev-server)
+Only the Python standard library is used.
+"""
+
+import argparse
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+ROWS = []
+
+
+def row(table, case, ok, detail):
+    ROWS.append((table, case, ok, detail))
+
+
+def clean(text):
+    """Whether printed text holds no escape or other control byte (newline and tab allowed)."""
+    return not any(ord(ch) < 32 and ch not in "\n\t" or ord(ch) == 127 for ch in text)
+
+
+class Proxy(http.server.BaseHTTPRequestHandler):
+    upstream = ""
+    mode = "pass"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def forward(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else None
+        if self.command == "GET" and self.path.startswith("/api/v1/users/me") and Proxy.mode != "pass":
+            return self.hostile()
+        request = urllib.request.Request(Proxy.upstream + self.path, data=body, method=self.command)
+        for name in ("X-API-Key", "Authorization", "Content-Type", "Accept"):
+            if self.headers.get(name):
+                request.add_header(name, self.headers[name])
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                status, payload, kind = answer.status, answer.read(), answer.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as error:
+            status, payload, kind = error.code, error.read(), error.headers.get("Content-Type", "")
+        self.answer(status, payload, kind)
+
+    def answer(self, status, payload, kind):
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def hostile(self):
+        profile = {"id": "p1", "user_id": "u1", "name": "Server Name", "bio": "fine",
+                   "preferred_unit_system": "metric", "language_code": "en", "date_of_birth": "1990-01-01",
+                   "height_cm": 170, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
+        if Proxy.mode == "garbage":
+            return self.answer(200, b"\x00\xff{garbage", "application/json")
+        if Proxy.mode == "html":
+            return self.answer(502, b"<html><body><h1>502 Bad Gateway</h1></body></html>", "text/html")
+        if Proxy.mode == "huge":
+            return self.answer(200, b'{"data": {"profile": {"bio": "' + b"a" * (10 << 20) + b'"}}}',
+                               "application/json")
+        if Proxy.mode == "wrong-types":
+            profile.update(name=123, height_cm="tall", date_of_birth=False)
+        if Proxy.mode == "missing-fields":
+            return self.answer(200, b'{"data": {}}', "application/json")
+        if Proxy.mode == "escapes":
+            profile.update(bio="\x1b]0;pwned\x07 and \x1b[2J cleared", name="Eve\x1b[31m")
+        self.answer(200, json.dumps({"data": {"profile": profile}}).encode(), "application/json")
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = forward
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # the client hanging up on a 10 MB answer is expected
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Bad input, table-driven.")
+    parser.add_argument("--bin-dir", required=True)
+    args = parser.parse_args()
+    bin_dir = os.path.abspath(args.bin_dir)
+    tui = os.path.join(bin_dir, "fitiq-tui")
+    work = tempfile.mkdtemp(prefix="fitiq-badinput-")
+    server = proxy = None
+    try:
+        home = os.path.join(work, "home")
+        api_key = "bad-" + os.urandom(8).hex()
+        env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TZ": "UTC", "FITIQ_API_KEY": api_key,
+               "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_STATE_HOME": os.path.join(home, "state"),
+               "XDG_CONFIG_HOME": os.path.join(home, "config")}
+        server = subprocess.Popen(
+            [os.path.join(bin_dir, "fitiq-dev-server"), "--port", "0", "--log-level", "error", "--bcrypt-cost", "4"],
+            env=dict(env, FITIQ_DEV_API_KEY=api_key), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        Proxy.upstream = server.stdout.readline().strip().split()[-1]
+        proxy = QuietServer(("127.0.0.1", 0), Proxy)
+        threading.Thread(target=proxy.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{proxy.server_port}"
+
+        def run(arguments, stdin=None, timeout=60):
+            started = time.perf_counter()
+            result = subprocess.run([os.fsencode(tui)] + [a if isinstance(a, bytes) else a.encode() for a in arguments],
+                                    input=stdin.encode() if stdin else None, env=env, capture_output=True,
+                                    timeout=timeout)
+            text = (result.stdout + result.stderr).decode("utf-8", "replace")
+            return result.returncode, text, time.perf_counter() - started
+
+        status, text, _ = run(["register", "--server", url, "--email", "bad@example.com", "--name", "Good Name",
+                               "--date-of-birth", "1990-01-01"], stdin="a-good-password\n")
+        if status != 0:
+            raise RuntimeError(f"register failed: {text}")
+
+        def pending():
+            status, text, _ = run(["status", "--json"])
+            return json.loads(text)["pendingChanges"] if status == 0 else None
+
+        long_name, long_bio = "n" * 101, "b" * 501
+        inputs = [
+            ("name empty", ["profile", "set", "--name", ""], "Name"),
+            ("name whitespace", ["profile", "set", "--name", "   "], "Name"),
+            ("name 101 characters", ["profile", "set", "--name", long_name], "Name"),
+            ("bio 501 characters", ["profile", "set", "--bio", long_bio], "Bio"),
+            ("name with escape sequence", ["profile", "set", "--name", "Eve\x1b[2J"], "Name"),
+            ("bio with OSC title", ["profile", "set", "--bio", "\x1b]0;pwned\x07"], "Bio"),
+            ("name invalid UTF-8", ["profile", "set", "--name", b"Ana \xff\xfe"], "Name"),
+            ("language xx-invalid-!!", ["profile", "set", "--language", "xx-invalid-!!"], "Language"),
+            ("units furlongs", ["profile", "set", "--units", "furlongs"], "Unit system"),
+            ("height abc", ["height", "set", "abc"], "Height"),
+            ("height -5", ["height", "set", "--", "-5"], "Height"),
+            ("height 0", ["height", "set", "0"], "Height"),
+            ("height 1e9", ["height", "set", "1e9"], "Height"),
+            ("height 5'13\"", ["height", "set", "5'13\""], "Height"),
+            ("height date in the future", ["height", "set", "180", "--date", "2999-01-01"], "Date"),
+            ("register: future date of birth",
+             ["register", "--server", url, "--email", "x@example.com", "--name", "X", "--date-of-birth", "2999-01-01"],
+             "Date of birth"),
+            ("register: age 12",
+             ["register", "--server", url, "--email", "y@example.com", "--name", "Y", "--date-of-birth",
+              time.strftime("%Y-%m-%d", time.gmtime(time.time() - 12.5 * 365.25 * 86400))], "Date of birth"),
+            ("register: bad email",
+             ["register", "--server", url, "--email", "not-an-email", "--name", "Z", "--date-of-birth", "1990-01-01"],
+             "Email"),
+        ]
+        def message(text):
+            lines = [line for line in text.strip().splitlines() if line.strip()]
+            said = [line for line in lines if line.startswith(("Error:", "Offline:"))]
+            return (said or lines or [""])[0][:110]
+
+        for case, arguments, field in inputs:
+            status, text, seconds = run(arguments, stdin="a-good-password\n")
+            ok = status == 64 and field.lower() in message(text).lower() and pending() == 0 and clean(text)
+            row("command line", case, ok, f"exit {status}: {message(text)}")
+
+        answers = ["garbage", "html", "huge", "wrong-types", "missing-fields", "escapes"]
+        for mode in answers:
+            Proxy.mode = mode
+            status, text, seconds = run(["profile", "show"], timeout=40)
+            Proxy.mode = "pass"
+            shown_status, shown, _ = run(["profile", "show", "--json"])
+            cached = json.loads(shown) if shown_status == 0 else {}
+            kept = cached.get("name") in ("Good Name", "Server Name", "Eve[31m", "Eve")
+            ok = clean(text) and seconds < 30 and status in (0, 1) and kept
+            row("server answer", mode, ok, f"exit {status} in {seconds:.1f} s: {message(text)}")
+    finally:
+        if proxy:
+            proxy.shutdown()
+        if server and server.poll() is None:
+            server.terminate()
+            server.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
+
+    failed = 0
+    print(f"| {'table':<13} | {'case':<32} | result | what the user read |")
+    print(f"|{'-' * 15}|{'-' * 34}|--------|{'-' * 20}|")
+    for table, case, ok, detail in ROWS:
+        failed += not ok
+        print(f"| {table:<13} | {case:<32} | {'ok' if ok else 'FAIL':<6} | {detail.replace('|', '/')} |")
+    print(f"\n{len(ROWS) - failed} of {len(ROWS)} rows ok")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
