@@ -12,7 +12,7 @@ BENCH_PACKAGES := nano gcc libncursesw5-dev libxml2-utils unzip python3-venv
 # The comparison tool of `make bench-import`, pinned.
 HEALTHKIT_TO_SQLITE := healthkit-to-sqlite==1.0.1
 
-.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync release security badinput
+.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync release security badinput faults faults-quick
 
 all: build
 
@@ -31,7 +31,7 @@ build: deps
 
 # Builds everything, runs every test target, checks formatting, the server's conformance to the spec,
 # the bad-input table and the security checks.
-test: deps lint test-swift conformance badinput security
+test: deps lint test-swift conformance badinput security faults-quick
 
 test-swift: deps
 	$(SWIFT) build --build-tests
@@ -92,6 +92,20 @@ security: deps
 	$(SWIFT) build --product fitiq-tui-cli
 	$(SWIFT) build --product fitiq-tui
 	python3 scripts/security/check.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
+
+# Fault injection against the real binaries: a table of edits made, arrived, duplicated, lost.
+faults: deps
+	$(SWIFT) build --product fitiq-dev-server
+	$(SWIFT) build --product fitiq-tui-cli
+	$(SWIFT) build --product fitiq-tui
+	python3 scripts/faults/run.py --bin-dir "$$($(SWIFT) build --show-bin-path)" --edits 200
+
+# The same scenarios with a few edits each (part of `make test`).
+faults-quick: deps
+	$(SWIFT) build --product fitiq-dev-server
+	$(SWIFT) build --product fitiq-tui-cli
+	$(SWIFT) build --product fitiq-tui
+	python3 scripts/faults/run.py --bin-dir "$$($(SWIFT) build --show-bin-path)" --edits 5
 
 # Every input field and every server answer the client parses, with bad values: a table of outcomes.
 badinput: deps
