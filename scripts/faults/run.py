@@ -132,7 +132,8 @@ class World:
         on_server = self.server_heights()
         edits = set(self.heights)
         arrived = [value for value in on_server if value in edits]
-        duplicates = len(arrived) - len(set(arrived))
+        # Every value was set once, so any repeat on the server (acknowledged or not) is a duplicate.
+        duplicates = len(on_server) - len(set(on_server))
         lost = len(edits - set(on_server))
         readable = self.cache_readable()
         ok = lost == 0 and duplicates == 0 and readable and synced.returncode == 0
