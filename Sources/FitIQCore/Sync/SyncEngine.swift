@@ -26,14 +26,14 @@ public actor SyncEngine {
         self.environment = environment
     }
 
-    /// How many progress posts are sent at once. Each batch costs two cache writes (claimed and written
-    /// ahead, then acknowledged) however many posts it holds.
+    /// How many progress posts are claimed and acknowledged together. Each batch costs two cache writes
+    /// (claimed and written ahead, then acknowledged) however many posts it holds.
     static let progressBatchSize = 8
 
     /// Sends what is due until the outbox is empty (or only holds rejected entries).
     ///
     /// The metadata `PUT` and the physical `PATCH` go one at a time; progress posts go in batches of
-    /// ``progressBatchSize``, sent concurrently.
+    /// ``progressBatchSize``.
     ///
     /// - Parameter deadline: waits for backoffs up to this instant; with `nil`, stops at the first wait.
     /// - Throws: ``SessionError`` when the account is or becomes signed out; the outbox is kept.
@@ -65,35 +65,32 @@ public actor SyncEngine {
         }
     }
 
-    /// Performs `batch` concurrently, then records every outcome in one cache write; an operation that
-    /// failed outside the contract (signed out, cancelled) is released for later and its error thrown.
+    /// Performs `batch` one request after another, then records every outcome in one cache write. An
+    /// operation that fails outside the contract (signed out, cancelled) stops the batch: it and the
+    /// rest are released for later, and its error is thrown.
+    ///
+    /// (One connection at a time: the development server's HTTP stack has been seen to trap when a
+    /// connection opened for a concurrent request arrives as the server stops.)
     private func send(_ batch: [SyncOperation]) async throws {
-        let results = await withTaskGroup(of: (Int, Result<SyncOutcome, any Error>).self) { group in
-            for (index, operation) in batch.enumerated() {
-                group.addTask {
-                    do {
-                        return (index, .success(try await self.perform(operation)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
+        var outcomes = [SyncOutcome](repeating: .abandoned, count: batch.count)
+        var failure: (any Error)?
+        for (index, operation) in batch.enumerated() {
+            do {
+                outcomes[index] = try await perform(operation)
+            } catch {
+                failure = error
+                break
             }
-            var collected: [(Int, Result<SyncOutcome, any Error>)] = []
-            for await item in group { collected.append(item) }
-            return collected.sorted { $0.0 < $1.0 }.map(\.1)
-        }
-        let outcomes = results.map { result -> SyncOutcome in
-            if case .success(let outcome) = result { return outcome }
-            return .abandoned
         }
         let now = environment.now()
         let randoms = batch.map { _ in environment.random() }
+        let settled = outcomes
         try await store.update { state in
             for (index, operation) in batch.enumerated() {
-                state.finish(operation, outcome: outcomes[index], now: now, random: randoms[index])
+                state.finish(operation, outcome: settled[index], now: now, random: randoms[index])
             }
         }
-        for case .failure(let error) in results { throw error }
+        if let failure { throw failure }
     }
 
     /// Reads the server's profile (creating it on 404) and merges it into the cache.
