@@ -9,8 +9,8 @@ Each height edit sets a distinct value, so the server's progress entries tell wh
 and whether any arrived twice. An edit counts as acknowledged when its command exited 0 (it was
 saved locally; the sync may come later).
 
-Not covered yet: SIGKILL of the editor (the command line is covered) and an editor running next to
-the command line (two command-line writers are covered).
+Not covered yet: SIGKILL of the editor (the command line's is) and two editors at once (an editor
+next to command-line writers is).
 
 Usage: run.py --bin-dir DIR [--edits N]   (DIR holds fitiq-tui, fitiq-tui-cli and fitiq-dev-server)
 Only the Python standard library is used.
@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import random
+import shlex
 import shutil
 import signal
 import socket
@@ -253,6 +254,73 @@ def scenario_two_instances(world, count):
     return world.verdict("two instances on one account at once")
 
 
+class Editor:
+    """`fitiq-tui` (the editor) on a private tmux server, driven by keys and read from the screen."""
+
+    def __init__(self, world, name):
+        self.socket = f"fitiq-faults-{name}-{os.getpid()}"
+        variables = dict(world.env, TERM="tmux-256color")
+        assignments = " ".join(shlex.quote(f"{key}={value}") for key, value in sorted(variables.items()))
+        self.tmux("new-session", "-d", "-s", "f", "-x", "100", "-y", "30",
+                  f"env -i {assignments} {shlex.quote(world.tui)}")
+
+    def tmux(self, *arguments):
+        return subprocess.run(["tmux", "-L", self.socket, *arguments], capture_output=True, text=True,
+                              check=True).stdout
+
+    def keys(self, *keys):
+        self.tmux("send-keys", "-t", "f", *keys)
+
+    def type(self, text):
+        self.tmux("send-keys", "-t", "f", "-l", text)
+
+    def wait_until(self, what, condition, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            screen = self.tmux("capture-pane", "-p", "-t", "f")
+            if condition(screen.splitlines()):
+                return screen
+            time.sleep(0.05)
+        raise RuntimeError(f"the editor never showed {what}")
+
+    def close(self):
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+def scenario_editor_and_cli(world, count):
+    """The editor saves bios while command-line processes save heights on the same account."""
+    world.start()
+    world.register()
+    editor = Editor(world, "both")
+    bios = []
+    try:
+        editor.wait_until("the profile", lambda rows: any("Fault" in row for row in rows))
+        writer = threading.Thread(target=lambda: [world.set_height(value) for value in values(count, 150)])
+        writer.start()
+        editor.keys("Tab")
+        for index in range(max(3, count // 10)):
+            text = f"bio number {index}"
+            editor.keys("Enter")
+            editor.wait_until("the bio in edit mode", lambda rows: any("Enter confirm" in row for row in rows))
+            editor.keys("C-u")
+            editor.type(text)
+            editor.keys("Enter", "C-s")
+            editor.wait_until("the bio saved", lambda rows, text=text: any(
+                "Bio" in row and text in row and f"{text} *" not in row for row in rows))
+            bios.append(text)
+        writer.join()
+        editor.keys("q")
+        time.sleep(0.5)
+    finally:
+        editor.close()
+    scenario, edits, arrived, duplicates, lost, readable, ok = world.verdict(
+        "the editor and command lines on one account at once")
+    shown = json.loads(world.cli("profile", "show", "--json").stdout)
+    bio_arrived = shown.get("bio") == bios[-1]
+    return (scenario, edits + len(bios), arrived + (len(bios) if bio_arrived else 0), duplicates,
+            lost + (0 if bio_arrived else len(bios)), readable, ok and bio_arrived)
+
+
 def scenario_disk_full(world, count):
     """The cache's disk fills up: a save fails with a clear message and the old cache stays intact."""
     if os.geteuid() != 0:
@@ -312,6 +380,7 @@ def main():
         ("revoked", lambda w: scenario_revoked(w, args.edits)),
         ("sigkill", lambda w: scenario_sigkill(w, args.edits)),
         ("two", lambda w: scenario_two_instances(w, args.edits)),
+        ("editor", lambda w: scenario_editor_and_cli(w, min(args.edits, 40))),
         ("disk", lambda w: scenario_disk_full(w, min(args.edits, 10))),
     ]
     try:
@@ -330,11 +399,11 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    print(f"| {'scenario':<46} | edits | on server | duplicates | lost | cache readable | seconds |")
-    print(f"|{'-' * 48}|------:|----------:|-----------:|-----:|:--------------:|--------:|")
+    print(f"| {'scenario':<52} | edits | on server | duplicates | lost | cache readable | seconds |")
+    print(f"|{'-' * 54}|------:|----------:|-----------:|-----:|:--------------:|--------:|")
     for scenario, edits, arrived, duplicates, lost, readable, ok, seconds in rows:
         mark = "" if ok else "  ← FAILED"
-        print(f"| {scenario:<46} | {edits:>5} | {arrived:>9} | {duplicates:>10} | {lost:>4} | "
+        print(f"| {scenario:<52} | {edits:>5} | {arrived:>9} | {duplicates:>10} | {lost:>4} | "
               f"{'yes' if readable else 'NO':^14} | {seconds:>7.1f} |{mark}")
     failed = sum(1 for row in rows if not row[6])
     print(f"\n{len(rows) - failed} of {len(rows)} scenarios: nothing lost, no duplicates, cache readable")
