@@ -9,6 +9,12 @@ public struct CommandRunner: Sendable {
         public let stderr: String
 
         public var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     public let executable: URL

@@ -17,4 +17,13 @@ public enum SharedTools {
         }
         return nil
     }()
+
+    /// Runs the generator (`make-health-export.py`) with `arguments` under `python3`.
+    public static func makeHealthExport(_ arguments: [String]) async throws -> CommandRunner.Result {
+        guard let generator = healthExportGenerator else {
+            return CommandRunner.Result(status: 127, stdout: "", stderr: "make-health-export.py not found")
+        }
+        let python = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/python3"), environment: [:])
+        return try await python.run([generator.path] + arguments)
+    }
 }

@@ -237,20 +237,16 @@ struct EndToEndTests {
     }
 }
 
-/// Runs `body` with a fresh development server, stopped afterwards whatever happens.
-
 extension EndToEndTests {
     @Test func theImportKeyReadsAHealthExportAndShowsTheSexFromTheHealthSource() async throws {
-        let generator = try #require(SharedTools.healthExportGenerator, "make-health-export.py not found")
         try await EndToEnd.with { e2e in
             try await withServer(e2e) { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 let export = e2e.folder.appendingPathComponent("home/export.zip")
                 try FileManager.default.createDirectory(
                     at: export.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let python = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/python3"), environment: [:])
-                let made = try await python.run([
-                    generator.path, "--zip", "--mb", "1", "--sex", "female", "--heights", "6", "--out", export.path,
+                let made = try await SharedTools.makeHealthExport([
+                    "--zip", "--mb", "1", "--sex", "female", "--heights", "6", "--out", export.path,
                 ])
                 #expect(made.status == 0, "\(made)")
 
@@ -327,6 +323,7 @@ extension EndToEndTests {
     }
 }
 
+/// Runs `body` with a fresh development server, stopped afterwards whatever happens.
 private func withServer<T: Sendable>(_ e2e: EndToEnd, _ body: (TestServer) async throws -> T) async throws -> T {
     let server = try await e2e.startServer()
     do {

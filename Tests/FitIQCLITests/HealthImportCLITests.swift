@@ -9,7 +9,6 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct HealthImportCLITests {
     @Test func importingTwiceSendsTheSexOnceAndEachSampleOnce() async throws {
-        let generator = try #require(SharedTools.healthExportGenerator, "make-health-export.py not found")
         try await CLIHarness.with { cli in
             let requests = RequestRecorder()
             let server = try await RunningDevServer.start(
@@ -23,9 +22,8 @@ struct HealthImportCLITests {
 
             let export = cli.folder.appendingPathComponent("export.zip")
             let expect = cli.folder.appendingPathComponent("expect.json")
-            let python = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/python3"), environment: [:])
-            let made = try await python.run([
-                generator.path, "--zip", "--mb", "2", "--sex", "female", "--heights", "12", "--seed", "7",
+            let made = try await SharedTools.makeHealthExport([
+                "--zip", "--mb", "2", "--sex", "female", "--heights", "12", "--seed", "7",
                 "--out", export.path, "--expect", expect.path,
             ])
             #expect(made.status == 0, "\(made)")

@@ -84,18 +84,6 @@ struct HealthImportScreenTests {
         #expect(state.overlay == nil)
     }
 
-    @Test func anImportedSexReadsAsHealthSourcedAndStaysReadOnly() {
-        var state = profileState(sex: SourcedBiologicalSex(value: .female, source: .health))
-        state.canImportHealth = true
-        let lines = screen(state).lines
-        let row = lines.firstIndex { $0.contains("Biological sex") } ?? 0
-        #expect(lines[row].contains("Female"))
-        #expect(lines[row + 1].contains("from health source"))
-        state.profile.focus = .biologicalSex
-        press([.enter], &state)
-        #expect(state.profile.editing == nil)
-    }
-
     @Test func theHealthDateOfBirthIsShownBesideTheProfiles() throws {
         var state = importState(width: 120, height: 40)
         var account = try #require(state.account)

@@ -20,8 +20,11 @@ struct ProfileScreenTests {
         #expect(buffer.width == width && buffer.height == height)
     }
 
-    @Test func biologicalSexIsReadOnlyTextFromTheHealthSource() {
+    /// The same with the `i` key offered (health import available) and without.
+    @Test(arguments: [false, true])
+    func biologicalSexIsReadOnlyTextFromTheHealthSource(canImportHealth: Bool) {
         var state = profileState()
+        state.canImportHealth = canImportHealth
         let lines = screen(state).lines
         let row = lines.firstIndex { $0.contains("Biological sex") } ?? 0
         #expect(lines[row].contains("Female"))
