@@ -244,6 +244,31 @@ struct OutboxTests {
         #expect(state.heightHistory.first?.serverId == "srv-1")
     }
 
+    @Test func aCompleteReadDropsDeletedEntriesButNotOnesDeliveredDuringTheRead() throws {
+        var state = syncedState()
+        func logged(_ centimetres: Double, as serverId: String) throws {
+            state.recordHeight(centimetres, measuredAt: start, source: .manual)
+            while let operation = state.nextOperation() {
+                state.begin(operation, owner: me, now: start)
+                let outcome: SyncOutcome =
+                    if case .logProgress = operation { .logged(serverId: serverId) } else { .delivered }
+                state.finish(operation, outcome: outcome, now: start, random: 0)
+            }
+        }
+        try logged(170, as: "srv-old")
+        try logged(171, as: "srv-kept")
+        let knownBeforeRead = Set(state.heightHistory.compactMap(\.serverId))
+        // While the read is under way, another process delivers one more entry.
+        try logged(172, as: "srv-new")
+        let kept = RemoteProgressEntry(id: "srv-kept", type: "height", quantity: 171, loggedAt: start)
+        state.mergeServerHistory([kept], complete: true, knownBeforeRead: knownBeforeRead, now: start)
+        #expect(Set(state.heightHistory.compactMap(\.serverId)) == ["srv-kept", "srv-new"])
+        // The next read lists the new entry; "srv-old" was deleted on the server and stays gone.
+        let new = RemoteProgressEntry(id: "srv-new", type: "height", quantity: 172, loggedAt: start)
+        state.mergeServerHistory([new], complete: true, now: start)
+        #expect(state.heightHistory.compactMap(\.serverId) == ["srv-new"])
+    }
+
     @Test func theInitialHeightIsQueuedOnceWhenNoHistoryExists() {
         var state = syncedState()
         state.mergeServerHistory([], complete: true, now: start)

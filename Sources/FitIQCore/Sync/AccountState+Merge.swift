@@ -53,9 +53,15 @@ extension AccountState {
 
     /// Merges height entries read from the server.
     ///
-    /// - Parameter complete: the entries are the server's whole height history, so synced local entries
-    ///   missing from it were deleted on the server and are dropped.
-    public mutating func mergeServerHistory(_ entries: [RemoteProgressEntry], complete: Bool, now: Date) {
+    /// - Parameters:
+    ///   - complete: the entries are the server's whole height history, so synced local entries
+    ///     missing from it were deleted on the server and are dropped.
+    ///   - knownBeforeRead: the server ids the cache held when the read began (default: every one held
+    ///     now). Only those can be judged deleted: another process may have delivered an entry after
+    ///     the read, and it is on the server although the read does not list it.
+    public mutating func mergeServerHistory(
+        _ entries: [RemoteProgressEntry], complete: Bool, knownBeforeRead: Set<String>? = nil, now: Date
+    ) {
         historyCheckedAt = now
         var known = Set(history.compactMap(\.serverId))
         for remote in entries where remote.type == ProgressEntry.heightType && !known.contains(remote.id) {
@@ -79,8 +85,10 @@ extension AccountState {
         }
         if complete {
             let onServer = Set(entries.map(\.id))
+            let judged = knownBeforeRead ?? known
             history.removeAll { entry in
-                entry.type == ProgressEntry.heightType && entry.serverId.map { !onServer.contains($0) } ?? false
+                guard entry.type == ProgressEntry.heightType, let id = entry.serverId else { return false }
+                return judged.contains(id) && !onServer.contains(id)
             }
         }
     }

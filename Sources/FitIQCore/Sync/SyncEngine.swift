@@ -115,6 +115,7 @@ public actor SyncEngine {
         let state = try await store.load()
         let today = CalendarDate(containing: environment.now(), in: environment.timeZone)
         let newestSynced = state.heightHistory.first(where: \.isSynced)
+        let knownBeforeRead = Set(state.heightHistory.compactMap(\.serverId))
         let complete = full || newestSynced == nil
         let utc = TimeZone(identifier: "UTC") ?? environment.timeZone
         let from =
@@ -125,7 +126,7 @@ public actor SyncEngine {
             ProgressQuery(type: ProgressEntry.heightType, from: from, to: today.adding(days: 1)))
         let now = environment.now()
         try await store.update { state in
-            state.mergeServerHistory(entries, complete: complete, now: now)
+            state.mergeServerHistory(entries, complete: complete, knownBeforeRead: knownBeforeRead, now: now)
             if complete { state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now) }
         }
     }
