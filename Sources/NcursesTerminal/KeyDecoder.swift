@@ -1,7 +1,8 @@
 import CNcurses
 import FitIQTUI
 
-/// One result of `wget_wch`: `OK` with a Unicode scalar, or `KEY_CODE_YES` with a `KEY_*` code.
+/// A read once its bytes are put together: `OK` with a Unicode scalar, or `KEY_CODE_YES` with a
+/// `KEY_*` code (the statuses `wget_wch` gives).
 struct RawRead: Hashable, Sendable {
     /// `OK` or `KEY_CODE_YES` (`ERR` never reaches the decoder).
     let status: Int32
@@ -14,6 +15,16 @@ struct RawRead: Hashable, Sendable {
     static func keyCode(_ code: Int32) -> RawRead {
         RawRead(status: KEY_CODE_YES, value: UInt32(truncatingIfNeeded: code))
     }
+}
+
+/// One result of `wgetch`: a byte of what was typed, or a `KEY_*` code ncurses recognised.
+///
+/// Bytes are read one by one and put together here, not by `wget_wch`: on a byte that is not UTF-8
+/// (a Latin-1 terminal's `é`), `wget_wch` keeps reading in the hope of completing the character and
+/// swallows the keys typed after it.
+enum ByteRead: Hashable, Sendable {
+    case byte(UInt8)
+    case keyCode(Int32)
 }
 
 /// Turns a batch of reads that arrived together into terminal input; pure, so tests need no terminal.
@@ -50,6 +61,59 @@ enum KeyDecoder {
         }
         flushText()
         return inputs
+    }
+
+    /// The scalars the UTF-8 bytes of `reads` spell, with key codes kept in place. Bytes that are not
+    /// UTF-8 are dropped; what follows them is kept.
+    static func scalars(from reads: [ByteRead]) -> [RawRead] {
+        var result: [RawRead] = []
+        var bytes: [UInt8] = []
+        func flushBytes() {
+            var iterator = bytes.makeIterator()
+            var decoder = UTF8()
+            decoding: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar): result.append(.character(scalar.value))
+                case .emptyInput: break decoding
+                case .error: continue
+                }
+            }
+            bytes = []
+        }
+        for read in reads {
+            switch read {
+            case .byte(let byte):
+                bytes.append(byte)
+            case .keyCode(let code):
+                flushBytes()
+                result.append(.keyCode(code))
+            }
+        }
+        flushBytes()
+        return result
+    }
+
+    /// How many bytes the UTF-8 character at the end of `reads` still lacks; 0 when it is complete
+    /// (or not UTF-8 at all). A character split between two network packets arrives in two batches.
+    static func missingBytes(_ reads: [ByteRead]) -> Int {
+        var continuations = 0
+        for read in reads.reversed() {
+            guard case .byte(let byte) = read else { return 0 }
+            if byte & 0xC0 == 0x80 {
+                continuations += 1
+                if continuations == 4 { return 0 }
+                continue
+            }
+            let length =
+                switch byte {
+                case 0xC2...0xDF: 2
+                case 0xE0...0xEF: 3
+                case 0xF0...0xF4: 4
+                default: 1
+                }
+            return max(0, length - 1 - continuations)
+        }
+        return 0
     }
 
     /// One read on its own: a key, a resize, or `nil` for what the UI has no use for.

@@ -7,22 +7,33 @@ extension NcursesScreen {
     public func nextInput(timeout milliseconds: Int) -> TerminalInput? {
         if !pendingInputs.isEmpty { return pendingInputs.removeFirst() }
         guard isOpen else { return nil }
-        var reads: [RawRead] = []
+        var reads: [ByteRead] = []
         wtimeout(window, Int32(clamping: max(0, milliseconds)))
         guard let first = readOnce() else { return nil }
         reads.append(first)
         // Zero timeout: only what has already arrived (P4's "peek"), bounded so a paste cannot stall us.
         wtimeout(window, 0)
         while reads.count < Self.batchLimit, let next = readOnce() { reads.append(next) }
-        pendingInputs = KeyDecoder.decode(reads, size: size)
+        // The rest of a character cut off by the bound or by the network is worth a short wait.
+        var missing = KeyDecoder.missingBytes(reads)
+        if missing > 0 { wtimeout(window, Self.restOfCharacterWait) }
+        while missing > 0, let next = readOnce() {
+            reads.append(next)
+            missing -= 1
+        }
+        pendingInputs = KeyDecoder.decode(KeyDecoder.scalars(from: reads), size: size)
         return pendingInputs.isEmpty ? nil : pendingInputs.removeFirst()
     }
 
     private static let batchLimit = 256
+    private static let restOfCharacterWait: Int32 = 50
 
-    private func readOnce() -> RawRead? {
-        var value: wint_t = 0
-        let status = wget_wch(window, &value)
-        return status == ERR ? nil : RawRead(status: status, value: value)
+    private func readOnce() -> ByteRead? {
+        let value = wgetch(window)
+        switch value {
+        case ERR: return nil
+        case 0...255: return .byte(UInt8(value))
+        default: return .keyCode(value)
+        }
     }
 }

@@ -84,4 +84,31 @@ struct KeyDecoderTests {
                 .key(.character("a")), .key(.tab), .key(.character("李")), .key(.left), .key(.character("b")),
             ])
     }
+
+    @Test func bytesBecomeScalarsAndKeyCodesStayInPlace() {
+        let bytes = Array("aé李🏃".utf8).map(ByteRead.byte)
+        #expect(
+            KeyDecoder.scalars(from: bytes + [.keyCode(KEY_LEFT), .byte(13)])
+                == "aé李🏃".unicodeScalars.map { RawRead.character($0.value) } + [.keyCode(KEY_LEFT), .character(13)])
+    }
+
+    @Test func bytesThatAreNotUTF8AreDroppedAndTheKeysAfterThemKept() {
+        // "Ana ", two bytes no UTF-8 text has, "B", Enter; then a Latin-1 é (one byte) before "x".
+        let reads = ([0x41, 0x6E, 0x61, 0x20, 0xFF, 0xFE, 0x42, 0x0D, 0xE9, 0x78] as [UInt8]).map(ByteRead.byte)
+        #expect(
+            decode(KeyDecoder.scalars(from: reads)) == [
+                .key(.character("A")), .key(.character("n")), .key(.character("a")), .key(.character(" ")),
+                .key(.character("B")), .key(.enter), .key(.character("x")),
+            ])
+    }
+
+    @Test(
+        arguments: [
+            ([0xE6], 2), ([0xE6, 0x9D], 1), ([0xE6, 0x9D, 0x8E], 0), ([0xF0, 0x9F, 0x8F], 1), ([0xC3], 1),
+            ([0x41], 0), ([0xFF], 0), ([0x80, 0x80, 0x80, 0x80], 0),
+        ] as [([UInt8], Int)])
+    func aCharacterCutOffAtTheEndOfABatchIsWaitedFor(bytes: [UInt8], missing: Int) {
+        #expect(KeyDecoder.missingBytes(bytes.map(ByteRead.byte)) == missing)
+        #expect(KeyDecoder.missingBytes(bytes.map(ByteRead.byte) + [.keyCode(KEY_UP)]) == 0)
+    }
 }
