@@ -5,8 +5,10 @@ import Foundation
 func renderSignIn(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
     renderTitle(state, into: &buffer)
     let form = state.signIn
-    let errorRows = form.visibleFields.reduce(0) { $0 + (form.errors[$1] == nil ? 0 : 1) }
     let width = min(64, buffer.width - 4)
+    let errorWidth = width - 6
+    let errorLines = form.errors.mapValues { wrap("! " + $0, width: errorWidth) }
+    let errorRows = form.visibleFields.reduce(0) { $0 + (errorLines[$1]?.count ?? 0) }
     let height = 6 + form.visibleFields.count * 2 + errorRows
     let x = (buffer.width - width) / 2
     let y = max(2, (buffer.height - height) / 2)
@@ -30,8 +32,8 @@ func renderSignIn(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, 
             buffer.put("YYYY-MM-DD", x: fieldX, y: row, style: Styles.muted)
         }
         row += 1
-        if let error = form.errors[field] {
-            buffer.put("! " + error, x: inner.x + 2, y: row, style: Styles.error, limit: inner.width - 4)
+        for line in errorLines[field] ?? [] {
+            buffer.put(line, x: inner.x + 2, y: row, style: Styles.error, limit: inner.width - 4)
             row += 1
         }
         row += 1

@@ -82,9 +82,14 @@ private func handleEditing(_ state: inout AppState, _ field: ProfileField, _ edi
         guard confirm(&state, field, editor.text) else { return [] }
         return handleProfile(&state, key)
     default:
+        let before = editor.text
         if editor.handle(key) {
             state.profile.editing = (field, editor)
             state.profile.errors[field] = nil
+            // A character refused at the length limit: say so instead of ignoring the key silently.
+            if case .character = key, editor.text == before, let limit = editor.limit {
+                state.profile.errors[field] = "\(field.label) can be at most \(limit) characters; no more can be typed."
+            }
         }
     }
     return []

@@ -95,6 +95,21 @@ struct ProfileScreenTests {
         #expect(screen(state).lines.contains { $0.contains("170.0 cm") })
     }
 
+    @Test func typingPastTheLengthLimitSaysWhyTheKeysStop() {
+        var state = profileState()
+        press([.enter, .control("u")] + type(String(repeating: "n", count: ProfileRules.nameLimit)), &state)
+        #expect(state.profile.errors[.name] == nil)
+        press(type("n"), &state)
+        #expect(state.profile.editing?.editor.text.count == ProfileRules.nameLimit)
+        let lines = screen(state).lines
+        #expect(
+            lines.contains { $0.contains("! Name can be at most 100") }, "\(lines.joined(separator: "\n"))")
+        // Deleting one character clears the message; the 100 typed are kept and can be saved.
+        press([.backspace], &state)
+        #expect(state.profile.errors[.name] == nil)
+        #expect(press([.control("s")], &state).count == 1)
+    }
+
     @Test func eachFormSavesOnItsOwn() {
         var state = profileState()
         press([.enter, .control("u")] + type("New") + [.enter], &state)
