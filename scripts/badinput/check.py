@@ -13,7 +13,10 @@ Two tables, against the real `fitiq-tui` and `fitiq-dev-server`:
     sanitized profile, never crash or hang, never print an escape or control byte, and keep the
     cached profile.
 
-The editor's own fields are covered by the buffer tests (FitIQTUITests) with the same rules.
+  - editor input: the same values typed into the editor's fields (in tmux) and into its
+    registration form. A value that breaks a rule must show a message under the field naming the
+    field and the rule, and queue nothing; an escape sequence or invalid UTF-8 typed into a field
+    must not reach the terminal (its title and screen stay) nor the saved value.
 
 Usage: check.py --bin-dir DIR      (DIR holds fitiq-tui, fitiq-tui-cli and fitiq-dev-server)
 Only the Python standard library is used.
@@ -31,6 +34,9 @@ import threading
 import time
 import urllib.error
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fitiqtools  # noqa: E402
 
 ROWS = []
 
@@ -102,6 +108,127 @@ class QuietServer(http.server.ThreadingHTTPServer):
         pass  # the client hanging up on a 10 MB answer is expected
 
 
+PROFILE_FIELDS = ["Name", "Bio", "Unit system", "Language", "Height"]  # in Tab order
+LABELS = PROFILE_FIELDS + ["Date of birth", "Biological sex", "Email", "Password"]
+
+
+def field_message(rows, label):
+    """The message shown under a field ("! <label> ..."), its wrapped lines joined; "" when none."""
+    for index, line in enumerate(rows):
+        start = line.find(f"! {label}")
+        if start < 0:
+            continue
+        end = line.find("│", start)
+        parts = [line[start:end if end > 0 else None].strip()]
+        for following in rows[index + 1:]:
+            part = following[start:end if end > 0 else None].strip()
+            if not part or "─" in part or any(part.startswith(name + "  ") or part == name for name in LABELS):
+                break
+            parts.append(part)
+        return " ".join(parts)
+    return ""
+
+
+def shown(rows, label):
+    """The value a profile row shows next to its label."""
+    for line in rows:
+        at = line.find(f"›{label} ")
+        if at >= 0:
+            return line[at + len(label) + 1:].split("│")[0].strip()
+    return ""
+
+
+def editor_rows(tui, env, work, pending):
+    """The editor's fields, typed into in tmux; each row on a fresh editor."""
+    title = None
+
+    def profile_row(case, label, keys, rule_broken, saves=False, confirm=True):
+        nonlocal title
+        before = pending()
+        editor = fitiqtools.Editor(tui, env, "badinput")
+        try:
+            editor.wait_until("the profile", lambda rows: any("›Name" in line for line in rows))
+            title = title or editor.title()
+            editor.keys(*["Tab"] * PROFILE_FIELDS.index(label))
+            if label == "Language":
+                editor.keys("Enter")  # the list of languages, filtered by what is typed
+                editor.wait_until("the language list", lambda rows: any("English" in line for line in rows))
+            else:
+                editor.keys("Enter")
+                editor.wait_until("the field in edit mode", lambda rows: any("Enter confirm" in line for line in rows))
+                editor.keys("C-u")
+            for kind, value in keys:
+                if kind == "text":
+                    editor.type(value)
+                else:
+                    editor.keys("-H", *value)
+            if confirm:
+                editor.keys("Enter")
+            if label == "Language" or saves:
+                editor.wait_until("the draft", lambda rows: f"›{label}" in "".join(rows) and any(
+                    f"›{label}" in line and " *" in line for line in rows))
+                editor.keys("C-s")
+            if rule_broken:
+                screen = editor.wait_until(f"a message under {label}",
+                                           lambda rows: field_message(rows, label) != "", timeout=20).splitlines()
+                said = field_message(screen, label)
+                ok = pending() == before and editor.title() == title
+                row("editor", case, ok, said)
+            else:
+                screen = editor.wait_until("the value saved", lambda rows: any(
+                    f"›{label}" in line and " *" not in line for line in rows), timeout=20).splitlines()
+                stored = json.loads(subprocess.run([tui, "profile", "show", "--json"], env=env, capture_output=True,
+                                                   text=True).stdout or "{}")
+                value = stored.get(label.lower(), "")
+                ok = (clean(value) and clean(shown(screen, label)) and editor.title() == title
+                      and any("Profile" in line for line in screen[:3]))
+                row("editor", case, ok, f"{label} saved as {value!r}; the terminal's title and screen stayed")
+        except (RuntimeError, subprocess.CalledProcessError) as error:
+            row("editor", case, False, str(error).splitlines()[0])
+        finally:
+            editor.close()
+
+    def register_row(case, email, password, name, birth, label):
+        home = tempfile.mkdtemp(prefix="register-", dir=work)
+        unregistered = fitiqtools.user_env(home, FITIQ_API_KEY=env["FITIQ_API_KEY"], FITIQ_SERVER=env["FITIQ_SERVER"])
+        editor = fitiqtools.Editor(tui, unregistered, "badinput-register")
+        try:
+            editor.wait_until("the sign-in form", lambda rows: any("Email" in line for line in rows))
+            editor.keys("C-r")
+            editor.wait_until("the registration form", lambda rows: any("Date of birth" in line for line in rows))
+            for index, text in enumerate((email, password, name, birth)):
+                if index:
+                    editor.keys("Tab")
+                editor.type(text)
+            editor.keys("Enter")
+            screen = editor.wait_until(f"a message under {label}",
+                                       lambda rows: field_message(rows, label) != "", timeout=20).splitlines()
+            nothing_kept = not os.path.exists(os.path.join(home, "state", "fitiq"))
+            row("editor", case, nothing_kept, field_message(screen, label))
+        except (RuntimeError, subprocess.CalledProcessError) as error:
+            row("editor", case, False, str(error).splitlines()[0])
+        finally:
+            editor.close()
+
+    twelve = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 12.5 * 365.25 * 86400))
+    profile_row("name empty", "Name", [], True)
+    profile_row("name whitespace", "Name", [("text", "   ")], True)
+    # The field takes no more than the limit: the message shows as the extra character is typed.
+    profile_row("name 101 characters", "Name", [("text", "n" * 101)], True, confirm=False)
+    profile_row("bio 501 characters", "Bio", [("text", "b" * 501)], True, confirm=False)
+    profile_row("language xx-invalid-!!", "Language", [("text", "xx-invalid-!!")], True)
+    for height in ("abc", "-5", "0", "1e9", "5'13\""):
+        profile_row(f"height {height}", "Height", [("text", height)], True)
+    profile_row("name with escape sequence", "Name", [("text", "Eve\x1b[2J")], False, saves=True)
+    profile_row("bio with OSC title", "Bio", [("text", "\x1b]0;pwned\x07 ok")], False, saves=True)
+    profile_row("name invalid UTF-8", "Name", [("text", "Ana "), ("hex", ["ff", "fe"]), ("text", "B")], False,
+                saves=True)
+    register_row("register: future date of birth", "x@example.com", "a-good-password", "X", "2999-01-01",
+                 "Date of birth")
+    register_row("register: age 12", "y@example.com", "a-good-password", "Y", twelve, "Date of birth")
+    register_row("register: bad email", "not-an-email", "a-good-password", "Z", "1990-01-01", "Email")
+
+
 def main():
     parser = argparse.ArgumentParser(description="Bad input, table-driven.")
     parser.add_argument("--bin-dir", required=True)
@@ -111,15 +238,10 @@ def main():
     work = tempfile.mkdtemp(prefix="fitiq-badinput-")
     server = proxy = None
     try:
-        home = os.path.join(work, "home")
         api_key = "bad-" + os.urandom(8).hex()
-        env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TZ": "UTC", "FITIQ_API_KEY": api_key,
-               "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_STATE_HOME": os.path.join(home, "state"),
-               "XDG_CONFIG_HOME": os.path.join(home, "config")}
-        server = subprocess.Popen(
-            [os.path.join(bin_dir, "fitiq-dev-server"), "--port", "0", "--log-level", "error", "--bcrypt-cost", "4"],
-            env=dict(env, FITIQ_DEV_API_KEY=api_key), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        Proxy.upstream = server.stdout.readline().strip().split()[-1]
+        env = fitiqtools.user_env(os.path.join(work, "home"), FITIQ_API_KEY=api_key)
+        server, Proxy.upstream = fitiqtools.start_server(bin_dir, dict(env, FITIQ_DEV_API_KEY=api_key),
+                                                         "--log-level", "error", "--bcrypt-cost", "4")
         proxy = QuietServer(("127.0.0.1", 0), Proxy)
         threading.Thread(target=proxy.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{proxy.server_port}"
@@ -188,12 +310,12 @@ def main():
             kept = cached.get("name") in ("Good Name", "Server Name", "Eve[31m", "Eve")
             ok = clean(text) and seconds < 30 and status in (0, 1) and kept
             row("server answer", mode, ok, f"exit {status} in {seconds:.1f} s: {message(text)}")
+
+        editor_rows(tui, dict(env, FITIQ_SERVER=url), work, pending)
     finally:
         if proxy:
             proxy.shutdown()
-        if server and server.poll() is None:
-            server.terminate()
-            server.wait(timeout=10)
+        fitiqtools.stop(server)
         shutil.rmtree(work, ignore_errors=True)
 
     failed = 0

@@ -26,6 +26,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fitiqtools  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 GENERATOR = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "tools", "make-health-export.py"))
 TARGETS = {"xml": 100.0, "zip": 60.0}
@@ -106,16 +109,9 @@ def main():
         os.makedirs(home)
         api_key = "bench-" + os.urandom(12).hex()
         password = "bench-" + os.urandom(12).hex()
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TZ": "UTC",
-               "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_STATE_HOME": os.path.join(home, "state"),
-               "XDG_CONFIG_HOME": os.path.join(home, "config"), "FITIQ_API_KEY": api_key}
-        server = subprocess.Popen(
-            [os.path.join(bin_dir, "fitiq-dev-server"), "--port", "0", "--log-level", "error", "--bcrypt-cost", "4"],
-            env=dict(env, FITIQ_DEV_API_KEY=api_key), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = server.stdout.readline().strip()
-        if not line.startswith("listening on "):
-            raise RuntimeError(f"fitiq-dev-server did not start ({line!r})")
-        url = line.split()[-1]
+        env = fitiqtools.user_env(home, FITIQ_API_KEY=api_key)
+        server, url = fitiqtools.start_server(bin_dir, dict(env, FITIQ_DEV_API_KEY=api_key), "--log-level", "error",
+                                              "--bcrypt-cost", "4")
         register = subprocess.run(
             [tui, "register", "--server", url, "--email", "bench@example.com", "--name", "Bench",
              "--date-of-birth", "1988-04-12"], input=password + "\n", env=env, capture_output=True, text=True)
@@ -175,9 +171,7 @@ def main():
             print(verdict)
         print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     finally:
-        if server and server.poll() is None:
-            server.terminate()
-            server.wait(timeout=10)
+        fitiqtools.stop(server)
         shutil.rmtree(work, ignore_errors=True)
 
 

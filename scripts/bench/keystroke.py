@@ -22,7 +22,10 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from startup import COLS, ESCAPES, ROWS, percentile, read_some, set_window_size, start_server, stop_process  # noqa: E402
+from startup import COLS, ESCAPES, ROWS, percentile, read_some, set_window_size  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fitiqtools  # noqa: E402
 
 TARGET_P99_MS = 16.0
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -123,13 +126,12 @@ def main():
     work = tempfile.mkdtemp(prefix="fitiq-bench-keys-")
     server = None
     try:
-        home = os.path.join(work, "home")
-        env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TERM": "xterm-256color", "TZ": "UTC",
-               "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_STATE_HOME": os.path.join(home, "state"),
-               "XDG_CONFIG_HOME": os.path.join(home, "config")}
+        env = fitiqtools.user_env(os.path.join(work, "home"), TERM="xterm-256color")
         api_key = "bench-" + os.urandom(12).hex()
         password = "bench-" + os.urandom(12).hex()
-        server, url = start_server(bin_dir, dict(env, FITIQ_DEV_API_KEY=api_key, FITIQ_DEV_DEMO_PASSWORD=password), 0)
+        server, url = fitiqtools.start_server(
+            bin_dir, dict(env, FITIQ_DEV_API_KEY=api_key, FITIQ_DEV_DEMO_PASSWORD=password), "--demo-account",
+            "--log-level", "error")
         env["FITIQ_API_KEY"] = api_key
         token = api(url, "POST", "auth/login", api_key, {"email": "demo@fitiq.dev", "password": password})[
             "access_token"]
@@ -178,7 +180,7 @@ def main():
         print(f"target p99 ≤ {TARGET_P99_MS:.0f} ms: {'met' if p99 <= TARGET_P99_MS else 'NOT met'} "
               f"(fitiq-tui p99 {p99:.2f} ms)")
     finally:
-        stop_process(server)
+        fitiqtools.stop(server)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -23,7 +23,6 @@ import re
 import select
 import shutil
 import signal
-import socket
 import statistics
 import struct
 import subprocess
@@ -31,6 +30,9 @@ import sys
 import tempfile
 import termios
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fitiqtools  # noqa: E402
 
 COLS, ROWS = 100, 30
 FIRST_FRAME_TIMEOUT = 20.0
@@ -150,27 +152,6 @@ def percentile(samples, share):
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
-def start_server(bin_dir, env, port):
-    process = subprocess.Popen(
-        [os.path.join(bin_dir, "fitiq-dev-server"), "--port", str(port), "--demo-account", "--log-level", "error"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = process.stdout.readline().strip()
-    if not line.startswith("listening on "):
-        process.kill()
-        raise RuntimeError(f"fitiq-dev-server did not start (it said {line!r})")
-    return process, line.split()[-1]
-
-
-def stop_process(process):
-    if process and process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def main():
     parser = argparse.ArgumentParser(description="Time from exec to the first frame with the cached profile.")
     parser.add_argument("--bin-dir", required=True, help="folder with release fitiq-tui and fitiq-dev-server")
@@ -213,7 +194,7 @@ def main():
         api_key = "bench-" + os.urandom(12).hex()
         password = "bench-" + os.urandom(12).hex()
         server_env = dict(base_env, FITIQ_DEV_API_KEY=api_key, FITIQ_DEV_DEMO_PASSWORD=password)
-        server, url = start_server(bin_dir, server_env, 0)
+        server, url = fitiqtools.start_server(bin_dir, server_env, "--demo-account", "--log-level", "error")
         port = int(url.rsplit(":", 1)[1].rstrip("/"))
 
         # Sign in once with the command line: the cache then holds the profile.
@@ -247,7 +228,7 @@ def main():
         phase(up)
         print(f"phase 1: server up at {url}", flush=True)
 
-        stop_process(server)
+        fitiqtools.stop(server)
         server = None
         black_hole = subprocess.Popen([sys.executable, "-c", BLACK_HOLE, str(port)], stdout=subprocess.PIPE, text=True)
         if black_hole.stdout.readline().strip() != "ready":
@@ -279,7 +260,7 @@ def main():
               f"{statistics.median(hole[2].samples) / statistics.median(up[2].samples):.2f}")
         print(f"{args.runs} samples per row; load average now {os.getloadavg()[0]:.2f}")
     finally:
-        stop_process(server)
+        fitiqtools.stop(server)
         if black_hole:
             black_hole.kill()
             black_hole.wait()

@@ -19,6 +19,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fitiqtools  # noqa: E402
+
 TARGET_SECONDS = 10.0
 
 
@@ -32,17 +35,12 @@ def main():
     work = tempfile.mkdtemp(prefix="fitiq-bench-sync-")
     server = None
     try:
-        home = os.path.join(work, "home")
         api_key = "bench-" + os.urandom(12).hex()
-        env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TZ": "UTC", "FITIQ_API_KEY": api_key,
-               "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_STATE_HOME": os.path.join(home, "state"),
-               "XDG_CONFIG_HOME": os.path.join(home, "config")}
+        env = fitiqtools.user_env(os.path.join(work, "home"), FITIQ_API_KEY=api_key)
         log_path = os.path.join(work, "server.log")
         log = open(log_path, "w")
-        server = subprocess.Popen(
-            [os.path.join(bin_dir, "fitiq-dev-server"), "--port", "0", "--log-level", "info", "--bcrypt-cost", "4"],
-            env=dict(env, FITIQ_DEV_API_KEY=api_key), stdout=subprocess.PIPE, stderr=log, text=True)
-        url = server.stdout.readline().strip().split()[-1]
+        server, url = fitiqtools.start_server(bin_dir, dict(env, FITIQ_DEV_API_KEY=api_key), "--log-level", "info",
+                                              "--bcrypt-cost", "4", stderr=log)
 
         def cli(*arguments, stdin=None):
             result = subprocess.run([tui, *arguments], input=stdin, env=env, capture_output=True, text=True,
@@ -99,9 +97,7 @@ def main():
         ok = seconds <= TARGET_SECONDS and puts == 1 and patches == 1 and posts == len(heights)
         print(f"target ≤ {TARGET_SECONDS:.0f} s with one PUT and one PATCH: {'met' if ok else 'NOT met'}")
     finally:
-        if server and server.poll() is None:
-            server.terminate()
-            server.wait(timeout=10)
+        fitiqtools.stop(server)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -9,10 +9,11 @@ Each height edit sets a distinct value, so the server's progress entries tell wh
 and whether any arrived twice. An edit counts as acknowledged when its command exited 0 (it was
 saved locally; the sync may come later).
 
-Not covered yet: SIGKILL of the editor (the command line's is) and two editors at once (an editor
-next to command-line writers is).
+The editor is driven through tmux: typed keys in, the captured screen out. An editor's height
+edit counts as acknowledged once its draft mark goes after Ctrl-S (a failed save keeps it).
 
-Usage: run.py --bin-dir DIR [--edits N]   (DIR holds fitiq-tui, fitiq-tui-cli and fitiq-dev-server)
+Usage: run.py --bin-dir DIR [--edits N] [--only NAME,...] [--keep]
+(DIR holds fitiq-tui, fitiq-tui-cli and fitiq-dev-server)
 Only the Python standard library is used.
 """
 
@@ -20,7 +21,6 @@ import argparse
 import json
 import os
 import random
-import shlex
 import shutil
 import signal
 import socket
@@ -30,6 +30,9 @@ import tempfile
 import threading
 import time
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fitiqtools  # noqa: E402
 
 PASSWORD = "fault-password-123"
 EMAIL = "faults@example.com"
@@ -50,29 +53,19 @@ class World:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        home = os.path.join(self.folder, "home")
-        self.env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TZ": "UTC",
-                    "FITIQ_API_KEY": self.api_key, "FITIQ_SERVER": self.url,
-                    "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_STATE_HOME": os.path.join(home, "state"),
-                    "XDG_CONFIG_HOME": os.path.join(home, "config")}
+        self.env = fitiqtools.user_env(os.path.join(self.folder, "home"), FITIQ_API_KEY=self.api_key,
+                                       FITIQ_SERVER=self.url)
         self.server = None
         self.heights = []  # acknowledged height edits, in cm
 
     def start(self, *flags):
         self.stop()
-        self.server = subprocess.Popen(
-            [os.path.join(self.bin_dir, "fitiq-dev-server"), "--port", str(self.port), "--database", self.database,
-             "--log-level", "error", "--bcrypt-cost", "4", *flags],
-            env=dict(self.env, FITIQ_DEV_API_KEY=self.api_key, FITIQ_DEV_JWT_SECRET=self.secret),
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.server.stdout.readline()
-        if not line.startswith("listening on"):
-            raise RuntimeError(f"the server did not start: {line!r}")
+        self.server, _ = fitiqtools.start_server(
+            self.bin_dir, dict(self.env, FITIQ_DEV_API_KEY=self.api_key, FITIQ_DEV_JWT_SECRET=self.secret),
+            "--database", self.database, "--log-level", "error", "--bcrypt-cost", "4", *flags, port=self.port)
 
     def stop(self, sig=signal.SIGTERM):
-        if self.server and self.server.poll() is None:
-            self.server.send_signal(sig)
-            self.server.wait(timeout=15)
+        fitiqtools.stop(self.server, sig)
         self.server = None
 
     def cli(self, *arguments, stdin=None, timeout=120):
@@ -254,37 +247,41 @@ def scenario_two_instances(world, count):
     return world.verdict("two instances on one account at once")
 
 
-class Editor:
-    """`fitiq-tui` (the editor) on a private tmux server, driven by keys and read from the screen."""
+class Editor(fitiqtools.Editor):
+    """The editor on the scenario's account, with the steps of a height edit."""
 
     def __init__(self, world, name):
-        self.socket = f"fitiq-faults-{name}-{os.getpid()}"
-        variables = dict(world.env, TERM="tmux-256color")
-        assignments = " ".join(shlex.quote(f"{key}={value}") for key, value in sorted(variables.items()))
-        self.tmux("new-session", "-d", "-s", "f", "-x", "100", "-y", "30",
-                  f"env -i {assignments} {shlex.quote(world.tui)}")
+        super().__init__(world.tui, world.env, f"faults-{name}")
 
-    def tmux(self, *arguments):
-        return subprocess.run(["tmux", "-L", self.socket, *arguments], capture_output=True, text=True,
-                              check=True).stdout
+    def open_height(self):
+        """Waits for the profile, then moves the focus to the height (name, bio, units, language, height)."""
+        self.wait_until("the profile", lambda rows: any("›Name" in row for row in rows))
+        self.keys("Tab", "Tab", "Tab", "Tab")
+        self.wait_until("focus on the height", lambda rows: any("›Height" in row for row in rows))
 
-    def keys(self, *keys):
-        self.tmux("send-keys", "-t", "f", *keys)
+    def save_height(self, value, kill_after=None):
+        """Types a height and saves it; returns whether the screen showed it saved.
 
-    def type(self, text):
-        self.tmux("send-keys", "-t", "f", "-l", text)
-
-    def wait_until(self, what, condition, timeout=30):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            screen = self.tmux("capture-pane", "-p", "-t", "f")
-            if condition(screen.splitlines()):
-                return screen
-            time.sleep(0.05)
-        raise RuntimeError(f"the editor never showed {what}")
-
-    def close(self):
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        With `kill_after` (seconds), the editor is SIGKILLed that long after Ctrl-S instead."""
+        text = f"{value:.1f}"
+        self.keys("Enter")
+        self.wait_until("the height in edit mode", lambda rows: any("Enter confirm" in row for row in rows))
+        self.keys("C-u")
+        self.type(f"{text} cm")
+        self.keys("Enter")
+        self.wait_until("the height as a draft", lambda rows: any(f"{text} cm *" in row for row in rows))
+        if kill_after is not None:
+            pid = self.pid()
+            self.keys("C-s")
+            time.sleep(kill_after)
+            os.kill(pid, signal.SIGKILL)
+            return False
+        self.keys("C-s")
+        # Saved locally: the draft mark goes (a failed save keeps it and shows why). The value shown
+        # may already be another editor's newer height.
+        self.wait_until("the height saved", lambda rows: any(
+            "›Height" in row and " cm" in row and " *" not in row for row in rows))
+        return True
 
 
 def scenario_editor_and_cli(world, count):
@@ -319,6 +316,61 @@ def scenario_editor_and_cli(world, count):
     bio_arrived = shown.get("bio") == bios[-1]
     return (scenario, edits + len(bios), arrived + (len(bios) if bio_arrived else 0), duplicates,
             lost + (0 if bio_arrived else len(bios)), readable, ok and bio_arrived)
+
+
+def scenario_editor_sigkill(world, count):
+    """The editor saves heights and is SIGKILLed at random moments around Ctrl-S, then reopened."""
+    world.start()
+    world.register()
+    rng = random.Random(11)
+    editor, kills = None, 0
+    try:
+        for value in values(count, 150):
+            if editor is None:
+                editor = Editor(world, f"kill{kills}")
+                editor.open_height()
+            if rng.random() < 0.3:
+                editor.save_height(value, kill_after=rng.random() * 0.03)
+                editor.close()
+                editor, kills = None, kills + 1
+            elif editor.save_height(value):
+                world.heights.append(round(value, 1))
+    finally:
+        if editor:
+            editor.close()
+    print(f"  editor SIGKILLed {kills} times", file=sys.stderr)
+    return world.verdict(f"the editor SIGKILLed at random during {count} saves")
+
+
+def scenario_two_editors(world, count):
+    """Two editors on one account save heights at the same time."""
+    world.start()
+    world.register()
+    editors = [Editor(world, "first"), Editor(world, "second")]
+    lock, failures = threading.Lock(), []
+
+    def writer(editor, start):
+        try:
+            editor.open_height()
+            for value in values(count // 2, start):
+                if editor.save_height(value):
+                    with lock:
+                        world.heights.append(round(value, 1))
+        except Exception as error:  # reported as a failed row below
+            failures.append(error)
+
+    try:
+        threads = [threading.Thread(target=writer, args=(editor, start)) for editor, start in zip(editors, (150, 200))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        for editor in editors:
+            editor.close()
+    if failures:
+        raise failures[0]
+    return world.verdict("two editors on one account at once")
 
 
 def scenario_disk_full(world, count):
@@ -366,6 +418,8 @@ def main():
     parser = argparse.ArgumentParser(description="Fault injection against the real binaries.")
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--edits", type=int, default=40, help="edits per scenario (default 40)")
+    parser.add_argument("--only", help="comma-separated scenario names (default: all)")
+    parser.add_argument("--keep", action="store_true", help="keep the servers' and accounts' files")
     args = parser.parse_args()
     bin_dir = os.path.abspath(args.bin_dir)
     work = tempfile.mkdtemp(prefix="fitiq-faults-")
@@ -381,8 +435,13 @@ def main():
         ("sigkill", lambda w: scenario_sigkill(w, args.edits)),
         ("two", lambda w: scenario_two_instances(w, args.edits)),
         ("editor", lambda w: scenario_editor_and_cli(w, min(args.edits, 40))),
+        ("editor-kill", lambda w: scenario_editor_sigkill(w, args.edits)),
+        ("editors", lambda w: scenario_two_editors(w, args.edits)),
         ("disk", lambda w: scenario_disk_full(w, min(args.edits, 10))),
     ]
+    if args.only:
+        wanted = args.only.split(",")
+        scenarios = [scenario for scenario in scenarios if scenario[0] in wanted]
     try:
         for name, run in scenarios:
             world = World(bin_dir, work, name)
@@ -397,7 +456,10 @@ def main():
                 world.stop()
             print(f"  {rows[-1][0]}: {'ok' if rows[-1][6] else 'FAILED'}", file=sys.stderr, flush=True)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if args.keep:
+            print(f"the scenarios' files are in {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
 
     print(f"| {'scenario':<52} | edits | on server | duplicates | lost | cache readable | seconds |")
     print(f"|{'-' * 54}|------:|----------:|-----------:|-----:|:--------------:|--------:|")

@@ -23,7 +23,6 @@ import os
 import pty
 import select
 import shutil
-import signal
 import ssl
 import stat
 import subprocess
@@ -32,6 +31,9 @@ import tempfile
 import threading
 import time
 import http.server
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fitiqtools  # noqa: E402
 
 RESULTS = []
 
@@ -99,7 +101,6 @@ def main():
     args = parser.parse_args()
     bin_dir = os.path.abspath(args.bin_dir)
     tui = os.path.join(bin_dir, "fitiq-tui")
-    dev_server = os.path.join(bin_dir, "fitiq-dev-server")
     here = os.path.dirname(os.path.abspath(__file__))
     generator = os.path.normpath(os.path.join(here, "..", "..", "..", "shared", "tools", "make-health-export.py"))
 
@@ -110,18 +111,13 @@ def main():
     argvs = []
     try:
         home = os.path.join(work, "home")
-        env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TZ": "UTC", "TERM": "xterm-256color",
-               "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_STATE_HOME": os.path.join(home, "state"),
-               "XDG_CONFIG_HOME": os.path.join(home, "config"), "TMPDIR": os.path.join(work, "tmp")}
+        env = fitiqtools.user_env(home, TERM="xterm-256color", TMPDIR=os.path.join(work, "tmp"))
         os.makedirs(env["TMPDIR"])
         secrets["API key"] = "sec-key-" + os.urandom(16).hex()
         secrets["password"] = "sec-pw-" + os.urandom(16).hex()
         env["FITIQ_API_KEY"] = secrets["API key"]
-        server = subprocess.Popen(
-            [dev_server, "--port", "0", "--log-level", "error", "--bcrypt-cost", "4", "--access-token-ttl", "2"],
-            env=dict(env, FITIQ_DEV_API_KEY=secrets["API key"]), stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True)
-        url = server.stdout.readline().strip().split()[-1]
+        server, url = fitiqtools.start_server(bin_dir, dict(env, FITIQ_DEV_API_KEY=secrets["API key"]),
+                                              "--log-level", "error", "--bcrypt-cost", "4", "--access-token-ttl", "2")
 
         def run(arguments, stdin=None):
             argv = [tui] + arguments
@@ -251,9 +247,7 @@ def main():
                           if name in binary]
         check("no variable turns TLS verification off", not variables, b" ".join(variables).decode())
     finally:
-        if server and server.poll() is None:
-            server.send_signal(signal.SIGTERM)
-            server.wait(timeout=10)
+        fitiqtools.stop(server)
         shutil.rmtree(work, ignore_errors=True)
 
     width = max(len(name) for name, _, _ in RESULTS)

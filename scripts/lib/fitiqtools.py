@@ -1,0 +1,105 @@
+"""What the scripts under scripts/ share: a user's environment, the development server, the editor in tmux.
+
+A script adds this folder to its path:
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+    import fitiqtools
+
+Only the Python standard library is used.
+"""
+
+import os
+import shlex
+import signal
+import subprocess
+import time
+
+
+def user_env(home, **extra):
+    """A clean environment for one user whose files all live under `home` (the XDG folders too)."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TZ": "UTC",
+           "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_STATE_HOME": os.path.join(home, "state"),
+           "XDG_CONFIG_HOME": os.path.join(home, "config")}
+    env.update(extra)
+    return env
+
+
+def start_server(bin_dir, env, *flags, port=0, stderr=subprocess.DEVNULL):
+    """Starts `fitiq-dev-server` with `flags`; returns (process, url) once it listens."""
+    process = subprocess.Popen([os.path.join(bin_dir, "fitiq-dev-server"), "--port", str(port), *flags],
+                               env=env, stdout=subprocess.PIPE, stderr=stderr, text=True)
+    line = process.stdout.readline().strip()
+    if not line.startswith("listening on "):
+        process.kill()
+        process.wait()
+        raise RuntimeError(f"fitiq-dev-server did not start (it said {line!r})")
+    return process, line.split()[-1]
+
+
+def stop(process, sig=signal.SIGTERM):
+    """Stops `process` (if it still runs) and waits for it."""
+    if process and process.poll() is None:
+        process.send_signal(sig)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class Editor:
+    """`fitiq-tui` (the editor) on a private tmux server, driven by keys and read from the screen."""
+
+    def __init__(self, tui, env, name, width=100, height=30):
+        self.socket = f"fitiq-{name}-{os.getpid()}"
+        variables = dict(env, TERM="tmux-256color")
+        assignments = " ".join(shlex.quote(f"{key}={value}") for key, value in sorted(variables.items()))
+        self.tmux("new-session", "-d", "-s", "f", "-x", str(width), "-y", str(height),
+                  f"env -i {assignments} {shlex.quote(tui)}")
+
+    def tmux(self, *arguments):
+        return subprocess.run(["tmux", "-L", self.socket, *arguments], capture_output=True, text=True,
+                              check=True).stdout
+
+    def keys(self, *keys):
+        """Keys by tmux name (`Enter`, `C-s`, `Tab`)."""
+        self.tmux("send-keys", "-t", "f", *keys)
+
+    def type(self, text):
+        """Text as typed, character by character."""
+        self.tmux("send-keys", "-t", "f", "-l", "--", text)
+
+    def screen(self):
+        return self.tmux("capture-pane", "-p", "-t", "f")
+
+    def title(self):
+        """The title the program set (an escape sequence that got through would change it)."""
+        return self.tmux("display-message", "-p", "-t", "f", "#{pane_title}").strip()
+
+    def wait_until(self, what, condition, timeout=30):
+        """The screen once `condition(rows)` holds; raises, showing the last screen, after `timeout` s."""
+        deadline, screen = time.time() + timeout, ""
+        while time.time() < deadline:
+            screen = self.screen()
+            if condition(screen.splitlines()):
+                return screen
+            time.sleep(0.05)
+        raise RuntimeError(f"the editor never showed {what}; the screen was:\n{screen}")
+
+    def pid(self):
+        """The editor's process: the pane's, or its first descendant called fitiq-tui."""
+        queue = [int(self.tmux("display-message", "-p", "-t", "f", "#{pane_pid}").strip())]
+        while queue:
+            pid = queue.pop(0)
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() == "fitiq-tui":
+                        return pid
+                with open(f"/proc/{pid}/task/{pid}/children") as f:
+                    queue += [int(child) for child in f.read().split()]
+            except OSError:
+                continue
+        raise RuntimeError("the editor's process was not found")
+
+    def close(self):
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
