@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "FitIQCLITests",
             dependencies: [
-                "FitIQCore", "FitIQDevServer", "FitIQTestSupport",
+                "FitIQCore", "FitIQCache", "FitIQDevServer", "FitIQTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

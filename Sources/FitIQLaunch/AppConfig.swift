@@ -69,8 +69,12 @@ public struct LocalSetup: Sendable {
     public func accounts(backend: Backend) throws -> (Accounts, Account?) {
         guard let server else { throw LaunchError.noServer }
         guard let apiKey else { throw LaunchError.noAPIKey }
+        var environment = SyncEnvironment.live
+        environment.process = LocalProcesses.current
+        environment.isRunning = LocalProcesses.isRunning
         let accounts = Accounts(
-            server: server.description, apiKey: apiKey, directory: directory, backend: backend, environment: .live)
+            server: server.description, apiKey: apiKey, directory: directory, backend: backend,
+            environment: environment)
         // The same account `Accounts.current()` finds, without reading its files a second time.
         let account = try current.flatMap { key in try session.map { try accounts.account(for: key, email: $0.email) } }
         return (accounts, account)

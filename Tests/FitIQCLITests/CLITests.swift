@@ -1,6 +1,13 @@
+import FitIQCore
 import FitIQTestSupport
 import Foundation
 import Testing
+
+@testable import FitIQCache
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The built `fitiq-tui` binary, run as a process against the development server.
 @Suite(.timeLimit(.minutes(3)))
@@ -126,6 +133,73 @@ struct CLITests {
                 try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
             #expect(history.count == 1)
         }
+    }
+
+    @Test func aClaimLeftByAProcessThatIsGoneDoesNotHoldTheSync() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await RunningServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            #expect(try await cli.run(["height", "set", "181 cm", "--no-sync"]).status == 0)
+            // Another process claims the PATCH and the POST for 30 s, as a sync does before sending.
+            var holder: pid_t = 0
+            let argv: [UnsafeMutablePointer<CChar>?] =
+                ["/bin/sleep", "60"].map { (text: String) in strdup(text) } + [nil]
+            defer { argv.forEach { free($0) } }
+            #expect(posix_spawn(&holder, "/bin/sleep", nil, nil, argv, environ) == 0)
+            var exitStatus: Int32 = 0
+            var reaped = false
+            defer {
+                if !reaped {
+                    kill(holder, SIGKILL)
+                    waitpid(holder, &exitStatus, 0)
+                }
+            }
+            let identity = try #require(LocalProcesses.identity(of: holder))
+            try claimEverything(in: cli.folder, holder: identity, for: 30)
+            // While it runs, its claims hold: nothing is sent.
+            #expect(try await cli.run(["sync", "--wait", "--timeout", "2"]).status != 0)
+            kill(holder, SIGKILL)
+            waitpid(holder, &exitStatus, 0)
+            reaped = true
+            // Once it is gone, they are void at once, well before the 30 s.
+            let synced = try await cli.run(["sync", "--wait", "--timeout", "10"])
+            #expect(synced.status == 0, "\(synced)")
+            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            #expect(status["pendingChanges"] as? Int == 0)
+            let history = try #require(
+                try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
+            #expect(history.count == 1, "\(history)")
+        }
+    }
+
+    /// Writes a claim by `holder`, valid for `seconds`, on every outbox entry of the account's cache.
+    private func claimEverything(in folder: URL, holder: ProcessIdentity, for seconds: TimeInterval) throws {
+        let data = folder.appendingPathComponent("data")
+        let files = FileManager.default.enumerator(at: data, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.lastPathComponent == "account.json" }
+        let file = try #require(files?.first)
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        var state = try #require(root["state"] as? [String: Any])
+        var outbox = try #require(state["outbox"] as? [String: Any])
+        let claim: [String: Any] = [
+            "owner": UUID().uuidString, "until": Date().addingTimeInterval(seconds).timeIntervalSinceReferenceDate,
+            "holder": ["pid": holder.pid, "startTime": holder.startTime],
+        ]
+        func claimed(_ entry: Any?) -> [String: Any]? {
+            guard var entry = entry as? [String: Any], var delivery = entry["delivery"] as? [String: Any] else {
+                return nil
+            }
+            delivery["claim"] = claim
+            entry["delivery"] = delivery
+            return entry
+        }
+        outbox["physical"] = try #require(claimed(outbox["physical"]))
+        outbox["progress"] = try #require(outbox["progress"] as? [Any]).compactMap(claimed)
+        state["outbox"] = outbox
+        root["state"] = state
+        try JSONSerialization.data(withJSONObject: root).write(to: file)
     }
 
     @Test func twoProcessesRefreshingAtOnceStaySignedIn() async throws {

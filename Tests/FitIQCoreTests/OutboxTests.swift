@@ -187,6 +187,27 @@ struct OutboxTests {
         #expect(checkFirst)
     }
 
+    @Test func aClaimWhoseProcessIsGoneIsVoidAtOnce() throws {
+        var state = syncedState()
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        while case .updatePhysical? = state.nextOperation() { state.deliverNext() }
+        let post = try #require(state.nextOperation())
+        let other = ProcessIdentity(pid: 4242, startTime: 7)
+        state.begin(post, owner: someoneElse, now: start, holder: other)
+        let soon = start.addingTimeInterval(1)
+        // While the holder runs, its claim holds; once it is gone, the entry is sent (with a check) at once.
+        #expect(state.nextAction(for: me, now: soon, isVoid: { _ in false }) != .send(post))
+        #expect(state.dueProgressPosts(now: soon, limit: 8, isVoid: { _ in false }).isEmpty)
+        let gone: (Claim) -> Bool = { $0.holder == other }
+        guard case .send(.logProgress(_, _, let checkFirst)) = state.nextAction(for: me, now: soon, isVoid: gone)
+        else {
+            Issue.record("the void claim still held the entry")
+            return
+        }
+        #expect(checkFirst)
+        #expect(state.dueProgressPosts(now: soon, limit: 8, isVoid: gone).count == 1)
+    }
+
     @Test func pullKeepsFieldsWithPendingEditsAndTakesTheRest() throws {
         var state = syncedState()
         var metadata = try #require(state.profile?.metadata)

@@ -14,10 +14,12 @@ extension AccountState {
 
     /// The next request for sender `owner` at `now`: one ordered queue per resource; a rejected entry
     /// blocks nothing, a backing-off or claimed entry delays only its own queue.
-    public func nextAction(for owner: UUID, now: Date) -> SyncAction {
+    ///
+    /// - Parameter isVoid: whether a claim no longer holds before its time (its holder is gone).
+    public func nextAction(for owner: UUID, now: Date, isVoid: (Claim) -> Bool = { _ in false }) -> SyncAction {
         var earliest: Date?
         func consider(_ delivery: Delivery, _ operation: @autoclosure () -> SyncOperation?) -> SyncOperation? {
-            if let claim = delivery.claim, claim.until > now {
+            if let claim = delivery.claim, claim.until > now, !isVoid(claim) {
                 earliest = min(earliest ?? claim.until, claim.until)
                 return nil
             }
@@ -48,12 +50,12 @@ extension AccountState {
 
     /// Up to `limit` progress posts that are due at `now`, from the front of their queue. The batch ends
     /// at the first entry that is claimed or backing off, so the queue keeps its order; rejected entries
-    /// are passed over as ``nextAction(for:now:)`` does.
-    public func dueProgressPosts(now: Date, limit: Int) -> [SyncOperation] {
+    /// are passed over as ``nextAction(for:now:isVoid:)`` does.
+    public func dueProgressPosts(now: Date, limit: Int, isVoid: (Claim) -> Bool = { _ in false }) -> [SyncOperation] {
         var operations: [SyncOperation] = []
         for post in outbox.progress where !post.delivery.isRejected {
             guard operations.count < limit else { break }
-            if let claim = post.delivery.claim, claim.until > now { break }
+            if let claim = post.delivery.claim, claim.until > now, !isVoid(claim) { break }
             if let notBefore = post.delivery.notBefore, notBefore > now { break }
             operations.append(.logProgress(id: post.id, post.entry, checkServerFirst: post.sendAttempted))
         }
@@ -62,8 +64,8 @@ extension AccountState {
 
     /// Marks the entry of `operation` as in flight for `owner`; a progress entry is marked as attempted
     /// before anything is sent, so a crash mid-request leads to a check instead of a duplicate.
-    public mutating func begin(_ operation: SyncOperation, owner: UUID, now: Date) {
-        let claim = Claim(owner: owner, until: now.addingTimeInterval(Self.claimDuration))
+    public mutating func begin(_ operation: SyncOperation, owner: UUID, now: Date, holder: ProcessIdentity? = nil) {
+        let claim = Claim(owner: owner, until: now.addingTimeInterval(Self.claimDuration), holder: holder)
         switch operation.item {
         case .metadata: outbox.metadata?.delivery.claim = claim
         case .physical: outbox.physical?.delivery.claim = claim

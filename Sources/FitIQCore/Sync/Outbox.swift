@@ -63,6 +63,20 @@ public struct Delivery: Sendable, Codable, Equatable {
 public struct Claim: Sendable, Codable, Equatable {
     public var owner: UUID
     public var until: Date
+    /// The process holding it, when known: once that process is gone, the claim is void at once
+    /// instead of at `until` (a terminal closed in the middle of a sync).
+    public var holder: ProcessIdentity?
+}
+
+/// One process on this machine: its pid, and when it started, so a reused pid is not mistaken for it.
+public struct ProcessIdentity: Sendable, Codable, Hashable {
+    public var pid: Int32
+    public var startTime: UInt64
+
+    public init(pid: Int32, startTime: UInt64) {
+        self.pid = pid
+        self.startTime = startTime
+    }
 }
 
 /// The pending metadata update.

@@ -43,14 +43,16 @@ public actor SyncEngine {
             try Task.checkCancellation()
             let now = environment.now()
             let owner = self.owner
+            let (holder, isRunning) = (environment.process, environment.isRunning)
+            let isVoid: @Sendable (Claim) -> Bool = { claim in claim.holder.map { !isRunning($0) } ?? false }
             let (action, batch) = try await store.update { state -> (SyncAction, [SyncOperation]) in
-                let action = state.nextAction(for: owner, now: now)
+                let action = state.nextAction(for: owner, now: now, isVoid: isVoid)
                 guard case .send(let operation) = action else { return (action, []) }
                 var batch = [operation]
                 if case .logProgress = operation {
-                    batch = state.dueProgressPosts(now: now, limit: Self.progressBatchSize)
+                    batch = state.dueProgressPosts(now: now, limit: Self.progressBatchSize, isVoid: isVoid)
                 }
-                for operation in batch { state.begin(operation, owner: owner, now: now) }
+                for operation in batch { state.begin(operation, owner: owner, now: now, holder: holder) }
                 return (action, batch)
             }
             switch action {

@@ -10,6 +10,10 @@ public struct SyncEnvironment: Sendable {
     public var random: @Sendable () -> Double
     /// The user's time zone, for calendar days.
     public var timeZone: TimeZone
+    /// This process, recorded in the outbox claims it takes; `nil` when unknown.
+    public var process: ProcessIdentity?
+    /// Whether a process is still running; a claim whose holder is gone is void.
+    public var isRunning: @Sendable (ProcessIdentity) -> Bool = { _ in true }
 
     public init(
         clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, random: @escaping @Sendable () -> Double,
