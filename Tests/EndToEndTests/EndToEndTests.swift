@@ -32,10 +32,13 @@ struct EndToEndTests {
                 #expect(!typed.contains(EndToEnd.password))
                 try tui.send("Enter")
 
-                let profile = try await tui.waitUntil("the profile screen") {
+                // The whole screen that follows: the profile drawn and the status line written.
+                let signedIn = "Signed in as \(EndToEnd.email)."
+                let profile = try await tui.waitUntil("the profile screen with \"\(signedIn)\"") {
                     $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains(EndToEnd.name) == true
+                        && $0.contains { $0.contains(signedIn) } && $0.contains { $0.contains("Physical") }
                 }
-                #expect(profile.contains("Signed in as \(EndToEnd.email)."))
+                #expect(profile.contains(signedIn))
                 #expect(profile.contains("Physical"))
 
                 try tui.send("q")
@@ -121,8 +124,8 @@ struct EndToEndTests {
                 #expect(try await e2e.register(on: server).status == 0)
                 let tui = try e2e.openTUI(server: server)
                 defer { tui.kill() }
-                try await waitForProfile(tui)
-                #expect(try rightBoxColumn(tui.lines()) == 50)
+                let first = try await waitForProfile(tui) { rightBoxColumn($0) == 50 }
+                #expect(rightBoxColumn(TmuxSession.rows(of: first)) == 50)
 
                 // A confirmed draft (Bio) and an edit still open (Name) must both survive.
                 try tui.send("Tab", "Enter")
@@ -181,8 +184,9 @@ struct EndToEndTests {
                 try tui.send("Enter")
                 try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("Written offline *") == true }
                 try tui.send("C-s")
-                let offline = try await tui.waitUntil("the change pending while offline") {
+                let offline = try await tui.waitUntil("the change pending while offline, and why") {
                     $0.title.contains("○ offline · 1 change pending")
+                        && $0.contains { $0.contains("Saved here, not on the server yet") }
                 }
                 #expect(offline.contains("Saved here, not on the server yet"))
 
@@ -245,7 +249,7 @@ extension EndToEndTests {
                 let export = e2e.folder.appendingPathComponent("home/export.zip")
                 try FileManager.default.createDirectory(
                     at: export.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let made = try await SharedTools.makeHealthExport([
+                let made = try await RepositoryTools.makeHealthExport([
                     "--zip", "--mb", "1", "--sex", "female", "--heights", "6", "--out", export.path,
                 ])
                 #expect(made.status == 0, "\(made)")
@@ -261,7 +265,7 @@ extension EndToEndTests {
                 try tui.send("C-u")
                 try tui.type("~/export.zip")
                 try tui.send("Enter")
-                let result = try await tui.waitFor("Health data imported")
+                let result = try await tui.waitFor(all: ["Health data imported", "Heights: 6 found, 6 new."])
                 #expect(result.contains("Heights: 6 found, 6 new."))
                 try tui.send("Escape")
                 let screen = try await tui.waitUntil("the imported sex, synced") { rows in
@@ -336,11 +340,14 @@ private func withServer<T: Sendable>(_ e2e: EndToEnd, _ body: (TestServer) async
     }
 }
 
-/// Waits for the profile screen of the test account, synced.
-private func waitForProfile(_ tui: TmuxSession) async throws {
+/// Waits for the profile screen of the test account, synced, and for `also` to hold; returns it.
+@discardableResult
+private func waitForProfile(
+    _ tui: TmuxSession, also: ([String]) -> Bool = { _ in true }
+) async throws -> String {
     try await tui.waitUntil("the synced profile screen") {
         $0.title.contains(EndToEnd.email) && $0.title.contains("● synced")
-            && $0.field("Name")?.contains(EndToEnd.name) == true
+            && $0.field("Name")?.contains(EndToEnd.name) == true && also($0)
     }
 }
 

@@ -35,7 +35,9 @@ struct TmuxSession: Sendable {
     /// Starts a private tmux server running `command` (a shell command line) on a `width`×`height`
     /// terminal. The pane stays after the command ends, so its last screen can still be read.
     static func start(_ command: String, width: Int = 100, height: Int = 30) throws -> TmuxSession {
-        let socket = "fitiq-e2e-\(UUID().uuidString.prefix(8).lowercased())"
+        // Never reused: a name reused right after `kill-server` can reach the old server while it is
+        // still exiting, and `new-session` then fails with "server exited unexpectedly".
+        let socket = "fitiq-e2e-\(getpid())-\(UUID().uuidString.lowercased())"
         _ = try run(
             socket: socket,
             [
@@ -88,7 +90,19 @@ struct TmuxSession: Sendable {
     /// Waits until the screen contains `text` (on one row); returns that screen.
     @discardableResult
     func waitFor(_ text: String, timeout: Duration = defaultTimeout) async throws -> String {
-        try await waitUntil("\"\(text)\"", timeout: timeout) { rows in rows.contains { $0.contains(text) } }
+        try await waitFor(all: [text], timeout: timeout)
+    }
+
+    /// Waits until the screen contains every one of `texts` (each on one row); returns that screen.
+    ///
+    /// A test waits for everything it will assert on: a screen caught while it is being painted can
+    /// hold the first text and not yet the others.
+    @discardableResult
+    func waitFor(all texts: [String], timeout: Duration = defaultTimeout) async throws -> String {
+        let description = texts.map { "\"\($0)\"" }.joined(separator: " and ")
+        return try await waitUntil(description, timeout: timeout) { rows in
+            texts.allSatisfy { text in rows.contains { $0.contains(text) } }
+        }
     }
 
     /// Waits until `condition` holds for the screen's rows; returns that screen.

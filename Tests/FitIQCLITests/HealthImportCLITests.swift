@@ -22,7 +22,7 @@ struct HealthImportCLITests {
 
             let export = cli.folder.appendingPathComponent("export.zip")
             let expect = cli.folder.appendingPathComponent("expect.json")
-            let made = try await SharedTools.makeHealthExport([
+            let made = try await RepositoryTools.makeHealthExport([
                 "--zip", "--mb", "2", "--sex", "female", "--heights", "12", "--seed", "7",
                 "--out", export.path, "--expect", expect.path,
             ])

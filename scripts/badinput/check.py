@@ -112,6 +112,12 @@ PROFILE_FIELDS = ["Name", "Bio", "Unit system", "Language", "Height"]  # in Tab 
 LABELS = PROFILE_FIELDS + ["Date of birth", "Biological sex", "Email", "Password"]
 
 
+def complete(message):
+    """Whether a message under a field has been drawn whole: every rule message is a sentence ending
+    in a full stop, so a screen caught while the message is still being painted does not count."""
+    return message.endswith(".")
+
+
 def field_message(rows, label):
     """The message shown under a field ("! <label> ..."), its wrapped lines joined; "" when none."""
     for index, line in enumerate(rows):
@@ -169,14 +175,15 @@ def editor_rows(tui, env, work, pending):
                     f"›{label}" in line and " *" in line for line in rows))
                 editor.keys("C-s")
             if rule_broken:
-                screen = editor.wait_until(f"a message under {label}",
-                                           lambda rows: field_message(rows, label) != "", timeout=20).splitlines()
+                screen = editor.wait_until(f"a whole message under {label}",
+                                           lambda rows: complete(field_message(rows, label)), timeout=20).splitlines()
                 said = field_message(screen, label)
                 ok = pending() == before and editor.title() == title
                 row("editor", case, ok, said)
             else:
-                screen = editor.wait_until("the value saved", lambda rows: any(
-                    f"›{label}" in line and " *" not in line for line in rows), timeout=20).splitlines()
+                screen = editor.wait_until("the value saved", lambda rows: any("Profile" in line for line in rows[:3])
+                                           and any(f"›{label}" in line and " *" not in line for line in rows),
+                                           timeout=20).splitlines()
                 stored = json.loads(subprocess.run([tui, "profile", "show", "--json"], env=env, capture_output=True,
                                                    text=True).stdout or "{}")
                 value = stored.get(label.lower(), "")
@@ -201,8 +208,8 @@ def editor_rows(tui, env, work, pending):
                     editor.keys("Tab")
                 editor.type(text)
             editor.keys("Enter")
-            screen = editor.wait_until(f"a message under {label}",
-                                       lambda rows: field_message(rows, label) != "", timeout=20).splitlines()
+            screen = editor.wait_until(f"a whole message under {label}",
+                                       lambda rows: complete(field_message(rows, label)), timeout=20).splitlines()
             nothing_kept = not os.path.exists(os.path.join(home, "state", "fitiq"))
             row("editor", case, nothing_kept, field_message(screen, label))
         except (RuntimeError, subprocess.CalledProcessError) as error:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Health import benchmark (issue 7, "make bench-import"; issue 8, "make bench").
 
-Generates a synthetic Apple Health export with ../shared/tools/make-health-export.py (export.xml
+Generates a synthetic Apple Health export with scripts/health/make-health-export.py (export.xml
 and export.zip of the same size, plus a larger export.xml), then times whole processes on them in
 the same run:
 
@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import fitiqtools  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GENERATOR = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "tools", "make-health-export.py"))
+GENERATOR = os.path.normpath(os.path.join(HERE, "..", "health", "make-health-export.py"))
 TARGETS = {"xml": 100.0, "zip": 60.0}
 RSS_TARGET_MB = 40.0
 LARGE_RSS_DRIFT_MB = 5.0

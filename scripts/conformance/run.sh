@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Conformance run: checks that fitiq-dev-server --response-shape spec answers as
-# ../shared/contract/openapi.yaml says, with schemathesis (pinned) in a local venv.
+# docs/contract/openapi.yaml says, with schemathesis (pinned) in a local venv.
 #
 # Usage: scripts/conformance/run.sh [PATH_TO_fitiq-dev-server|""] [PATH_TO_openapi.yaml|""] [schemathesis options...]
 #   Without a binary, builds it with `swift build --scratch-path .build-devserver`.
@@ -13,7 +13,7 @@ SCHEMATHESIS_VERSION="4.32.5"
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 script_dir="$repo_root/scripts/conformance"
 binary="${1:-}"
-spec="${2:-$repo_root/../shared/contract/openapi.yaml}"
+spec="${2:-$repo_root/docs/contract/openapi.yaml}"
 extra_args=("${@:3}")
 max_examples="${CONFORMANCE_MAX_EXAMPLES:-40}"
 seed="${CONFORMANCE_SEED:-20261122}"

@@ -154,13 +154,22 @@ def scenario_killed_mid_sync(world, count):
     world.register()
     for value in values(count, 150):
         world.set_height(value, "--no-sync")
-    sync = subprocess.Popen([world.tui, "sync", "--wait", "--timeout", "60"], env=world.env,
+    # Each answer takes 100 ms, so the sync lasts long enough to be caught in the middle: the server
+    # is killed once its first entry has arrived, whatever the machine's speed.
+    world.start("--latency-ms", "100")
+    sync = subprocess.Popen([world.tui, "sync", "--wait", "--timeout", "120"], env=world.env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(0.4)
+    deadline = time.time() + 60
+    while not world.server_heights():
+        if time.time() > deadline or sync.poll() is not None:
+            raise RuntimeError("no entry reached the server while the sync ran")
+        time.sleep(0.02)
+    mid_sync = sync.poll() is None
     world.stop(signal.SIGKILL)
-    time.sleep(0.5)
     world.start()
-    sync.wait(timeout=90)
+    sync.wait(timeout=150)
+    print(f"  server killed {'with the sync still running' if mid_sync else 'after the sync had ended'}",
+          file=sys.stderr)
     return world.verdict("server killed mid-sync, restarted")
 
 
@@ -307,7 +316,7 @@ def scenario_editor_and_cli(world, count):
             bios.append(text)
         writer.join()
         editor.keys("q")
-        time.sleep(0.5)
+        editor.wait_for_exit()
     finally:
         editor.close()
     scenario, edits, arrived, duplicates, lost, readable, ok = world.verdict(

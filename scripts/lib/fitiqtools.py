@@ -8,11 +8,18 @@ A script adds this folder to its path:
 Only the Python standard library is used.
 """
 
+import itertools
 import os
 import shlex
 import signal
 import subprocess
 import time
+import uuid
+
+# Editors opened by this process so far: part of every tmux socket name, with a random part, so that
+# no two tmux servers ever share a name (a name reused right after `kill-server` can reach the old
+# server while it is still exiting, and `new-session` then fails with "server exited unexpectedly").
+_EDITORS = itertools.count(1)
 
 
 def user_env(home, **extra):
@@ -51,15 +58,17 @@ class Editor:
     """`fitiq-tui` (the editor) on a private tmux server, driven by keys and read from the screen."""
 
     def __init__(self, tui, env, name, width=100, height=30):
-        self.socket = f"fitiq-{name}-{os.getpid()}"
+        self.socket = f"fitiq-{name}-{os.getpid()}-{next(_EDITORS)}-{uuid.uuid4().hex[:12]}"
         variables = dict(env, TERM="tmux-256color")
         assignments = " ".join(shlex.quote(f"{key}={value}") for key, value in sorted(variables.items()))
         self.tmux("new-session", "-d", "-s", "f", "-x", str(width), "-y", str(height),
                   f"env -i {assignments} {shlex.quote(tui)}")
+        self.server_pid = int(self.tmux("display-message", "-p", "-t", "f", "#{pid}").strip())
 
     def tmux(self, *arguments):
-        return subprocess.run(["tmux", "-L", self.socket, *arguments], capture_output=True, text=True,
-                              check=True).stdout
+        # No user configuration (-f /dev/null): the same tmux for everyone who runs the scripts.
+        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *arguments], capture_output=True,
+                              text=True, check=True).stdout
 
     def keys(self, *keys):
         """Keys by tmux name (`Enter`, `C-s`, `Tab`)."""
@@ -101,5 +110,32 @@ class Editor:
                 continue
         raise RuntimeError("the editor's process was not found")
 
+    def wait_for_exit(self, timeout=30):
+        """Waits until the editor has ended (its tmux server ends with its only pane)."""
+        wait_for_process_end(self.server_pid, timeout, f"the editor on tmux socket {self.socket}")
+
     def close(self):
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        """Ends the tmux server and everything in it, and waits until its process is gone."""
+        subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", "kill-server"], capture_output=True)
+        try:
+            wait_for_process_end(self.server_pid, 10, "the tmux server")
+        except RuntimeError:
+            os.kill(self.server_pid, signal.SIGKILL)
+
+
+def alive(pid):
+    """Whether `pid` runs (a zombie counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (OSError, IndexError):
+        return False
+
+
+def wait_for_process_end(pid, timeout, what):
+    """Returns once `pid` has ended; raises RuntimeError naming `what` after `timeout` s."""
+    deadline = time.time() + timeout
+    while alive(pid):
+        if time.time() > deadline:
+            raise RuntimeError(f"{what} (pid {pid}) was still running after {timeout} s")
+        time.sleep(0.02)

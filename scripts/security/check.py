@@ -102,7 +102,7 @@ def main():
     bin_dir = os.path.abspath(args.bin_dir)
     tui = os.path.join(bin_dir, "fitiq-tui")
     here = os.path.dirname(os.path.abspath(__file__))
-    generator = os.path.normpath(os.path.join(here, "..", "..", "..", "shared", "tools", "make-health-export.py"))
+    generator = os.path.join(here, "..", "health", "make-health-export.py")
 
     work = tempfile.mkdtemp(prefix="fitiq-security-")
     server = None

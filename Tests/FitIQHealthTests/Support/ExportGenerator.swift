@@ -1,7 +1,7 @@
 import FitIQTestSupport
 import Foundation
 
-/// Runs `../shared/tools/make-health-export.py` (next to the repository) to make test exports.
+/// Runs `scripts/health/make-health-export.py` to make test exports.
 enum ExportGenerator {
     /// The answers the generator writes with `--expect`.
     struct Answers: Decodable, Sendable {
@@ -29,13 +29,13 @@ enum ExportGenerator {
         var description: String
     }
 
-    /// The generator script (see ``SharedTools/healthExportGenerator``).
-    static let script = SharedTools.healthExportGenerator
+    /// The generator script (see ``RepositoryTools/healthExportGenerator``).
+    static let script = RepositoryTools.healthExportGenerator
 
     /// Runs the generator with `arguments`; its stderr goes to `log`.
     static func run(_ arguments: [String], log: URL) async throws {
         guard let script else {
-            throw Failure(description: "make-health-export.py not found (set FITIQ_HEALTH_GENERATOR)")
+            throw Failure(description: "scripts/health/make-health-export.py not found")
         }
         try await python([script.path] + arguments, log: log)
     }
