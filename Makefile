@@ -11,6 +11,15 @@ BENCH_PACKAGES := nano gcc libncursesw5-dev libxml2-utils unzip python3-venv
 # The comparison tool of `make bench-import`, pinned.
 HEALTHKIT_TO_SQLITE := healthkit-to-sqlite==1.0.1
 
+# make install / make dist: where, and what.
+PREFIX ?= $(HOME)/.local
+# Programs installed and shipped; the first is the one people run.
+PROGRAMS := fitiq-tui fitiq-tui-cli fitiq-dev-server
+# Release files laid out as installed (bin/, share/): what install copies and dist packs.
+STAGE := .build/stage
+ARCH := $(shell uname -m)
+
+.PHONY: install uninstall stage dist dist-check
 .PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync release security badinput faults faults-quick
 
 all: build
@@ -55,11 +64,9 @@ screenshots: deps
 	$(SWIFT) build --product fitiq-tui
 	bash scripts/screenshots/run.sh .build/debug
 
-# Release builds of both products (what demo and the benchmarks run).
+# Release builds of every program (what demo, install, dist and the benchmarks run).
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-dev-server
-	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-tui-cli
-	$(SWIFT) build $(RELEASE_FLAGS) --product fitiq-tui
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 # Time from exec to the first frame with the cached profile (release build) next to C ncurses and nano.
 bench-startup: release
@@ -113,5 +120,42 @@ badinput: deps
 	$(SWIFT) build --product fitiq-tui
 	python3 scripts/badinput/check.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
 
+# The release programs (static Swift runtime) with their man pages and shell completions, laid out
+# under $(STAGE) as they are installed. Man pages come from the command definitions (the argument
+# parser's generate-manual plugin), completions from the argument parser itself.
+stage: release
+	rm -rf $(STAGE) .build/manuals
+	mkdir -p $(STAGE)/bin $(STAGE)/share/man/man1 $(STAGE)/share/bash-completion/completions \
+		$(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d
+	for program in $(PROGRAMS); do cp .build/release/$$program $(STAGE)/bin/; strip $(STAGE)/bin/$$program; done
+	$(SWIFT) package plugin generate-manual --configuration release
+	find .build/plugins/GenerateManual/outputs -name '*.1' -exec cp {} $(STAGE)/share/man/man1/ \;
+	$(STAGE)/bin/fitiq-tui --generate-completion-script bash > $(STAGE)/share/bash-completion/completions/fitiq-tui
+	$(STAGE)/bin/fitiq-tui --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_fitiq-tui
+	$(STAGE)/bin/fitiq-tui --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/fitiq-tui.fish
+	cp scripts/install/install.sh $(STAGE)/
+
+# Installs into $(PREFIX) (default ~/.local; `sudo make install PREFIX=/usr/local` for everyone).
+install: stage
+	sh $(STAGE)/install.sh "$(PREFIX)"
+
+# Removes exactly what `make install` wrote into $(PREFIX).
+uninstall:
+	sh scripts/install/install.sh --uninstall "$(PREFIX)"
+
+# dist/fitiq-tui-VERSION-linux-ARCH.tar.gz: the programs, man pages, completions, README, LICENSE and
+# install.sh, for a Debian 12 machine without Swift (README "Install").
+dist: stage
+	version="$$(sh scripts/version.sh)"; name="fitiq-tui-$$version-linux-$(ARCH)"; \
+	rm -rf .build/dist && mkdir -p .build/dist/$$name dist && \
+	cp -R $(STAGE)/bin $(STAGE)/share $(STAGE)/install.sh README.md LICENSE .build/dist/$$name/ && \
+	tar -C .build/dist -czf dist/$$name.tar.gz --owner=0 --group=0 $$name && \
+	echo "dist/$$name.tar.gz"
+
+# Unpacks the tarball into a temporary folder and runs it with a bare environment; installs and
+# uninstalls it; checks the man page and bash completion (part of `make test`).
+dist-check: dist
+	python3 scripts/install/check.py dist/fitiq-tui-"$$(sh scripts/version.sh)"-linux-$(ARCH).tar.gz
+
 clean:
-	rm -rf .build .venv-conformance .venv-screenshots .venv-bench
+	rm -rf .build .venv-conformance .venv-screenshots .venv-bench dist

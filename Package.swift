@@ -56,8 +56,11 @@ let package = Package(
                 "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQLaunch", "FitIQTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: [.plugin(name: "BuildVersion")]
         ),
+        // `buildVersion`, from `git describe` at build time (scripts/version.sh).
+        .plugin(name: "BuildVersion", capability: .buildTool()),
         // Terminal UI, pure: state → update → render into a cell buffer. No ncurses.
         .target(name: "FitIQTUI", dependencies: ["FitIQCore"]),
         // ncursesw (wide-character API) for the terminal adapter.
