@@ -26,7 +26,8 @@ public enum RepositoryTools {
     /// Runs the generator (`make-health-export.py`) with `arguments` under `python3`.
     public static func makeHealthExport(_ arguments: [String]) async throws -> CommandRunner.Result {
         guard let generator = healthExportGenerator else {
-            return CommandRunner.Result(status: 127, stdout: "", stderr: "scripts/health/make-health-export.py not found")
+            return CommandRunner.Result(
+                status: 127, stdout: "", stderr: "scripts/health/make-health-export.py not found")
         }
         let python = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/python3"), environment: [:])
         return try await python.run([generator.path] + arguments)
