@@ -39,14 +39,14 @@ build: deps
 
 # Builds everything, runs every test target, checks formatting, the server's conformance to the spec,
 # the bad-input table and the security checks.
-test: deps lint test-swift conformance badinput security faults-quick
+test: deps lint test-swift conformance badinput security faults-quick dist-check
 
 test-swift: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Package.swift
 
 conformance: deps
 	$(SWIFT) build --product fitiq-dev-server
