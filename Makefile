@@ -14,7 +14,7 @@ HEALTHKIT_TO_SQLITE := healthkit-to-sqlite==1.0.1
 # make install / make dist: where, and what.
 PREFIX ?= $(HOME)/.local
 # Programs installed and shipped; the first is the one people run.
-PROGRAMS := fitiq-tui fitiq-tui-cli fitiq-dev-server
+PROGRAMS := fitiq-tui fitiq-dev-server
 # Release files laid out as installed (bin/, share/): what install copies and dist packs.
 STAGE := .build/stage
 ARCH := $(shell uname -m)
@@ -60,7 +60,6 @@ demo: release
 screenshots: deps
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SCREENSHOT_PACKAGES)"
 	$(SWIFT) build --product fitiq-dev-server
-	$(SWIFT) build --product fitiq-tui-cli
 	$(SWIFT) build --product fitiq-tui
 	bash scripts/screenshots/run.sh .build/debug
 
@@ -95,28 +94,24 @@ bench-import: release
 # Secrets stay secret: file modes, no secret in logs, cache, output or argv, http:// and TLS rules.
 security: deps
 	$(SWIFT) build --product fitiq-dev-server
-	$(SWIFT) build --product fitiq-tui-cli
 	$(SWIFT) build --product fitiq-tui
 	python3 scripts/security/check.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
 
 # Fault injection against the real binaries: a table of edits made, arrived, duplicated, lost.
 faults: deps
 	$(SWIFT) build --product fitiq-dev-server
-	$(SWIFT) build --product fitiq-tui-cli
 	$(SWIFT) build --product fitiq-tui
 	python3 scripts/faults/run.py --bin-dir "$$($(SWIFT) build --show-bin-path)" --edits 200
 
 # The same scenarios with a few edits each (part of `make test`).
 faults-quick: deps
 	$(SWIFT) build --product fitiq-dev-server
-	$(SWIFT) build --product fitiq-tui-cli
 	$(SWIFT) build --product fitiq-tui
 	python3 scripts/faults/run.py --bin-dir "$$($(SWIFT) build --show-bin-path)" --edits 5
 
 # Every input field and every server answer the client parses, with bad values: a table of outcomes.
 badinput: deps
 	$(SWIFT) build --product fitiq-dev-server
-	$(SWIFT) build --product fitiq-tui-cli
 	$(SWIFT) build --product fitiq-tui
 	python3 scripts/badinput/check.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
 

@@ -6,18 +6,18 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "fitiq-tui", targets: ["fitiq-tui"]),
-        .executable(name: "fitiq-tui-cli", targets: ["fitiq-tui-cli"]),
         .executable(name: "fitiq-dev-server", targets: ["fitiq-dev-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Domain, validation, ports, use cases and the sync engine. Foundation only.
@@ -33,27 +33,26 @@ let package = Package(
                 "FitIQCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // libxml2, for the streaming health export reader.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // zlib, to inflate the export member of export.zip and check its CRC-32.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Health source: Apple Health export (export.zip / export.xml) reader.
         .target(
             name: "FitIQHealth",
-            dependencies: ["FitIQCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
-        ),
-        // What both programs share: config and account resolution, and launching the editor.
-        .target(
-            name: "FitIQLaunch",
-            dependencies: ["FitIQCore", "FitIQCache", "FitIQTUI", "NcursesTerminal", "FitIQHealth"]),
-        // `fitiq-tui`: the editor, with no HTTP stack linked (a short start); any arguments hand over to
-        // `fitiq-tui-cli`, which it also runs to sign in and sync.
-        .executableTarget(name: "fitiq-tui", dependencies: ["FitIQCore", "FitIQLaunch", "FitIQTUI"]),
-        // `fitiq-tui-cli`: the commands, the demo, and the HTTP sync layer.
+            dependencies: ["FitIQCore", "CLibXML2", "CZlib", .product(name: "NIOPosix", package: "swift-nio")]),
+        // `fitiq-tui`, the one program: the editor and every command, wired once (the composition root).
         .executableTarget(
-            name: "fitiq-tui-cli",
+            name: "fitiq-tui",
             dependencies: [
-                "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQLaunch", "FitIQTUI",
+                "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQTUI", "FitIQEditor", "NcursesTerminal",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -63,6 +62,9 @@ let package = Package(
         .plugin(name: "BuildVersion", capability: .buildTool()),
         // Terminal UI, pure: state → update → render into a cell buffer. No ncurses.
         .target(name: "FitIQTUI", dependencies: ["FitIQCore"]),
+        // The editor loop: owns the terminal (through FitIQTUI's `TerminalScreen`), runs the use cases as
+        // tasks and feeds their results back as events.
+        .target(name: "FitIQEditor", dependencies: ["FitIQCore", "FitIQTUI"]),
         // ncursesw (wide-character API) for the terminal adapter.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncursesw5-dev"])]),
         // Paints cell buffers with ncurses and turns keys and resizes into events; one thread only.

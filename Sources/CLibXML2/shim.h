@@ -10,8 +10,4 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
-/* zlib's crc32 for the zip member checksum: ZIPFoundation's own CRC-32 is a byte-wise Swift table
- * (a quarter of the zip read's time). libz is linked by ZIPFoundation's CZLib target and needed by
- * libxml2 itself. */
-#include <zlib.h>
 #endif

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -99,6 +103,6 @@ public final class AccountLock: Sendable {
         let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
         let text = String(decoding: buffer[0..<count], as: UTF8.self)
-        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return Int32(text.trimmingWhitespace())
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -13,8 +17,7 @@ enum CacheDirectory {
     /// Creates `url` and any missing parents with mode 0700.
     static func ensure(_ url: URL) throws(CacheError) {
         let path = url.standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        if isFolder(path) { return }
         let parent = url.standardizedFileURL.deletingLastPathComponent()
         if parent.path != path { try ensure(parent) }
         // `mkdir` applies the umask, which can only remove bits: 0700 stays 0700 under any usual umask.
@@ -30,8 +33,14 @@ enum CacheDirectory {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
-            throw .fileSystem(path: path, reason: "cannot remove it: \(error.localizedDescription)")
+            throw .fileSystem(path: path, reason: "cannot remove it: \(error)")
         }
+    }
+
+    /// Whether `path` names a folder (following symbolic links).
+    static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Removes `url` if it is an empty folder, leaving it otherwise.

@@ -1,4 +1,10 @@
-import Foundation
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -130,11 +136,12 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
 
     /// `20251122T144301.123Z`.
     private static func timestamp(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
-        return String(
-            format: "%04d%02d%02dT%02d%02d%02d.%03dZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, (parts.nanosecond ?? 0) / 1_000_000)
+        let day = CalendarDate(containing: date, in: .utc)
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let ofDay = Int((milliseconds % 86_400_000 + 86_400_000) % 86_400_000)
+        let (hour, minute, second) = (ofDay / 3_600_000, ofDay / 60_000 % 60, ofDay / 1000 % 60)
+        let time = [hour, minute, second].map { DecimalText.padded($0, width: 2) }.joined()
+        return day.description.replacing("-", with: "") + "T" + time + "." + DecimalText.padded(ofDay % 1000, width: 3)
+            + "Z"
     }
 }

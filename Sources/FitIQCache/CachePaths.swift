@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where fitiq-tui keeps its files, following the XDG base directory specification.
 ///

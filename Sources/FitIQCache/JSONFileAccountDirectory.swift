@@ -1,6 +1,11 @@
 import FitIQCore
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The accounts kept on disk under the XDG folders, and which one is current (`<state>/current.json`).
 ///

@@ -1,5 +1,16 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The account's cached profile, outbox and history in `account.json`, shared safely between processes.
 ///
@@ -48,6 +59,17 @@ public struct JSONFileProfileStore: ProfileStore {
 
     public func erase() async throws {
         try await lock.withLock { try CacheDirectory.remove(folder) }
+    }
+
+    /// The file's identity, size and modification time: every write renames a new file into place, so
+    /// any write changes at least the inode.
+    public func revision() async -> StoreRevision? {
+        var info = stat()
+        guard stat(file.url.path, &info) == 0 else { return nil }
+        return StoreRevision([
+            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
+            Int64(info.st_mtim.tv_nsec),
+        ])
     }
 }
 

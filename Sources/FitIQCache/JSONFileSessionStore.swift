@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The account's session in `session.json`, mode 0600, shared safely between processes.
 ///

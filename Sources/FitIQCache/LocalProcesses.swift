@@ -1,5 +1,18 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The processes of this machine, as `/proc` shows them: who holds an outbox claim, and whether it
 /// still runs.
@@ -10,6 +23,11 @@ public enum LocalProcesses {
     /// Whether `process` still runs: its pid exists, is not a zombie, and started when it did.
     @Sendable public static func isRunning(_ process: ProcessIdentity) -> Bool {
         identity(of: process.pid) == process
+    }
+
+    /// Whether process `pid` runs (whoever it is; a zombie has ended).
+    public static func isRunning(pid: Int32) -> Bool {
+        identity(of: pid) != nil
     }
 
     /// The pid and start time of `pid`, or `nil` when it does not run.

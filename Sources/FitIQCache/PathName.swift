@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Turns server URLs and user ids into safe, distinct file names.
 enum PathName {
@@ -16,7 +20,7 @@ enum PathName {
 
     /// The server URL with its scheme and host lower-cased and trailing slashes removed.
     static func normalizedServer(_ server: String) -> String {
-        var text = server.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = server.trimmingWhitespace()
         while text.hasSuffix("/") { text.removeLast() }
         guard var components = URLComponents(string: text) else { return text }
         components.scheme = components.scheme?.lowercased()
@@ -33,7 +37,8 @@ enum PathName {
             let isSafe =
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x2D || byte == 0x5F || (byte == 0x2E && index > 0)
-            result += isSafe ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+            let hex = String(byte, radix: 16, uppercase: true)
+            result += isSafe ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + hex
         }
         // File names are limited to 255 bytes; keep long ids distinct with a hash of the whole id.
         if result.utf8.count > 120 {

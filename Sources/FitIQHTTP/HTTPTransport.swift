@@ -1,10 +1,23 @@
 import AsyncHTTPClient
 import FitIQCore
-import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import NIOSSL
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Sends requests to one FitIQ server: API key on every call, bearer where asked, explicit timeouts,
 /// bounded bodies, and failures mapped to ``RemoteError``.
@@ -95,8 +108,8 @@ public final class HTTPTransport: Sendable {
         }
         let elapsed = ContinuousClock.now - started
         // Only method, path, status and time are logged: never headers or bodies (they hold secrets).
-        logger.info(
-            "\(method.rawValue) \(path) → \(answer.status) in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
+        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        logger.info("\(method.rawValue) \(path) → \(answer.status) in \(milliseconds) ms")
         guard (200..<300).contains(answer.status) else {
             throw Self.classify(status: answer.status, body: answer.body, contentType: answer.contentType)
         }
@@ -115,12 +128,13 @@ public final class HTTPTransport: Sendable {
         }
     }
 
-    /// Maps transport failures (refused, timed out, too large, TLS) to the core's error classes.
+    /// Maps transport failures (refused, timed out, too large, TLS) to the core's error classes, by
+    /// their types: the errors of AsyncHTTPClient, SwiftNIO and NIOSSL.
     static func map(_ error: any Error) -> RemoteError {
-        if error is NIOTooManyBytesError {
+        switch error {
+        case is NIOTooManyBytesError:
             return .invalidResponse(message: "the answer is larger than \(maximumBodyBytes / 1024) KiB")
-        }
-        if let error = error as? HTTPClientError {
+        case let error as HTTPClientError:
             switch error {
             case .connectTimeout, .readTimeout, .deadlineExceeded:
                 return .unreachable(message: "no answer in time (\(error))")
@@ -129,18 +143,22 @@ public final class HTTPTransport: Sendable {
             default:
                 return .unreachable(message: String(describing: error))
             }
+        case is CancellationError:
+            return .unreachable(message: "cancelled")
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            return refused
+        case let error as NIOConnectionError
+        where error.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }:
+            return refused
+        case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError:
+            // TLS failures stay visible as such: never retried into a silent success.
+            return .unreachable(message: "TLS verification failed: \(error)")
+        default:
+            return .unreachable(message: String(describing: error))
         }
-        if error is CancellationError { return .unreachable(message: "cancelled") }
-        let text = String(describing: error)
-        if text.contains("Connection refused") || text.contains("errno: 111") {
-            return .unreachable(message: "connection refused (is the server running?)")
-        }
-        if text.lowercased().contains("certificate") || text.lowercased().contains("tls") {
-            // TLS failures are not retried silently as success; they stay visible.
-            return .unreachable(message: "TLS verification failed: \(text)")
-        }
-        return .unreachable(message: text)
     }
+
+    private static let refused = RemoteError.unreachable(message: "connection refused (is the server running?)")
 
     /// Reads a 2xx body, turning an unreadable one into ``RemoteError/invalidResponse(message:)``.
     func read<T>(_ answer: Answer, _ reader: (Data) throws(WireResponses.Unreadable) -> T) throws(RemoteError) -> T {

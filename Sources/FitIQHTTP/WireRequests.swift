@@ -1,49 +1,51 @@
 import FitIQCore
-import Foundation
 
-/// Request bodies as the contract wants them: snake_case keys, absent fields omitted, never `null`.
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Request bodies as the contract wants them: snake_case keys, absent fields omitted, never `null`
+/// (the Codable request types of `WireTypes.swift`, keys sorted).
 enum WireRequests {
     static func register(_ registration: Registration) -> Data {
-        json([
-            "email": registration.email, "password": registration.password, "name": registration.name,
-            "date_of_birth": registration.dateOfBirth.description,
-        ])
+        json(
+            WireRegistrationRequest(
+                email: registration.email, password: registration.password, name: registration.name,
+                dateOfBirth: registration.dateOfBirth.description))
     }
 
     static func login(email: String, password: String) -> Data {
-        json(["email": email, "password": password])
+        json(WireLoginRequest(email: email, password: password))
     }
 
     static func refresh(refreshToken: String) -> Data {
-        json(["refresh_token": refreshToken])
+        json(WireRefreshRequest(refreshToken: refreshToken))
     }
 
     /// `POST`/`PUT /users/me`: always `name` and `preferred_unit_system`; bio and language when known
     /// (`""` clears them).
     static func profile(_ metadata: ProfileMetadata) -> Data {
-        var body: [String: Any] = [
-            "name": metadata.name, "preferred_unit_system": metadata.preferredUnitSystem.rawValue,
-        ]
-        if let bio = metadata.bio { body["bio"] = bio }
-        if let language = metadata.languageCode { body["language_code"] = language }
-        return json(body)
+        json(
+            WireProfileRequest(
+                name: metadata.name, preferredUnitSystem: metadata.preferredUnitSystem.rawValue, bio: metadata.bio,
+                languageCode: metadata.languageCode))
     }
 
     /// `PATCH /users/me/physical`: only `height_cm` and/or `biological_sex`, never `date_of_birth`.
     static func physical(_ patch: PhysicalPatch) -> Data {
-        var body: [String: Any] = [:]
-        if let height = patch.heightCm { body["height_cm"] = (height * 100).rounded() / 100 }
-        if let sex = patch.biologicalSex { body["biological_sex"] = sex.rawValue }
-        return json(body)
+        json(
+            WirePhysicalRequest(
+                heightCm: patch.heightCm.map { ($0 * 100).rounded() / 100 },
+                biologicalSex: patch.biologicalSex?.rawValue))
     }
 
     static func progress(_ entry: NewProgressEntry) -> Data {
-        var body: [String: Any] = [
-            "type": entry.type, "quantity": (entry.quantity * 1000).rounded() / 1000,
-            "logged_at": WireDates.format(entry.loggedAt),
-        ]
-        if let notes = entry.notes, !notes.isEmpty { body["notes"] = notes }
-        return json(body)
+        json(
+            WireProgressRequest(
+                type: entry.type, quantity: (entry.quantity * 1000).rounded() / 1000,
+                loggedAt: RFC3339.format(entry.loggedAt), notes: entry.notes?.isEmpty == false ? entry.notes : nil))
     }
 
     /// The query items of `GET /progress`.
@@ -57,8 +59,10 @@ enum WireRequests {
         return items
     }
 
-    private static func json(_ object: [String: Any]) -> Data {
-        // Only strings, numbers and nested dictionaries of them are passed in, which always serialize.
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    private static func json(_ body: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Only strings and numbers are encoded, which always succeeds.
+        return (try? encoder.encode(body)) ?? Data()
     }
 }

@@ -1,10 +1,16 @@
 import FitIQCore
-import Foundation
+import NIOPosix
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An iPhone Health app export (`export.zip` or `export.xml`) on disk, read as the health source.
 ///
-/// The file is streamed in about 1 MiB chunks on a thread of its own (parsing is CPU-bound work that
-/// should not hold a cooperative-pool thread), with memory that stays flat whatever its size. The
+/// The file is streamed in about 1 MiB chunks on a thread of its own (a one-thread `NIOThreadPool`:
+/// parsing is CPU-bound work that should not hold a cooperative-pool thread), with memory that stays flat whatever its size. The
 /// format is recognised by content, not by extension. Any error fails the whole read: a partial
 /// export is never returned.
 public struct AppleHealthExport: HealthSource {
@@ -26,16 +32,12 @@ public struct AppleHealthExport: HealthSource {
         let flag = CancellationFlag()
         let url = url
         let chunkSize = chunkSize
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        defer { pool.shutdownGracefully { _ in } }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let thread = Thread {
-                    continuation.resume(
-                        with: Result {
-                            try Self.readNow(url: url, chunkSize: chunkSize, flag: flag, progress: progress)
-                        })
-                }
-                thread.name = "fitiq-health-read"
-                thread.start()
+            try await pool.runIfActive {
+                try Self.readNow(url: url, chunkSize: chunkSize, flag: flag, progress: progress)
             }
         } onCancel: {
             flag.cancel()

@@ -1,7 +1,7 @@
 /// Removes every `<!DOCTYPE …>` from the prolog of a byte stream before libxml2 sees it.
 ///
-/// With no DOCTYPE there is no DTD, so no entity can be declared: `XML_PARSE_NOENT` then only
-/// decodes the predefined entities and character references. This also gets rid of the malformed
+/// With no DOCTYPE there is no DTD, so no entity can be declared; the parser does not substitute
+/// entities either (no `XML_PARSE_NOENT`), so this is the second of two guards. This also gets rid of the malformed
 /// internal subset of iOS 16.0 exports. The stripper works on chunks of any size: a DOCTYPE split
 /// across chunk boundaries is handled; once the root element starts every later byte passes through
 /// untouched. Each newline removed is replaced by a newline, so libxml2's line numbers stay true.

@@ -1,6 +1,17 @@
 import CLibXML2
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Collects the few values fitiq-tui needs from libxml2's start-element events.
 ///
@@ -64,7 +75,7 @@ final class HealthDataCollector {
         let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
         firstError = ParserError(
             code: error.pointee.code, line: Int(error.pointee.line),
-            message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+            message: message.trimmingWhitespace())
         stop()
     }
 

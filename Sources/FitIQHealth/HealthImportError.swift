@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Why reading an Apple Health export failed; nothing is imported when one of these is thrown.
 public enum HealthImportError: Error, Equatable, CustomStringConvertible {
@@ -51,7 +56,7 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
 
     /// Names and messages may come from the file itself: keep escape sequences away from the terminal.
     private func clean(_ text: String) -> String {
-        let flat = TextSanitizer.sanitize(text).trimmingCharacters(in: .whitespaces)
+        let flat = TextSanitizer.sanitize(text).trimmingSpaces()
         let trimmed = flat.hasSuffix(".") ? String(flat.dropLast()) : flat
         return trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed
     }

@@ -1,4 +1,10 @@
-import Foundation
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Parses the export's `yyyy-MM-dd HH:mm:ss ±hhmm` timestamps into instants, by hand.
 ///
@@ -24,11 +30,12 @@ enum HealthTimestamp {
             let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
             let offsetHours = digits(21, 2), let offsetMinutes = digits(23, 2)
         else { return nil }
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        guard (1...12).contains(month), (1...CalendarDate.daysIn(month: month, year: year)).contains(day),
             hour < 24, minute < 60, second < 61, offsetHours < 24, offsetMinutes < 60
         else { return nil }
         let offset = (offsetHours * 3600 + offsetMinutes * 60) * (base[20] == UInt8(ascii: "-") ? -1 : 1)
-        let local = daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        let days = CalendarDate.daysSince1970(year: year, month: month, day: day)
+        let local = days * 86_400 + hour * 3600 + minute * 60 + second
         return Date(timeIntervalSince1970: TimeInterval(local - offset))
     }
 
@@ -36,23 +43,5 @@ enum HealthTimestamp {
     static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse($0) }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 }

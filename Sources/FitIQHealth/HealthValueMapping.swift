@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Maps the export's raw attribute text to domain values.
 enum HealthValueMapping {
@@ -25,7 +30,7 @@ enum HealthValueMapping {
 
     /// `value` in `unit` as centimetres, or `nil` for an unknown unit or a value that is not a positive number.
     static func centimetres(value: String, unit: String) -> Double? {
-        guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number.isFinite, number > 0 else {
+        guard let number = Double(value.trimmingSpaces()), number.isFinite, number > 0 else {
             return nil
         }
         switch unit {

@@ -1,14 +1,20 @@
 import CLibXML2
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A streaming parser for one export.xml, fed in chunks: libxml2's SAX2 push parser behind a DOCTYPE stripper.
 ///
-/// Safe settings (see HEALTH_EXPORT.md): the DOCTYPE never reaches libxml2; options are
-/// `XML_PARSE_NOENT | XML_PARSE_NONET` (plus `XML_PARSE_IGNORE_ENC`, so an encoding declaration cannot
-/// switch the byte stream to one the stripper cannot read), never `HUGE`, `DTDLOAD`, `DTDVALID` or
-/// `RECOVER`; the SAX handler has no entity, DTD or external-subset callbacks; a deny-all external
-/// entity loader is installed. Any libxml2 error fails the whole read.
+/// Safe settings, each a guard of its own: the DOCTYPE never reaches libxml2 (``DoctypeStripper``);
+/// ``options`` are `XML_PARSE_NONET` and `XML_PARSE_IGNORE_ENC` (so an encoding declaration cannot
+/// switch the byte stream to one the stripper cannot read), never `NOENT` (entities are never
+/// substituted; the predefined ones and character references are decoded without it), `HUGE`,
+/// `DTDLOAD`, `DTDVALID` or `RECOVER`; the SAX handler has no entity, DTD or external-subset
+/// callbacks; a deny-all external entity loader is installed. Any libxml2 error fails the whole read.
 final class HealthXMLParser {
     private let context: xmlParserCtxtPtr
     private let collector: HealthDataCollector
@@ -36,12 +42,14 @@ final class HealthXMLParser {
         guard let context = xmlCreatePushParserCtxt(&handler, userData, nil, 0, nil) else {
             throw HealthImportError.unreadable(path: fileName, reason: "libxml2 could not create a parser")
         }
-        let options = XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue
-        xmlCtxtUseOptions(context, Int32(options))
+        xmlCtxtUseOptions(context, Self.options)
         collector.context = context
         self.context = context
         self.collector = collector
     }
+
+    /// The libxml2 parser options (see the type's summary).
+    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
 
     deinit {
         collector.context = nil

@@ -1,6 +1,10 @@
 import FitIQCore
-import Foundation
-import ZIPFoundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Streams the export member of an `export.zip` through the parser, never extracting anything to disk.
 ///
@@ -12,13 +16,13 @@ struct ZipExportReader {
     /// Reads the archive's Health export member.
     func read(_ file: ExportFile, session: ReadSession) throws -> HealthSnapshot {
         let path = url.path
-        let archive: Archive
+        let directory: ZipCentralDirectory
         do {
-            archive = try Archive(url: url, accessMode: .read)
+            directory = try ZipCentralDirectory(file: file)
         } catch {
-            throw HealthImportError.damagedArchive(path: path, reason: "its directory cannot be read (\(error))")
+            throw HealthImportError.damagedArchive(path: path, reason: "its directory cannot be read (\(error.reason))")
         }
-        guard let member = try exportMember(of: archive, in: file, session: session) else {
+        guard let member = try exportMember(of: directory, in: file, session: session) else {
             throw HealthImportError.noExportInArchive(path: path)
         }
         let entry = member.entry
@@ -57,9 +61,10 @@ struct ZipExportReader {
     }
 
     /// The `*.xml` member one folder deep whose first KB looks like a Health export (`export.xml` first).
-    private func exportMember(of archive: Archive, in file: ExportFile, session: ReadSession) throws -> ZipMemberStream?
+    private func exportMember(of directory: ZipCentralDirectory, in file: ExportFile, session: ReadSession) throws
+        -> ZipMemberStream?
     {
-        let candidates = archive.filter { $0.type == .file && Self.isCandidate($0.path) }
+        let candidates = directory.entries.filter { $0.isFile && Self.isCandidate($0.path) }
         let ordered =
             candidates.filter { $0.path.hasSuffix("/export.xml") }
             + candidates.filter {
@@ -86,6 +91,8 @@ struct ZipExportReader {
             .damagedArchive(path: path, reason: "the export member runs past the end of the file")
         case .streamDoesNotEnd:
             .damagedArchive(path: path, reason: "the export member's compressed data does not end where it should")
+        case .corrupt(let reason):
+            .damagedArchive(path: path, reason: "the export member cannot be inflated (\(reason))")
         }
     }
 

@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Everything the terminal UI shows; changed only by ``update(_:_:)``.
 public struct AppState: Sendable {
@@ -41,7 +46,7 @@ public struct AppState: Sendable {
     public var screen: Screen
     public var size: (width: Int, height: Int)
     public var now: Date
-    public var timeZone: TimeZone
+    public var timeZone: LocalZone
     public var server: String
     public var signIn = SignInForm()
     public var profile = ProfileForm()
@@ -57,7 +62,7 @@ public struct AppState: Sendable {
     public var canImportHealth = false
 
     public init(
-        screen: Screen, size: (width: Int, height: Int), now: Date, timeZone: TimeZone, server: String,
+        screen: Screen, size: (width: Int, height: Int), now: Date, timeZone: LocalZone, server: String,
         account: AccountSnapshot? = nil
     ) {
         self.screen = screen
@@ -129,6 +134,9 @@ public struct ProfileForm: Sendable, Equatable {
     }
     /// Confirmed edits not yet saved (Ctrl-S saves them), as the text the user typed.
     public var drafts: [ProfileField: String] = [:]
+    /// The height draft in centimetres, parsed once when the field was confirmed (in the units then in
+    /// force); it is what Ctrl-S saves while `drafts[.height]` is set.
+    public var draftHeight: Double?
     /// Validation messages under the fields.
     public var errors: [ProfileField: String] = [:]
     private var editingField: ProfileField?
@@ -138,7 +146,7 @@ public struct ProfileForm: Sendable, Equatable {
 
     public static func == (lhs: ProfileForm, rhs: ProfileForm) -> Bool {
         lhs.focus == rhs.focus && lhs.editingField == rhs.editingField && lhs.editor == rhs.editor
-            && lhs.drafts == rhs.drafts && lhs.errors == rhs.errors
+            && lhs.drafts == rhs.drafts && lhs.draftHeight == rhs.draftHeight && lhs.errors == rhs.errors
     }
 }
 

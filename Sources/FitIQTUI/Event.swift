@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Something that happened: a key, a resize, or the result of background work.
 public enum Event: Sendable {
@@ -34,8 +39,8 @@ public enum Effect: Sendable, Equatable {
     case register(email: String, password: String, name: String, dateOfBirth: String)
     /// Save the metadata form (already validated).
     case saveMetadata(name: String, bio: String, unitSystem: UnitSystem, languageCode: String)
-    /// Save the height the user typed (already validated).
-    case saveHeight(String)
+    /// Save the height the user typed, parsed once when the field was confirmed.
+    case saveHeight(centimetres: Double)
     /// Import the health export at this path (as typed; `~` allowed).
     case importHealth(path: String)
     case cancelImport

@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension HeightChart {
     /// The marker after an entry the server does not have yet.
@@ -9,7 +14,7 @@ extension HeightChart {
     /// the height in the user's units, where it came from (`manual`, `health`, `server`) and
     /// `(pending)` for an entry not synced yet. Clears the rectangle first and stays inside it.
     public static func list(
-        _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: TimeZone,
+        _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone,
         into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle
     ) {
         guard width > 0, height > 0 else { return }

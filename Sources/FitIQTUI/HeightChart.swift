@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The height history drawn with block characters: a chart over time and a list of the latest entries.
 ///
@@ -21,7 +26,7 @@ public enum HeightChart {
     /// The last row holds the dates, the rest the bars. With no entries it says so; when the
     /// rectangle is too small for a chart it draws a one-line summary of the latest height.
     public static func render(
-        _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: TimeZone,
+        _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone,
         into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle
     ) {
         guard width > 0, height > 0 else { return }
@@ -108,7 +113,7 @@ public enum HeightChart {
 
     /// The x-axis labels: both dates as `YYYY-MM-DD`, else as `Mon YYYY`, whichever fits in `width`
     /// (one label when both read the same); empty when none fits.
-    static func dateLabels(from start: Date, to end: Date, timeZone: TimeZone, width: Int) -> [String] {
+    static func dateLabels(from start: Date, to end: Date, timeZone: LocalZone, width: Int) -> [String] {
         let first = CalendarDate(containing: start, in: timeZone)
         let last = CalendarDate(containing: end, in: timeZone)
         for (from, to) in [(first.description, last.description), (monthYear(first), monthYear(last))] {
@@ -125,7 +130,7 @@ public enum HeightChart {
     }
 
     /// One line for rectangles too small for a chart: the latest height and the extent of the history.
-    static func summary(_ points: [ProgressEntry], unitSystem: UnitSystem, timeZone: TimeZone) -> String {
+    static func summary(_ points: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone) -> String {
         guard let oldest = points.first, let newest = points.last else { return emptyMessage }
         let latest = Height.format(newest.quantity, unitSystem: unitSystem)
         let day = CalendarDate(containing: newest.loggedAt, in: timeZone)

@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The text each profile field shows: the draft when there is one, else the cached value.
 struct ProfileValues {
@@ -60,7 +65,7 @@ enum LanguageChoices {
 
     /// Choices whose code or name contains `filter` (case-insensitive); all when empty.
     static func matching(_ filter: String) -> [(code: String, name: String)] {
-        let needle = filter.trimmingCharacters(in: .whitespaces).lowercased()
+        let needle = filter.trimmingSpaces().lowercased()
         guard !needle.isEmpty else { return all }
         return all.filter { $0.code.lowercased().contains(needle) || $0.name.lowercased().contains(needle) }
     }

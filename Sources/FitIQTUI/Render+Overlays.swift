@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Boxes drawn over the screen: help, the quit prompt, the discard prompt and the language list.
 func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
@@ -48,9 +53,8 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
         var lines = ["Type to filter, ↑↓ choose, Enter pick (or use what you typed), Esc cancel", ""]
         let shown = Array(choices.prefix(10))
         for (index, choice) in shown.enumerated() {
-            lines.append(
-                "\(index == selection ? "›" : " ") \(choice.code.padding(toLength: 8, withPad: " ", startingAt: 0)) \(choice.name)"
-            )
+            let code = choice.code + String(repeating: " ", count: max(0, 8 - choice.code.count))
+            lines.append("\(index == selection ? "›" : " ") \(code) \(choice.name)")
         }
         if choices.isEmpty { lines.append("  (no match: Enter uses \"\(TextSanitizer.sanitize(filter.text))\")") }
         let origin = drawPanel("Language", lines: lines + ["", ""], state: state, into: &buffer)
@@ -73,7 +77,7 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
             into: &buffer, x: origin.x + 3, y: origin.y + 2, width: origin.width - 4, style: Styles.editing)
         return (column, origin.y + 2)
     case .importing(let path, let fraction):
-        let name = TextSanitizer.sanitize((path.text as NSString).lastPathComponent)
+        let name = TextSanitizer.sanitize(String(path.text.split(separator: "/").last ?? ""))
         let barWidth = 40
         var bar = "reading…"
         if let fraction {

@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The profile screen: title, the Profile and Physical boxes, then history or sync details.
 func renderProfile(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {

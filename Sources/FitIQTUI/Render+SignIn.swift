@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The sign-in (or registration) screen: a centred box with the fields always in typing mode.
 func renderSignIn(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {

@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Styles the screens use.
 enum Styles {
@@ -77,8 +82,8 @@ func syncSummary(_ state: AppState) -> String {
 
 /// `HH:mm` in `timeZone`; plain arithmetic on the zone's offset (building a `Calendar` costs the
 /// first frame about a millisecond).
-func clockTime(_ date: Date, in timeZone: TimeZone) -> String {
-    let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+func clockTime(_ date: Date, in timeZone: LocalZone) -> String {
+    let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsEastOfUTC(at: date)
     let minutes = ((local / 60) % 1440 + 1440) % 1440
     let (hour, minute) = (minutes / 60, minutes % 60)
     return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)

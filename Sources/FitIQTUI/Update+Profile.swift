@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Keys on the profile screen: outside an edit letters are commands; Enter edits or confirms.
 func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
@@ -97,7 +102,16 @@ private func handleEditing(_ state: inout AppState, _ field: ProfileField, _ edi
 
 /// Ends the edit of `field` with `text` as its draft; `false` (edit kept open) when the text breaks a rule.
 private func confirm(_ state: inout AppState, _ field: ProfileField, _ text: String) -> Bool {
-    if let problem = ProfileValues(state).problem(field, text) {
+    let values = ProfileValues(state)
+    if field == .height {
+        // The one place a typed height is parsed: from here it travels as centimetres.
+        do {
+            state.profile.draftHeight = try Height.parse(text, unitSystem: values.unitSystem)
+        } catch {
+            state.profile.errors[field] = error.description
+            return false
+        }
+    } else if let problem = values.problem(field, text) {
         state.profile.errors[field] = problem
         return false
     }
@@ -118,7 +132,8 @@ func saveAll(_ state: inout AppState) -> [Effect] {
     let values = ProfileValues(state)
     var effects: [Effect] = []
     state.profile.errors = [:]
-    for field in state.profile.drafts.keys {
+    // A height draft was parsed when its field was confirmed; the other drafts are checked again here.
+    for field in state.profile.drafts.keys where field != .height {
         if let problem = values.problem(field, values.text(field)) { state.profile.errors[field] = problem }
     }
     let metadataDrafts = state.profile.drafts.keys.contains { $0.form == .metadata }
@@ -129,8 +144,8 @@ func saveAll(_ state: inout AppState) -> [Effect] {
                 name: values.text(.name), bio: values.text(.bio), unitSystem: units,
                 languageCode: values.text(.language)))
     }
-    if let height = state.profile.drafts[.height], state.profile.errors[.height] == nil {
-        effects.append(.saveHeight(height))
+    if state.profile.drafts[.height] != nil, let centimetres = state.profile.draftHeight {
+        effects.append(.saveHeight(centimetres: centimetres))
     }
     if effects.isEmpty && state.profile.drafts.isEmpty { state.message = ("Nothing to save.", false) }
     if !state.profile.errors.isEmpty { state.message = ("Fix the marked fields; nothing was sent for them.", true) }

@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Keys on the sign-in screen: fields are always in typing mode; Tab, Enter, Esc and Ctrl keys act.
 func handleSignIn(_ state: inout AppState, _ key: Key) -> [Effect] {

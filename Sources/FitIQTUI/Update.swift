@@ -1,5 +1,10 @@
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Applies `event` to `state` and returns the work to do; never does I/O itself.
 public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
@@ -94,7 +99,7 @@ private func handleOverlay(_ state: inout AppState, _ overlay: AppState.Overlay,
         case .escape:
             state.overlay = nil
         case .enter:
-            let typed = path.text.trimmingCharacters(in: .whitespaces)
+            let typed = path.text.trimmingSpaces()
             guard !typed.isEmpty else {
                 state.overlay = .importPrompt(path: path, error: "Path: type where export.zip or export.xml is.")
                 return []

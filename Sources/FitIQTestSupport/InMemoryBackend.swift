@@ -171,9 +171,8 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
 
     public func list(_ query: ProgressQuery, accessToken: String) async throws(RemoteError) -> ProgressPage {
         try await receive(.listProgress(query), token: accessToken)
-        let utc = TimeZone(identifier: "UTC") ?? .current
         let matching = entries.filter { entry in
-            let day = CalendarDate(containing: entry.loggedAt, in: utc)
+            let day = CalendarDate(containing: entry.loggedAt, in: .utc)
             return (query.type.map { $0 == entry.type } ?? true) && (query.from.map { day >= $0 } ?? true)
                 && (query.to.map { day <= $0 } ?? true)
         }.sorted { $0.loggedAt > $1.loggedAt }

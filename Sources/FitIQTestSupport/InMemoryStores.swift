@@ -17,10 +17,15 @@ public actor InMemoryProfileStore: ProfileStore {
         self.state = state
     }
 
-    /// Replaces the stored state without counting a save.
+    /// Replaces the stored state without counting a save (as another process's write would: the
+    /// revision changes).
     public func seed(_ state: AccountState) {
         self.state = state
+        writes += 1
     }
+
+    /// Every write so far, saves and seeds: what ``revision()`` reports.
+    private var writes = 0
 
     /// Makes every later `load`/`update` throw `error`, or work again with `nil`.
     public func fail(with error: (any Error)?) {
@@ -39,6 +44,7 @@ public actor InMemoryProfileStore: ProfileStore {
         if updated != state {
             state = updated
             saveCount += 1
+            writes += 1
         }
         return result
     }
@@ -46,6 +52,11 @@ public actor InMemoryProfileStore: ProfileStore {
     public func erase() {
         state = .empty
         eraseCount += 1
+        writes += 1
+    }
+
+    public func revision() -> StoreRevision? {
+        StoreRevision([Int64(writes)])
     }
 }
 

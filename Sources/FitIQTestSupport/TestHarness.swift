@@ -12,7 +12,7 @@ public struct TestHarness: Sendable {
     public let accounts: Accounts
 
     /// A harness whose backend holds `profile` (none: the server answers 404 until one is created).
-    public init(profile: RemoteProfile? = TestHarness.serverProfile, random: Double = 0.5, timeZone: TimeZone = .utc) {
+    public init(profile: RemoteProfile? = TestHarness.serverProfile, random: Double = 0.5, timeZone: LocalZone = .utc) {
         let clock = ManualClock()
         self.clock = clock
         backend = InMemoryBackend(profile: profile, now: { clock.date() })
@@ -51,11 +51,6 @@ public struct TestHarness: Sendable {
     }
 }
 
-extension TimeZone {
-    /// Coordinated Universal Time.
-    public static let utc = TimeZone(identifier: "UTC") ?? .current
-}
-
 /// A health source that returns a fixed snapshot and counts its readings.
 public final class FixedHealthSource: HealthSource {
     public let snapshot: HealthSnapshot
@@ -72,5 +67,12 @@ public final class FixedHealthSource: HealthSource {
         readings.withLock { $0 += 1 }
         progress(HealthReadProgress(bytesRead: 1, totalBytes: 1))
         return snapshot
+    }
+}
+
+extension LocalZone {
+    /// The local time of Foundation's `zone` (tests only: named zones need ICU, which the client never links).
+    public init(_ zone: TimeZone) {
+        self.init { zone.secondsFromGMT(for: $0) }
     }
 }

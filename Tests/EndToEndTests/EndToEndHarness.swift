@@ -85,8 +85,7 @@ struct EndToEnd: Sendable {
     /// records them again with the program's exit status and prints `fitiq-tui exited with status N`;
     /// the pane stays after that.
     func openTUI(server: TestServer) throws -> TmuxSession {
-        // Bare `fitiq-tui`, as people start it: the editor binary, which signs in and syncs through
-        // `fitiq-tui-cli`; the server comes from the environment.
+        // Bare `fitiq-tui`, as people start it; the server comes from the environment.
         try openTUI(arguments: [], extraEnvironment: ["FITIQ_SERVER": server.url])
     }
 

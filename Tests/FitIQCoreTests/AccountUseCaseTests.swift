@@ -30,7 +30,7 @@ struct AccountUseCaseTests {
         let account = try await harness.signedIn()
         try await account.updateMetadata(unitSystem: .imperial)
         // 170 cm shows as 5 ft 7 in; confirming that text must not turn it into 170.18 cm.
-        #expect(try await !account.updatePhysical(heightText: "5 ft 7 in"))
+        #expect(try await !account.updateHeight(centimetres: Height.parse("5 ft 7 in", unitSystem: .imperial)))
         #expect(try await account.cached().profile?.heightCm == 170)
         #expect(try await account.cached().outbox.physical == nil)
     }

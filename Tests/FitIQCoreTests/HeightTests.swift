@@ -90,12 +90,15 @@ struct HeightTests {
 
     @Test func unchangedTextChangesNothing() throws {
         // 180.5 cm shows as 5 ft 11 in; confirming that text (or typing 71) keeps 180.5.
-        #expect(try Height.change(from: 180.5, to: "5 ft 11 in", unitSystem: .imperial) == nil)
-        #expect(try Height.change(from: 180.5, to: "71", unitSystem: .imperial) == nil)
-        #expect(try Height.change(from: 180.5, to: "180.5 cm", unitSystem: .metric) == nil)
-        let changed = try #require(try Height.change(from: 180.5, to: "6 ft", unitSystem: .imperial))
+        func change(from current: Double?, to text: String, unitSystem: UnitSystem) throws -> Double? {
+            Height.change(from: current, to: try Height.parse(text, unitSystem: unitSystem), unitSystem: unitSystem)
+        }
+        #expect(try change(from: 180.5, to: "5 ft 11 in", unitSystem: .imperial) == nil)
+        #expect(try change(from: 180.5, to: "71", unitSystem: .imperial) == nil)
+        #expect(try change(from: 180.5, to: "180.5 cm", unitSystem: .metric) == nil)
+        let changed = try #require(try change(from: 180.5, to: "6 ft", unitSystem: .imperial))
         #expect(abs(changed - 182.88) < 0.001)
-        #expect(try Height.change(from: nil, to: "170", unitSystem: .metric) == 170)
+        #expect(try change(from: nil, to: "170", unitSystem: .metric) == 170)
     }
 }
 

@@ -28,7 +28,7 @@ struct SyncEngineTests {
     @Test func aHeightChangeSendsOnePatchAndOneProgressEntry() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        try await account.updatePhysical(heightText: "5'11\"")
+        try await account.updateHeight(centimetres: Height.parse("5'11\"", unitSystem: .imperial))
         try await account.engine.drain()
         let patches = await harness.backend.requests(.updatePhysical)
         let posts = await harness.backend.requests(.logProgress)

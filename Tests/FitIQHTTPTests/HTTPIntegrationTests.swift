@@ -18,7 +18,7 @@ struct HTTPIntegrationTests {
             #expect(try await server.serverProfile(account).metadata.name == "Jane Doe")
             // When the user edits metadata and switches to imperial, then enters 5'11"
             try await account.updateMetadata(bio: "Trail runner", unitSystem: .imperial, languageCode: "pt-br")
-            #expect(try await account.updatePhysical(heightText: "5'11\""))
+            #expect(try await account.updateHeight(centimetres: Height.parse("5'11\"", unitSystem: .imperial)))
             let report = try await account.syncNow()
             // Then the server has everything, with one height entry
             #expect(report.isSynced)

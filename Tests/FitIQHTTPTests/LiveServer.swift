@@ -61,7 +61,7 @@ struct LiveServer: Sendable {
         let directory = JSONFileAccountDirectory(paths: CachePaths(root: folder.appendingPathComponent(name)))
         let environment = SyncEnvironment(
             clock: SkippingClock(shared: now), now: { now() }, random: { 0.5 },
-            timeZone: TimeZone(identifier: "UTC") ?? .current)
+            timeZone: .utc)
         return Accounts(
             server: baseURL, apiKey: Self.apiKey, directory: directory, backend: Backend(transport: transport),
             environment: environment)

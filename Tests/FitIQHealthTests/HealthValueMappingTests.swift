@@ -20,7 +20,7 @@ struct HealthValueMappingTests {
     func mapsDateOfBirth() {
         #expect(
             HealthValueMapping.dateOfBirth("1990-02-02")
-                == .value(CalendarDate(year: 1990, month: 2, day: 2) ?? .init(containing: .now, in: .gmt)))
+                == .value(CalendarDate(year: 1990, month: 2, day: 2) ?? .init(containing: .now, in: .utc)))
         #expect(HealthValueMapping.dateOfBirth("") == .notSet)
         #expect(HealthValueMapping.dateOfBirth("1990-02-30") == .unknown("1990-02-30"))
         #expect(HealthValueMapping.dateOfBirth(nil) == .missing)

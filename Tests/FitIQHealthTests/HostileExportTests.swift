@@ -15,7 +15,7 @@ struct HostileExportTests {
 
     static let male = HealthValue<BiologicalSex>.value(.male)
     static let dob = HealthValue<CalendarDate>.value(
-        CalendarDate(year: 1988, month: 4, day: 12) ?? .init(containing: .now, in: .gmt))
+        CalendarDate(year: 1988, month: 4, day: 12) ?? .init(containing: .now, in: .utc))
 
     static let cases: [(String, Outcome)] = [
         // Entities are never declared (no DOCTYPE reaches libxml2): every reference is an error.
@@ -107,6 +107,31 @@ struct HostileExportTests {
 
         #expect(escaped.map { FileManager.default.fileExists(atPath: $0) } == existedBefore)
         #expect(try corpus.directory.contents().filter { $0.contains("healthexport-zip") }.isEmpty)
+    }
+
+    @Test
+    func characterReferencesAndPredefinedEntitiesAreDecodedWithoutEntitySubstitution() async throws {
+        // The parser never substitutes entities (no XML_PARSE_NOENT); what XML itself defines still reads.
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.file("export.xml")
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2024-01-01 10:00:00 +0000"/>
+             <Me HKCharacteristicTypeIdentifierDateOfBirth="1988-04-12" \
+            HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSex&#77;ale"/>
+             <Record type="HKQuantityTypeIdentifierHeight" sourceName="Tom &amp; Jerry&#x2019;s &lt;scale&gt;" \
+            unit="cm" value="178" startDate="2023-06-01 08:00:00 +0000" endDate="2023-06-01 08:00:00 +0000"/>
+            </HealthData>
+
+            """
+        try Data(xml.utf8).write(to: url)
+
+        let snapshot = try await readExport(url).snapshot()
+
+        #expect(snapshot.biologicalSex == Self.male)
+        #expect(snapshot.heights.map(\.centimetres) == [178])
     }
 
     private func failUnexpected(_ outcome: ReadOutcome) {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 struct HeightChartTests {
-    private static let utc = TimeZone(identifier: "UTC") ?? .gmt
+    private static let utc = LocalZone.utc
 
     /// A height entry logged at noon UTC on `day` (`YYYY-MM-DD`).
     private static func entry(
@@ -190,7 +190,7 @@ struct HeightChartTests {
     }
 
     @Test func listsInImperialAndInTheGivenTimeZone() throws {
-        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        let tokyo = LocalZone(try #require(TimeZone(identifier: "Asia/Tokyo")))
         var buffer = CellBuffer(width: 40, height: 4)
         // 18:00 UTC on December 31 is already January 1 in Tokyo.
         HeightChart.list(

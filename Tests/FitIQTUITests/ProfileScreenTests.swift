@@ -117,7 +117,7 @@ struct ProfileScreenTests {
         press([.enter, .control("u")] + type("181") + [.enter], &state)
         let effects = press([.control("s")], &state)
         #expect(effects.count == 2)
-        #expect(effects.contains(.saveHeight("181")))
+        #expect(effects.contains(.saveHeight(centimetres: 181)))
         // The metadata saved; the height's rejection shows under the Physical box only.
         _ = update(&state, .saved(.metadata, error: nil))
         var account = state.account?.state ?? .empty

@@ -18,7 +18,7 @@ Two tables, against the real `fitiq-tui` and `fitiq-dev-server`:
     field and the rule, and queue nothing; an escape sequence or invalid UTF-8 typed into a field
     must not reach the terminal (its title and screen stay) nor the saved value.
 
-Usage: check.py --bin-dir DIR      (DIR holds fitiq-tui, fitiq-tui-cli and fitiq-dev-server)
+Usage: check.py --bin-dir DIR      (DIR holds fitiq-tui and fitiq-dev-server)
 Only the Python standard library is used.
 """
 

@@ -13,7 +13,7 @@ The editor is driven through tmux: typed keys in, the captured screen out. An ed
 edit counts as acknowledged once its draft mark goes after Ctrl-S (a failed save keeps it).
 
 Usage: run.py --bin-dir DIR [--edits N] [--only NAME,...] [--keep]
-(DIR holds fitiq-tui, fitiq-tui-cli and fitiq-dev-server)
+(DIR holds fitiq-tui and fitiq-dev-server)
 Only the Python standard library is used.
 """
 

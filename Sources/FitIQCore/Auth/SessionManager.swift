@@ -1,5 +1,10 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Hands out valid access tokens for one account and shares one token refresh between concurrent 401s.
 public actor SessionManager {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Biological sex as the health source records it. Never typed by the user.
 public enum BiologicalSex: String, Sendable, Codable, CaseIterable, CustomStringConvertible {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A day on the calendar (year, month, day), never converted through a time zone.
 ///
@@ -21,7 +25,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, Codable, CustomStrin
 
     /// Parses `YYYY-MM-DD`, or an RFC 3339 timestamp by its written date part.
     public init?(parsing text: String) {
-        let scalars = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        let scalars = Array(text.trimmingSpaces().utf8)
         guard scalars.count == 10 || (scalars.count > 10 && Self.isTimestampTail(scalars[10...])) else {
             return nil
         }
@@ -32,28 +36,58 @@ public struct CalendarDate: Sendable, Hashable, Comparable, Codable, CustomStrin
         self.init(year: year, month: month, day: day)
     }
 
-    /// The calendar day that contains `instant` in `timeZone`.
-    public init(containing instant: Date, in timeZone: TimeZone) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        // A Gregorian calendar always yields these components for a finite date.
-        self.year = parts.year ?? 1970
-        self.month = parts.month ?? 1
-        self.day = parts.day ?? 1
+    /// The calendar day that contains `instant` on the local clock of `timeZone`.
+    public init(containing instant: Date, in timeZone: LocalZone) {
+        let days = Self.floorDivide(timeZone.localSeconds(at: instant), 86_400)
+        self.init(daysSince1970: Int(days))
+    }
+
+    /// The day `days` days after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    public init(daysSince1970 days: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        self.month = month
+        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    }
+
+    /// Days from 1970-01-01 to this date (Howard Hinnant's `days_from_civil`).
+    public var daysSince1970: Int {
+        Self.daysSince1970(year: year, month: month, day: day)
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (no validation: callers check the day exists).
+    public static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        DecimalText.padded(year, width: 4) + "-" + DecimalText.padded(month, width: 2) + "-"
+            + DecimalText.padded(day, width: 2)
     }
 
-    /// The instant at `hour`:00 on this day in `timeZone`.
-    public func instant(atHour hour: Int, in timeZone: TimeZone) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = DateComponents(year: year, month: month, day: day, hour: hour)
-        return calendar.date(from: parts) ?? Date(timeIntervalSince1970: 0)
+    /// The instant at `hour`:00 on this day on the local clock of `timeZone`.
+    public func instant(atHour hour: Int, in timeZone: LocalZone) -> Date {
+        let local = Int64(daysSince1970) * 86_400 + Int64(hour) * 3600
+        // The offset depends on the instant sought: start from the offset at the local time read as
+        // UTC, then take the offset at that first guess (right on both sides of a DST change).
+        var instant = Date(timeIntervalSince1970: Double(local))
+        for _ in 0..<2 {
+            let offset = Int64(timeZone.secondsEastOfUTC(at: instant))
+            instant = Date(timeIntervalSince1970: Double(local - offset))
+        }
+        return instant
     }
 
     /// Whole years from this date to `other` (an age when this is a date of birth).
@@ -65,9 +99,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, Codable, CustomStrin
 
     /// The date `days` days later (earlier when negative).
     public func adding(days: Int) -> CalendarDate {
-        let utc = TimeZone(identifier: "UTC") ?? .current
-        let moved = instant(atHour: 12, in: utc).addingTimeInterval(Double(days) * 86_400)
-        return CalendarDate(containing: moved, in: utc)
+        CalendarDate(daysSince1970: daysSince1970 + days)
     }
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
@@ -88,12 +120,17 @@ public struct CalendarDate: Sendable, Hashable, Comparable, Codable, CustomStrin
         try container.encode(description)
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    /// Days in `month` of `year` (the one leap-year rule of the client).
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
         default: return 31
         }
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
     }
 
     private static func number(_ digits: ArraySlice<UInt8>) -> Int? {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Height entry and display in the user's units; heights are stored in centimetres.
 ///
@@ -16,7 +20,7 @@ public enum Height {
         if let inches = inchesBeyondAFoot(input) {
             throw .invalidFormat(
                 .height,
-                rule: "inches after feet must be below 12 (\(inches.formatted()) given); write 6'1\" for 5'13\"")
+                rule: "inches after feet must be below 12 (\(DecimalText.plain(inches)) given); write 6'1\" for 5'13\"")
         }
         guard let centimetres = centimetres(from: input, unitSystem: unitSystem) else {
             throw .invalidFormat(
@@ -32,21 +36,19 @@ public enum Height {
     public static func format(_ centimetres: Double, unitSystem: UnitSystem) -> String {
         switch unitSystem {
         case .metric:
-            return String(format: "%.1f cm", (centimetres * 10).rounded() / 10)
+            return DecimalText.format(centimetres, places: 1) + " cm"
         case .imperial:
             let inches = Int((centimetres / centimetresPerInch).rounded())
             return "\(inches / 12) ft \(inches % 12) in"
         }
     }
 
-    /// The new height an edit asks for, or `nil` when it changes nothing.
+    /// The new height an edit asks for (`proposed`, parsed once from what was typed), or `nil` when it
+    /// changes nothing.
     ///
-    /// Text that displays the same as the current height (the untouched field, or `71` typed over
+    /// A value that displays the same as the current height (the untouched field, or `71` typed over
     /// `5 ft 11 in`) keeps the stored value, so switching units never makes a height drift.
-    public static func change(
-        from current: Double?, to text: String, unitSystem: UnitSystem
-    ) throws(ValidationError) -> Double? {
-        let proposed = try parse(text, unitSystem: unitSystem)
+    public static func change(from current: Double?, to proposed: Double, unitSystem: UnitSystem) -> Double? {
         if let current, format(current, unitSystem: unitSystem) == format(proposed, unitSystem: unitSystem) {
             return nil
         }
@@ -54,9 +56,9 @@ public enum Height {
     }
 
     private static func normalized(_ text: String) -> String {
-        var result = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        var result = text.trimmingWhitespace().lowercased()
         for (from, to) in [("′", "'"), ("’", "'"), ("″", "\""), ("”", "\""), ("''", "\""), (",", ".")] {
-            result = result.replacingOccurrences(of: from, with: to)
+            result = result.replacing(from, with: to)
         }
         return result
     }

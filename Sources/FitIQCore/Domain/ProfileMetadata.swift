@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The metadata form: what `PUT /users/me` replaces as one request.
 public struct ProfileMetadata: Sendable, Codable, Equatable {

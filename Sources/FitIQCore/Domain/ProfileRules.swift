@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The rules the client applies before sending anything (CONTRACT.md §8).
 public enum ProfileRules {
@@ -25,7 +29,7 @@ public enum ProfileRules {
 
     /// A language code in canonical case (`pt-BR`, `es-419`), or `""` to clear it.
     public static func languageCode(_ text: String) throws(ValidationError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         if trimmed.isEmpty { return "" }
         guard let match = trimmed.wholeMatch(of: /(?<lang>[A-Za-z]{2,3})(?:[-_](?<region>[A-Za-z]{2}|[0-9]{3}))?/)
         else {
@@ -41,7 +45,7 @@ public enum ProfileRules {
 
     /// A unit system named in text (`metric`, `imperial`).
     public static func unitSystem(_ text: String) throws(ValidationError) -> UnitSystem {
-        guard let units = UnitSystem(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
+        guard let units = UnitSystem(rawValue: text.trimmingSpaces().lowercased()) else {
             throw .invalidFormat(.unitSystem, rule: "must be metric or imperial")
         }
         return units
@@ -49,7 +53,7 @@ public enum ProfileRules {
 
     /// A date of birth for registration: a real date, not in the future, age 13 to 120 on `today`.
     public static func dateOfBirth(_ text: String, today: CalendarDate) throws(ValidationError) -> CalendarDate {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { throw .required(.dateOfBirth) }
         guard trimmed.count == 10, let date = CalendarDate(parsing: trimmed) else {
             throw .invalidFormat(.dateOfBirth, rule: "must be a real date written YYYY-MM-DD")
@@ -68,7 +72,7 @@ public enum ProfileRules {
 
     /// A trimmed email address of the form `name@host`.
     public static func email(_ text: String) throws(ValidationError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { throw .required(.email) }
         guard !TextSanitizer.containsControls(trimmed), trimmed.wholeMatch(of: /[^@\s]+@[^@\s]+/) != nil else {
             throw .invalidFormat(.email, rule: "must look like name@example.com")
@@ -98,7 +102,7 @@ public enum ProfileRules {
     private static func limitedText(
         _ text: String, field: Field, limit: Int, required: Bool
     ) throws(ValidationError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         if required && trimmed.isEmpty { throw .required(field) }
         guard !TextSanitizer.containsControls(trimmed) else { throw .controlCharacters(field) }
         // U+FFFD stands in for bytes that were not UTF-8 (a terminal or file in another encoding).

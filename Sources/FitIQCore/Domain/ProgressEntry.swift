@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One measurement of the progress history; fitiq-tui keeps `height` entries.
 public struct ProgressEntry: Sendable, Codable, Equatable, Identifiable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A user's profile: one immutable value. Changes return new values.
 public struct UserProfile: Sendable, Codable, Equatable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A characteristic as the health source recorded it.
 public enum HealthValue<Value: Sendable & Equatable>: Sendable, Equatable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An access token and the refresh token that renews it.
 public struct TokenPair: Sendable, Codable, Equatable {

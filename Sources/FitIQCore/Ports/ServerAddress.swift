@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A validated backend base URL: `https://` anywhere, plain `http://` only to loopback unless allowed.
 public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
@@ -26,7 +30,7 @@ public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Validates `text`.
     public init(_ text: String, allowInsecureHTTP: Bool = false) throws(Problem) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil
         else { throw .malformed(text) }
@@ -45,7 +49,8 @@ public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether `host` names this machine: `localhost`, 127.0.0.0/8 or ::1.
     public static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        var host = Substring(host.lowercased())
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
         if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
         let parts = host.split(separator: ".")
         return parts.count == 4 && parts.first == "127" && parts.allSatisfy { UInt8($0) != nil }

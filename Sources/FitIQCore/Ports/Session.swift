@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Identifies one account on one server: the unit of caching, locking and signing in.
 public struct AccountKey: Sendable, Codable, Hashable, CustomStringConvertible {

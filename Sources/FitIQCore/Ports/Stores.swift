@@ -6,6 +6,18 @@ public protocol ProfileStore: Sendable {
     func update<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T
     /// Deletes everything cached for the account.
     func erase() async throws
+    /// A cheap mark of the stored state that changes whenever it is written, by this process or another;
+    /// `nil` when nothing is stored. The editor watches it to show other processes' changes.
+    func revision() async -> StoreRevision?
+}
+
+/// What ``ProfileStore/revision()`` returns: equal marks mean the stored state was not written between them.
+public struct StoreRevision: Hashable, Sendable {
+    public let parts: [Int64]
+
+    public init(_ parts: [Int64]) {
+        self.parts = parts
+    }
 }
 
 /// The account's session (tokens), shared by every process of the account.

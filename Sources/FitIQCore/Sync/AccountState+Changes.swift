@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One user-visible change waiting in the outbox, as status and logout name it.
 public struct PendingChange: Sendable, Equatable {
@@ -15,7 +19,7 @@ public struct PendingChange: Sendable, Equatable {
 
 extension AccountState {
     /// The outbox as a list a person can read, in queue order.
-    public func pendingChanges(timeZone: TimeZone = .current) -> [PendingChange] {
+    public func pendingChanges(timeZone: LocalZone = .utc) -> [PendingChange] {
         var changes: [PendingChange] = []
         let units = profile?.preferredUnitSystem ?? .metric
         if let change = outbox.metadata {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Pull merge: the server's copy replaces local values only where no local edit is pending.
 extension AccountState {

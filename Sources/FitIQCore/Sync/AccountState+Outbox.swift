@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The outbox as a pure state machine: which request is due, and what an answer does to the queue.
 extension AccountState {
@@ -7,7 +11,7 @@ extension AccountState {
 
     /// The exponential backoff with jitter before attempt `attempt + 1` (`random` in 0..<1).
     public static func backoff(afterAttempts attempt: Int, random: Double) -> TimeInterval {
-        let base = min(60, pow(2, Double(max(0, attempt - 1))))
+        let base = min(60, Double(1 << min(6, max(0, attempt - 1))))
         // Jitter spreads the retries of many clients (and of two processes of one user) apart.
         return base * (0.5 + 0.5 * random)
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Changes saved locally and not yet acknowledged by the server: one ordered queue per resource.
 public struct Outbox: Sendable, Codable, Equatable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The requests behind each outbox operation, with the contract's 404 rules.
 extension SyncEngine {
@@ -83,8 +87,7 @@ extension SyncEngine {
     /// The server id of an entry matching `entry` (same instant and quantity), after a send whose outcome
     /// was unknown.
     func findOnServer(_ entry: NewProgressEntry) async throws -> String? {
-        let utc = TimeZone(identifier: "UTC") ?? environment.timeZone
-        let day = CalendarDate(containing: entry.loggedAt, in: utc)
+        let day = CalendarDate(containing: entry.loggedAt, in: .utc)
         let candidates = try await fetchAll(
             ProgressQuery(type: entry.type, from: day.adding(days: -1), to: day.adding(days: 1)))
         let wanted = ProgressEntry(

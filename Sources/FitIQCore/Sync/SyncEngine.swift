@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Drains one account's outbox to the backend and pulls the server's copy (DESIGN.md "Local-first sync").
 ///
@@ -119,11 +123,10 @@ public actor SyncEngine {
         let newestSynced = state.heightHistory.first(where: \.isSynced)
         let knownBeforeRead = Set(state.heightHistory.compactMap(\.serverId))
         let complete = full || newestSynced == nil
-        let utc = TimeZone(identifier: "UTC") ?? environment.timeZone
         let from =
             complete
             ? CalendarDate(year: 1900, month: 1, day: 1)
-            : newestSynced.map { CalendarDate(containing: $0.loggedAt, in: utc).adding(days: -1) }
+            : newestSynced.map { CalendarDate(containing: $0.loggedAt, in: .utc).adding(days: -1) }
         let entries = try await fetchAll(
             ProgressQuery(type: ProgressEntry.heightType, from: from, to: today.adding(days: 1)))
         let now = environment.now()

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Time, randomness and the time zone, injected so tests control them (STYLE.md §5).
 public struct SyncEnvironment: Sendable {
@@ -8,8 +12,8 @@ public struct SyncEnvironment: Sendable {
     public var now: @Sendable () -> Date
     /// A number in 0..<1 for jitter.
     public var random: @Sendable () -> Double
-    /// The user's time zone, for calendar days.
-    public var timeZone: TimeZone
+    /// The user's local time, for calendar days.
+    public var timeZone: LocalZone
     /// This process, recorded in the outbox claims it takes; `nil` when unknown.
     public var process: ProcessIdentity?
     /// Whether a process is still running; a claim whose holder is gone is void.
@@ -17,7 +21,7 @@ public struct SyncEnvironment: Sendable {
 
     public init(
         clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, random: @escaping @Sendable () -> Double,
-        timeZone: TimeZone
+        timeZone: LocalZone
     ) {
         self.clock = clock
         self.now = now
@@ -25,10 +29,10 @@ public struct SyncEnvironment: Sendable {
         self.timeZone = timeZone
     }
 
-    /// The system clocks, the system random generator and the current time zone.
-    public static var live: SyncEnvironment {
+    /// The system clocks and random generator, with the user's local time `timeZone`.
+    public static func live(timeZone: LocalZone) -> SyncEnvironment {
         SyncEnvironment(
-            clock: ContinuousClock(), now: { Date() }, random: { Double.random(in: 0..<1) }, timeZone: .current)
+            clock: ContinuousClock(), now: { Date() }, random: { Double.random(in: 0..<1) }, timeZone: timeZone)
     }
 }
 

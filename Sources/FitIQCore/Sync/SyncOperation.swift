@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A request the sync engine makes to drain the outbox.
 public enum SyncOperation: Sendable, Equatable {

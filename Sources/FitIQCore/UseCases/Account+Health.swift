@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What syncing biological sex from the health source did.
 public enum BiologicalSexSyncResult: Sendable, Equatable, CustomStringConvertible {

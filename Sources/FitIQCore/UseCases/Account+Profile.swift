@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Use cases on the profile: load (cache first), update metadata, update physical data.
 extension Account {
@@ -31,16 +35,17 @@ extension Account {
         return try await store.update { $0.editMetadata(metadata, now: now) }
     }
 
-    /// Changes the height from what the user typed, in their units; text that shows the current height
-    /// changes nothing. Never touches date of birth or biological sex.
+    /// Changes the height to `centimetres` (parsed once, from what the user typed in their units); a
+    /// value that shows as the current height does changes nothing. Never touches date of birth or
+    /// biological sex.
     ///
     /// - Returns: whether the height changed.
     @discardableResult
-    public func updatePhysical(heightText: String) async throws -> Bool {
+    public func updateHeight(centimetres proposed: Double) async throws -> Bool {
         guard let profile = try await store.load().profile else { throw AccountError.profileNotLoaded }
         guard
-            let centimetres = try Height.change(
-                from: profile.heightCm, to: heightText, unitSystem: profile.preferredUnitSystem)
+            let centimetres = Height.change(
+                from: profile.heightCm, to: proposed, unitSystem: profile.preferredUnitSystem)
         else { return false }
         try await logHeight(centimetres)
         return true

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `status` reports about an account.
 public struct AccountStatus: Sendable, Equatable {
@@ -43,5 +47,19 @@ extension Account {
     /// Drops a change and shows the server's value again.
     public func discard(_ item: OutboxItemID) async throws {
         try await store.update { $0.discard(item) }
+    }
+
+    /// Sends every change the server refused again at the next chance.
+    public func retryRejected() async throws {
+        try await store.update { state in Self.rejectedItems(state).forEach { state.retry($0) } }
+    }
+
+    /// Drops every change the server refused, showing the server's values again.
+    public func discardRejected() async throws {
+        try await store.update { state in Self.rejectedItems(state).forEach { state.discard($0) } }
+    }
+
+    private static func rejectedItems(_ state: AccountState) -> [OutboxItemID] {
+        state.pendingChanges().filter { $0.rejection != nil }.map(\.item)
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Sign in, register, sign out and find the current account on one server.
 public struct Accounts: Sendable {

@@ -1,6 +1,11 @@
 import ArgumentParser
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct HeightCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,16 +35,7 @@ struct HeightCommand: AsyncParsableCommand {
             if let date, CalendarDate(parsing: date) == nil || date.count != 10 {
                 throw ValidationError("Date must be a real date written YYYY-MM-DD.")
             }
-            // The unit system is known only once the profile is read; here, the form must fit either.
-            do {
-                _ = try Height.parse(value, unitSystem: .metric)
-            } catch {
-                do {
-                    _ = try Height.parse(value, unitSystem: .imperial)
-                } catch {
-                    throw ValidationError(error.description)
-                }
-            }
+            // The height itself is parsed once, in the account's units, when the profile has been read.
         }
 
         func run() async throws {
@@ -47,14 +43,14 @@ struct HeightCommand: AsyncParsableCommand {
                 let account = try app.requireAccount()
                 guard let profile = try await account.cached().profile else { throw AccountError.profileNotLoaded }
                 let units = profile.preferredUnitSystem
+                let centimetres = try Height.parse(value, unitSystem: units)
                 if let date, let day = CalendarDate(parsing: date) {
-                    let centimetres = try Height.parse(value, unitSystem: units)
                     let current = try await account.logHeight(centimetres, on: day)
                     print(
                         "Logged \(Height.format(centimetres, unitSystem: units)) on \(day)"
                             + (current ? "; it is your current height." : " (an earlier measurement)."))
                 } else {
-                    guard try await account.updatePhysical(heightText: value) else {
+                    guard try await account.updateHeight(centimetres: centimetres) else {
                         print(
                             "Height unchanged (\(profile.heightCm.map { Height.format($0, unitSystem: units) } ?? ""))."
                         )
@@ -105,7 +101,7 @@ struct HeightCommand: AsyncParsableCommand {
                     print(Output.historyCSV(entries))
                 } else {
                     let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
-                    print(Output.historyText(entries, units: units, timeZone: .current))
+                    print(Output.historyText(entries, units: units, timeZone: .system))
                 }
             }
         }

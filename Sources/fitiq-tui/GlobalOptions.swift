@@ -1,5 +1,4 @@
 import ArgumentParser
-import FitIQLaunch
 
 /// Options every command accepts, before or after the subcommand's name.
 struct GlobalOptions: ParsableArguments {

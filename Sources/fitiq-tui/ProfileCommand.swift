@@ -1,6 +1,11 @@
 import ArgumentParser
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct ProfileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,13 @@
 import ArgumentParser
 import FitIQCore
 import FitIQHealth
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct ImportHealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +28,7 @@ struct ImportHealthCommand: AsyncParsableCommand {
         try await withApp(globals) { app in
             let account = try app.requireAccount()
             let url = URL(fileURLWithPath: UserPath.expand(path, home: ProcessInfo.processInfo.environment["HOME"]))
-            let meter = ProgressMeter(label: url.lastPathComponent, terminal: isatty(STDERR_FILENO) == 1)
+            let meter = ProgressMeter(label: url.lastPathComponent, terminal: StandardStreams.isTerminal(2))
             let started = ContinuousClock.now
             let result: HealthImportResult
             do {
@@ -90,23 +95,24 @@ final class ProgressMeter: Sendable {
             state.lastTenth = tenth
             return "Reading \(label): \(tenth * 10) %\n"
         }
-        if let line { FileHandle.standardError.write(Data(line.utf8)) }
+        if let line { StandardStreams.writeError(line) }
     }
 
     /// Ends the bar's line.
     func end() {
-        if state.withLock({ $0.drewBar }) { FileHandle.standardError.write(Data("\n".utf8)) }
+        if state.withLock({ $0.drewBar }) { StandardStreams.writeError("\n") }
     }
 
     /// Size and throughput, e.g. `215.3 MB at 102.4 MB/s`.
     func figures(_ elapsed: Duration) -> String {
         let megabytes = Double(state.withLock { $0.bytes }) / 1_000_000
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return String(format: "%.1f MB at %.1f MB/s", megabytes, seconds > 0 ? megabytes / seconds : 0)
+        let rate = seconds > 0 ? megabytes / seconds : 0
+        return "\(DecimalText.format(megabytes, places: 1)) MB at \(DecimalText.format(rate, places: 1)) MB/s"
     }
 
     static func bar(label: String, fraction: Double?, bytes: Int64, width: Int = 30) -> String {
-        let megabytes = String(format: "%.1f MB", Double(bytes) / 1_000_000)
+        let megabytes = DecimalText.format(Double(bytes) / 1_000_000, places: 1) + " MB"
         guard let fraction else { return "Reading \(label)  \(megabytes)" }
         let filled = Int((fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)

@@ -1,39 +1,73 @@
 import FitIQCore
-import Foundation
+import FitIQTUI
 import Synchronization
 
-/// Runs the terminal UI: one thread owns the terminal and the state; use cases run as tasks whose
-/// results come back as events, so typing never waits for the network.
-public final class TUIRunner: Sendable {
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Runs the editor: one thread owns the terminal and the state; use cases run as tasks whose results
+/// come back as events, so typing never waits for the network.
+///
+/// Everything outside comes in through its initialiser: the use cases, the terminal (a
+/// ``TerminalScreen``), the clock and the date, the user's local time, the home folder and the health
+/// export reader. Tests drive it with a fake terminal, the in-memory backend and a manual clock.
+public final class EditorLoop: Sendable {
+    /// What the loop needs from outside.
+    public struct Dependencies: Sendable {
+        /// Sleeps of the background work (the sync timer, the cache watch).
+        public var clock: any Clock<Duration>
+        /// The current instant: the title bar's time, the sync timer.
+        public var now: @Sendable () -> Date
+        /// The user's local time.
+        public var timeZone: LocalZone
+        /// `$HOME`, for a path typed as `~/…`.
+        public var home: String?
+        /// Opens the health export at a path (the `i` key); `nil` hides the key. A thrown error's
+        /// description is shown as the import's failure.
+        public var healthSource: (@Sendable (String) throws -> any HealthSource)?
+
+        public init(
+            clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, timeZone: LocalZone, home: String?,
+            healthSource: (@Sendable (String) throws -> any HealthSource)?
+        ) {
+            self.clock = clock
+            self.now = now
+            self.timeZone = timeZone
+            self.home = home
+            self.healthSource = healthSource
+        }
+    }
+
+    /// How often the background work looks at the cache (and at a sync request).
+    static let watchInterval = Duration.milliseconds(200)
+    /// How often the account is synced without being asked.
+    static let syncInterval: TimeInterval = 30
+    /// How long one sync may take before it is reported as unfinished.
+    static let syncDeadline: TimeInterval = 20
+
     private let accounts: Accounts
+    private let dependencies: Dependencies
     private let account = Mutex<Account?>(nil)
     private let events = Mutex<[Event]>([])
     private let work = Mutex<[Task<Void, Never>]>([])
     private let syncRequested = Mutex(false)
-    private let network: any EditorNetwork
-    private let healthSource: (@Sendable (URL) -> any HealthSource)?
     private let importTask = Mutex<Task<Void, Never>?>(nil)
 
-    /// - Parameters:
-    ///   - network: signs in and syncs (``InProcessNetwork`` by default).
-    ///   - healthSource: opens the health export at a path (the `i` key); `nil` hides the key.
-    public init(
-        accounts: Accounts, account: Account?, network: (any EditorNetwork)? = nil,
-        healthSource: (@Sendable (URL) -> any HealthSource)? = nil
-    ) {
+    public init(accounts: Accounts, account: Account?, dependencies: Dependencies) {
         self.accounts = accounts
-        self.network = network ?? InProcessNetwork(accounts: accounts)
-        self.healthSource = healthSource
+        self.dependencies = dependencies
         self.account.withLock { $0 = account }
     }
 
     /// The first state: the profile screen from the cache when signed in, else the sign-in screen.
     public func initialState(size: (width: Int, height: Int)) async -> AppState {
-        let environment = accounts.environment
         var state = AppState(
-            screen: .signIn, size: size, now: environment.now(), timeZone: environment.timeZone,
+            screen: .signIn, size: size, now: dependencies.now(), timeZone: dependencies.timeZone,
             server: accounts.server)
-        state.canImportHealth = healthSource != nil
+        state.canImportHealth = dependencies.healthSource != nil
         if let account = account.withLock({ $0 }), let cached = try? await account.cached() {
             state.account = AccountSnapshot(email: account.email, server: account.key.server, state: cached)
             state.screen = .profile
@@ -47,7 +81,7 @@ public final class TUIRunner: Sendable {
         var buffer = CellBuffer(width: screen.size.width, height: screen.size.height)
         let background = Task { await self.backgroundLoop() }
         if state.screen == .profile { requestSync() }
-        var lastTick = Date()
+        var lastTick = dependencies.now()
         var dirty = true
         while !state.shouldQuit {
             // Render only after something happened: an idle editor costs next to nothing.
@@ -64,14 +98,16 @@ public final class TUIRunner: Sendable {
                 dirty = true
             }
             for event in events.withLock({ queue in
-                defer { queue = [] }; return queue
+                defer { queue = [] }
+                return queue
             }) {
                 perform(update(&state, event))
                 dirty = true
             }
-            if Date().timeIntervalSince(lastTick) >= 1 {
-                lastTick = Date()
-                perform(update(&state, .tick(lastTick)))
+            let now = dependencies.now()
+            if now.timeIntervalSince(lastTick) >= 1 {
+                lastTick = now
+                perform(update(&state, .tick(now)))
                 dirty = true
             }
         }
@@ -103,11 +139,11 @@ public final class TUIRunner: Sendable {
     private func perform(_ effect: Effect) {
         switch effect {
         case .signIn(let email, let password):
-            spawn { await self.signIn { try await self.network.signIn(email: email, password: password) } }
+            spawn { await self.signIn { try await self.accounts.signIn(email: email, password: password) } }
         case .register(let email, let password, let name, let dateOfBirth):
             spawn {
                 await self.signIn {
-                    try await self.network.register(
+                    try await self.accounts.register(
                         email: email, password: password, name: name, dateOfBirth: dateOfBirth)
                 }
             }
@@ -118,8 +154,8 @@ public final class TUIRunner: Sendable {
                         name: name, bio: bio, unitSystem: unitSystem, languageCode: languageCode)
                 }
             }
-        case .saveHeight(let text):
-            spawn { await self.save(.physical) { account in try await account.updatePhysical(heightText: text) } }
+        case .saveHeight(let centimetres):
+            spawn { await self.save(.physical) { account in try await account.updateHeight(centimetres: centimetres) } }
         case .importHealth(let path):
             let task = Task { await self.importHealth(path) }
             importTask.withLock { $0 = task }
@@ -129,25 +165,12 @@ public final class TUIRunner: Sendable {
         case .syncNow:
             requestSync()
         case .retryRejected:
-            spawn {
-                await self.changeOutbox {
-                    try await $0.store.update { state in Self.items(state, rejected: true).forEach { state.retry($0) } }
-                }
-            }
+            spawn { await self.changeOutbox { try await $0.retryRejected() } }
         case .discardRejected:
-            spawn {
-                await self.changeOutbox {
-                    try await $0.store.update { state in Self.items(state, rejected: true).forEach { state.discard($0) }
-                    }
-                }
-            }
+            spawn { await self.changeOutbox { try await $0.discardRejected() } }
         case .quit:
             break
         }
-    }
-
-    private static func items(_ state: AccountState, rejected: Bool) -> [OutboxItemID] {
-        state.pendingChanges().filter { ($0.rejection != nil) == rejected }.map(\.item)
     }
 
     private func signIn(_ operation: () async throws -> Accounts.SignedIn) async {
@@ -176,16 +199,17 @@ public final class TUIRunner: Sendable {
 
     /// Imports the export at `path` (typed by the user), reporting progress as events.
     private func importHealth(_ path: String) async {
-        guard let account = account.withLock({ $0 }), let healthSource else { return }
-        let expanded = UserPath.expand(path, home: ProcessInfo.processInfo.environment["HOME"])
-        if let problem = Self.fileProblem(expanded) {
-            post(.healthImport(.failed(problem)))
+        guard let account = account.withLock({ $0 }), let open = dependencies.healthSource else { return }
+        let source: any HealthSource
+        do {
+            source = try open(UserPath.expand(path, home: dependencies.home))
+        } catch {
+            post(.healthImport(.failed(String(describing: error))))
             return
         }
         let lastShown = Mutex(-1)
         do {
-            let result = try await account.importHealth(from: healthSource(URL(fileURLWithPath: expanded))) {
-                progress in
+            let result = try await account.importHealth(from: source) { progress in
                 guard let total = progress.totalBytes, total > 0 else { return }
                 let percent = Int(progress.bytesRead * 100 / total)
                 // One event per percent at most: the screen is not flooded by a fast reader.
@@ -211,19 +235,6 @@ public final class TUIRunner: Sendable {
         }
     }
 
-    /// Why the file at `path` cannot be imported, or `nil` when it can be read.
-    static func fileProblem(_ path: String) -> String? {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            return "Path: no file at \(path)."
-        }
-        if isFolder.boolValue { return "Path: \(path) is a folder; give the export.zip or export.xml in it." }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            return "Path: \(path) cannot be read (permission denied)."
-        }
-        return nil
-    }
-
     private func changeOutbox(_ change: @Sendable (Account) async throws -> Void) async {
         guard let account = account.withLock({ $0 }) else { return }
         try? await change(account)
@@ -236,36 +247,48 @@ public final class TUIRunner: Sendable {
         post(.accountChanged(AccountSnapshot(email: account.email, server: account.key.server, state: state)))
     }
 
-    /// Syncs when asked and every 30 s, and notices cache changes made by other processes.
+    /// Syncs when asked and every 30 s; shows what other processes write to the cache as soon as the
+    /// store's revision moves.
     private func backgroundLoop() async {
-        var lastSeen: AccountState?
+        var lastRevision: StoreRevision?
         var lastSync = Date.distantPast
-        var lastLook = Date.distantPast
         while !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(200))
-            guard let account = account.withLock({ $0 }) else { continue }
-            let asked = syncRequested.withLock { requested in
-                defer { requested = false }; return requested
-            }
-            if asked || Date().timeIntervalSince(lastSync) > 30 {
-                lastSync = Date()
-                post(.connection(.syncing))
-                do {
-                    try await network.sync(account, until: Date().addingTimeInterval(20))
-                    post(.connection(.online))
-                } catch let error as SessionError {
-                    post(.connection(.signedOut(error.description)))
-                } catch {
-                    post(.connection(.offline(String(describing: error))))
-                }
-            } else if Date().timeIntervalSince(lastLook) < 2 {
+            guard let account = account.withLock({ $0 }) else {
+                try? await dependencies.clock.sleep(for: Self.watchInterval)
                 continue
             }
-            lastLook = Date()
-            if let state = try? await account.cached(), state != lastSeen {
-                lastSeen = state
-                post(.accountChanged(AccountSnapshot(email: account.email, server: account.key.server, state: state)))
+            let asked = syncRequested.withLock { requested in
+                defer { requested = false }
+                return requested
             }
+            let now = dependencies.now()
+            if asked || now.timeIntervalSince(lastSync) > Self.syncInterval {
+                lastSync = now
+                await sync(account)
+            }
+            if let revision = await account.store.revision(), revision != lastRevision {
+                lastRevision = revision
+                await publish(account)
+            }
+            try? await dependencies.clock.sleep(for: Self.watchInterval)
+        }
+    }
+
+    /// One sync, reported as connection events: syncing, then online, offline (with why) or signed out.
+    private func sync(_ account: Account) async {
+        post(.connection(.syncing))
+        do {
+            let report = try await account.syncNow(
+                until: dependencies.now().addingTimeInterval(Self.syncDeadline))
+            if report.pending > 0, let reason = report.lastError {
+                post(.connection(.offline(reason)))
+            } else {
+                post(.connection(.online))
+            }
+        } catch let error as SessionError {
+            post(.connection(.signedOut(error.description)))
+        } catch {
+            post(.connection(.offline(String(describing: error))))
         }
     }
 }

@@ -1,9 +1,13 @@
 import FitIQCache
 import FitIQCore
 import FitIQHTTP
-import FitIQLaunch
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The wired application of one command: cache, logger, transport and use cases.
 struct App: Sendable {

@@ -1,16 +1,21 @@
 import FitIQCache
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Everything the composition roots need from the outside world, injectable for tests.
-public struct AppConfig: Sendable {
-    public var environment: [String: String]
-    public var home: URL
-    public var serverFlag: String?
-    public var apiKeyFile: String?
-    public var allowInsecureHTTP: Bool
+struct AppConfig: Sendable {
+    var environment: [String: String]
+    var home: URL
+    var serverFlag: String?
+    var apiKeyFile: String?
+    var allowInsecureHTTP: Bool
 
-    public init(
+    init(
         environment: [String: String], home: URL, serverFlag: String? = nil, apiKeyFile: String? = nil,
         allowInsecureHTTP: Bool = false
     ) {
@@ -22,7 +27,7 @@ public struct AppConfig: Sendable {
     }
 
     /// The configuration of this process with these option values (none given: the defaults).
-    public static func live(serverFlag: String? = nil, apiKeyFile: String? = nil, allowInsecureHTTP: Bool = false)
+    static func live(serverFlag: String? = nil, apiKeyFile: String? = nil, allowInsecureHTTP: Bool = false)
         -> AppConfig
     {
         AppConfig(
@@ -34,18 +39,18 @@ public struct AppConfig: Sendable {
 
 /// What this machine knows before any network call: the cache, the server, the API key and the
 /// account signed in there.
-public struct LocalSetup: Sendable {
-    public let paths: CachePaths
-    public let directory: JSONFileAccountDirectory
-    public let server: ServerAddress?
-    public let apiKey: String?
+struct LocalSetup: Sendable {
+    let paths: CachePaths
+    let directory: JSONFileAccountDirectory
+    let server: ServerAddress?
+    let apiKey: String?
     /// The account signed in on `server`, and its session.
-    public let current: AccountKey?
-    public let session: Session?
+    let current: AccountKey?
+    let session: Session?
 
     /// Resolves the server by flag > `FITIQ_SERVER` > config file > the last account signed in, and the
     /// API key by `FITIQ_API_KEY` > key file (flag, then config file) > the one stored at sign-in.
-    public static func resolve(_ config: AppConfig) async throws -> LocalSetup {
+    static func resolve(_ config: AppConfig) async throws -> LocalSetup {
         let paths = CachePaths(environment: config.environment, home: config.home)
         let directory = JSONFileAccountDirectory(paths: paths)
         let file = try ConfigFile.load(from: paths.configFile)
@@ -66,10 +71,10 @@ public struct LocalSetup: Sendable {
     }
 
     /// The use cases on the server with `backend`, and the account signed in there.
-    public func accounts(backend: Backend) throws -> (Accounts, Account?) {
+    func accounts(backend: Backend) throws -> (Accounts, Account?) {
         guard let server else { throw LaunchError.noServer }
         guard let apiKey else { throw LaunchError.noAPIKey }
-        var environment = SyncEnvironment.live
+        var environment = SyncEnvironment.live(timeZone: .system)
         environment.process = LocalProcesses.current
         environment.isRunning = LocalProcesses.isRunning
         let accounts = Accounts(
@@ -82,7 +87,7 @@ public struct LocalSetup: Sendable {
 }
 
 private func nonEmpty(_ text: String?) -> String? {
-    guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+    guard let text = text?.trimmingWhitespace(), !text.isEmpty else { return nil }
     return text
 }
 
@@ -101,11 +106,11 @@ extension Optional {
 }
 
 /// The config file, `$XDG_CONFIG_HOME/fitiq/config.json`.
-public struct ConfigFile: Codable, Equatable, Sendable {
-    public var server: String?
-    public var apiKeyFile: String?
+struct ConfigFile: Codable, Equatable, Sendable {
+    var server: String?
+    var apiKeyFile: String?
 
-    public static func load(from url: URL) throws -> ConfigFile? {
+    static func load(from url: URL) throws -> ConfigFile? {
         guard let data = try? Data(contentsOf: url) else { return nil }
         do {
             return try JSONDecoder().decode(ConfigFile.self, from: data)
@@ -116,13 +121,13 @@ public struct ConfigFile: Codable, Equatable, Sendable {
 }
 
 /// Why the program cannot start; the description is what the user reads.
-public enum LaunchError: Error, CustomStringConvertible {
+enum LaunchError: Error, CustomStringConvertible {
     case noServer
     case noAPIKey
     case unreadableAPIKeyFile(path: String)
     case badConfig(path: String, reason: String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .noServer:
             "No server is configured: pass --server https://…, set FITIQ_SERVER, or put \"server\" in "

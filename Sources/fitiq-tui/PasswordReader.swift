@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +13,7 @@ import Foundation
 enum PasswordReader {
     static func read(prompt: String) throws -> String {
         guard isatty(STDIN_FILENO) == 1 else {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let data = StandardStreams.readInput()
             var text = String(decoding: data, as: UTF8.self)
             if text.hasSuffix("\r\n") {
                 text.removeLast(2)
@@ -19,7 +23,7 @@ enum PasswordReader {
             guard !text.isEmpty else { throw PasswordError.noPassword }
             return text
         }
-        FileHandle.standardError.write(Data(prompt.utf8))
+        StandardStreams.writeError(prompt)
         var original = termios()
         tcgetattr(STDIN_FILENO, &original)
         var silent = original
@@ -27,7 +31,7 @@ enum PasswordReader {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
-            FileHandle.standardError.write(Data("\n".utf8))
+            StandardStreams.writeError("\n")
         }
         return Swift.readLine(strippingNewline: true) ?? ""
     }

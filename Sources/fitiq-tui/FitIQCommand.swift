@@ -1,7 +1,11 @@
 import ArgumentParser
-import FitIQLaunch
 import FitIQTUI
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `fitiq-tui`: edit a FitIQ profile from the terminal or from scripts.
 @main
@@ -27,6 +31,25 @@ struct FitIQCommand: AsyncParsableCommand {
 
     @OptionGroup var globals: GlobalOptions
 
+    /// Bare `fitiq-tui` opens the editor without parsing arguments (its first frame comes sooner);
+    /// anything else is parsed as a command.
+    static func main() async {
+        do {
+            if CommandLine.arguments.count == 1 {
+                try await openEditor(.live())
+            } else {
+                var command = try parseAsRoot()
+                if var command = command as? AsyncParsableCommand {
+                    try await command.run()
+                } else {
+                    try command.run()
+                }
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     /// With no command: the interactive editor (the sign-in screen when nobody is signed in).
     func run() async throws {
         try await Self.openEditor(.live(options: globals))
@@ -36,8 +59,7 @@ struct FitIQCommand: AsyncParsableCommand {
         try await withApp(config) { app in
             let accounts = try app.requireAccounts()
             try await TUILauncher.run(
-                accounts: accounts, account: app.account, network: InProcessNetwork(accounts: accounts),
-                environment: ProcessInfo.processInfo.environment)
+                accounts: accounts, account: app.account, environment: ProcessInfo.processInfo.environment)
         }
     }
 }

@@ -1,6 +1,11 @@
 import ArgumentParser
 import FitIQCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct Register: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,7 +23,7 @@ struct Register: AsyncParsableCommand {
         do {
             _ = try ProfileRules.email(email)
             _ = try ProfileRules.name(name)
-            let today = CalendarDate(containing: Date(), in: .current)
+            let today = CalendarDate(containing: Date(), in: .system)
             _ = try ProfileRules.dateOfBirth(dateOfBirth, today: today)
         } catch {
             throw ValidationError(error.description)
@@ -29,7 +34,7 @@ struct Register: AsyncParsableCommand {
         try await withApp(globals) { app in
             let accounts = try app.requireAccounts()
             let password = try PasswordReader.read(prompt: "Choose a password: ")
-            if isatty(STDIN_FILENO) == 1, try PasswordReader.read(prompt: "Repeat it: ") != password {
+            if StandardStreams.isTerminal(0), try PasswordReader.read(prompt: "Repeat it: ") != password {
                 throw ValidationError("The two passwords differ.")
             }
             let signedIn = try await accounts.register(

@@ -2,8 +2,12 @@ import ArgumentParser
 import FitIQCache
 import FitIQCore
 import FitIQHTTP
-import FitIQLaunch
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Exit codes scripts rely on (DESIGN.md "Command line").
 enum Exit {
@@ -49,7 +53,7 @@ func report(_ error: any Error) -> any Error {
 }
 
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    StandardStreams.writeError(text + "\n")
 }
 
 /// Runs `operation`, giving up after `seconds` (a slow or silent server never blocks a command for long).

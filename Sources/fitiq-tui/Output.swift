@@ -1,0 +1,195 @@
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The machine-readable and human-readable forms of what commands print (DESIGN.md "Machine-readable output").
+enum Output {
+    /// `value` as indented JSON with sorted keys, the form every `--json` prints.
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Strings, numbers, booleans and nulls only: encoding cannot fail.
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+
+    /// A duration for people: `2.14 s`.
+    static func seconds(_ duration: Duration) -> String {
+        let parts = duration.components
+        return DecimalText.format(Double(parts.seconds) + Double(parts.attoseconds) / 1e18, places: 2) + " s"
+    }
+
+    /// `profile show --json`: every key present, unknown values `null`.
+    struct ProfileJSON: Encodable {
+        let name: String?
+        let bio: String?
+        let preferredUnitSystem: String?
+        let languageCode: String?
+        let dateOfBirth: String?
+        let heightCm: Double?
+        let biologicalSex: String?
+        let biologicalSexSource: String?
+        let pendingChanges: Int
+        let rejectedChanges: Int
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            // `encode`, not `encodeIfPresent`: an unknown value is written as null, never left out.
+            try container.encode(name, forKey: .name)
+            try container.encode(bio, forKey: .bio)
+            try container.encode(preferredUnitSystem, forKey: .preferredUnitSystem)
+            try container.encode(languageCode, forKey: .languageCode)
+            try container.encode(dateOfBirth, forKey: .dateOfBirth)
+            try container.encode(heightCm, forKey: .heightCm)
+            try container.encode(biologicalSex, forKey: .biologicalSex)
+            try container.encode(biologicalSexSource, forKey: .biologicalSexSource)
+            try container.encode(pendingChanges, forKey: .pendingChanges)
+            try container.encode(rejectedChanges, forKey: .rejectedChanges)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, bio, preferredUnitSystem, languageCode, dateOfBirth, heightCm, biologicalSex
+            case biologicalSexSource, pendingChanges, rejectedChanges
+        }
+    }
+
+    static func profile(_ state: AccountState) -> ProfileJSON {
+        let profile = state.profile
+        return ProfileJSON(
+            name: profile?.name, bio: profile?.bio, preferredUnitSystem: profile?.preferredUnitSystem.rawValue,
+            languageCode: profile?.languageCode, dateOfBirth: profile?.dateOfBirth?.description,
+            heightCm: profile?.heightCm, biologicalSex: profile?.biologicalSex?.value.rawValue,
+            biologicalSexSource: profile?.biologicalSex?.source.rawValue, pendingChanges: state.pendingChangeCount,
+            rejectedChanges: state.rejectedChangeCount)
+    }
+
+    /// `profile show` for people: sanitized text, height in the user's units.
+    static func profileText(_ state: AccountState) -> String {
+        guard let profile = state.profile else { return "No profile cached yet." }
+        let clean = TextSanitizer.sanitize
+        let units = profile.preferredUnitSystem
+        var lines = [
+            "Name            \(clean(profile.name))",
+            "Bio             \(clean(profile.bio ?? ""))",
+            "Unit system     \(units.rawValue)",
+            "Language        \(clean(profile.languageCode ?? ""))",
+            "Height          \(profile.heightCm.map { Height.format($0, unitSystem: units) } ?? "not set")",
+            "Date of birth   \(profile.dateOfBirth?.description ?? "not set")",
+            "Biological sex  \(biologicalSexText(profile.biologicalSex))",
+        ]
+        if let health = profile.healthSync.healthDateOfBirth, health != profile.dateOfBirth {
+            lines.append("                (health data says date of birth \(health))")
+        }
+        let pending = state.pendingChangeCount
+        let rejected = state.rejectedChangeCount
+        if pending > 0 { lines.append("Pending         \(plural(pending, "change")) not yet on the server") }
+        if rejected > 0 { lines.append("Rejected        \(plural(rejected, "change")): run `fitiq-tui status`") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func biologicalSexText(_ sex: SourcedBiologicalSex?) -> String {
+        guard let sex else { return "not set — import health data (fitiq-tui import-health) to set it" }
+        switch sex.source {
+        case .health: return "\(sex.value)  from health source"
+        case .account: return "\(sex.value)  from account — import health data to confirm"
+        }
+    }
+
+    /// `status --json`.
+    struct StatusJSON: Encodable {
+        struct Rejection: Encodable {
+            let change: String
+            let message: String
+        }
+
+        let server: String
+        let email: String
+        let signedIn: Bool
+        let lastSyncAt: String?
+        let pendingChanges: Int
+        let rejected: [Rejection]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(server, forKey: .server)
+            try container.encode(email, forKey: .email)
+            try container.encode(signedIn, forKey: .signedIn)
+            try container.encode(lastSyncAt, forKey: .lastSyncAt)
+            try container.encode(pendingChanges, forKey: .pendingChanges)
+            try container.encode(rejected, forKey: .rejected)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case server, email, signedIn, lastSyncAt, pendingChanges, rejected
+        }
+    }
+
+    static func status(_ status: AccountStatus) -> StatusJSON {
+        StatusJSON(
+            server: status.server, email: status.email, signedIn: status.signedIn,
+            lastSyncAt: status.lastSyncAt.map(RFC3339.format), pendingChanges: status.pendingChanges,
+            rejected: status.changes.filter { $0.rejection != nil }.map {
+                StatusJSON.Rejection(change: $0.summary, message: $0.rejection ?? "")
+            })
+    }
+
+    static func statusText(_ status: AccountStatus) -> String {
+        var lines = [
+            "Server          \(status.server)",
+            "Account         \(TextSanitizer.sanitize(status.email))\(status.signedIn ? "" : " (signed out: run `fitiq-tui login`)")",
+            "Last sync       \(status.lastSyncAt.map(RFC3339.format) ?? "never")",
+            "Pending         \(plural(status.pendingChanges, "change"))",
+        ]
+        for change in status.changes {
+            if let rejection = change.rejection {
+                lines.append("  rejected: \(change.summary): \(TextSanitizer.sanitize(rejection))")
+            } else {
+                let reason = change.lastError.map { " (last try: \(TextSanitizer.sanitize($0)))" } ?? ""
+                lines.append("  pending:  \(change.summary)\(reason)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One entry of `height history --json`.
+    struct HistoryEntryJSON: Encodable {
+        let loggedAt: String
+        let heightCm: Double
+        let source: String
+        let synced: Bool
+    }
+
+    static func historyJSON(_ entries: [ProgressEntry]) -> [HistoryEntryJSON] {
+        entries.map {
+            HistoryEntryJSON(
+                loggedAt: RFC3339.format($0.loggedAt), heightCm: $0.quantity, source: $0.source.rawValue,
+                synced: $0.isSynced)
+        }
+    }
+
+    static func historyCSV(_ entries: [ProgressEntry]) -> String {
+        var lines = ["logged_at,height_cm,source,synced"]
+        for entry in entries {
+            lines.append(
+                "\(RFC3339.format(entry.loggedAt)),\(format(entry.quantity)),\(entry.source.rawValue),\(entry.isSynced)"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func historyText(_ entries: [ProgressEntry], units: UnitSystem, timeZone: LocalZone) -> String {
+        guard !entries.isEmpty else { return "No height entries yet." }
+        return entries.map { entry in
+            let day = CalendarDate(containing: entry.loggedAt, in: timeZone)
+            let mark = entry.isSynced ? "" : "  (not synced yet)"
+            return "\(day)  \(Height.format(entry.quantity, unitSystem: units))  \(entry.source.rawValue)\(mark)"
+        }.joined(separator: "\n")
+    }
+
+    private static func format(_ value: Double) -> String {
+        DecimalText.format(value, places: 2)
+    }
+}
