@@ -10,6 +10,8 @@ public enum CacheError: Error, Equatable, CustomStringConvertible {
     case writeFailed(path: String, reason: String)
     /// A folder or file could not be created, moved or removed.
     case fileSystem(path: String, reason: String)
+    /// A file written by a newer fitiq-tui (a later schema version); it is left where it is, untouched.
+    case newerVersion(path: String, version: Int, supported: Int)
 
     public var description: String {
         switch self {
@@ -28,6 +30,9 @@ public enum CacheError: Error, Equatable, CustomStringConvertible {
             "Could not save the cache file \(path): \(reason). The previous version is unchanged."
         case .fileSystem(let path, let reason):
             "Could not update \(path): \(reason)."
+        case .newerVersion(let path, let version, let supported):
+            "The cache file \(path) was written by a newer fitiq-tui (schema version \(version); this one reads "
+                + "version \(supported)). It is left as it is: install the newer fitiq-tui to use it."
         }
     }
 }

@@ -22,6 +22,8 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
         case value(Format.Value)
         /// The file exists but cannot be used, for `reason`.
         case unreadable(reason: String)
+        /// A newer fitiq-tui wrote it (schema `version`): it is never moved aside or overwritten.
+        case newer(version: Int)
     }
 
     let url: URL
@@ -43,12 +45,18 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
         return Self.decode(data)
     }
 
+    /// The error for a file of schema `version`, newer than this build reads (the file stays as it is).
+    func newer(_ version: Int) -> CacheError {
+        .newerVersion(path: path, version: version, supported: Format.schemaVersion)
+    }
+
     /// Reads the file; an unreadable file is moved aside and reported. Call it holding the account lock.
     func readRecovering() throws(CacheError) -> Format.Value? {
         switch try contents() {
         case .missing: return nil
         case .value(let value): return value
         case .unreadable(let reason): throw moveAside(reason: reason)
+        case .newer(let version): throw newer(version)
         }
     }
 
@@ -114,11 +122,11 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
             return .unreadable(reason: CacheFileDecoding.reason(error))
         }
         guard let version = header.schemaVersion else { return .unreadable(reason: "it has no schemaVersion") }
+        if version > Format.schemaVersion { return .newer(version: version) }
         guard version == Format.schemaVersion else {
-            let relation = version > Format.schemaVersion ? "newer than" : "not"
             return .unreadable(
-                reason: "its schemaVersion \(version) is \(relation) the version this fitiq-tui reads "
-                    + "(\(Format.schemaVersion))")
+                reason: "its schemaVersion \(version) is not the version this fitiq-tui reads (\(Format.schemaVersion))"
+            )
         }
         do {
             return .value(try decoder.decode(Format.self, from: data).value)

@@ -55,6 +55,7 @@ public final class JSONFileAccountDirectory: AccountDirectory {
         let current: CurrentAccounts?
         switch try currentFile.contents() {
         case .missing: current = nil
+        case .newer(let version): throw currentFile.newer(version)
         case .value(let value): current = value
         case .unreadable: current = try await currentLock.withLock { try currentFile.readRecovering() }
         }
@@ -108,14 +109,14 @@ struct CurrentAccounts: Sendable, Codable, Equatable {
 struct CurrentAccountFile: VersionedFileFormat {
     static let schemaVersion = 1
     var schemaVersion: Int
-    var last: AccountKey?
+    var last: AccountKeyV1?
     var byServer: [String: String]
 
     init(value: CurrentAccounts) {
         self.schemaVersion = Self.schemaVersion
-        self.last = value.last
+        self.last = value.last.map(AccountKeyV1.init)
         self.byServer = value.byServer
     }
 
-    var value: CurrentAccounts { CurrentAccounts(last: last, byServer: byServer) }
+    var value: CurrentAccounts { CurrentAccounts(last: last?.domain, byServer: byServer) }
 }

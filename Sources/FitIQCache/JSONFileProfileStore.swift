@@ -40,6 +40,7 @@ public struct JSONFileProfileStore: ProfileStore {
     public func load() async throws -> AccountState {
         switch try file.contents() {
         case .missing: return .empty
+        case .newer(let version): throw file.newer(version)
         case .value(let state): return state
         case .unreadable:
             // Move it aside under the lock: a writer may have replaced it since it was read.
@@ -71,18 +72,4 @@ public struct JSONFileProfileStore: ProfileStore {
             Int64(info.st_mtim.tv_nsec),
         ])
     }
-}
-
-/// `account.json`: `{"schemaVersion": 1, "state": {…}}`.
-struct AccountFile: VersionedFileFormat {
-    static let schemaVersion = 1
-    var schemaVersion: Int
-    var state: AccountState
-
-    init(value: AccountState) {
-        self.schemaVersion = Self.schemaVersion
-        self.state = value
-    }
-
-    var value: AccountState { state }
 }

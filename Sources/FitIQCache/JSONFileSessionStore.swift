@@ -30,6 +30,7 @@ public struct JSONFileSessionStore: SessionStore {
     public func load() async throws -> Session? {
         switch try file.contents() {
         case .missing: return nil
+        case .newer(let version): throw file.newer(version)
         case .value(let session): return session
         case .unreadable: return try await lock.withLock { try file.readRecovering() }
         }
@@ -55,16 +56,51 @@ public struct JSONFileSessionStore: SessionStore {
     }
 }
 
-/// `session.json`: `{"schemaVersion": 1, "session": {…}}`.
+/// `session.json`, schema version 1: `{"schemaVersion": 1, "session": {…}}`, its layout written out
+/// here and mapped to the domain's ``Session`` (see ``AccountFile``).
 struct SessionFile: VersionedFileFormat {
     static let schemaVersion = 1
     var schemaVersion: Int
-    var session: Session
+    var session: SessionV1
 
-    init(value: Session) {
-        self.schemaVersion = Self.schemaVersion
-        self.session = value
+    struct SessionV1: Codable, Sendable {
+        struct TokensV1: Codable, Sendable {
+            var accessToken: String
+            var refreshToken: String
+        }
+
+        var account: AccountKeyV1
+        var email: String
+        var apiKey: String?
+        var tokens: TokensV1?
+        var tokensReceivedAt: Date?
     }
 
-    var value: Session { session }
+    init(value: Session) {
+        schemaVersion = Self.schemaVersion
+        session = SessionV1(
+            account: AccountKeyV1(value.account), email: value.email, apiKey: value.apiKey,
+            tokens: value.tokens.map { SessionV1.TokensV1(accessToken: $0.accessToken, refreshToken: $0.refreshToken) },
+            tokensReceivedAt: value.tokensReceivedAt)
+    }
+
+    var value: Session {
+        Session(
+            account: session.account.domain, email: session.email, apiKey: session.apiKey,
+            tokens: session.tokens.map { TokenPair(accessToken: $0.accessToken, refreshToken: $0.refreshToken) },
+            tokensReceivedAt: session.tokensReceivedAt)
+    }
+}
+
+/// An account's key as the cache files store it: `{"server": …, "userId": …}`.
+struct AccountKeyV1: Codable, Sendable {
+    var server: String
+    var userId: String
+
+    init(_ key: AccountKey) {
+        server = key.server
+        userId = key.userId
+    }
+
+    var domain: AccountKey { AccountKey(server: server, userId: userId) }
 }

@@ -8,6 +8,6 @@ protocol VersionedFileFormat: Codable, Sendable {
     static var schemaVersion: Int { get }
     /// Wraps `value` for writing.
     init(value: Value)
-    /// The value read.
-    var value: Value { get }
+    /// The value read; throws when the file holds something the domain cannot (an unknown unit system).
+    var value: Value { get throws }
 }

@@ -5,7 +5,8 @@ import Testing
 
 struct CorruptFileTests {
     enum Damage: String, CaseIterable, CustomTestStringConvertible {
-        case garbage, truncated, newerSchema, emptyFile, wrongShape
+        // (A newer schema version is not damage: it is refused and left in place, see AccountFileFormatTests.)
+        case garbage, truncated, olderSchema, emptyFile, wrongShape
 
         var testDescription: String { rawValue }
 
@@ -13,8 +14,8 @@ struct CorruptFileTests {
             switch self {
             case .garbage: Data("this is not JSON \u{0}\u{1}".utf8)
             case .truncated: valid.prefix(valid.count / 2)
-            case .newerSchema:
-                Data(#"{"schemaVersion": 99, "state": {"outbox": {"progress": []}, "history": []}}"#.utf8)
+            case .olderSchema:
+                Data(#"{"schemaVersion": 0, "state": {"outbox": {"progress": []}, "history": []}}"#.utf8)
             case .emptyFile: Data()
             case .wrongShape: Data(#"{"schemaVersion": 1, "state": {"history": "no"}}"#.utf8)
             }
@@ -23,7 +24,7 @@ struct CorruptFileTests {
         var reasonMentions: String {
             switch self {
             case .garbage, .truncated, .emptyFile: "not valid JSON"
-            case .newerSchema: "schemaVersion 99"
+            case .olderSchema: "schemaVersion 0"
             case .wrongShape: "state"
             }
         }

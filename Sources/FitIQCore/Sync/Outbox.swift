@@ -45,6 +45,14 @@ public struct Delivery: Sendable, Codable, Equatable {
 
     public init() {}
 
+    public init(attempts: Int, notBefore: Date?, lastError: String?, rejection: String?, claim: Claim?) {
+        self.attempts = attempts
+        self.notBefore = notBefore
+        self.lastError = lastError
+        self.rejection = rejection
+        self.claim = claim
+    }
+
     /// Whether the server refused the entry.
     public var isRejected: Bool { rejection != nil }
 
@@ -70,6 +78,12 @@ public struct Claim: Sendable, Codable, Equatable {
     /// The process holding it, when known: once that process is gone, the claim is void at once
     /// instead of at `until` (a terminal closed in the middle of a sync).
     public var holder: ProcessIdentity?
+
+    public init(owner: UUID, until: Date, holder: ProcessIdentity?) {
+        self.owner = owner
+        self.until = until
+        self.holder = holder
+    }
 }
 
 /// One process on this machine: its pid, and when it started, so a reused pid is not mistaken for it.
@@ -91,6 +105,13 @@ public struct MetadataChange: Sendable, Codable, Equatable {
     /// The fields the user changed since the server last acknowledged.
     public var keys: Set<ProfileMetadata.Key>
     public var delivery: Delivery
+
+    public init(changeId: UUID, revision: Int, keys: Set<ProfileMetadata.Key>, delivery: Delivery) {
+        self.changeId = changeId
+        self.revision = revision
+        self.keys = keys
+        self.delivery = delivery
+    }
 }
 
 /// The pending physical update: which fields to send; values are read from the profile when sending.
@@ -101,6 +122,16 @@ public struct PhysicalChange: Sendable, Codable, Equatable {
     /// The user-visible changes this request carries (a height change is one change: PATCH and POST).
     public var changeIds: Set<UUID>
     public var delivery: Delivery
+
+    public init(
+        revision: Int, includesHeight: Bool, includesBiologicalSex: Bool, changeIds: Set<UUID>, delivery: Delivery
+    ) {
+        self.revision = revision
+        self.includesHeight = includesHeight
+        self.includesBiologicalSex = includesBiologicalSex
+        self.changeIds = changeIds
+        self.delivery = delivery
+    }
 }
 
 /// One pending `POST /progress`.
@@ -114,4 +145,12 @@ public struct ProgressPost: Sendable, Codable, Equatable {
     /// earlier attempt may have created it without the answer arriving.
     public var sendAttempted: Bool
     public var delivery: Delivery
+
+    public init(id: UUID, entry: NewProgressEntry, changeId: UUID, sendAttempted: Bool, delivery: Delivery) {
+        self.id = id
+        self.entry = entry
+        self.changeId = changeId
+        self.sendAttempted = sendAttempted
+        self.delivery = delivery
+    }
 }

@@ -1,0 +1,127 @@
+import FitIQCache
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// The account file's format belongs to the cache: files written by released versions stay readable,
+/// pending changes included, and files of a newer version are left alone.
+struct AccountFileFormatTests {
+    /// `Fixtures/account-v1.json`: written by fitiq-tui at schema version 1 (the 2026-11 release) after
+    /// synced edits, offline edits (name, bio, units, language, two heights) and a health import made
+    /// while the server was down.
+    static let fixtureV1 = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/account-v1.json")
+
+    private func store(in folder: URL, holding fixture: URL) throws -> JSONFileProfileStore {
+        let store = JSONFileProfileStore(
+            folder: folder.appendingPathComponent("account"),
+            lock: AccountLock(file: folder.appendingPathComponent("lock")))
+        try FileManager.default.createDirectory(at: store.folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: fixture, to: store.fileURL)
+        return store
+    }
+
+    @Test func readsAVersionOneFileWithEverythingItHolds() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let state = try await store(in: folder, holding: Self.fixtureV1).load()
+
+            let profile = try #require(state.profile)
+            #expect(profile.name == "Ana Lima")
+            #expect(profile.bio == "Trail runner ☀️")
+            #expect(profile.preferredUnitSystem == .imperial)
+            #expect(profile.languageCode == "pt-BR")
+            #expect(profile.heightCm == 182.88)
+            #expect(profile.dateOfBirth == CalendarDate(year: 1983, month: 7, day: 20))
+            #expect(profile.biologicalSex?.value == .female)
+            #expect(profile.biologicalSex?.source == .health)
+            #expect(profile.healthSync.healthDateOfBirth == CalendarDate(year: 1988, month: 4, day: 12))
+            #expect(state.serverCopy?.metadata.name == "Fixture Person")
+            #expect(state.heightHistory.count == 6)
+            #expect(state.heightHistory.filter(\.isSynced).count == 2)
+            #expect(state.outbox.metadata?.keys == [.name, .bio, .preferredUnitSystem, .languageCode])
+            #expect(state.outbox.physical?.includesHeight == true)
+            #expect(state.outbox.physical?.includesBiologicalSex == true)
+            #expect(state.outbox.progress.count == 4)
+            #expect(state.pendingChangeCount == 6)
+        }
+    }
+
+    @Test func writesBackTheSameStateItRead() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = try store(in: folder, holding: Self.fixtureV1)
+            let read = try await store.load()
+            // A change forces a write; undoing it writes the original state again.
+            try await store.update { $0.lastSyncAt = nil }
+            try await store.update { $0.lastSyncAt = read.lastSyncAt }
+            #expect(try await store.load() == read)
+            let written = try JSONSerialization.jsonObject(with: Data(contentsOf: store.fileURL)) as? [String: Any]
+            #expect(written?["schemaVersion"] as? Int == 1)
+        }
+    }
+
+    @Test func theFixturesPendingChangesReachTheServer() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            // Given a signed-in session on the in-memory backend and the fixture as the account's cache
+            let harness = TestHarness()
+            let signedIn = try await harness.signedIn()
+            let store = try store(in: folder, holding: Self.fixtureV1)
+            let account = Account(
+                key: signedIn.key, email: signedIn.email, store: store, sessions: harness.sessions(of: signedIn),
+                backend: Backend(auth: harness.backend, profiles: harness.backend, progress: harness.backend),
+                environment: harness.environment)
+
+            // When it syncs (the fixture's changes were waiting out a backoff: `sync` sends them at once)
+            let report = try await account.syncNow()
+
+            // Then every pending change was sent: the metadata, the height and sex, and four heights
+            #expect(report.isSynced)
+            let metadata = await harness.backend.requests(.updateMetadata)
+            #expect(
+                metadata == [
+                    .updateMetadata(
+                        ProfileMetadata(
+                            name: "Ana Lima", bio: "Trail runner ☀️", preferredUnitSystem: .imperial,
+                            languageCode: "pt-BR"))
+                ])
+            let physical = await harness.backend.requests(.updatePhysical)
+            #expect(physical == [.updatePhysical(PhysicalPatch(heightCm: 182.88, biologicalSex: .female))])
+            let posted = await harness.backend.requests(.logProgress).compactMap { request -> Double? in
+                guard case .logProgress(let entry) = request else { return nil }
+                return entry.quantity
+            }
+            #expect(posted.count == 4)
+            #expect(posted.contains(182.88) && posted.contains(178))
+            #expect(try await store.load().pendingChangeCount == 0)
+        }
+    }
+
+    @Test func aFileOfANewerVersionIsRefusedAndLeftInPlace() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = try store(in: folder, holding: Self.fixtureV1)
+            var text = try String(contentsOf: store.fileURL, encoding: .utf8)
+            text = text.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 2")
+            try Data(text.utf8).write(to: store.fileURL)
+            let bytes = try Data(contentsOf: store.fileURL)
+
+            for attempt in ["load", "update"] {
+                do {
+                    if attempt == "load" {
+                        _ = try await store.load()
+                    } else {
+                        try await store.update { $0.lastSyncAt = nil }
+                    }
+                    Issue.record("\(attempt) must refuse a newer file")
+                } catch let error as CacheError {
+                    #expect(error == .newerVersion(path: store.fileURL.path, version: 2, supported: 1))
+                    #expect(error.description.contains("newer fitiq-tui"))
+                    #expect(error.description.contains(store.fileURL.path))
+                }
+            }
+            // Untouched and not moved aside.
+            #expect(try Data(contentsOf: store.fileURL) == bytes)
+            let siblings = try FileManager.default.contentsOfDirectory(atPath: store.folder.path)
+            #expect(siblings == ["account.json"])
+        }
+    }
+}
