@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build and the tests need (DESIGN.md "Fresh machine").
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev tmux python3-venv curl openssl
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev tmux python3-venv curl openssl strace man-db
 # Release builds (make demo, make bench-startup): static Swift runtime, the fastest start (NCURSES.md).
 RELEASE_FLAGS := -c release --static-swift-stdlib
 # Extra Debian packages, installed through `deps` with APT_PACKAGES overridden.

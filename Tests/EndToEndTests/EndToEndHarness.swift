@@ -84,18 +84,45 @@ struct EndToEnd: Sendable {
     /// The pane runs a small shell script: it records the terminal settings, runs `fitiq-tui`, then
     /// records them again with the program's exit status and prints `fitiq-tui exited with status N`;
     /// the pane stays after that.
-    func openTUI(server: TestServer) throws -> TmuxSession {
+    ///
+    /// With `tracingProcesses`, `fitiq-tui` runs under `strace`, which writes there every process it
+    /// starts (see ``startedProcesses(in:)``).
+    func openTUI(server: TestServer, tracingProcesses: Bool = false) throws -> TmuxSession {
         // Bare `fitiq-tui`, as people start it; the server comes from the environment.
-        try openTUI(arguments: [], extraEnvironment: ["FITIQ_SERVER": server.url])
+        try openTUI(arguments: [], extraEnvironment: ["FITIQ_SERVER": server.url], tracingProcesses: tracingProcesses)
+    }
+
+    /// Where `strace` writes what the traced `fitiq-tui` started.
+    var processTrace: URL { folder.appendingPathComponent("processes.strace") }
+
+    /// The processes a traced `fitiq-tui` started: every `execve` but its own first one, and every
+    /// `fork`, `vfork` or `clone` that made a process rather than a thread.
+    func startedProcesses() throws -> [String] {
+        let lines = try String(contentsOf: processTrace, encoding: .utf8).split(separator: "\n").map(String.init)
+        let execs = lines.filter { $0.contains("execve(") }
+        // Its own start is always there: a trace without it means strace traced nothing.
+        guard execs.first?.contains("fitiq-tui") == true else {
+            throw CleanSpawn.Failed(description: "strace recorded no start of fitiq-tui: \(lines.prefix(5))")
+        }
+        let forks = lines.filter {
+            ($0.contains("fork(") || $0.contains("clone(") || $0.contains("clone3(")) && !$0.contains("CLONE_THREAD")
+                && !$0.contains("resumed>")
+        }
+        return Array(execs.dropFirst()) + forks
     }
 
     /// Runs `fitiq-tui` with `arguments` in a fresh tmux server (100×30), as ``openTUI(server:)`` does.
-    func openTUI(arguments: [String], extraEnvironment: [String: String] = [:]) throws -> TmuxSession {
+    func openTUI(
+        arguments: [String], extraEnvironment: [String: String] = [:], tracingProcesses: Bool = false
+    ) throws -> TmuxSession {
         var variables = environment.merging(extraEnvironment) { $1 }
         variables["LANG"] = "C.UTF-8"
         variables["TERM"] = "tmux-256color"
         let assignments = variables.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
-        let command = ([executable.path] + arguments).map(shellQuote).joined(separator: " ")
+        let tracer =
+            tracingProcesses
+            ? ["strace", "-f", "-qq", "-e", "trace=execve,fork,vfork,clone,clone3", "-o", processTrace.path] : []
+        let command = (tracer + [executable.path] + arguments).map(shellQuote).joined(separator: " ")
         let script = """
             stty -g > \(shellQuote(sttyBefore.path))
             env -i \(assignments.joined(separator: " ")) \(command)

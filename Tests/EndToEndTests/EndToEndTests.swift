@@ -16,7 +16,7 @@ struct EndToEndTests {
                 let logout = try await e2e.cli(["logout"])
                 #expect(logout.status == 0, "\(logout)")
 
-                let tui = try e2e.openTUI(server: server)
+                let tui = try e2e.openTUI(server: server, tracingProcesses: true)
                 defer { tui.kill() }
                 try await tui.waitFor("Sign in to FitIQ")
                 try tui.type(EndToEnd.email)
@@ -41,8 +41,25 @@ struct EndToEndTests {
                 #expect(profile.contains(signedIn))
                 #expect(profile.contains("Physical"))
 
+                // Save a bio and sync: like signing in, all in the editor's own process.
+                try tui.send("Tab", "Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.type("Saved in process")
+                try tui.send("Enter")
+                try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("Saved in process *") == true }
+                try tui.send("C-s")
+                try await tui.waitUntil("the bio saved and synced") {
+                    $0.field("Bio")?.contains("Saved in process") == true && $0.field("Bio")?.contains("*") == false
+                        && $0.title.contains("● synced")
+                }
+                try tui.send("s")
+                try await tui.waitUntil("synced again") { $0.title.contains("● synced") }
+                #expect(try await server.snapshot().bio == "Saved in process")
+
                 try tui.send("q")
                 try await expectCleanExit(e2e, tui)
+                // Signing in, saving and syncing started no process: no child, no exec.
+                #expect(try e2e.startedProcesses() == [])
             }
         }
     }

@@ -32,6 +32,32 @@ struct ProfileStoreContractTests {
     }
 
     @Test(arguments: Kind.allCases)
+    func theRevisionMovesWithEveryWriteAndOnlyThen(kind: Kind) async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = kind.makeStore(in: folder)
+            try await store.update { $0 = CacheFixtures.state(name: "Ada") }
+            let first = try #require(await store.revision())
+            _ = try await store.load()
+            try await store.update { _ in }  // no change, no write
+            #expect(await store.revision() == first)
+            try await store.update { $0 = CacheFixtures.state(name: "Grace") }
+            #expect(await store.revision() != first)
+        }
+    }
+
+    @Test func anotherProcesssWriteMovesTheRevision() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            // Two stores on one folder stand for two processes of one account.
+            let mine = ProfileStoreContractTests.Kind.jsonFile.makeStore(in: folder)
+            let theirs = ProfileStoreContractTests.Kind.jsonFile.makeStore(in: folder)
+            try await mine.update { $0 = CacheFixtures.state(name: "Ada") }
+            let before = await mine.revision()
+            try await theirs.update { $0 = CacheFixtures.state(name: "Ada Lovelace") }
+            #expect(await mine.revision() != before)
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
     func loadsWhatAnUpdateSaved(kind: Kind) async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = kind.makeStore(in: folder)

@@ -1,0 +1,165 @@
+import FitIQCore
+import FitIQEditor
+import FitIQTUI
+import FitIQTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// The editor loop with a fake terminal, the in-memory backend and the manual clock: keys in, frames
+/// out, use cases and sync in the same process, reported back as events.
+@Suite(.timeLimit(.minutes(2)))
+struct EditorLoopTests {
+    @Test func aNameTypedAndSavedReachesTheServer() async throws {
+        let run = try await EditorRun.start()
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") && $0.shows("Jane Doe") }
+
+        run.terminal.send(.key(.enter))
+        run.terminal.send(.key(.control("u")), when: { $0.shows("Enter confirm") })
+        run.terminal.type("Zoë Runner")
+        run.terminal.send(.key(.enter), when: { $0.shows("Zoë Runner") })
+        run.terminal.send(.key(.control("s")), when: { $0.shows("Zoë Runner *") })
+        let saved = try await run.waitFor("the name saved and synced") {
+            $0.shows("Zoë Runner") && !$0.shows("Zoë Runner *") && !$0.shows("Enter confirm")
+                && $0.title.contains("● synced")
+        }
+
+        #expect(saved.title.contains("jane@example.com"))
+        #expect(try await run.account.cached().profile?.name == "Zoë Runner")
+        let puts = await run.harness.backend.requests(.updateMetadata)
+        #expect(puts.contains { if case .updateMetadata(let metadata) = $0 { metadata.name == "Zoë Runner" } else { false } })
+        try await run.quit()
+    }
+
+    @Test func anotherProcesssChangeAppearsWithoutAKey() async throws {
+        let run = try await EditorRun.start()
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") && $0.shows("Runner") }
+        let frames = run.terminal.frameCount
+
+        // Another process writes the cache: a new bio, as `fitiq-tui profile set --bio` would.
+        var state = try await run.account.cached()
+        state.profile = state.profile.map {
+            var metadata = $0.metadata
+            metadata.bio = "Written in another terminal"
+            return $0.updatingMetadata(metadata)
+        }
+        await run.harness.store(of: run.account).seed(state)
+
+        try await run.waitFor("the other process's bio") { $0.shows("Written in another terminal") }
+        #expect(run.terminal.frameCount > frames)
+        try await run.quit()
+    }
+
+    @Test func aSaveWhileOfflineSaysSoAndIsSentWhenAskedLater() async throws {
+        let run = try await EditorRun.start()
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") }
+        await run.harness.backend.setOffline(true)
+
+        run.terminal.send(.key(.tab))
+        run.terminal.send(.key(.enter), when: { $0.shows("›Bio") })
+        run.terminal.send(.key(.control("u")), when: { $0.shows("Enter confirm") })
+        run.terminal.type("Offline bio")
+        run.terminal.send(.key(.enter), when: { $0.shows("Offline bio") })
+        run.terminal.send(.key(.control("s")), when: { $0.shows("Offline bio *") })
+        try await run.waitFor("the change pending while offline") {
+            $0.title.contains("offline · 1 change pending") && !$0.shows("Offline bio *")
+        }
+
+        await run.harness.backend.setOffline(false)
+        run.terminal.send(.key(.character("s")))
+        try await run.waitFor("synced once the server answers") {
+            $0.title.contains("● synced") && !$0.title.contains("pending")
+        }
+        #expect(try await run.account.cached().pendingChangeCount == 0)
+        try await run.quit()
+    }
+
+    @Test func aHealthExportThatCannotBeOpenedSaysWhyWithTheHomeExpanded() async throws {
+        let run = try await EditorRun.start(healthSource: { path in
+            throw OpenFailure(description: "Path: no file at \(path).")
+        })
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") }
+
+        run.terminal.send(.key(.character("i")))
+        run.terminal.type("~/missing.zip")
+        run.terminal.send(.key(.enter), when: { $0.shows("~/missing.zip") })
+
+        try await run.waitFor("why the file cannot be imported") { $0.shows("Path: no file at /home/tester/missing.zip.") }
+        run.terminal.send(.key(.escape))
+        try await run.quit()
+    }
+
+    struct OpenFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
+/// One editor loop running on a thread of its own against a fresh in-memory account.
+struct EditorRun: Sendable {
+    let harness: TestHarness
+    let account: Account
+    let loop: EditorLoop
+    let terminal: FakeTerminal
+    private let ended: Flag
+
+    /// A flag set from the loop's thread.
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        func set() { value.withLock { $0 = true } }
+        var isSet: Bool { value.withLock { $0 } }
+    }
+
+    static func start(
+        healthSource: (@Sendable (String) throws -> any HealthSource)? = nil
+    ) async throws -> EditorRun {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        let clock = harness.clock
+        let loop = EditorLoop(
+            accounts: harness.accounts, account: account,
+            dependencies: EditorLoop.Dependencies(
+                clock: clock, now: { clock.date() }, timeZone: .utc, home: "/home/tester",
+                healthSource: healthSource))
+        let terminal = FakeTerminal()
+        let initial = await loop.initialState(size: terminal.size)
+        let run = EditorRun(harness: harness, account: account, loop: loop, terminal: terminal, ended: Flag())
+        // `run(on:state:)` blocks like the real key loop: it gets a thread, not a task of the pool.
+        let thread = Thread { [run] in
+            run.loop.run(on: run.terminal, state: initial)
+            run.ended.set()
+        }
+        thread.start()
+        return run
+    }
+
+    /// Waits until the last frame satisfies `condition`; meanwhile moves the manual clock on, so the
+    /// loop's background work (sync, cache watch) takes its next step. The deadline only guards
+    /// against hangs.
+    @discardableResult
+    func waitFor(_ what: String, _ condition: @escaping (CellBuffer) -> Bool) async throws -> CellBuffer {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while true {
+            if let screen = terminal.screen, condition(screen) { return screen }
+            if ContinuousClock.now > deadline {
+                Issue.record("the editor never showed \(what); the screen was:\n\(terminal.screen?.description ?? "")")
+                throw CancellationError()
+            }
+            harness.clock.advance(by: .milliseconds(200))
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Presses q and waits for the loop to end and its saves to finish.
+    func quit() async throws {
+        terminal.send(.key(.character("q")))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while !ended.isSet {
+            if ContinuousClock.now > deadline {
+                Issue.record("the editor did not quit; the screen was:\n\(terminal.screen?.description ?? "")")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        await loop.finish()
+    }
+}
