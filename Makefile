@@ -122,6 +122,8 @@ stage: release
 	rm -rf $(STAGE) .build/manuals
 	mkdir -p $(STAGE)/bin $(STAGE)/share/man/man1 $(STAGE)/share/bash-completion/completions \
 		$(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d
+	@if nm .build/release/fitiq-tui | grep -qE 'ucal_|ucol_|icudt'; then \
+		echo "error: .build/release/fitiq-tui links ICU (README \"Libraries\"); refusing to install it" >&2; exit 1; fi
 	for program in $(PROGRAMS); do cp .build/release/$$program $(STAGE)/bin/; strip $(STAGE)/bin/$$program; done
 	$(SWIFT) package plugin generate-manual --configuration release
 	find .build/plugins/GenerateManual/outputs -name '*.1' -exec cp {} $(STAGE)/share/man/man1/ \;

@@ -117,7 +117,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FitIQTUITests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQTestSupport"]),
-        .testTarget(name: "FitIQEditorTests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQEditor", "FitIQTestSupport"]),
+        .testTarget(
+            name: "FitIQEditorTests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQEditor", "FitIQTestSupport"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "FitIQTUI"]),
         .testTarget(name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQHealth", "FitIQTestSupport"]),
         .testTarget(

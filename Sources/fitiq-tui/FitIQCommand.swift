@@ -34,11 +34,13 @@ struct FitIQCommand: AsyncParsableCommand {
     /// Bare `fitiq-tui` opens the editor without parsing arguments (its first frame comes sooner);
     /// anything else is parsed as a command.
     static func main() async {
+        StartupTrace.mark("main entered")
         do {
             if CommandLine.arguments.count == 1 {
                 try await openEditor(.live())
             } else {
                 var command = try parseAsRoot()
+                StartupTrace.mark("arguments parsed")
                 if var command = command as? AsyncParsableCommand {
                     try await command.run()
                 } else {
@@ -57,6 +59,7 @@ struct FitIQCommand: AsyncParsableCommand {
 
     static func openEditor(_ config: AppConfig) async throws {
         try await withApp(config) { app in
+            StartupTrace.mark("server, session and API key resolved")
             let accounts = try app.requireAccounts()
             try await TUILauncher.run(
                 accounts: accounts, account: app.account, environment: ProcessInfo.processInfo.environment)

@@ -28,6 +28,7 @@ enum TUILauncher {
                 clock: ContinuousClock(), now: { Date() }, timeZone: accounts.environment.timeZone,
                 home: environment["HOME"], healthSource: openHealthExport))
         let initial = await loop.initialState(size: (0, 0))
+        StartupTrace.mark("account read from the cache")
         // ncurses belongs to one thread for its whole life (NCURSES.md P10): a pool of one thread of its
         // own, so the loop that waits for keys never holds a thread of the cooperative pool.
         let terminalThread = NIOThreadPool(numberOfThreads: 1)
@@ -36,9 +37,10 @@ enum TUILauncher {
         do {
             try await terminalThread.runIfActive {
                 let screen = try NcursesScreen(environment: environment)
+                StartupTrace.mark("terminal opened")
                 var state = initial
                 state.size = screen.size
-                loop.run(on: screen, state: state)
+                loop.run(on: StartupTrace.isEnabled ? StartupTrace.Screen(screen) : screen, state: state)
                 // The terminal is restored before the process may end, not after.
                 screen.restore()
             }

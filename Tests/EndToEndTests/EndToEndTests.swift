@@ -46,7 +46,9 @@ struct EndToEndTests {
                 try await tui.waitFor("Enter confirm")
                 try tui.type("Saved in process")
                 try tui.send("Enter")
-                try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("Saved in process *") == true }
+                try await tui.waitUntil("the bio as a draft") {
+                    $0.field("Bio")?.contains("Saved in process *") == true
+                }
                 try tui.send("C-s")
                 try await tui.waitUntil("the bio saved and synced") {
                     $0.field("Bio")?.contains("Saved in process") == true && $0.field("Bio")?.contains("*") == false

@@ -27,7 +27,10 @@ struct EditorLoopTests {
         #expect(saved.title.contains("jane@example.com"))
         #expect(try await run.account.cached().profile?.name == "Zoë Runner")
         let puts = await run.harness.backend.requests(.updateMetadata)
-        #expect(puts.contains { if case .updateMetadata(let metadata) = $0 { metadata.name == "Zoë Runner" } else { false } })
+        #expect(
+            puts.contains {
+                if case .updateMetadata(let metadata) = $0 { metadata.name == "Zoë Runner" } else { false }
+            })
         try await run.quit()
     }
 
@@ -84,7 +87,9 @@ struct EditorLoopTests {
         run.terminal.type("~/missing.zip")
         run.terminal.send(.key(.enter), when: { $0.shows("~/missing.zip") })
 
-        try await run.waitFor("why the file cannot be imported") { $0.shows("Path: no file at /home/tester/missing.zip.") }
+        try await run.waitFor("why the file cannot be imported") {
+            $0.shows("Path: no file at /home/tester/missing.zip.")
+        }
         run.terminal.send(.key(.escape))
         try await run.quit()
     }
