@@ -39,14 +39,13 @@ struct EditorLoopTests {
         try await run.waitFor("the synced profile") { $0.title.contains("● synced") && $0.shows("Runner") }
         let frames = run.terminal.frameCount
 
-        // Another process writes the cache: a new bio, as `fitiq-tui profile set --bio` would.
-        var state = try await run.account.cached()
-        state.profile = state.profile.map {
-            var metadata = $0.metadata
-            metadata.bio = "Written in another terminal"
-            return $0.updatingMetadata(metadata)
-        }
-        await run.harness.store(of: run.account).seed(state)
+        // Another process writes the cache, as `fitiq-tui profile set --bio` in another terminal does:
+        // through the store, not through the editor (an account object of its own on the same store).
+        let other = Account(
+            key: run.account.key, email: run.account.email, store: run.account.store, sessions: run.account.sessions,
+            backend: Backend(auth: run.harness.backend, profiles: run.harness.backend, progress: run.harness.backend),
+            environment: run.harness.environment)
+        try await other.updateMetadata(bio: "Written in another terminal")
 
         try await run.waitFor("the other process's bio") { $0.shows("Written in another terminal") }
         #expect(run.terminal.frameCount > frames)
