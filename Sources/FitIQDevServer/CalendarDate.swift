@@ -1,6 +1,9 @@
 import Foundation
 
 /// A day in the proleptic Gregorian calendar, without a time zone.
+///
+/// The client has its own `CalendarDate` (FitIQCore); this one is written apart on purpose: the
+/// development server shares no code with the client, so that a bug in one cannot hide in both.
 struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     let year: Int
     let month: Int

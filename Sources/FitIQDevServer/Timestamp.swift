@@ -1,6 +1,9 @@
 import Foundation
 
 /// An instant with millisecond precision, read from and written as RFC 3339.
+///
+/// Written apart from the client's `RFC3339` on purpose: the development server shares no code with
+/// the client, so that a bug in one cannot hide in both.
 struct Timestamp: Sendable, Hashable, Comparable {
     /// Milliseconds since 1970-01-01T00:00:00Z.
     let milliseconds: Int64

@@ -45,7 +45,15 @@ struct ProfileCommand: AsyncParsableCommand {
         @OptionGroup var globals: GlobalOptions
         @Option(help: "Your name (1–100 characters).") var name: String?
         @Option(help: "About you (up to 500 characters; \"\" clears it).") var bio: String?
-        @Option(help: "metric or imperial.") var units: String?
+        @Option(
+            help: "metric or imperial.", completion: .list(UnitSystem.allCases.map(\.rawValue)),
+            transform: { text in
+                // Typed here, with the rule's own message (exit 64) for anything else.
+                do { return try ProfileRules.unitSystem(text) } catch {
+                    throw ValidationError(String(describing: error))
+                }
+            })
+        var units: UnitSystem?
         @Option(help: "Language code such as en, pt-BR or es-419 (\"\" clears it).") var language: String?
         @Flag(help: "Only save on this machine; `sync` sends it later (for scripts making many changes).")
         var noSync = false
@@ -57,7 +65,6 @@ struct ProfileCommand: AsyncParsableCommand {
             do {
                 if let name { _ = try ProfileRules.name(name) }
                 if let bio { _ = try ProfileRules.bio(bio) }
-                if let units { _ = try ProfileRules.unitSystem(units) }
                 if let language { _ = try ProfileRules.languageCode(language) }
             } catch {
                 throw ValidationError(error.description)
@@ -68,7 +75,7 @@ struct ProfileCommand: AsyncParsableCommand {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
                 let changed = try await account.updateMetadata(
-                    name: name, bio: bio, unitSystem: try units.map { try ProfileRules.unitSystem($0) },
+                    name: name, bio: bio, unitSystem: units,
                     languageCode: language)
                 guard changed else {
                     print("Nothing changed.")

@@ -62,7 +62,7 @@ extension Account {
         if try await store.load().hasNewHeights(in: snapshot) {
             let refresh = Task { try await engine.refreshHistory(full: false) }
             let deadline = Task {
-                try? await Task.sleep(for: .seconds(2))
+                try? await environment.clock.sleep(for: .seconds(2))
                 refresh.cancel()
             }
             _ = await refresh.result
