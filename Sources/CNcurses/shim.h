@@ -57,6 +57,8 @@ static void fitiq_restore_on_signal(int sig, siginfo_t *info, void *context) {
     if (fitiq_is_curses_active()) {
         fitiq_set_curses_active(0);
         endwin();
+        fputs("\033[?2004l", stdout);
+        fflush(stdout);
     }
     struct sigaction *previous = fitiq_previous_action(sig);
     if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction != NULL) {
@@ -76,7 +78,49 @@ static void fitiq_restore_at_exit(void) {
     if (fitiq_is_curses_active()) {
         fitiq_set_curses_active(0);
         endwin();
+        fputs("\033[?2004l", stdout);
+        fflush(stdout);
     }
+}
+
+// SIGCONT: the program was stopped and continued (by Ctrl-Z handled elsewhere, or by `kill -STOP`
+// and `kill -CONT`); whatever was on the terminal meanwhile may have replaced the screen. The handler
+// only sets a flag; the key loop repaints.
+static inline volatile sig_atomic_t *fitiq_continued_flag(void) {
+    static volatile sig_atomic_t continued = 0;
+    return &continued;
+}
+static void fitiq_note_continue(int sig) { (void)sig; *fitiq_continued_flag() = 1; }
+static inline void fitiq_install_continue_handler(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    action.sa_handler = fitiq_note_continue;
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGCONT, &action, NULL);
+}
+static inline int fitiq_take_continued(void) {
+    int continued = *fitiq_continued_flag();
+    *fitiq_continued_flag() = 0;
+    return continued;
+}
+
+// Stops the process as the shell's Ctrl-Z would (the default SIGTSTP action, not ncurses' handler:
+// the caller has given the terminal back already). Returns once the process is continued.
+static inline void fitiq_stop_process(void) {
+    struct sigaction previous, stop;
+    memset(&stop, 0, sizeof stop);
+    sigemptyset(&stop.sa_mask);
+    stop.sa_handler = SIG_DFL;
+    sigaction(SIGTSTP, &stop, &previous);
+    raise(SIGTSTP);
+    sigaction(SIGTSTP, &previous, NULL);
+}
+
+// Bracketed paste on or off (xterm's mode 2004): written straight to the terminal.
+static inline void fitiq_set_bracketed_paste(int on) {
+    fputs(on ? "\033[?2004h" : "\033[?2004l", stdout);
+    fflush(stdout);
 }
 
 // Installs the handlers once (before newterm, so ncurses keeps ours instead of its own, which

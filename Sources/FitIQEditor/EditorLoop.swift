@@ -28,16 +28,22 @@ public final class EditorLoop: Sendable {
         /// Opens the health export at a path (the `i` key); `nil` hides the key. A thrown error's
         /// description is shown as the import's failure.
         public var healthSource: (@Sendable (String) throws -> any HealthSource)?
+        /// Edits text in the user's editor (`$VISUAL`/`$EDITOR`); it runs with the terminal given back.
+        public var externalEditor: @Sendable (String) -> ExternalEditOutcome
 
         public init(
             clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, timeZone: LocalZone, home: String?,
-            healthSource: (@Sendable (String) throws -> any HealthSource)?
+            healthSource: (@Sendable (String) throws -> any HealthSource)?,
+            externalEditor: @escaping @Sendable (String) -> ExternalEditOutcome = { _ in
+                .failed("No editor is available here.")
+            }
         ) {
             self.clock = clock
             self.now = now
             self.timeZone = timeZone
             self.home = home
             self.healthSource = healthSource
+            self.externalEditor = externalEditor
         }
     }
 
@@ -94,20 +100,20 @@ public final class EditorLoop: Sendable {
                 dirty = false
             }
             if let input = screen.nextInput(timeout: 50) {
-                perform(update(&state, .input(input)))
+                perform(update(&state, .input(input)), on: screen)
                 dirty = true
             }
             for event in events.withLock({ queue in
                 defer { queue = [] }
                 return queue
             }) {
-                perform(update(&state, event))
+                perform(update(&state, event), on: screen)
                 dirty = true
             }
             let now = dependencies.now()
             if now.timeIntervalSince(lastTick) >= 1 {
                 lastTick = now
-                perform(update(&state, .tick(now)))
+                perform(update(&state, .tick(now)), on: screen)
                 dirty = true
             }
         }
@@ -132,8 +138,25 @@ public final class EditorLoop: Sendable {
         work.withLock { $0.append(task) }
     }
 
-    private func perform(_ effects: [Effect]) {
-        for effect in effects { perform(effect) }
+    private func perform(_ effects: [Effect], on screen: any TerminalScreen) {
+        for effect in effects { perform(effect, on: screen) }
+    }
+
+    /// Runs `effect`: the terminal's own effects here, on the thread that owns it; the use cases as tasks.
+    private func perform(_ effect: Effect, on screen: any TerminalScreen) {
+        switch effect {
+        case .repaint:
+            screen.invalidate()
+        case .suspend:
+            screen.suspend()
+            screen.invalidate()
+        case .editExternally(let field, let text):
+            var outcome = ExternalEditOutcome.failed("The editor did not run.")
+            screen.runOutside { outcome = dependencies.externalEditor(text) }
+            post(.externalEdit(field, outcome))
+        default:
+            perform(effect)
+        }
     }
 
     private func perform(_ effect: Effect) {
@@ -168,7 +191,7 @@ public final class EditorLoop: Sendable {
             spawn { await self.changeOutbox { try await $0.retryRejected() } }
         case .discardRejected:
             spawn { await self.changeOutbox { try await $0.discardRejected() } }
-        case .quit:
+        case .quit, .repaint, .suspend, .editExternally:
             break
         }
     }

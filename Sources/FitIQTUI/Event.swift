@@ -21,6 +21,16 @@ public enum Event: Sendable {
     case tick(Date)
     /// A health import moved on.
     case healthImport(HealthImportProgress)
+    /// The external editor (`$VISUAL`/`$EDITOR`) opened for `field` came back.
+    case externalEdit(ProfileField, ExternalEditOutcome)
+}
+
+/// How editing a field in the user's own editor ended.
+public enum ExternalEditOutcome: Sendable, Equatable {
+    /// The editor saved this text.
+    case edited(String)
+    /// No editor is set, or it failed (the message says which); the field stays as it was.
+    case failed(String)
 }
 
 /// How a health import started from the `i` key is getting on.
@@ -47,5 +57,11 @@ public enum Effect: Sendable, Equatable {
     case syncNow
     case retryRejected
     case discardRejected
+    /// Paint the whole screen again (Ctrl-L, after the program was continued).
+    case repaint
+    /// Give the terminal back and stop until `fg` (Ctrl-Z).
+    case suspend
+    /// Open `text` in the user's editor (`$VISUAL`, else `$EDITOR`), for `field`.
+    case editExternally(ProfileField, text: String)
     case quit
 }

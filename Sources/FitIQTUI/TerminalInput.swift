@@ -4,6 +4,8 @@ public enum Key: Hashable, Sendable {
     case character(Character)
     case enter, escape, tab, backTab, backspace, delete
     case up, down, left, right, home, end, pageUp, pageDown
+    /// A word back or forward (Alt-B / Alt-F, Ctrl-← / Ctrl-→).
+    case wordLeft, wordRight
     /// Ctrl with a letter, e.g. `.control("s")` for Ctrl-S.
     case control(Character)
 }
@@ -13,6 +15,10 @@ public enum TerminalInput: Hashable, Sendable {
     case key(Key)
     /// The terminal now has this many columns and rows.
     case resize(width: Int, height: Int)
+    /// Text the terminal marked as pasted (bracketed paste): text, never keys, exactly as it came.
+    case paste(String)
+    /// The terminal's contents may be gone (the program was stopped and continued): paint it whole.
+    case repaint
 }
 
 /// A terminal that shows cell buffers and reports keys; used from one thread only.
@@ -27,4 +33,11 @@ public protocol TerminalScreen: AnyObject {
     func nextInput(timeout milliseconds: Int) -> TerminalInput?
     /// Restores the terminal; safe to call more than once.
     func restore()
+    /// Makes the next ``draw(_:cursor:)`` paint every cell (Ctrl-L, after a suspension).
+    func invalidate()
+    /// Gives the terminal back to the shell and stops the process (Ctrl-Z); returns once it is
+    /// continued, with the terminal the program's again.
+    func suspend()
+    /// Runs `body` with the terminal given back (an external editor), then takes it again.
+    func runOutside(_ body: () -> Void)
 }

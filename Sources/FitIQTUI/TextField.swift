@@ -54,6 +54,9 @@ public struct TextField: Equatable, Sendable {
             cursor = 0
         case .control("k"):
             text.removeSubrange(stringIndex(cursor)...)
+        case .control("w"): deleteWordBefore()
+        case .wordLeft: moveWordLeft()
+        case .wordRight: moveWordRight()
         default:
             return false
         }

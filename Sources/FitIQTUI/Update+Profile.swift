@@ -12,9 +12,9 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
     let fields = ProfileField.allCases
     let index = fields.firstIndex(of: state.profile.focus) ?? 0
     switch key {
-    case .tab, .down:
+    case .tab, .down, .character("j"):
         state.profile.focus = fields[(index + 1) % fields.count]
-    case .backTab, .up:
+    case .backTab, .up, .character("k"):
         state.profile.focus = fields[(index + fields.count - 1) % fields.count]
     case .enter:
         startEditing(&state, state.profile.focus)
@@ -27,6 +27,9 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
         return [.syncNow]
     case .character("?"):
         state.overlay = .help
+    case .character("e") where state.profile.focus == .bio:
+        // Long text in the user's own editor; what comes back is checked like typed text.
+        return [.editExternally(.bio, text: ProfileValues(state).text(.bio))]
     case .character("i") where state.canImportHealth:
         state.overlay = .importPrompt(path: TextField(""), error: nil)
     case .character("r") where state.lower == .syncDetails:
@@ -78,13 +81,13 @@ private func handleEditing(_ state: inout AppState, _ field: ProfileField, _ edi
         state.profile.editing = nil
         state.profile.errors[field] = nil
     case .enter:
-        _ = confirm(&state, field, editor.text)
+        _ = confirmEdit(&state, field, editor.text)
     case .control("s"):
-        guard confirm(&state, field, editor.text) else { return [] }
+        guard confirmEdit(&state, field, editor.text) else { return [] }
         return saveAll(&state)
     case .tab, .backTab:
         // Moving away confirms, as in most form editors.
-        guard confirm(&state, field, editor.text) else { return [] }
+        guard confirmEdit(&state, field, editor.text) else { return [] }
         return handleProfile(&state, key)
     default:
         let before = editor.text
@@ -101,7 +104,7 @@ private func handleEditing(_ state: inout AppState, _ field: ProfileField, _ edi
 }
 
 /// Ends the edit of `field` with `text` as its draft; `false` (edit kept open) when the text breaks a rule.
-private func confirm(_ state: inout AppState, _ field: ProfileField, _ text: String) -> Bool {
+func confirmEdit(_ state: inout AppState, _ field: ProfileField, _ text: String) -> Bool {
     let values = ProfileValues(state)
     if field == .height {
         // The one place a typed height is parsed: from here it travels as centimetres.

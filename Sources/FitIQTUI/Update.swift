@@ -12,11 +12,17 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
     case .input(.resize(let width, let height)):
         state.size = (width, height)
         return []
+    case .input(.paste(let text)):
+        return handlePaste(&state, text)
+    case .input(.repaint):
+        return [.repaint]
     case .input(.key(let key)):
         if key == .control("c") {
             state.shouldQuit = true
             return [.quit]
         }
+        if key == .control("l") { return [.repaint] }
+        if key == .control("z") { return [.suspend] }
         if let overlay = state.overlay { return handleOverlay(&state, overlay, key) }
         switch state.screen {
         case .signIn: return handleSignIn(&state, key)
@@ -52,6 +58,72 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
     case .healthImport(let progress):
         handleImportProgress(&state, progress)
         return []
+    case .externalEdit(let field, let outcome):
+        handleExternalEdit(&state, field, outcome)
+        return []
+    }
+}
+
+/// A paste is text, never keys: it goes into the field being typed in, on one line; elsewhere it is
+/// ignored with a hint.
+private func handlePaste(_ state: inout AppState, _ text: String) -> [Effect] {
+    let (line, changes) = PastedText.oneLine(text)
+    func paste(into field: inout TextField, label: String) {
+        let fitted = field.insert(text: line)
+        var sentences = PastedText.summary(changes).map { [$0] } ?? []
+        if !fitted, let limit = field.limit {
+            sentences.append("\(label) can be at most \(limit) characters; the rest of the paste was left out.")
+        }
+        state.message = sentences.isEmpty ? nil : (sentences.joined(separator: " "), !fitted)
+    }
+    switch state.overlay {
+    case .importPrompt(var path, _)?:
+        paste(into: &path, label: "Path")
+        state.overlay = .importPrompt(path: path, error: nil)
+        return []
+    case .languagePicker(var filter, _)?:
+        paste(into: &filter, label: "Language")
+        state.overlay = .languagePicker(filter: filter, selection: 0)
+        return []
+    case nil:
+        break
+    default:
+        return []
+    }
+    switch state.screen {
+    case .signIn:
+        var field = state.signIn.fields[state.signIn.focus] ?? TextField("")
+        paste(into: &field, label: state.signIn.focus.label)
+        state.signIn.fields[state.signIn.focus] = field
+    case .profile:
+        guard var (field, editor) = state.profile.editing else {
+            state.message = ("Press Enter on a field first to paste into it.", false)
+            return []
+        }
+        paste(into: &editor, label: field.label)
+        state.profile.editing = (field, editor)
+        if editor.limit != nil, state.message?.isError == true {
+            state.profile.errors[field] =
+                "\(field.label) can be at most \(editor.limit ?? 0) characters; no more can be typed."
+        }
+    }
+    return []
+}
+
+/// The text back from the user's editor goes through the field like typed text: one line, the same
+/// rules; a failed or missing editor leaves the field as it was.
+private func handleExternalEdit(_ state: inout AppState, _ field: ProfileField, _ outcome: ExternalEditOutcome) {
+    switch outcome {
+    case .failed(let message):
+        state.message = (TextSanitizer.sanitize(message), true)
+    case .edited(let text):
+        let (line, changes) = PastedText.oneLine(text)
+        var editor = TextField(line)
+        editor.limit = field.limit
+        state.profile.focus = field
+        state.profile.editing = (field, editor)
+        state.message = PastedText.summary(changes, what: "From your editor").map { ($0, false) }
+        _ = confirmEdit(&state, field, line)
     }
 }
 

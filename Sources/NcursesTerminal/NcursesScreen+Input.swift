@@ -7,6 +7,12 @@ extension NcursesScreen {
     public func nextInput(timeout milliseconds: Int) -> TerminalInput? {
         if !pendingInputs.isEmpty { return pendingInputs.removeFirst() }
         guard isOpen else { return nil }
+        if fitiq_take_continued() != 0 {
+            // Stopped and continued from outside (`kill -STOP`, then `-CONT`): take the terminal again.
+            reset_prog_mode()
+            fitiq_set_bracketed_paste(1)
+            return .repaint
+        }
         var reads: [ByteRead] = []
         wtimeout(window, Int32(clamping: max(0, milliseconds)))
         guard let first = readOnce() else { return nil }
@@ -21,7 +27,9 @@ extension NcursesScreen {
             reads.append(next)
             missing -= 1
         }
-        pendingInputs = KeyDecoder.decode(KeyDecoder.scalars(from: reads), size: size)
+        pendingInputs = KeyDecoder.decode(
+            KeyDecoder.scalars(from: reads), size: size, state: &decoderState,
+            keyName: { keyname($0).map { String(cString: $0) } })
         return pendingInputs.isEmpty ? nil : pendingInputs.removeFirst()
     }
 

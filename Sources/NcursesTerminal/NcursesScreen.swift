@@ -23,6 +23,8 @@ public final class NcursesScreen: TerminalScreen {
     var cursorVisible: Bool?
     /// Input decoded from one batch of reads and not returned yet, oldest first.
     var pendingInputs: [TerminalInput] = []
+    /// A bracketed paste whose end has not arrived yet, and what else one batch leaves for the next.
+    var decoderState = KeyDecoder.State()
 
     /// Opens the terminal: UTF-8 locale, raw keys (Ctrl-C and Ctrl-S arrive as keys), no echo, 25 ms
     /// Esc delay, hidden cursor, and colours when the terminal has them and `NO_COLOR` is not set.
@@ -56,6 +58,9 @@ public final class NcursesScreen: TerminalScreen {
             init_pair(definition.pair, definition.foreground, -1)
         }
         setCursorVisible(false)
+        fitiq_install_continue_handler()
+        // Pastes arrive marked, so they are text, never keys; terminals without the mode ignore it.
+        fitiq_set_bracketed_paste(1)
     }
 
     deinit {
@@ -74,6 +79,34 @@ public final class NcursesScreen: TerminalScreen {
         isOpen = false
         fitiq_set_curses_active(0)
         endwin()
+        fitiq_set_bracketed_paste(0)
+    }
+
+    /// Paints every cell at the next draw, clearing whatever else the terminal shows.
+    public func invalidate() {
+        previousFrame = nil
+        clearok(window, true)
+    }
+
+    /// Ctrl-Z: gives the terminal back (as on exit), stops the process, and takes the terminal again
+    /// once continued (`fg`); the next draw paints everything.
+    public func suspend() {
+        runOutside { fitiq_stop_process() }
+        _ = fitiq_take_continued()  // this continue is ours: the next draw repaints anyway
+    }
+
+    /// Runs `body` with the terminal as the shell left it (cooked mode, no bracketed paste), then takes
+    /// it back and repaints at the next draw.
+    public func runOutside(_ body: () -> Void) {
+        guard isOpen else { return body() }
+        fitiq_set_bracketed_paste(0)
+        fitiq_set_curses_active(0)
+        endwin()
+        body()
+        reset_prog_mode()
+        fitiq_set_curses_active(1)
+        fitiq_set_bracketed_paste(1)
+        invalidate()
     }
 
     func setCursorVisible(_ visible: Bool) {

@@ -60,6 +60,9 @@ enum StartupTrace {
 
         func nextInput(timeout milliseconds: Int) -> TerminalInput? { screen.nextInput(timeout: milliseconds) }
         func restore() { screen.restore() }
+        func invalidate() { screen.invalidate() }
+        func suspend() { screen.suspend() }
+        func runOutside(_ body: () -> Void) { screen.runOutside(body) }
     }
 
     /// Whether a trace was asked for.

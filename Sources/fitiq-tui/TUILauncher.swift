@@ -26,7 +26,8 @@ enum TUILauncher {
             accounts: accounts, account: account,
             dependencies: EditorLoop.Dependencies(
                 clock: ContinuousClock(), now: { Date() }, timeZone: accounts.environment.timeZone,
-                home: environment["HOME"], healthSource: openHealthExport))
+                home: environment["HOME"], healthSource: openHealthExport,
+                externalEditor: { ExternalEditor(environment: environment).edit($0) }))
         let initial = await loop.initialState(size: (0, 0))
         StartupTrace.mark("account read from the cache")
         // ncurses belongs to one thread for its whole life (NCURSES.md P10): a pool of one thread of its

@@ -15,6 +15,9 @@ final class FakeTerminal: TerminalScreen, Sendable {
         var frames: [CellBuffer] = []
         var pending: [Pending] = []
         var restored = false
+        var invalidations = 0
+        var suspensions = 0
+        var outside = 0
     }
 
     private let state = Mutex(State())
@@ -59,6 +62,24 @@ final class FakeTerminal: TerminalScreen, Sendable {
     func restore() {
         state.withLock { $0.restored = true }
     }
+
+    func invalidate() {
+        state.withLock { $0.invalidations += 1 }
+    }
+
+    func suspend() {
+        state.withLock { $0.suspensions += 1 }
+    }
+
+    func runOutside(_ body: () -> Void) {
+        state.withLock { $0.outside += 1 }
+        body()
+    }
+
+    /// How many times the loop asked for a whole repaint, a suspension, or ran something outside.
+    var invalidations: Int { state.withLock { $0.invalidations } }
+    var suspensions: Int { state.withLock { $0.suspensions } }
+    var outsideRuns: Int { state.withLock { $0.outside } }
 
     var wasRestored: Bool { state.withLock { $0.restored } }
 }

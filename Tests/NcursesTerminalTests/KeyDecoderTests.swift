@@ -59,10 +59,49 @@ struct KeyDecoderTests {
     }
 
     @Test func unknownEscapeSequencesAreDroppedWhole() {
-        let csi = Array("[200~".unicodeScalars.map(\.value))  // bracketed paste start
+        // (The bracketed paste start, `[200~`, was the example here; it is known now: see the paste tests.)
+        let csi = Array("[15~".unicodeScalars.map(\.value))  // F5 without terminfo's kf5
         #expect(decode([.character(27)] + csi.map(RawRead.character) + [.character(0x61)]) == [.key(.character("a"))])
         let ss3 = [27, 0x4F, 0x4D] as [UInt32]  // keypad Enter without terminfo's kent
         #expect(decode(ss3.map(RawRead.character)) == [])
+    }
+
+    /// `text` as the terminal sends it inside bracketed paste markers.
+    static func bracketed(_ text: String) -> [RawRead] {
+        ("\u{1B}[200~" + text + "\u{1B}[201~").unicodeScalars.map { RawRead.character($0.value) }
+    }
+
+    @Test func aBracketedPasteIsTextNeverKeys() {
+        let pasted = "Runner from Porto.\r\nLoves hills.\tq x h"
+        #expect(decode(Self.bracketed(pasted)) == [.paste(pasted)])
+        // Keys typed after the paste are keys again.
+        #expect(decode(Self.bracketed("a") + [.character(0x71)]) == [.paste("a"), .key(.character("q"))])
+    }
+
+    @Test func aPasteSpreadOverSeveralBatchesIsOnePaste() {
+        let reads = Self.bracketed("one two three")
+        var state = KeyDecoder.State()
+        var inputs: [TerminalInput] = []
+        // Cut everywhere, even inside the end marker.
+        for cut in stride(from: 0, to: reads.count, by: 4) {
+            let batch = Array(reads[cut..<min(reads.count, cut + 4)])
+            inputs += KeyDecoder.decode(batch, size: (80, 24), state: &state, keyName: { _ in nil })
+        }
+        #expect(inputs == [.paste("one two three")])
+        #expect(state == KeyDecoder.State())
+    }
+
+    @Test func altBAndAltFAndModifiedArrowsMoveByWord() {
+        #expect(decode([.character(27), .character(0x62)]) == [.key(.wordLeft)])
+        #expect(decode([.character(27), .character(0x66)]) == [.key(.wordRight)])
+        let ctrlLeft = Array("\u{1B}[1;5D".unicodeScalars.map { RawRead.character($0.value) })
+        let altRight = Array("\u{1B}[1;3C".unicodeScalars.map { RawRead.character($0.value) })
+        #expect(decode(ctrlLeft) == [.key(.wordLeft)])
+        #expect(decode(altRight) == [.key(.wordRight)])
+        // ncurses' own codes for them, known by their terminfo names.
+        let named = KeyDecoder.decode(
+            [.keyCode(560), .keyCode(575)], size: (80, 24), keyName: { [560: "kLFT5", 575: "kRIT5"][$0] })
+        #expect(named == [.key(.wordLeft), .key(.wordRight)])
     }
 
     @Test func escapeBeforeAFunctionKeyKeepsTheKey() {

@@ -1,0 +1,100 @@
+import FitIQCore
+import Testing
+
+@testable import FitIQTUI
+
+/// What a terminal user expects: pastes are text, Ctrl-L and Ctrl-Z, j/k, word keys, the user's editor.
+struct TerminalHabitsTests {
+    @Test func aMultiLinePasteIntoTheBioIsOneLineAndRunsNoCommand() {
+        var state = profileState()
+        press([.tab, .enter, .control("u")], &state)
+        let effects = update(&state, .input(.paste("Runner from Porto.\nLoves hills.\tq x h")))
+        #expect(effects.isEmpty)
+        #expect(state.overlay == nil)
+        #expect(state.lower == .history)
+        #expect(state.profile.editing?.editor.text == "Runner from Porto. Loves hills. q x h")
+        #expect(state.message?.text == "Pasted as one line: line breaks and tabs became spaces.")
+        press([.enter], &state)
+        #expect(state.profile.drafts[.bio] == "Runner from Porto. Loves hills. q x h")
+    }
+
+    @Test func controlCharactersInAPasteAreDroppedAndTheLimitHolds() {
+        var state = profileState()
+        press([.enter, .control("u")], &state)
+        update(&state, .input(.paste("Ana\u{1B}[2J " + String(repeating: "n", count: 120))))
+        let name = state.profile.editing?.editor.text ?? ""
+        #expect(name.count == 100)
+        #expect(name.hasPrefix("Ana[2J "))
+        #expect(state.message?.isError == true)
+        #expect(state.message?.text.contains("control characters were dropped") == true)
+        #expect(state.profile.errors[.name] == "Name can be at most 100 characters; no more can be typed.")
+    }
+
+    @Test func aPasteOutsideAnEditIsIgnoredWithAHint() {
+        var state = profileState()
+        let before = state.profile
+        let effects = update(&state, .input(.paste("q")))
+        #expect(effects.isEmpty)
+        #expect(!state.shouldQuit && state.overlay == nil)
+        #expect(state.profile == before)
+        #expect(state.message?.text == "Press Enter on a field first to paste into it.")
+    }
+
+    @Test func ctrlLRepaintsAndCtrlZSuspendsWithoutTouchingDrafts() {
+        var state = profileState()
+        press([.enter, .control("u")] + type("Draft name"), &state)
+        let form = state.profile
+        #expect(press([.control("l")], &state) == [.repaint])
+        #expect(press([.control("z")], &state) == [.suspend])
+        #expect(update(&state, .input(.repaint)) == [.repaint])
+        #expect(state.profile == form)
+    }
+
+    @Test func jAndKMoveOutsideAnEditAndTypeInsideOne() {
+        var state = profileState()
+        press([.character("j"), .character("j")], &state)
+        #expect(state.profile.focus == .unitSystem)
+        press([.character("k")], &state)
+        #expect(state.profile.focus == .bio)
+        press([.enter, .control("u")] + type("jk"), &state)
+        #expect(state.profile.editing?.editor.text == "jk")
+    }
+
+    @Test func wordKeysInAField() {
+        var field = TextField("Trail runner from Porto")
+        field.handle(.control("w"))
+        #expect(field.text == "Trail runner from ")
+        field.handle(.wordLeft)
+        field.handle(.wordLeft)
+        #expect(field.cursor == 6)
+        field.handle(.wordRight)
+        #expect(field.cursor == 12)
+        field.handle(.control("w"))
+        #expect(field.text == "Trail  from ")
+    }
+
+    @Test func eOnTheBioOpensTheUsersEditorAndItsTextIsCheckedLikeTypedText() {
+        var state = profileState(bio: "Trail runner")
+        press([.tab], &state)
+        #expect(press([.character("e")], &state) == [.editExternally(.bio, text: "Trail runner")])
+        update(&state, .externalEdit(.bio, .edited("Trail runner.\nLoves hills.")))
+        #expect(state.profile.drafts[.bio] == "Trail runner. Loves hills.")
+        #expect(state.profile.editing == nil)
+        #expect(state.message?.text == "From your editor: line breaks and tabs became spaces.")
+
+        // Too long: the text stays in the field with the rule, nothing is lost.
+        update(&state, .externalEdit(.bio, .edited(String(repeating: "b", count: 501))))
+        #expect(state.profile.editing?.editor.text.count == 501)
+        #expect(state.profile.errors[.bio] == "Bio must be at most 500 characters (it has 501).")
+    }
+
+    @Test func aMissingOrFailingEditorLeavesTheDraftAsItWas() {
+        var state = profileState(bio: "Trail runner")
+        press([.tab], &state)
+        let before = state.profile
+        update(&state, .externalEdit(.bio, .failed("No editor is set: set $VISUAL or $EDITOR.")))
+        #expect(state.profile == before)
+        #expect(state.message?.isError == true)
+        #expect(state.message?.text.contains("$EDITOR") == true)
+    }
+}
