@@ -60,6 +60,9 @@ public struct AppState: Sendable {
     public var shouldQuit = false
     /// Whether to show the `i` key (health import is available).
     public var canImportHealth = false
+    /// The first line shown of the help and of the sync details when they are longer than the screen.
+    public var helpScroll = 0
+    public var detailsScroll = 0
 
     public init(
         screen: Screen, size: (width: Int, height: Int), now: Date, timeZone: LocalZone, server: String,
@@ -73,8 +76,10 @@ public struct AppState: Sendable {
         self.account = account
     }
 
-    /// The smallest terminal the profile screen fits.
-    public static let minimumSize = (width: 80, height: 24)
+    /// The smallest terminal the screens are laid out for; below it a "too small" screen shows.
+    public static let minimumSize = (width: 40, height: 12)
+    /// The width from which the Profile and Physical boxes stand side by side (below it they stack).
+    public static let sideBySideWidth = 80
 
     /// Whether edits exist that have not been saved locally yet.
     public var hasUnsavedEdits: Bool { !profile.drafts.isEmpty || profile.editing != nil }

@@ -99,6 +99,16 @@ public struct CellBuffer: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Copies `rows` rows of `source`, from its row `sourceY`, to this buffer's row `y` (same columns).
+    public mutating func blit(_ source: CellBuffer, sourceY: Int, rows: Int, toY y: Int) {
+        for row in 0..<max(0, rows) {
+            let from = sourceY + row
+            let to = y + row
+            guard from >= 0, from < source.height, to >= 0, to < height else { continue }
+            for column in 0..<min(width, source.width) { self[column, to] = source[column, from] }
+        }
+    }
+
     /// Each row as text (wide characters once, trailing spaces kept).
     public var lines: [String] {
         (0..<height).map { row in

@@ -10,28 +10,31 @@ import FitIQCore
 func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
     switch overlay {
     case .help:
-        var lines = [
-            "Tab / Shift-Tab / ↑ ↓   move between fields",
-            "Enter                   edit the field, or confirm the edit",
-            "Esc                     cancel the edit",
-            "Ctrl-S                  save every form with edits",
-            "h                       height history / sync details",
-            "s                       sync now",
-            "r / x                   retry / discard rejected changes (sync details)",
+        var keys: [(String, String)] = [
+            ("Tab / Shift-Tab / ↑ ↓ / j k", "move between fields"),
+            ("Enter", "edit the field, or confirm the edit"),
+            ("Esc", "cancel the edit"),
+            ("Ctrl-S", "save every form with edits"),
+            ("e", "on the bio: write it in $VISUAL or $EDITOR"),
+            ("Ctrl-W, Alt-B/F, Ctrl-←/→", "in a field: delete a word, move by word"),
+            ("h", "height history / sync details (PgUp/PgDn scroll)"),
+            ("s", "sync now"),
+            ("r / x", "retry / discard rejected changes (sync details)"),
         ]
-        if state.canImportHealth {
-            lines.append("i                       import health data (export.zip or export.xml)")
-        }
-        lines += [
-            "?                       this help",
-            "q                       quit (asks first when edits are unsaved)",
-            "",
-            "Date of birth is set at registration. Biological sex comes only from",
-            "your health data and is never edited here.",
-            "",
-            "Press any key to close.",
+        if state.canImportHealth { keys.append(("i", "import health data (export.zip or export.xml)")) }
+        keys += [
+            ("Ctrl-L", "repaint the screen"), ("Ctrl-Z", "suspend (fg brings it back)"), ("?", "this help"),
+            ("q", "quit (asks first when edits are unsaved)"),
         ]
-        drawPanel("Help", lines: lines, state: state, into: &buffer)
+        let notes: [String] = [
+            "",
+            "Date of birth is set at registration. Biological sex comes only from your health data and "
+                + "is never edited here.",
+            "", "Paste into a field while editing it: a paste is text, never keys.",
+            "", "↑↓ PgUp PgDn scroll; any other key closes.",
+        ]
+        let lines: [String] = helpLines(keys, width: buffer.width - 7) + notes
+        drawPanel("Help", lines: lines, state: state, into: &buffer, scroll: state.helpScroll)
     case .quitPrompt:
         drawPanel(
             "Unsaved edits",
@@ -95,18 +98,47 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
     return nil
 }
 
-/// A centred box holding `lines`; returns its inner rectangle.
+/// The help's keys and what they do: in two columns when the panel is wide, else each key on a line
+/// of its own with what it does below.
+private func helpLines(_ keys: [(String, String)], width: Int) -> [String] {
+    let keyWidth = keys.map { DisplayWidth.of($0.0) }.max() ?? 0
+    var lines: [String] = []
+    let indent = String(repeating: " ", count: keyWidth + 2)
+    for (key, does) in keys {
+        if width >= keyWidth + 2 + 24 {
+            let pad = String(repeating: " ", count: keyWidth + 2 - DisplayWidth.of(key))
+            let described: [String] = wrap(does, width: width - keyWidth - 2, maximumLines: 4)
+            lines.append(key + pad + (described.first ?? ""))
+            for rest in described.dropFirst() { lines.append(indent + rest) }
+        } else {
+            lines.append(key)
+            for part in wrap(does, width: width - 2, maximumLines: 4) { lines.append("  " + part) }
+        }
+    }
+    return lines
+}
+
+/// A centred box holding `lines`, wrapped to the screen's width; when they are more than fit, it shows
+/// them from line `scroll` and says which. Returns its inner rectangle.
 @discardableResult
 private func drawPanel(
-    _ title: String, lines: [String], state: AppState, into buffer: inout CellBuffer
+    _ title: String, lines: [String], state: AppState, into buffer: inout CellBuffer, scroll: Int = 0
 ) -> (x: Int, y: Int, width: Int, height: Int) {
-    let width = min(buffer.width - 4, (lines.map(DisplayWidth.of).max() ?? 20) + 4)
-    let height = min(buffer.height - 2, lines.count + 2)
+    let maximumWidth = buffer.width - (buffer.width >= 60 ? 4 : 2)
+    let wrapped = lines.flatMap { line in
+        line.isEmpty || DisplayWidth.of(line) <= maximumWidth - 3
+            ? [line] : wrap(line, width: maximumWidth - 3, maximumLines: 20)
+    }
+    let width = min(maximumWidth, (wrapped.map(DisplayWidth.of).max() ?? 20) + 4)
+    let height = min(buffer.height - 2, wrapped.count + 2)
     let x = (buffer.width - width) / 2
     let y = (buffer.height - height) / 2
     buffer.fill(x: x, y: y, width: width, height: height)
-    let inner = drawBox(title, x: x, y: y, width: width, height: height, focused: true, into: &buffer)
-    for (index, line) in lines.enumerated() where index < inner.height {
+    let visible = height - 2
+    let first = max(0, min(scroll, wrapped.count - visible))
+    let shownTitle = wrapped.count > visible ? "\(title) \(first + 1)–\(first + visible)/\(wrapped.count)" : title
+    let inner = drawBox(shownTitle, x: x, y: y, width: width, height: height, focused: true, into: &buffer)
+    for (index, line) in wrapped.dropFirst(first).enumerated() where index < inner.height {
         buffer.put(line, x: inner.x + 1, y: inner.y + index, limit: inner.width - 1)
     }
     return inner

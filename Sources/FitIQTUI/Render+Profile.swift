@@ -6,36 +6,72 @@ import FitIQCore
     import Foundation
 #endif
 
-/// The profile screen: title, the Profile and Physical boxes, then history or sync details.
-func renderProfile(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
+/// The profile screen: title, the Profile and Physical boxes (side by side from 80 columns, stacked
+/// below), then the height history or the sync details in what is left above the `bottom` rows.
+///
+/// When the boxes do not fit, the lower panel goes first; when even they do not fit, they scroll so
+/// the focused field stays in view.
+func renderProfile(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) -> (x: Int, y: Int)? {
     renderTitle(state, into: &buffer)
+    let top = 1
+    let available = buffer.height - bottom - top
+    let sideBySide = buffer.width >= AppState.sideBySideWidth
+    let leftWidth = sideBySide ? buffer.width / 2 : buffer.width
+    let rightWidth = sideBySide ? buffer.width - leftWidth : buffer.width
     let values = ProfileValues(state)
     let outbox = state.account?.state
-    let leftWidth = buffer.width / 2
-    let rightWidth = buffer.width - leftWidth
     let metadataRows =
         rows(for: [.name, .bio, .unitSystem, .language], state: state, values: values, width: leftWidth - 2)
-        + resultRows(outbox?.outbox.metadata?.delivery, pending: outbox?.outbox.metadata != nil, state: state)
+        + resultRows(
+            outbox?.outbox.metadata?.delivery, pending: outbox?.outbox.metadata != nil, state: state,
+            width: leftWidth - 3)
     let physicalRows =
         rows(for: [.height, .dateOfBirth, .biologicalSex], state: state, values: values, width: rightWidth - 2)
-        + resultRows(physicalDelivery(outbox), pending: outbox?.outbox.physical != nil, state: state)
-    let boxHeight = max(metadataRows.count, physicalRows.count) + 2
-    var cursor: (x: Int, y: Int)?
+        + resultRows(
+            physicalDelivery(outbox), pending: outbox?.outbox.physical != nil, state: state, width: rightWidth - 3)
     let focusForm = state.profile.focus.form
-    let left = drawBox(
-        "Profile", x: 0, y: 1, width: leftWidth, height: boxHeight, focused: focusForm == .metadata, into: &buffer)
-    let right = drawBox(
-        "Physical", x: leftWidth, y: 1, width: rightWidth, height: boxHeight,
-        focused: focusForm != .metadata, into: &buffer)
-    for (inner, lines) in [(left, metadataRows), (right, physicalRows)] {
-        for (offset, line) in lines.enumerated() {
-            if let column = line.draw(&buffer, inner.x, inner.y + offset, inner.width) {
+    let boxes: [(title: String, rows: [Row], x: Int, width: Int, focused: Bool, focusRow: Int?)] = [
+        (
+            "Profile", metadataRows, 0, leftWidth, focusForm == .metadata,
+            focusRow(state, in: [.name, .bio, .unitSystem, .language])
+        ),
+        (
+            "Physical", physicalRows, sideBySide ? leftWidth : 0, rightWidth, focusForm != .metadata,
+            focusRow(state, in: [.height, .dateOfBirth, .biologicalSex])
+        ),
+    ]
+    let heights = boxes.map { $0.rows.count + 2 }
+    let formHeight = sideBySide ? (heights.max() ?? 0) : heights.reduce(0, +)
+
+    // The boxes, into a buffer of their own height: copied whole when they fit, else the rows around
+    // the focused field.
+    var form = CellBuffer(width: buffer.width, height: formHeight)
+    var cursor: (x: Int, y: Int)?
+    var focusY = 0
+    var y = 0
+    for (index, box) in boxes.enumerated() {
+        let boxY = sideBySide ? 0 : y
+        let height = sideBySide ? formHeight : heights[index]
+        let inner = drawBox(
+            box.title, x: box.x, y: boxY, width: box.width, height: height, focused: box.focused, into: &form)
+        for (offset, line) in box.rows.enumerated() {
+            if let column = line.draw(&form, inner.x, inner.y + offset, inner.width) {
                 cursor = (column, inner.y + offset)
             }
         }
+        if let row = box.focusRow { focusY = inner.y + row }
+        y += heights[index]
     }
-    let lowerTop = 1 + boxHeight
-    let lowerHeight = buffer.height - 2 - lowerTop
+    let shown = min(formHeight, available)
+    let offset = formHeight <= available ? 0 : max(0, min(formHeight - available, focusY - available / 2))
+    buffer.blit(form, sourceY: offset, rows: shown, toY: top)
+    if let found = cursor {
+        let row = found.y - offset
+        cursor = (0..<shown).contains(row) ? (found.x, top + row) : nil
+    }
+
+    let lowerTop = top + shown
+    let lowerHeight = buffer.height - bottom - lowerTop
     if lowerHeight >= 3 {
         switch state.lower {
         case .history: renderHistory(state, x: 0, y: lowerTop, width: buffer.width, height: lowerHeight, into: &buffer)
@@ -44,6 +80,17 @@ func renderProfile(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int,
         }
     }
     return cursor
+}
+
+/// The row of the focused field among `fields` inside its box (its first row), if it is one of them.
+private func focusRow(_ state: AppState, in fields: [ProfileField]) -> Int? {
+    guard let index = fields.firstIndex(of: state.profile.focus) else { return nil }
+    // Fields before it may carry extra lines (messages, provenance); the box's rows were built in order.
+    var row = 0
+    for field in fields[..<index] {
+        row += 1 + extraLines(field, state: state).count + (state.profile.errors[field] == nil ? 0 : 1)
+    }
+    return row
 }
 
 /// One row inside a box; `draw` returns the cursor column when the row holds the field being edited.
@@ -141,7 +188,7 @@ private func extraLines(_ field: ProfileField, state: AppState) -> [(text: Strin
 }
 
 /// The form's own result: rejected with the server's message, or waiting to be sent.
-private func resultRows(_ delivery: Delivery?, pending: Bool, state: AppState) -> [Row] {
+private func resultRows(_ delivery: Delivery?, pending: Bool, state: AppState, width: Int) -> [Row] {
     guard pending else { return [] }
     let text: String
     let style: CellStyle
@@ -152,7 +199,7 @@ private func resultRows(_ delivery: Delivery?, pending: Bool, state: AppState) -
         text = "○ Saved here, not on the server yet"
         style = Styles.muted
     }
-    return wrap(text, width: 36).map { line in
+    return wrap(text, width: max(10, width)).map { line in
         Row { buffer, x, y, width in
             buffer.put(line, x: x + 1, y: y, style: style, limit: width - 1)
             return nil
@@ -166,52 +213,83 @@ private func physicalDelivery(_ state: AccountState?) -> Delivery? {
     return state.outbox.physical?.delivery
 }
 
-/// Splits `text` into lines of at most `width` columns at spaces.
-func wrap(_ text: String, width: Int) -> [String] {
+/// Splits `text` into lines of at most `width` columns at spaces (a word longer than a line is cut
+/// into pieces), keeping at most `maximumLines`.
+func wrap(_ text: String, width: Int, maximumLines: Int = 3) -> [String] {
+    let width = max(1, width)
     var lines: [String] = []
     var line = ""
+    func push(_ word: String) {
+        var word = word
+        while DisplayWidth.of(word) > width {
+            var piece = ""
+            for character in word {
+                if DisplayWidth.of(piece + String(character)) > width { break }
+                piece.append(character)
+            }
+            if piece.isEmpty { break }
+            lines.append(piece)
+            word.removeFirst(piece.count)
+        }
+        line = word
+    }
     for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
         let candidate = line.isEmpty ? word : line + " " + word
-        if DisplayWidth.of(candidate) > width && !line.isEmpty {
-            lines.append(line)
-            line = word
+        if DisplayWidth.of(candidate) > width {
+            if !line.isEmpty { lines.append(line) }
+            push(word)
         } else {
             line = candidate
         }
     }
     if !line.isEmpty { lines.append(line) }
-    return lines.prefix(3).map { $0 }
+    return Array(lines.prefix(maximumLines))
 }
 
+/// The history: a chart beside the latest entries when there is room, else the entries only (the
+/// chart goes first when the screen is short or narrow), as many as fit.
 private func renderHistory(_ state: AppState, x: Int, y: Int, width: Int, height: Int, into buffer: inout CellBuffer) {
     let inner = drawBox("Height history", x: x, y: y, width: width, height: height, into: &buffer)
     let entries = state.account?.state.heightHistory ?? []
     let units = ProfileValues(state).unitSystem
-    let listWidth = min(40, inner.width / 2)
-    HeightChart.render(
-        entries, unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x, y: inner.y,
-        width: inner.width - listWidth - 1, height: inner.height, style: .plain)
+    let withChart = inner.height >= 6 && inner.width >= 60
+    let listWidth = withChart ? min(40, inner.width / 2) : inner.width - 1
+    if withChart {
+        HeightChart.render(
+            entries, unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x, y: inner.y,
+            width: inner.width - listWidth - 1, height: inner.height, style: .plain)
+    }
     HeightChart.list(
         entries, unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x + inner.width - listWidth,
         y: inner.y, width: listWidth, height: inner.height, style: .plain)
 }
 
+/// The sync details: every change with its state and the server's message, wrapped, scrolled with
+/// PgUp/PgDn when longer than the box.
 private func renderSyncDetails(
     _ state: AppState, x: Int, y: Int, width: Int, height: Int, into buffer: inout CellBuffer
 ) {
-    let inner = drawBox("Sync details", x: x, y: y, width: width, height: height, into: &buffer)
     guard let account = state.account else { return }
-    let changes = account.state.pendingChanges(timeZone: state.timeZone)
-    var row = inner.y
-    let last = account.state.lastSyncAt.map { "Last sync \(clockTime($0, in: state.timeZone))" } ?? "Never synced"
-    buffer.put(
-        "\(last) · server \(account.server)", x: inner.x + 1, y: row, style: Styles.muted, limit: inner.width - 2)
-    row += 1
-    if changes.isEmpty {
-        buffer.put("Every change is on the server.", x: inner.x + 1, y: row, style: Styles.good, limit: inner.width - 2)
-        return
+    let lines = syncDetailLines(state, account: account, width: width - 4)
+    let visible = height - 2
+    let scroll = max(0, min(state.detailsScroll, lines.count - visible))
+    let title =
+        lines.count > visible
+        ? "Sync details (\(scroll + 1)–\(min(lines.count, scroll + visible)) of \(lines.count), PgUp/PgDn)"
+        : "Sync details"
+    let inner = drawBox(title, x: x, y: y, width: width, height: height, into: &buffer)
+    for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
+        buffer.put(line.text, x: inner.x + 1, y: inner.y + row, style: line.style, limit: inner.width - 2)
     }
-    for change in changes where row < inner.y + inner.height {
+}
+
+/// The sync details' lines at `width` columns.
+func syncDetailLines(_ state: AppState, account: AccountSnapshot, width: Int) -> [(text: String, style: CellStyle)] {
+    let changes = account.state.pendingChanges(timeZone: state.timeZone)
+    let last = account.state.lastSyncAt.map { "Last sync \(clockTime($0, in: state.timeZone))" } ?? "Never synced"
+    var lines = wrap("\(last) · server \(account.server)", width: width, maximumLines: 4).map { ($0, Styles.muted) }
+    if changes.isEmpty { return lines + [("Every change is on the server.", Styles.good)] }
+    for change in changes {
         let mark = change.rejection == nil ? "○ pending " : "! rejected"
         var line = "\(mark)  \(change.summary)"
         if let rejection = change.rejection {
@@ -219,9 +297,8 @@ private func renderSyncDetails(
         } else if let error = change.lastError {
             line += " (last try: \(TextSanitizer.sanitize(error)))"
         }
-        buffer.put(
-            line, x: inner.x + 1, y: row, style: change.rejection == nil ? .plain : Styles.error, limit: inner.width - 2
-        )
-        row += 1
+        let style = change.rejection == nil ? CellStyle.plain : Styles.error
+        lines += wrap(line, width: width, maximumLines: 8).map { ($0, style) }
     }
+    return lines
 }

@@ -6,28 +6,40 @@ import FitIQCore
     import Foundation
 #endif
 
-/// The sign-in (or registration) screen: a centred box with the fields always in typing mode.
-func renderSignIn(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
+/// The sign-in (or registration) screen: a centred box with the fields always in typing mode; on a
+/// short screen the fields close up and the server line goes.
+func renderSignIn(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) -> (x: Int, y: Int)? {
     renderTitle(state, into: &buffer)
     let form = state.signIn
-    let width = min(64, buffer.width - 4)
+    let width = min(64, buffer.width - (buffer.width >= 68 ? 4 : 2))
     let errorWidth = width - 6
     let errorLines = form.errors.mapValues { wrap("! " + $0, width: errorWidth) }
     let errorRows = form.visibleFields.reduce(0) { $0 + (errorLines[$1]?.count ?? 0) }
-    let height = 6 + form.visibleFields.count * 2 + errorRows
+    let available = buffer.height - 1 - bottom
+    let roomy = 6 + form.visibleFields.count * 2 + errorRows <= available
+    let spacing = roomy ? 2 : 1
+    let height = min(available, (roomy ? 6 : 3) + form.visibleFields.count * spacing + errorRows)
     let x = (buffer.width - width) / 2
-    let y = max(2, (buffer.height - height) / 2)
+    let y = 1 + max(0, (available - height) / 2)
     let inner = drawBox(
         form.registering ? "Create a FitIQ account" : "Sign in to FitIQ", x: x, y: y, width: width, height: height,
         focused: true, into: &buffer)
-    buffer.put("Server  \(state.server)", x: inner.x + 2, y: inner.y + 1, style: Styles.muted, limit: inner.width - 4)
-    var row = inner.y + 3
+    if roomy {
+        buffer.put(
+            "Server  \(state.server)", x: inner.x + 2, y: inner.y + 1, style: Styles.muted, limit: inner.width - 4)
+    }
+    var row = inner.y + (roomy ? 3 : 0)
     var cursor: (x: Int, y: Int)?
-    let fieldX = inner.x + 2 + 15
-    let fieldWidth = inner.width - 4 - 15
+    let wide = inner.width >= 40
+    let margin = wide ? 2 : 1
+    let labelWidth = wide || inner.width >= 30 ? 15 : 9
+    let fieldX = inner.x + margin + labelWidth
+    let fieldWidth = inner.width - 2 * margin - labelWidth
     for field in form.visibleFields {
         let focused = field == form.focus
-        buffer.put(field.label, x: inner.x + 2, y: row, style: focused ? Styles.accent : Styles.label)
+        buffer.put(
+            field.label, x: inner.x + margin, y: row, style: focused ? Styles.accent : Styles.label,
+            limit: labelWidth - 1)
         let editor = form.fields[field] ?? TextField("")
         let column = editor.render(
             into: &buffer, x: fieldX, y: row, width: fieldWidth, style: focused ? Styles.editing : .plain,
@@ -38,10 +50,10 @@ func renderSignIn(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, 
         }
         row += 1
         for line in errorLines[field] ?? [] {
-            buffer.put(line, x: inner.x + 2, y: row, style: Styles.error, limit: inner.width - 4)
+            buffer.put(line, x: inner.x + margin, y: row, style: Styles.error, limit: inner.width - 2 * margin)
             row += 1
         }
-        row += 1
+        row += spacing - 1
     }
     if form.busy { return nil }
     return cursor

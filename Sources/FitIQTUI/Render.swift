@@ -29,11 +29,14 @@ public func render(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int,
         return nil
     }
     var cursor: (x: Int, y: Int)?
+    let messageLines = state.message.map { wrap(" " + $0.text, width: width - 1, maximumLines: 3) } ?? []
+    // The screens use the rows between the title bar and the message lines above the key hints.
+    let bottom = 1 + messageLines.count
     switch state.screen {
-    case .signIn: cursor = renderSignIn(state, into: &buffer)
-    case .profile: cursor = renderProfile(state, into: &buffer)
+    case .signIn: cursor = renderSignIn(state, into: &buffer, bottom: bottom)
+    case .profile: cursor = renderProfile(state, into: &buffer, bottom: bottom)
     }
-    renderBottom(state, into: &buffer)
+    renderBottom(state, messageLines: messageLines, into: &buffer)
     if let overlay = state.overlay { cursor = renderOverlay(overlay, state: state, into: &buffer) }
     return cursor
 }
@@ -56,10 +59,11 @@ func renderTitle(_ state: AppState, into buffer: inout CellBuffer) {
     buffer.fill(x: 0, y: 0, width: buffer.width, height: 1, style: Styles.titleBar)
     var left = " fitiq-tui"
     if let account = state.account { left += " · \(TextSanitizer.sanitize(account.email))" }
+    // The program's name always shows; the sync state gets what is left after it, then the account.
     let right = syncSummary(state) + " "
-    let rightWidth = DisplayWidth.of(right)
+    let rightWidth = min(DisplayWidth.of(right), max(0, buffer.width - DisplayWidth.of(" fitiq-tui") - 1))
     buffer.put(left, x: 0, y: 0, style: Styles.titleBar, limit: max(0, buffer.width - rightWidth - 1))
-    buffer.put(right, x: max(0, buffer.width - rightWidth), y: 0, style: Styles.titleBar)
+    buffer.put(right, x: max(0, buffer.width - rightWidth), y: 0, style: Styles.titleBar, limit: rightWidth)
 }
 
 /// `● synced 12:04`, `○ offline · 2 changes pending`, `! 1 change rejected`.
@@ -89,33 +93,54 @@ func clockTime(_ date: Date, in timeZone: LocalZone) -> String {
     return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
 }
 
-/// The message line and the key hints.
-private func renderBottom(_ state: AppState, into buffer: inout CellBuffer) {
+/// The message lines (wrapped, not cut) and the key hints.
+private func renderBottom(_ state: AppState, messageLines: [String], into buffer: inout CellBuffer) {
     let (width, height) = (buffer.width, buffer.height)
-    if let message = state.message {
+    for (index, line) in messageLines.enumerated() {
         buffer.put(
-            " " + message.text, x: 0, y: height - 2, style: message.isError ? Styles.error : .plain, limit: width)
+            line, x: 0, y: height - 1 - messageLines.count + index,
+            style: state.message?.isError == true ? Styles.error : .plain, limit: width)
     }
     buffer.fill(x: 0, y: height - 1, width: width, height: 1, style: Styles.titleBar)
-    buffer.put(" " + keyHints(state), x: 0, y: height - 1, style: Styles.titleBar, limit: width)
+    buffer.put(" " + fittedHints(keyHints(state), width: width - 1), x: 0, y: height - 1, style: Styles.titleBar)
 }
 
-func keyHints(_ state: AppState) -> String {
+/// As many hints as fit in `width`, in order of importance, and always `? help` at the end (except on
+/// the sign-in screen, which has no help).
+func fittedHints(_ hints: [String], width: Int) -> String {
+    let always = hints.last == "? help" ? "? help" : nil
+    var shown: [String] = []
+    var used = always.map { DisplayWidth.of($0) } ?? 0
+    for hint in hints.dropLast(always == nil ? 0 : 1) {
+        let needed = DisplayWidth.of(hint) + 2
+        if used + needed > width { continue }
+        shown.append(hint)
+        used += needed
+    }
+    return (shown + (always.map { [$0] } ?? [])).joined(separator: "  ")
+}
+
+/// The key hints of the screen in order of importance; the footer shows those that fit.
+func keyHints(_ state: AppState) -> [String] {
     switch state.screen {
     case .signIn:
         return state.signIn.registering
-            ? "Tab next field  Enter register  Ctrl-R back to sign-in  Esc quit"
-            : "Tab next field  Enter sign in  Ctrl-R register a new account  Esc quit"
+            ? ["Enter register", "Tab next field", "Ctrl-R back to sign-in", "Esc quit"]
+            : ["Enter sign in", "Tab next field", "Ctrl-R register a new account", "Esc quit"]
     case .profile:
         if state.profile.editing != nil {
-            return "Enter confirm  Esc cancel  Ctrl-S save all  ←→ Home End move  Backspace Delete"
+            return [
+                "Enter confirm", "Esc cancel", "Ctrl-S save all", "←→ Home End move", "Ctrl-W word", "Backspace Delete",
+                "? help",
+            ]
         }
-        var hints = "Tab/↑↓ move  Enter edit  Ctrl-S save  h "
-        hints += state.lower == .history ? "sync details" : "history"
-        hints += "  s sync"
-        if state.canImportHealth { hints += "  i import" }
-        if state.lower == .syncDetails { hints += "  r retry  x discard" }
-        return hints + "  ? help  q quit"
+        var hints = ["Enter edit", "Ctrl-S save", "Tab move"]
+        if state.profile.focus == .bio { hints.append("e editor") }
+        if state.lower == .syncDetails { hints += ["r retry", "x discard"] }
+        if state.canImportHealth { hints.append("i import") }
+        hints += ["s sync", state.lower == .history ? "h details" : "h history", "q quit"]
+        if state.lower == .syncDetails { hints.append("PgUp/PgDn scroll") }
+        return hints + ["? help"]
     }
 }
 

@@ -22,6 +22,11 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
         return saveAll(&state)
     case .character("h"):
         state.lower = state.lower == .history ? .syncDetails : .history
+        state.detailsScroll = 0
+    case .pageDown where state.lower == .syncDetails:
+        state.detailsScroll += max(1, state.size.height / 3)
+    case .pageUp where state.lower == .syncDetails:
+        state.detailsScroll = max(0, state.detailsScroll - max(1, state.size.height / 3))
     case .character("s"):
         state.message = ("Syncing…", false)
         return [.syncNow]

@@ -143,7 +143,16 @@ private func handleImportProgress(_ state: inout AppState, _ progress: HealthImp
 private func handleOverlay(_ state: inout AppState, _ overlay: AppState.Overlay, _ key: Key) -> [Effect] {
     switch overlay {
     case .help:
-        state.overlay = nil
+        let page = max(1, state.size.height - 4)
+        switch key {
+        case .down, .character("j"): state.helpScroll += 1
+        case .up, .character("k"): state.helpScroll = max(0, state.helpScroll - 1)
+        case .pageDown: state.helpScroll += page
+        case .pageUp: state.helpScroll = max(0, state.helpScroll - page)
+        default:
+            state.overlay = nil
+            state.helpScroll = 0
+        }
         return []
     case .quitPrompt:
         switch key {
