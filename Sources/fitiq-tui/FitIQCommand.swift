@@ -31,6 +31,13 @@ struct FitIQCommand: AsyncParsableCommand {
 
     @OptionGroup var globals: GlobalOptions
 
+    @Flag(
+        help: """
+            Plain mode: labelled lines and a fitiq> prompt reading one command per line, for screen readers, \
+            dumb terminals, logs and scripts (also with TERM=dumb or FITIQ_PLAIN=1).
+            """)
+    var plain = false
+
     /// Bare `fitiq-tui` opens the editor without parsing arguments (its first frame comes sooner);
     /// anything else is parsed as a command.
     static func main() async {
@@ -54,13 +61,18 @@ struct FitIQCommand: AsyncParsableCommand {
 
     /// With no command: the interactive editor (the sign-in screen when nobody is signed in).
     func run() async throws {
-        try await Self.openEditor(.live(options: globals))
+        try await Self.openEditor(.live(options: globals), plain: plain)
     }
 
-    static func openEditor(_ config: AppConfig) async throws {
+    static func openEditor(_ config: AppConfig, plain: Bool = false) async throws {
         try await withApp(config) { app in
             StartupTrace.mark("server, session and API key resolved")
             let accounts = try app.requireAccounts()
+            if PlainMode.isWanted(flag: plain, environment: config.environment) {
+                var session = PlainMode(accounts: accounts, account: app.account)
+                await session.run()
+                return
+            }
             try await TUILauncher.run(
                 accounts: accounts, account: app.account, environment: ProcessInfo.processInfo.environment)
         }

@@ -37,6 +37,25 @@ enum PasswordReader {
     }
 }
 
+extension PasswordReader {
+    /// Reads one line as a password: without echo from a terminal (after `prompt` on standard output),
+    /// as it comes from a pipe; `nil` at the end of the input.
+    static func readLine(prompt: String) -> String? {
+        StandardStreams.write(prompt, to: STDOUT_FILENO)
+        guard StandardStreams.isTerminal(STDIN_FILENO) else { return Swift.readLine(strippingNewline: true) }
+        var original = termios()
+        tcgetattr(STDIN_FILENO, &original)
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            StandardStreams.write("\n", to: STDOUT_FILENO)
+        }
+        return Swift.readLine(strippingNewline: true)
+    }
+}
+
 enum PasswordError: Error, CustomStringConvertible {
     case noPassword
 

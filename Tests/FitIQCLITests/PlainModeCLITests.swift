@@ -1,0 +1,100 @@
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// Plain mode (`--plain`, `TERM=dumb`, `FITIQ_PLAIN=1`) read from a pipe, against the development server.
+struct PlainModeCLITests {
+    @Test func aNameSetAndSavedThroughAPipeReachesTheServer() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await RunningServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+
+            let run = try await cli.run(["--plain"], input: "set name Plain Person\nsave\nquit\n")
+
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains("fitiq> "))
+            #expect(run.stdout.contains("Name will be Plain Person once you save."), "\(run)")
+            #expect(run.stdout.contains("Synced: the server has every change."), "\(run)")
+            #expect(!run.stdout.contains("\u{1B}"), "plain mode writes no escape sequence")
+            let shown = try #require(
+                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+            #expect(shown["name"] as? String == "Plain Person")
+            #expect(try await Self.nameOnTheServer(cli) == "Plain Person")
+        }
+    }
+
+    /// The profile's name as the server has it, read by a second machine (fresh folders) signing in.
+    static func nameOnTheServer(_ cli: CLIHarness) async throws -> String? {
+        var other = cli.runner
+        let folder = cli.folder.appendingPathComponent("other-machine")
+        for (variable, name) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")]
+        {
+            other.environment[variable] = folder.appendingPathComponent(name).path
+        }
+        let login = try await other.run(
+            ["login", "--server", cli.server, "--email", "jane@example.com"], input: CLIHarness.password + "\n")
+        guard login.status == 0 else { return nil }
+        let shown = try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any]
+        return shown?["name"] as? String
+    }
+
+    @Test func aBadHeightGivesTheRuleAndSendsNothing() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await RunningServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            var dumb = cli.runner
+            dumb.environment["TERM"] = "dumb"  // chosen without --plain
+
+            let run = try await dumb.run([], input: "set height 5'13\"\nset height abc\nsave\nquit\n")
+
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains("Height inches after feet must be below 12 (13 given)"), "\(run)")
+            #expect(run.stdout.contains("Height must be a number with an optional unit"), "\(run)")
+            #expect(run.stdout.contains("There is nothing to save."), "\(run)")
+            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            #expect(status["pendingChanges"] as? Int == 0)
+            let history = try #require(
+                try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
+            #expect(history.isEmpty)
+        }
+    }
+
+    @Test func unsavedEditsAtTheEndOfInputAreNotSavedAndItSaysSo() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await RunningServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            var plain = cli.runner
+            plain.environment["FITIQ_PLAIN"] = "1"
+
+            let run = try await plain.run([], input: "set bio Never saved\n")
+
+            #expect(run.stdout.contains("End of input: 1 change was not saved."), "\(run)")
+            let shown = try #require(
+                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+            #expect(shown["bio"] as? String != "Never saved")
+        }
+    }
+
+    @Test func signingInWorksInPlainModeWithThePasswordFromThePipe() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await RunningServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            #expect(try await cli.run(["logout"]).status == 0)
+
+            let run = try await cli.run(
+                ["--plain", "--server", server.url], input: "jane@example.com\n\(CLIHarness.password)\nshow\nquit\n")
+
+            #expect(run.stdout.contains("Signed in as jane@example.com."), "\(run)")
+            #expect(run.stdout.contains("Name            Jane Doe"), "\(run)")
+            #expect(!run.stdout.contains(CLIHarness.password), "the password is never written")
+        }
+    }
+}
