@@ -113,7 +113,9 @@ static inline void fitiq_stop_process(void) {
     sigemptyset(&stop.sa_mask);
     stop.sa_handler = SIG_DFL;
     sigaction(SIGTSTP, &stop, &previous);
-    raise(SIGTSTP);
+    // To the process group, as the shell's Ctrl-Z: raise() would aim at this thread only, and the
+    // terminal's thread may block signals.
+    kill(0, SIGTSTP);
     sigaction(SIGTSTP, &previous, NULL);
 }
 

@@ -116,7 +116,9 @@ private func rows(for fields: [ProfileField], state: AppState, values: ProfileVa
                         into: &buffer, x: x + labelWidth, y: y, width: valueWidth, style: Styles.editing)
                 }
                 let (text, style) = display(field, state: state, values: values, focused: focused, draft: draft)
-                buffer.put(text, x: x + labelWidth, y: y, style: style, limit: valueWidth)
+                buffer.put(
+                    fitted(text, width: valueWidth, keepingSuffix: draft ? " *" : ""), x: x + labelWidth, y: y,
+                    style: style, limit: valueWidth)
                 return nil
             })
         for extra in extraLines(field, state: state) {
@@ -163,6 +165,14 @@ private func display(
         style = focused ? CellStyle([.reverse, .bold], color: .warning) : Styles.draft
     }
     return (text, style)
+}
+
+/// `text` cut to `width` columns with `…`, keeping `suffix` (a draft's ` *` must always show).
+private func fitted(_ text: String, width: Int, keepingSuffix suffix: String) -> String {
+    guard DisplayWidth.of(text) > width, width > DisplayWidth.of(suffix) + 1 else { return text }
+    var body = String(text.dropLast(suffix.count))
+    while !body.isEmpty && DisplayWidth.of(body) + 1 + DisplayWidth.of(suffix) > width { body.removeLast() }
+    return body + "…" + suffix
 }
 
 /// The provenance line of biological sex and the health source's date of birth.
@@ -252,7 +262,7 @@ private func renderHistory(_ state: AppState, x: Int, y: Int, width: Int, height
     let inner = drawBox("Height history", x: x, y: y, width: width, height: height, into: &buffer)
     let entries = state.account?.state.heightHistory ?? []
     let units = ProfileValues(state).unitSystem
-    let withChart = inner.height >= 6 && inner.width >= 60
+    let withChart = inner.height >= 6 && inner.width >= 60 && !entries.isEmpty
     let listWidth = withChart ? min(40, inner.width / 2) : inner.width - 1
     if withChart {
         HeightChart.render(

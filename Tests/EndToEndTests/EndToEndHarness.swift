@@ -87,9 +87,28 @@ struct EndToEnd: Sendable {
     ///
     /// With `tracingProcesses`, `fitiq-tui` runs under `strace`, which writes there every process it
     /// starts (see ``startedProcesses(in:)``).
-    func openTUI(server: TestServer, tracingProcesses: Bool = false) throws -> TmuxSession {
+    func openTUI(
+        server: TestServer, tracingProcesses: Bool = false, extraEnvironment: [String: String] = [:],
+        width: Int = 100, height: Int = 30
+    ) throws -> TmuxSession {
         // Bare `fitiq-tui`, as people start it; the server comes from the environment.
-        try openTUI(arguments: [], extraEnvironment: ["FITIQ_SERVER": server.url], tracingProcesses: tracingProcesses)
+        try openTUI(
+            arguments: [], extraEnvironment: extraEnvironment.merging(["FITIQ_SERVER": server.url]) { $1 },
+            tracingProcesses: tracingProcesses, width: width, height: height)
+    }
+
+    /// An interactive shell (`sh -i`, prompt `$ `) in a fresh tmux server, with this run's environment:
+    /// job control works in it (Ctrl-Z, `fg`). Returns the session and the command line that starts
+    /// `fitiq-tui` against `server` in it.
+    func openShell(server: TestServer) throws -> (TmuxSession, command: String) {
+        var variables = environment
+        variables["LANG"] = "C.UTF-8"
+        variables["TERM"] = "tmux-256color"
+        variables["PS1"] = "$ "
+        variables["FITIQ_SERVER"] = server.url
+        let assignments = variables.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
+        let session = try TmuxSession.start("env -i \(assignments.joined(separator: " ")) /bin/sh -i")
+        return (session, shellQuote(executable.path))
     }
 
     /// Where `strace` writes what the traced `fitiq-tui` started.
@@ -113,7 +132,8 @@ struct EndToEnd: Sendable {
 
     /// Runs `fitiq-tui` with `arguments` in a fresh tmux server (100×30), as ``openTUI(server:)`` does.
     func openTUI(
-        arguments: [String], extraEnvironment: [String: String] = [:], tracingProcesses: Bool = false
+        arguments: [String], extraEnvironment: [String: String] = [:], tracingProcesses: Bool = false,
+        width: Int = 100, height: Int = 30
     ) throws -> TmuxSession {
         var variables = environment.merging(extraEnvironment) { $1 }
         variables["LANG"] = "C.UTF-8"
@@ -134,7 +154,7 @@ struct EndToEnd: Sendable {
             """
         let scriptFile = folder.appendingPathComponent("tui.sh")
         try script.write(to: scriptFile, atomically: true, encoding: .utf8)
-        return try TmuxSession.start("/bin/sh \(shellQuote(scriptFile.path))")
+        return try TmuxSession.start("/bin/sh \(shellQuote(scriptFile.path))", width: width, height: height)
     }
 
     /// Starts the development server on `port` (0: a free one), keeping its data in this run's database file.

@@ -65,6 +65,17 @@ struct TmuxSession: Sendable {
         _ = try run(["send-keys", "-t", Self.target, "-l", text])
     }
 
+    /// Pastes `text` as a terminal does (`paste-buffer -p`): inside bracketed paste markers when the
+    /// program asked for them.
+    func paste(_ text: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-paste-\(UUID().uuidString)")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let buffer = "paste-\(UUID().uuidString)"
+        _ = try run(["load-buffer", "-b", buffer, file.path])
+        _ = try run(["paste-buffer", "-p", "-d", "-b", buffer, "-t", Self.target])
+    }
+
     /// The screen as text, one line per row.
     func screen() throws -> String {
         try run(["capture-pane", "-p", "-t", Self.target])

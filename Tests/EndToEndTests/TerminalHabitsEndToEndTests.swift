@@ -1,0 +1,150 @@
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// The editor in a real terminal (tmux) as people use it over SSH: pasting, suspending, their own
+/// editor, small and changing window sizes.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct TerminalHabitsEndToEndTests {
+    @Test func aMultiLinePasteIntoTheBioIsSavedAsOneLineAndRunsNoCommand() async throws {
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await waitForProfile(tui)
+
+                try tui.send("Tab", "Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.send("C-u")
+                try tui.paste("Runner from Porto.\nLoves hills. x q h\n")
+                let pasted = "Runner from Porto. Loves hills. x q h"
+                // The field scrolls to its end while it is edited.
+                try await tui.waitFor(all: [
+                    "Loves hills. x q h", "Pasted as one line: line breaks and tabs became spaces.",
+                ])
+                try tui.send("Enter", "C-s")
+                let saved = try await tui.waitUntil("the bio saved and synced, nothing else opened") {
+                    $0.field("Bio")?.contains("Runner from Porto.") == true && $0.field("Bio")?.contains("*") == false
+                        && $0.title.contains("● synced")
+                }
+                #expect(!saved.contains("Unsaved edits"))
+                #expect(!saved.contains("Sync details"))
+                #expect(!saved.contains("Discard"))
+                #expect(try await server.snapshot().bio == pasted)
+            }
+        }
+    }
+
+    @Test func ctrlZGivesTheShellBackAndFgRepaintsTheEditorWithItsDraft() async throws {
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let (shell, command) = try e2e.openShell(server: server)
+                defer { shell.kill() }
+                try await shell.waitFor("$")
+                try shell.type(command)
+                try shell.send("Enter")
+                try await waitForProfile(shell)
+
+                try shell.send("Enter")
+                try await shell.waitFor("Enter confirm")
+                try shell.type(" Smith")
+                try shell.send("Enter")
+                try await shell.waitUntil("the draft") { $0.field("Name")?.contains("Jane Doe Smith *") == true }
+
+                try shell.send("C-z")
+                try await shell.waitUntil("the shell's prompt after the stop") { rows in
+                    !rows.contains { $0.contains("Physical") }
+                        && rows.contains { $0.contains("Stopped") || $0.contains("stopped") }
+                        && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
+                }
+                try shell.type("fg")
+                try shell.send("Enter")
+                try await shell.waitUntil("the editor repainted with the draft") {
+                    $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains("Jane Doe Smith *") == true
+                        && $0.contains { $0.contains("Physical") }
+                }
+                // Still working: the draft saves.
+                try shell.send("C-s")
+                try await shell.waitUntil("saved") {
+                    $0.field("Name")?.contains("Jane Doe Smith") == true && $0.field("Name")?.contains("*") == false
+                }
+                try shell.send("q")
+                try await shell.waitUntil("the shell again") { rows in
+                    !rows.contains { $0.contains("Physical") }
+                        && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
+                }
+            }
+        }
+    }
+
+    @Test func theUsersEditorWritesTheBio() async throws {
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let script = e2e.folder.appendingPathComponent("my-editor.sh")
+                try "#!/bin/sh\nprintf 'Written in my editor\\nover two lines\\n' > \"$1\"\n".write(
+                    to: script, atomically: true, encoding: .utf8)
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+                let tui = try e2e.openTUI(server: server, extraEnvironment: ["EDITOR": script.path])
+                defer { tui.kill() }
+                try await waitForProfile(tui)
+
+                try tui.send("Tab")
+                try await tui.waitUntil("focus on the bio, with the editor key") {
+                    $0.field("Bio")?.contains("›Bio") == true && $0.contains { $0.contains("e editor") }
+                }
+                try tui.send("e")
+                let bio = "Written in my editor over two lines"
+                try await tui.waitUntil("the bio as a draft, and what was changed") {
+                    $0.field("Bio")?.contains("Written in my editor") == true
+                        && $0.field("Bio")?.contains("… *") == true
+                        && $0.contains { $0.contains("From your editor: line breaks and tabs became spaces.") }
+                }
+                try tui.send("C-s")
+                try await tui.waitUntil("the bio saved and synced") {
+                    $0.field("Bio")?.contains("Written in my editor") == true && $0.field("Bio")?.contains("*") == false
+                        && $0.title.contains("● synced")
+                }
+                #expect(try await server.snapshot().bio == bio)
+                // The temporary file is gone.
+                let left = try FileManager.default.contentsOfDirectory(atPath: "/tmp").filter {
+                    $0.hasPrefix("fitiq-bio-")
+                }
+                #expect(left.isEmpty, "\(left)")
+            }
+        }
+    }
+
+    @Test func resizingFromLargeToSmallAndBackKeepsADraft() async throws {
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let tui = try e2e.openTUI(server: server, width: 120, height: 40)
+                defer { tui.kill() }
+                try await waitForProfile(tui)
+
+                try tui.send("Tab", "Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.type("Kept across sizes")
+                try tui.send("Enter")
+                try await tui.waitUntil("the draft at 120×40") {
+                    $0.field("Bio")?.contains("Kept across sizes *") == true
+                }
+
+                try tui.resize(width: 40, height: 12)
+                try await tui.waitUntil("the stacked layout at 40×12") { rows in
+                    rows.count == 12 && rows.contains { $0.hasPrefix("┌─ Profile") }
+                        && rows.contains { $0.contains("›Bio") }
+                        && rows.last?.contains("? help") == true
+                }
+                try tui.resize(width: 120, height: 40)
+                try await tui.waitUntil("the draft at 120×40 again") { rows in
+                    rows.count == 40 && rows[1].contains("┌─ Physical")
+                        && rows.field("Bio")?.contains("Kept across sizes *") == true
+                }
+            }
+        }
+    }
+}
