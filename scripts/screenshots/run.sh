@@ -141,6 +141,12 @@ wait_for demo "Enter edit"  # the edit is cancelled before the resize (an Esc an
 t resize-window -t demo -x 120 -y 40
 wait_for demo "└$(printf '─%.0s' $(seq 118))┘"
 shot demo history
+
+# A phone's or a split pane's 60×20: the boxes stack and the history keeps its list.
+t resize-window -t demo -x 60 -y 20
+wait_for demo "┌─ Physical"
+wait_for demo "? help"
+shot demo small
 quit_session demo
 
 # 2. A server of our own: the sign-in screen with empty XDG folders, then (after signing in and
