@@ -89,6 +89,9 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     public func setOffline(_ offline: Bool) { self.offline = offline }
     public func setRefreshDelay(_ delay: Duration) { refreshDelay = delay }
     public func setProfile(_ profile: RemoteProfile?) { self.profile = profile }
+    /// With `true`, writes of biological sex are answered but not kept (a server that loses the value).
+    public func forgetBiologicalSex(_ forget: Bool) { forgetsBiologicalSex = forget }
+    private var forgetsBiologicalSex = false
     public func setEntries(_ entries: [RemoteProgressEntry]) { self.entries = entries }
     public func clearRequests() { requests = [] }
 
@@ -161,7 +164,7 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
         guard !patch.isEmpty else { throw .rejected(status: 400, message: "Invalid request payload") }
         guard var current = profile else { throw .notFound(message: "User profile not found") }
         if let height = patch.heightCm { current.heightCm = height }
-        if let sex = patch.biologicalSex { current.biologicalSex = sex }
+        if let sex = patch.biologicalSex, !forgetsBiologicalSex { current.biologicalSex = sex }
         current.updatedAt = now()
         profile = current
         return try finishWrite(.updatePhysical, current)

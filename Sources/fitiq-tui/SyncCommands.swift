@@ -15,14 +15,34 @@ struct SyncCommand: AsyncParsableCommand {
     @OptionGroup var globals: GlobalOptions
     @Flag(help: "Keep retrying until every change is delivered or the timeout passes.") var wait = false
     @Option(help: "Seconds to keep retrying with --wait.") var timeout: Double = 30
+    @Flag(help: "Send the changes the server refused again (after fixing what it said).") var retryRejected = false
+    @Flag(help: "Drop the changes the server refused; this machine shows the server's values again.")
+    var discardRejected = false
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+        guard !(retryRejected && discardRejected) else {
+            throw ValidationError("Give --retry-rejected or --discard-rejected, not both.")
+        }
     }
 
     func run() async throws {
         try await withApp(globals) { app in
             let account = try app.requireAccount()
+            if retryRejected {
+                let retried = try await account.retryRejected()
+                print(
+                    retried.isEmpty
+                        ? "No change was rejected." : "Sending again: \(retried.joined(separator: "; ")).")
+            }
+            if discardRejected {
+                let dropped = try await account.discardRejected()
+                print(
+                    dropped.isEmpty
+                        ? "No change was rejected."
+                        : "Discarded: \(dropped.joined(separator: "; ")). This machine shows the server's values "
+                            + "for them again.")
+            }
             let seconds = wait ? timeout : 15
             let deadline = Date().addingTimeInterval(seconds)
             do {

@@ -40,14 +40,15 @@ extension AccountState {
         }
         if let dateOfBirth = remote.dateOfBirth { physical.dateOfBirth = dateOfBirth }
         var requeueSex = false
-        if let remoteSex = remote.biologicalSex {
-            switch physical.biologicalSex {
-            case .some(let local) where local.source == .health:
-                // The health source wins: push its value again.
-                requeueSex = local.value != remoteSex && outbox.physical?.includesBiologicalSex != true
-            default:
-                physical.biologicalSex = SourcedBiologicalSex(value: remoteSex, source: .account)
-            }
+        switch (physical.biologicalSex, remote.biologicalSex) {
+        case (.some(let local), let remoteSex) where local.source == .health:
+            // The health source stays true: a server holding another value, or none at all (a profile
+            // recreated, a value lost), gets the health value again.
+            requeueSex = local.value != remoteSex && outbox.physical?.includesBiologicalSex != true
+        case (_, .some(let remoteSex)):
+            physical.biologicalSex = SourcedBiologicalSex(value: remoteSex, source: .account)
+        case (_, nil):
+            break
         }
         merged = merged.updatingPhysical(physical)
         profile = merged

@@ -23,10 +23,16 @@ extension Account {
     public func syncNow(until deadline: Date? = nil) async throws -> SyncReport {
         try await store.update { $0.retryPendingNow() }
         try await engine.drain(until: deadline)
-        try await engine.pull()
+        let pulled = try await engine.pull()
         try await engine.refreshHistory(full: false)
         // The pull or the history may queue work (a health value to push again, the initial height).
-        return try await engine.drain(until: deadline)
+        let report = try await engine.drain(until: deadline)
+        guard pulled.outbox.physical?.includesBiologicalSex == true, report.isSynced else { return report }
+        // A biological sex was sent again because the server did not hold the health source's value:
+        // "synced" only once a second read shows the server has it (a read that still differs queues it
+        // again, and the report says it is pending).
+        try await engine.pull()
+        return SyncReport(try await store.load())
     }
 
     /// Where the account stands, from the cache alone.
@@ -50,16 +56,28 @@ extension Account {
     }
 
     /// Sends every change the server refused again at the next chance.
-    public func retryRejected() async throws {
-        try await store.update { state in Self.rejectedItems(state).forEach { state.retry($0) } }
+    ///
+    /// - Returns: what is sent again, one summary per change (`profile: name, bio`).
+    @discardableResult
+    public func retryRejected() async throws -> [String] {
+        let timeZone = environment.timeZone
+        return try await store.update { state in
+            let rejected = state.pendingChanges(timeZone: timeZone).filter { $0.rejection != nil }
+            rejected.forEach { state.retry($0.item) }
+            return rejected.map(\.summary)
+        }
     }
 
-    /// Drops every change the server refused, showing the server's values again.
-    public func discardRejected() async throws {
-        try await store.update { state in Self.rejectedItems(state).forEach { state.discard($0) } }
-    }
-
-    private static func rejectedItems(_ state: AccountState) -> [OutboxItemID] {
-        state.pendingChanges().filter { $0.rejection != nil }.map(\.item)
+    /// Drops every change the server refused, showing the server's values again on this machine.
+    ///
+    /// - Returns: what was dropped, one summary per change naming its fields.
+    @discardableResult
+    public func discardRejected() async throws -> [String] {
+        let timeZone = environment.timeZone
+        return try await store.update { state in
+            let rejected = state.pendingChanges(timeZone: timeZone).filter { $0.rejection != nil }
+            rejected.forEach { state.discard($0.item) }
+            return rejected.map(\.summary)
+        }
     }
 }
