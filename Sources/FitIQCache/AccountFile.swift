@@ -91,6 +91,8 @@ extension AccountFile {
             var hasPerformedInitialHealthSync: Bool
             var lastHealthSyncAt: Date?
             var healthDateOfBirth: CalendarDate?
+            /// Added in the same version: optional, so files written before it read as "not known".
+            var lastImportFileName: String?
         }
 
         var identity: IdentityV1
@@ -111,7 +113,8 @@ extension AccountFile {
             healthSync = HealthSyncV1(
                 hasPerformedInitialHealthSync: profile.healthSync.hasPerformedInitialHealthSync,
                 lastHealthSyncAt: profile.healthSync.lastHealthSyncAt,
-                healthDateOfBirth: profile.healthSync.healthDateOfBirth)
+                healthDateOfBirth: profile.healthSync.healthDateOfBirth,
+                lastImportFileName: profile.healthSync.lastImportFileName)
             createdAt = profile.createdAt
             updatedAt = profile.updatedAt
         }
@@ -127,7 +130,8 @@ extension AccountFile {
                         dateOfBirth: physical.dateOfBirth, biologicalSex: try physical.biologicalSex?.domain()),
                     healthSync: HealthSyncState(
                         hasPerformedInitialHealthSync: healthSync.hasPerformedInitialHealthSync,
-                        lastHealthSyncAt: healthSync.lastHealthSyncAt, healthDateOfBirth: healthSync.healthDateOfBirth),
+                        lastHealthSyncAt: healthSync.lastHealthSyncAt, healthDateOfBirth: healthSync.healthDateOfBirth,
+                        lastImportFileName: healthSync.lastImportFileName),
                     createdAt: createdAt, updatedAt: updatedAt)
             }
         }

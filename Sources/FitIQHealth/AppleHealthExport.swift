@@ -53,7 +53,7 @@ public struct AppleHealthExport: HealthSource {
         let file = try ExportFile(url: url)
         let session = ReadSession(totalBytes: file.size, flag: flag, report: progress)
         session.advance(to: 0)
-        let snapshot: HealthSnapshot
+        var snapshot: HealthSnapshot
         switch try file.kind() {
         case .zip:
             snapshot = try ZipExportReader(url: url, bufferSize: chunkSize).read(file, session: session)
@@ -61,6 +61,7 @@ public struct AppleHealthExport: HealthSource {
             snapshot = try readXML(file, chunkSize: chunkSize, session: session)
         }
         session.finish()
+        snapshot.sourceName = url.lastPathComponent
         return snapshot
     }
 

@@ -152,7 +152,11 @@ private func display(
     case .biologicalSex:
         if text.isEmpty { text = "not set" }
     case .dateOfBirth:
-        if text.isEmpty { text = "not set" }
+        if let birth = state.account?.state.profile?.dateOfBirth {
+            text += " · age \(birth.years(until: CalendarDate(containing: state.now, in: state.timeZone)))"
+        } else {
+            text = "not set"
+        }
     case .height:
         if text.isEmpty { text = "not set" }
     case .language:
@@ -183,12 +187,18 @@ private func extraLines(_ field: ProfileField, state: AppState) -> [(text: Strin
         guard let sex = profile.biologicalSex else {
             return [(state.canImportHealth ? "press i to import health data" : "comes from health data", Styles.muted)]
         }
-        return [
+        var lines = [
             (
                 sex.source == .health ? "from health source" : "from account — import health data to confirm",
                 Styles.muted
             )
         ]
+        if let imported = profile.healthSync.lastHealthSyncAt {
+            let day = CalendarDate(containing: imported, in: state.timeZone)
+            let file = profile.healthSync.lastImportFileName.map { " from \(TextSanitizer.sanitize($0))" } ?? ""
+            lines.append(("imported \(day)\(file)", Styles.muted))
+        }
+        return lines
     case .dateOfBirth:
         guard let health = profile.healthSync.healthDateOfBirth, health != profile.dateOfBirth else { return [] }
         return [("health data says \(health)", Styles.muted)]

@@ -67,8 +67,9 @@ enum Output {
     }
 
     /// `profile show` for people: sanitized text, height in the user's units.
-    static func profileText(_ state: AccountState) -> String {
+    static func profileText(_ state: AccountState, timeZone: LocalZone = .system, now: Date = Date()) -> String {
         guard let profile = state.profile else { return "No profile cached yet." }
+        let today = CalendarDate(containing: now, in: timeZone)
         let clean = TextSanitizer.sanitize
         let units = profile.preferredUnitSystem
         var lines = [
@@ -77,9 +78,13 @@ enum Output {
             "Unit system     \(units.rawValue)",
             "Language        \(clean(profile.languageCode ?? ""))",
             "Height          \(profile.heightCm.map { Height.format($0, unitSystem: units) } ?? "not set")",
-            "Date of birth   \(profile.dateOfBirth?.description ?? "not set")",
+            "Date of birth   \(profile.dateOfBirth.map { "\($0) (age \($0.years(until: today)))" } ?? "not set")",
             "Biological sex  \(biologicalSexText(profile.biologicalSex))",
         ]
+        if let imported = profile.healthSync.lastHealthSyncAt {
+            let file = profile.healthSync.lastImportFileName.map { " from \(clean($0))" } ?? ""
+            lines.append("Health data     imported \(CalendarDate(containing: imported, in: timeZone))\(file)")
+        }
         if let health = profile.healthSync.healthDateOfBirth, health != profile.dateOfBirth {
             lines.append("                (health data says date of birth \(health))")
         }

@@ -54,6 +54,19 @@ struct HealthTruthTests {
     }
 }
 
+/// The last import is remembered with its file's name.
+struct ImportRecordTests {
+    @Test func anImportRecordsWhenAndFromWhichFile() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        let snapshot = HealthSnapshot(biologicalSex: .value(.female), sourceName: "export.zip")
+        _ = try await account.importHealth(from: FixedHealthSource(snapshot))
+        let health = try #require(try await account.cached().profile?.healthSync)
+        #expect(health.lastImportFileName == "export.zip")
+        #expect(health.lastHealthSyncAt == harness.clock.date())
+    }
+}
+
 /// Rejected changes handled from a script (`sync --retry-rejected`, `--discard-rejected`).
 struct RejectedChangesTests {
     @Test func retryingSendsARejectedChangeAgain() async throws {

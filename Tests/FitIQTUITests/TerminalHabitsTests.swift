@@ -98,3 +98,27 @@ struct TerminalHabitsTests {
         #expect(state.message?.text.contains("$EDITOR") == true)
     }
 }
+
+/// Small truths on screen: the age beside the date of birth, and when health data was last imported
+/// and from which file.
+struct SmallTruthsTests {
+    @Test func theAgeStandsBesideTheDateOfBirth() {
+        let lines = screen(profileState()).lines
+        #expect(lines.contains { $0.contains("Date of birth  1983-07-20 · age 43") })
+    }
+
+    @Test func theLastImportSaysWhenAndFromWhichFile() {
+        var state = profileState(width: 120, height: 40)
+        guard var account = state.account, var profile = account.state.profile else {
+            Issue.record("no profile")
+            return
+        }
+        var health = profile.healthSync
+        health.lastHealthSyncAt = fixedNow
+        health.lastImportFileName = "export.zip"
+        profile = profile.updatingHealthSync(health)
+        account.state.profile = profile
+        state.account = account
+        #expect(screen(state).lines.contains { $0.contains("imported 2026-11-18 from export.zip") })
+    }
+}

@@ -85,14 +85,17 @@ public struct HealthSyncState: Sendable, Codable, Equatable {
     public var lastHealthSyncAt: Date?
     /// The date of birth the health source gave, shown beside the profile's when they differ.
     public var healthDateOfBirth: CalendarDate?
+    /// The file of the last import (`export.zip`).
+    public var lastImportFileName: String?
 
     public init(
         hasPerformedInitialHealthSync: Bool = false, lastHealthSyncAt: Date? = nil,
-        healthDateOfBirth: CalendarDate? = nil
+        healthDateOfBirth: CalendarDate? = nil, lastImportFileName: String? = nil
     ) {
         self.hasPerformedInitialHealthSync = hasPerformedInitialHealthSync
         self.lastHealthSyncAt = lastHealthSyncAt
         self.healthDateOfBirth = healthDateOfBirth
+        self.lastImportFileName = lastImportFileName
     }
 }
 

@@ -35,15 +35,18 @@ public struct HealthSnapshot: Sendable, Equatable {
     public var heights: [HeightSample]
     /// When the health data was exported, if the source says.
     public var exportedAt: Date?
+    /// The file it was read from (`export.zip`), to tell the user which import they see.
+    public var sourceName: String?
 
     public init(
         biologicalSex: HealthValue<BiologicalSex>, dateOfBirth: HealthValue<CalendarDate> = .missing,
-        heights: [HeightSample] = [], exportedAt: Date? = nil
+        heights: [HeightSample] = [], exportedAt: Date? = nil, sourceName: String? = nil
     ) {
         self.biologicalSex = biologicalSex
         self.dateOfBirth = dateOfBirth
         self.heights = heights
         self.exportedAt = exportedAt
+        self.sourceName = sourceName
     }
 }
 

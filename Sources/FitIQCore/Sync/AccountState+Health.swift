@@ -73,6 +73,7 @@ extension AccountState {
         var healthSync = updated.healthSync
         healthSync.hasPerformedInitialHealthSync = true
         healthSync.lastHealthSyncAt = now
+        healthSync.lastImportFileName = snapshot.sourceName ?? healthSync.lastImportFileName
         if case .value(let dateOfBirth) = snapshot.dateOfBirth {
             healthSync.healthDateOfBirth = dateOfBirth
             result.healthDateOfBirth = dateOfBirth
