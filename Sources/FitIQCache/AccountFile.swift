@@ -227,15 +227,44 @@ extension AccountFile {
         var metadata: MetadataChangeV1?
         var physical: PhysicalChangeV1?
         var progress: [ProgressPostV1]
+        /// Added later in version 1: absent in older files, which had none.
+        var deletions: [DeletionV1]?
 
         init(_ outbox: Outbox) {
             metadata = outbox.metadata.map(MetadataChangeV1.init)
             physical = outbox.physical.map(PhysicalChangeV1.init)
             progress = outbox.progress.map(ProgressPostV1.init)
+            deletions = outbox.deletions.isEmpty ? nil : outbox.deletions.map(DeletionV1.init)
         }
 
         func domain() throws -> Outbox {
-            Outbox(metadata: try metadata?.domain(), physical: physical?.domain, progress: progress.map(\.domain))
+            Outbox(
+                metadata: try metadata?.domain(), physical: physical?.domain, progress: progress.map(\.domain),
+                deletions: (deletions ?? []).map(\.domain))
+        }
+    }
+
+    struct DeletionV1: Codable, Sendable {
+        var id: UUID
+        var serverId: String
+        var quantity: Double
+        var loggedAt: Date
+        var changeId: UUID
+        var delivery: DeliveryV1
+
+        init(_ deletion: ProgressDeletion) {
+            id = deletion.id
+            serverId = deletion.serverId
+            quantity = deletion.quantity
+            loggedAt = deletion.loggedAt
+            changeId = deletion.changeId
+            delivery = DeliveryV1(deletion.delivery)
+        }
+
+        var domain: ProgressDeletion {
+            ProgressDeletion(
+                id: id, serverId: serverId, quantity: quantity, loggedAt: loggedAt, changeId: changeId,
+                delivery: delivery.domain)
         }
     }
 

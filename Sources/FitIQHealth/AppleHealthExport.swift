@@ -18,6 +18,9 @@ public struct AppleHealthExport: HealthSource {
     public let url: URL
     let chunkSize: Int
 
+    /// The export file's name (`export.zip`).
+    public var name: String? { url.lastPathComponent }
+
     /// Reads the export at `url` (a zip archive or the XML file itself).
     public init(url: URL) {
         self.init(url: url, chunkSize: 1 << 20)
@@ -53,7 +56,7 @@ public struct AppleHealthExport: HealthSource {
         let file = try ExportFile(url: url)
         let session = ReadSession(totalBytes: file.size, flag: flag, report: progress)
         session.advance(to: 0)
-        var snapshot: HealthSnapshot
+        let snapshot: HealthSnapshot
         switch try file.kind() {
         case .zip:
             snapshot = try ZipExportReader(url: url, bufferSize: chunkSize).read(file, session: session)
@@ -61,7 +64,6 @@ public struct AppleHealthExport: HealthSource {
             snapshot = try readXML(file, chunkSize: chunkSize, session: session)
         }
         session.finish()
-        snapshot.sourceName = url.lastPathComponent
         return snapshot
     }
 

@@ -46,6 +46,7 @@ func report(_ error: any Error) -> any Error {
     printError("Error: \(message)")
     switch error {
     case is SessionError: return Exit.notSignedIn
+    case CorrectionError.noSuchEntry: return Exit.usage
     case AccountError.pendingChanges: return Exit.pending
     case is FitIQCore.ValidationError, is ServerAddress.Problem: return Exit.usage
     default: return ExitCode.failure

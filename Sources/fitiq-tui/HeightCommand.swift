@@ -9,7 +9,8 @@ import FitIQCore
 
 struct HeightCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "height", abstract: "Set your height or read its history.", subcommands: [Set.self, History.self])
+        commandName: "height", abstract: "Set your height or read its history.",
+        subcommands: [Set.self, History.self, Delete.self, Correct.self])
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -69,7 +70,9 @@ struct HeightCommand: AsyncParsableCommand {
             commandName: "history",
             abstract: "List your height history, newest first.",
             discussion:
-                "--json prints [{loggedAt, heightCm, source, synced}]; --csv prints logged_at,height_cm,source,synced.")
+                "--json prints [{id, loggedAt, heightCm, source, synced}]; --csv prints "
+                + "id,logged_at,height_cm,source,synced. The id names an entry for `height delete` and `height correct`."
+        )
 
         @OptionGroup var globals: GlobalOptions
         @Flag(help: "Print JSON.") var json = false
@@ -103,6 +106,59 @@ struct HeightCommand: AsyncParsableCommand {
                     let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
                     print(Output.historyText(entries, units: units, timeZone: .system))
                 }
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Remove a height entry (a mistyped one).",
+            discussion: """
+                ID is the entry's id from `height history --json`. One not sent yet just leaves the outbox; \
+                one on the server is deleted there at the next sync. When it was the latest entry, your \
+                current height becomes the latest one left.
+                """)
+
+        @OptionGroup var globals: GlobalOptions
+        @Argument(help: "The entry's id.") var id: String
+        @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
+
+        func run() async throws {
+            try await withApp(globals) { app in
+                let account = try app.requireAccount()
+                let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                let removed = try await account.deleteHeight(id: id)
+                let day = CalendarDate(containing: removed.loggedAt, in: .system)
+                print("Removed \(Height.format(removed.quantity, unitSystem: units)) of \(day).")
+                try await finishWrite(account, noSync: noSync)
+            }
+        }
+    }
+
+    struct Correct: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "correct", abstract: "Replace the value of a height entry, keeping when it was logged.",
+            discussion: """
+                ID is the entry's id from `height history --json`; VALUE is a height as for `height set`. \
+                Sent as one change: the old entry deleted, the new one posted.
+                """)
+
+        @OptionGroup var globals: GlobalOptions
+        @Argument(help: "The entry's id.") var id: String
+        @Argument(parsing: .remaining, help: "The right height, e.g. 180.5, 180.5 cm or 5'11\".") var words: [String]
+        @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
+
+        func run() async throws {
+            try await withApp(globals) { app in
+                let account = try app.requireAccount()
+                let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                let centimetres = try Height.parse(words.joined(separator: " "), unitSystem: units)
+                let (before, after) = try await account.correctHeight(id: id, centimetres: centimetres)
+                let day = CalendarDate(containing: before.loggedAt, in: .system)
+                print(
+                    "Corrected \(day): \(Height.format(before.quantity, unitSystem: units)) → "
+                        + "\(Height.format(after.quantity, unitSystem: units)).")
+                try await finishWrite(account, noSync: noSync)
             }
         }
     }

@@ -161,6 +161,8 @@ enum Output {
 
     /// One entry of `height history --json`.
     struct HistoryEntryJSON: Encodable {
+        /// The server's id, or the local one while the entry is pending.
+        let id: String
         let loggedAt: String
         let heightCm: Double
         let source: String
@@ -170,17 +172,18 @@ enum Output {
     static func historyJSON(_ entries: [ProgressEntry]) -> [HistoryEntryJSON] {
         entries.map {
             HistoryEntryJSON(
-                loggedAt: RFC3339.format($0.loggedAt), heightCm: $0.quantity, source: $0.source.rawValue,
+                id: AccountState.publicId(of: $0), loggedAt: RFC3339.format($0.loggedAt), heightCm: $0.quantity,
+                source: $0.source.rawValue,
                 synced: $0.isSynced)
         }
     }
 
     static func historyCSV(_ entries: [ProgressEntry]) -> String {
-        var lines = ["logged_at,height_cm,source,synced"]
+        var lines = ["id,logged_at,height_cm,source,synced"]
         for entry in entries {
             lines.append(
-                "\(RFC3339.format(entry.loggedAt)),\(format(entry.quantity)),\(entry.source.rawValue),\(entry.isSynced)"
-            )
+                "\(AccountState.publicId(of: entry)),\(RFC3339.format(entry.loggedAt)),\(format(entry.quantity)),"
+                    + "\(entry.source.rawValue),\(entry.isSynced)")
         }
         return lines.joined(separator: "\n")
     }

@@ -59,11 +59,18 @@ struct ImportRecordTests {
     @Test func anImportRecordsWhenAndFromWhichFile() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        let snapshot = HealthSnapshot(biologicalSex: .value(.female), sourceName: "export.zip")
-        _ = try await account.importHealth(from: FixedHealthSource(snapshot))
+        _ = try await account.importHealth(from: NamedHealthSource())
         let health = try #require(try await account.cached().profile?.healthSync)
         #expect(health.lastImportFileName == "export.zip")
         #expect(health.lastHealthSyncAt == harness.clock.date())
+    }
+}
+
+/// A health source with a file name.
+struct NamedHealthSource: HealthSource {
+    var name: String? { "export.zip" }
+    func read(progress: @escaping @Sendable (HealthReadProgress) -> Void) async throws -> HealthSnapshot {
+        HealthSnapshot(biologicalSex: .value(.female))
     }
 }
 

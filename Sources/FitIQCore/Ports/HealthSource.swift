@@ -35,18 +35,15 @@ public struct HealthSnapshot: Sendable, Equatable {
     public var heights: [HeightSample]
     /// When the health data was exported, if the source says.
     public var exportedAt: Date?
-    /// The file it was read from (`export.zip`), to tell the user which import they see.
-    public var sourceName: String?
 
     public init(
         biologicalSex: HealthValue<BiologicalSex>, dateOfBirth: HealthValue<CalendarDate> = .missing,
-        heights: [HeightSample] = [], exportedAt: Date? = nil, sourceName: String? = nil
+        heights: [HeightSample] = [], exportedAt: Date? = nil
     ) {
         self.biologicalSex = biologicalSex
         self.dateOfBirth = dateOfBirth
         self.heights = heights
         self.exportedAt = exportedAt
-        self.sourceName = sourceName
     }
 }
 
@@ -65,4 +62,10 @@ public struct HealthReadProgress: Sendable, Equatable {
 public protocol HealthSource: Sendable {
     /// Reads the source, reporting progress as it goes; cancelled with the calling task.
     func read(progress: @escaping @Sendable (HealthReadProgress) -> Void) async throws -> HealthSnapshot
+    /// What to call the source when telling the user about the last import (the file's name).
+    var name: String? { get }
+}
+
+extension HealthSource {
+    public var name: String? { nil }
 }

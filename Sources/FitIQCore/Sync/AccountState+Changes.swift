@@ -35,12 +35,23 @@ extension AccountState {
             if let height = patch.heightCm { parts.append("height \(Height.format(height, unitSystem: units))") }
             if let sex = patch.biologicalSex { parts.append("biological sex \(sex) (from health source)") }
             // Height changes are counted with their history entries; only what those do not carry counts here.
-            let covered = Set(outbox.progress.map(\.changeId))
+            let covered = Set(outbox.progress.map(\.changeId) + outbox.deletions.map(\.changeId))
             changes.append(
                 PendingChange(
                     item: .physical, summary: "physical: " + parts.joined(separator: ", "),
                     rejection: change.delivery.rejection, lastError: change.delivery.lastError,
                     changeCount: change.changeIds.subtracting(covered).count))
+        }
+        let corrections = Set(outbox.progress.map(\.changeId))
+        for deletion in outbox.deletions {
+            let day = CalendarDate(containing: deletion.loggedAt, in: timeZone)
+            let shown = Height.format(deletion.quantity, unitSystem: units)
+            changes.append(
+                PendingChange(
+                    item: .deletion(deletion.id), summary: "height history: remove \(shown) on \(day)",
+                    rejection: deletion.delivery.rejection, lastError: deletion.delivery.lastError,
+                    // A correction (delete and post) is one change, counted with its post.
+                    changeCount: corrections.contains(deletion.changeId) ? 0 : 1))
         }
         for post in outbox.progress {
             let day = CalendarDate(containing: post.entry.loggedAt, in: timeZone)

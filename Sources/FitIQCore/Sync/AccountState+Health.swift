@@ -42,7 +42,9 @@ extension AccountState {
     /// when it is newer, the health date of birth, and the health-sync state.
     ///
     /// Importing the same data again changes nothing that is sent.
-    public mutating func importHealth(_ snapshot: HealthSnapshot, now: Date) -> HealthImportResult? {
+    public mutating func importHealth(_ snapshot: HealthSnapshot, now: Date, fileName: String? = nil)
+        -> HealthImportResult?
+    {
         guard let profile else { return nil }
         var result = HealthImportResult(
             biologicalSex: applyHealthBiologicalSex(snapshot.biologicalSex, recordedAt: snapshot.exportedAt),
@@ -73,7 +75,7 @@ extension AccountState {
         var healthSync = updated.healthSync
         healthSync.hasPerformedInitialHealthSync = true
         healthSync.lastHealthSyncAt = now
-        healthSync.lastImportFileName = snapshot.sourceName ?? healthSync.lastImportFileName
+        healthSync.lastImportFileName = fileName ?? healthSync.lastImportFileName
         if case .value(let dateOfBirth) = snapshot.dateOfBirth {
             healthSync.healthDateOfBirth = dateOfBirth
             result.healthDateOfBirth = dateOfBirth

@@ -43,6 +43,11 @@ extension AccountState {
         {
             return .send(operation)
         }
+        if let deletion = outbox.deletions.first(where: { !$0.delivery.isRejected }),
+            let operation = consider(deletion.delivery, .deleteProgress(id: deletion.id, serverId: deletion.serverId))
+        {
+            return .send(operation)
+        }
         if let post = outbox.progress.first(where: { !$0.delivery.isRejected }),
             let operation = consider(
                 post.delivery, .logProgress(id: post.id, post.entry, checkServerFirst: post.sendAttempted))
@@ -77,6 +82,9 @@ extension AccountState {
             guard let index = outbox.progress.firstIndex(where: { $0.id == id }) else { return }
             outbox.progress[index].delivery.claim = claim
             outbox.progress[index].sendAttempted = true
+        case .deletion(let id):
+            guard let index = outbox.deletions.firstIndex(where: { $0.id == id }) else { return }
+            outbox.deletions[index].delivery.claim = claim
         }
     }
 
@@ -129,6 +137,13 @@ extension AccountState {
                 return
             }
             settle(&outbox.progress[index].delivery)
+        case .deleteProgress(let id, _):
+            guard let index = outbox.deletions.firstIndex(where: { $0.id == id }) else { return }
+            if acknowledged {
+                outbox.deletions.remove(at: index)
+                return
+            }
+            settle(&outbox.deletions[index].delivery)
         }
     }
 
@@ -140,6 +155,9 @@ extension AccountState {
         case .progress(let id):
             guard let index = outbox.progress.firstIndex(where: { $0.id == id }) else { return }
             outbox.progress[index].delivery.reset()
+        case .deletion(let id):
+            guard let index = outbox.deletions.firstIndex(where: { $0.id == id }) else { return }
+            outbox.deletions[index].delivery.reset()
         }
     }
 
@@ -148,6 +166,7 @@ extension AccountState {
         outbox.metadata?.delivery.notBefore = nil
         outbox.physical?.delivery.notBefore = nil
         for index in outbox.progress.indices { outbox.progress[index].delivery.notBefore = nil }
+        for index in outbox.deletions.indices { outbox.deletions[index].delivery.notBefore = nil }
     }
 
     /// Drops an entry and reverts its local values to the server's last known ones.
@@ -168,6 +187,14 @@ extension AccountState {
         case .progress(let id):
             outbox.progress.removeAll { $0.id == id }
             history.removeAll { $0.id == id && $0.serverId == nil }
+        case .deletion(let id):
+            // The server still has the entry: it shows here again.
+            guard let deletion = outbox.deletions.first(where: { $0.id == id }) else { return }
+            outbox.deletions.removeAll { $0.id == id }
+            history.append(
+                ProgressEntry(
+                    id: deletion.id, serverId: deletion.serverId, quantity: deletion.quantity,
+                    loggedAt: deletion.loggedAt, source: .server))
         }
     }
 }

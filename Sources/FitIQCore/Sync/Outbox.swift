@@ -12,15 +12,21 @@ public struct Outbox: Sendable, Codable, Equatable {
     public var physical: PhysicalChange?
     /// Pending `POST /progress`, in order; never coalesced.
     public var progress: [ProgressPost]
+    /// Pending `DELETE /progress/{id}` of entries the server has (a correction or a deletion).
+    public var deletions: [ProgressDeletion]
 
-    public init(metadata: MetadataChange? = nil, physical: PhysicalChange? = nil, progress: [ProgressPost] = []) {
+    public init(
+        metadata: MetadataChange? = nil, physical: PhysicalChange? = nil, progress: [ProgressPost] = [],
+        deletions: [ProgressDeletion] = []
+    ) {
         self.metadata = metadata
         self.physical = physical
         self.progress = progress
+        self.deletions = deletions
     }
 
     /// Whether nothing is waiting to be sent or parked as rejected.
-    public var isEmpty: Bool { metadata == nil && physical == nil && progress.isEmpty }
+    public var isEmpty: Bool { metadata == nil && physical == nil && progress.isEmpty && deletions.isEmpty }
 }
 
 /// Names one outbox entry, for retry and discard.
@@ -28,6 +34,7 @@ public enum OutboxItemID: Sendable, Hashable, Codable {
     case metadata
     case physical
     case progress(UUID)
+    case deletion(UUID)
 }
 
 /// Delivery bookkeeping of one outbox entry.
@@ -130,6 +137,29 @@ public struct PhysicalChange: Sendable, Codable, Equatable {
         self.includesHeight = includesHeight
         self.includesBiologicalSex = includesBiologicalSex
         self.changeIds = changeIds
+        self.delivery = delivery
+    }
+}
+
+/// One pending `DELETE /progress/{id}`: a history entry removed here that the server holds.
+public struct ProgressDeletion: Sendable, Codable, Equatable {
+    /// The local id of the removed entry.
+    public var id: UUID
+    /// The server's id of the entry.
+    public var serverId: String
+    /// What it showed, for status: the height and when it was logged.
+    public var quantity: Double
+    public var loggedAt: Date
+    /// The user-visible change it belongs to (a correction's delete and post share one).
+    public var changeId: UUID
+    public var delivery: Delivery
+
+    public init(id: UUID, serverId: String, quantity: Double, loggedAt: Date, changeId: UUID, delivery: Delivery) {
+        self.id = id
+        self.serverId = serverId
+        self.quantity = quantity
+        self.loggedAt = loggedAt
+        self.changeId = changeId
         self.delivery = delivery
     }
 }

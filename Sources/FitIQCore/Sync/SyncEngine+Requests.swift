@@ -53,6 +53,15 @@ extension SyncEngine {
                     try await self.progress.log(entry, accessToken: token)
                 }
                 return .logged(serverId: created.id)
+            case .deleteProgress(_, let serverId):
+                do {
+                    try await session.authorized { token throws(RemoteError) in
+                        try await self.progress.delete(id: serverId, accessToken: token)
+                    }
+                } catch RemoteError.notFound {
+                    // Already gone (deleted on another device, or an earlier attempt that lost its answer).
+                }
+                return .delivered
             }
         } catch let error as RemoteError {
             return error.isRetryable ? .retry(error.description) : .rejected(error.message)

@@ -12,6 +12,8 @@ public enum SyncOperation: Sendable, Equatable {
     case updatePhysical(PhysicalPatch, revision: Int)
     /// `POST /progress`; `checkServerFirst` after an attempt whose outcome is unknown.
     case logProgress(id: UUID, NewProgressEntry, checkServerFirst: Bool)
+    /// `DELETE /progress/{serverId}`: 204 and 404 both mean the entry is gone.
+    case deleteProgress(id: UUID, serverId: String)
 
     /// The outbox entry the operation drains.
     public var item: OutboxItemID {
@@ -19,6 +21,7 @@ public enum SyncOperation: Sendable, Equatable {
         case .updateMetadata: .metadata
         case .updatePhysical: .physical
         case .logProgress(let id, _, _): .progress(id)
+        case .deleteProgress(let id, _): .deletion(id)
         }
     }
 }

@@ -71,7 +71,9 @@ extension Account {
         try Task.checkCancellation()
         let now = environment.now()
         return try await store.update { state in
-            guard let result = state.importHealth(snapshot, now: now) else { throw AccountError.profileNotLoaded }
+            guard let result = state.importHealth(snapshot, now: now, fileName: source.name) else {
+                throw AccountError.profileNotLoaded
+            }
             return result
         }
     }

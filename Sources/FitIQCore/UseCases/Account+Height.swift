@@ -30,6 +30,32 @@ extension Account {
         }
     }
 
+    /// Removes the height entry named `id` (its server id, or its local one while pending); offline the
+    /// deletion waits in the outbox like any change. Returns the entry removed.
+    @discardableResult
+    public func deleteHeight(id: String) async throws -> ProgressEntry {
+        try await store.update { state in
+            guard let entry = state.heightEntry(named: id) else { throw CorrectionError.noSuchEntry(id) }
+            try state.removeHeightEntry(entry)
+            return entry
+        }
+    }
+
+    /// Replaces the value of the height entry named `id`, keeping when it was logged; returns the entry
+    /// before and after.
+    @discardableResult
+    public func correctHeight(id: String, centimetres: Double) async throws -> (
+        before: ProgressEntry, after: ProgressEntry
+    ) {
+        guard Height.allowedRange.contains(centimetres) else {
+            throw ValidationError.outOfRange(.height, rule: "must be between 50 and 300 cm")
+        }
+        return try await store.update { state in
+            guard let entry = state.heightEntry(named: id) else { throw CorrectionError.noSuchEntry(id) }
+            return (entry, try state.correctHeightEntry(entry, to: centimetres))
+        }
+    }
+
     /// The height history, newest first; with `refresh`, new server entries are fetched first.
     public func heightHistory(refresh: Bool, since: CalendarDate? = nil) async throws -> [ProgressEntry] {
         if refresh { try await engine.refreshHistory(full: false) }

@@ -1,0 +1,112 @@
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// Mistyped heights can be removed or corrected, online and offline, and the current height follows.
+struct CorrectionsTests {
+    /// An account with two synced heights: 175 a month ago and 180 now (the current height), besides the
+    /// entry the first sync made of the server profile's 170 cm.
+    func twoSyncedHeights() async throws -> (TestHarness, Account, older: ProgressEntry, latest: ProgressEntry) {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        let lastMonth = CalendarDate(containing: harness.clock.date(), in: .utc).adding(days: -30)
+        try await account.logHeight(175, on: lastMonth)
+        try await account.logHeight(180)
+        #expect(try await account.syncNow().isSynced)
+        await harness.backend.clearRequests()
+        let history = try await account.cached().heightHistory
+        let latest = try #require(history.first { $0.quantity == 180 })
+        let older = try #require(history.first { $0.quantity == 175 })
+        return (harness, account, older, latest)
+    }
+
+    @Test func deletingTheLatestEntryDeletesItOnTheServerAndTheCurrentHeightFollows() async throws {
+        let (harness, account, older, latest) = try await twoSyncedHeights()
+        let serverId = try #require(latest.serverId)
+
+        try await account.deleteHeight(id: serverId)
+        let pending = try await account.cached()
+        #expect(pending.pendingChangeCount == 1)
+        #expect(pending.profile?.heightCm == 175)
+        #expect(try await account.syncNow().isSynced)
+
+        #expect(await harness.backend.requests(.deleteProgress) == [.deleteProgress(serverId)])
+        #expect(await harness.backend.requests(.updatePhysical) == [.updatePhysical(PhysicalPatch(heightCm: 175))])
+        #expect(await !harness.backend.entries.contains { $0.id == serverId })
+        #expect(await harness.backend.entries.contains { $0.id == older.serverId })
+        #expect(try await account.cached().heightHistory.map(\.quantity) == [175, 170])
+    }
+
+    @Test func anEntryAlreadyGoneOnTheServerCountsAsDeleted() async throws {
+        let (harness, account, _, latest) = try await twoSyncedHeights()
+        let serverId = try #require(latest.serverId)
+        await harness.backend.setEntries(await harness.backend.entries.filter { $0.id != serverId })
+
+        try await account.deleteHeight(id: serverId)
+
+        #expect(try await account.syncNow().isSynced)  // the 404 ends it as well as a 204
+        #expect(await harness.backend.requests(.deleteProgress) == [.deleteProgress(serverId)])
+    }
+
+    @Test func deletingAnEntryNeverSentDropsItsPostAndSendsNothing() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        await harness.backend.setOffline(true)
+        try await account.logHeight(199)
+        let entry = try #require(try await account.cached().heightHistory.first { $0.quantity == 199 })
+        #expect(entry.serverId == nil)
+
+        try await account.deleteHeight(id: entry.id.uuidString.uppercased())  // local ids in any case
+
+        await harness.backend.setOffline(false)
+        #expect(try await account.syncNow().isSynced)
+        #expect(await harness.backend.requests(.logProgress) == [])
+        #expect(await harness.backend.requests(.deleteProgress) == [])
+        #expect(try await account.cached().heightHistory.allSatisfy { $0.quantity != 199 })
+    }
+
+    @Test func correctingTheLatestEntryKeepsItsInstantAndMovesTheCurrentHeight() async throws {
+        let (harness, account, _, latest) = try await twoSyncedHeights()
+
+        let (_, after) = try await account.correctHeight(id: try #require(latest.serverId), centimetres: 181.5)
+
+        #expect(after.loggedAt == latest.loggedAt)
+        #expect(try await account.cached().pendingChangeCount == 1)  // a delete and a post: one change
+        #expect(try await account.syncNow().isSynced)
+        #expect(await harness.backend.requests(.deleteProgress) == [.deleteProgress(try #require(latest.serverId))])
+        let posts = await harness.backend.requests(.logProgress)
+        #expect(posts == [.logProgress(NewProgressEntry(type: "height", quantity: 181.5, loggedAt: latest.loggedAt))])
+        #expect(await harness.backend.profile?.heightCm == 181.5)
+        #expect(await harness.backend.entries.map(\.quantity).sorted() == [170, 175, 181.5])
+    }
+
+    @Test func correctingAnOlderEntryLeavesTheCurrentHeight() async throws {
+        let (harness, account, older, _) = try await twoSyncedHeights()
+
+        try await account.correctHeight(id: try #require(older.serverId), centimetres: 176)
+
+        #expect(try await account.syncNow().isSynced)
+        #expect(await harness.backend.requests(.updatePhysical) == [])
+        #expect(await harness.backend.profile?.heightCm == 180)
+        #expect(await harness.backend.entries.map(\.quantity).sorted() == [170, 176, 180])
+    }
+
+    @Test func correctionsMadeOfflineWaitAndArriveLater() async throws {
+        let (harness, account, older, _) = try await twoSyncedHeights()
+        await harness.backend.setOffline(true)
+
+        try await account.correctHeight(id: try #require(older.serverId), centimetres: 174)
+        #expect(try await account.engine.drain().pending == 1)
+
+        await harness.backend.setOffline(false)
+        #expect(try await account.syncNow().isSynced)
+        #expect(await harness.backend.entries.map(\.quantity).sorted() == [170, 174, 180])
+    }
+
+    @Test func anUnknownIdSaysHowToFindOne() async throws {
+        let (_, account, _, _) = try await twoSyncedHeights()
+        await #expect(throws: CorrectionError.noSuchEntry("nope")) { try await account.deleteHeight(id: "nope") }
+        #expect(CorrectionError.noSuchEntry("nope").description.contains("height history --json"))
+    }
+}
