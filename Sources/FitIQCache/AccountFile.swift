@@ -35,6 +35,8 @@ extension AccountFile {
         var history: [EntryV1]
         var lastSyncAt: Date?
         var historyCheckedAt: Date?
+        /// Added later in version 1: absent in older files, which had nothing to undo.
+        var undoLog: [UndoStepV1]?
 
         init(_ state: AccountState) {
             profile = state.profile.map(ProfileV1.init)
@@ -43,12 +45,72 @@ extension AccountFile {
             history = state.history.map(EntryV1.init)
             lastSyncAt = state.lastSyncAt
             historyCheckedAt = state.historyCheckedAt
+            undoLog = state.undoLog.isEmpty ? nil : state.undoLog.map(UndoStepV1.init)
         }
 
         func domain() throws -> AccountState {
             AccountState(
                 profile: try profile?.domain, serverCopy: try serverCopy?.domain, outbox: try outbox.domain(),
-                history: history.map(\.domain), lastSyncAt: lastSyncAt, historyCheckedAt: historyCheckedAt)
+                history: history.map(\.domain), lastSyncAt: lastSyncAt, historyCheckedAt: historyCheckedAt,
+                undoLog: try (undoLog ?? []).map { try $0.domain() })
+        }
+    }
+
+    /// One change `undo` can reverse: its kind, what it was, and what the kind needs.
+    struct UndoStepV1: Codable, Sendable {
+        var kind: String
+        var description: String
+        var previousMetadata: MetadataV1?
+        var entry: EntryV1?
+        var entryId: UUID?
+        var previousHeight: Double?
+        var previousMeasuredAt: Date?
+        var wasLatest: Bool?
+
+        init(_ step: UndoStep) {
+            description = step.description
+            switch step {
+            case .metadata(let previous, _):
+                kind = "metadata"
+                previousMetadata = MetadataV1(previous)
+            case .heightLogged(let entryId, let height, let measuredAt, _):
+                kind = "heightLogged"
+                self.entryId = entryId
+                previousHeight = height
+                previousMeasuredAt = measuredAt
+            case .entryRemoved(let entry, let wasLatest, _):
+                kind = "entryRemoved"
+                self.entry = EntryV1(entry)
+                self.wasLatest = wasLatest
+            case .entryCorrected(let before, let afterId, let wasLatest, _):
+                kind = "entryCorrected"
+                entry = EntryV1(before)
+                entryId = afterId
+                self.wasLatest = wasLatest
+            }
+        }
+
+        func domain() throws -> UndoStep {
+            switch kind {
+            case "metadata":
+                guard let previous = try previousMetadata?.domain() else { break }
+                return .metadata(previous: previous, description: description)
+            case "heightLogged":
+                guard let entryId else { break }
+                return .heightLogged(
+                    entryId: entryId, previousHeight: previousHeight, previousMeasuredAt: previousMeasuredAt,
+                    description: description)
+            case "entryRemoved":
+                guard let entry else { break }
+                return .entryRemoved(entry.domain, wasLatest: wasLatest ?? false, description: description)
+            case "entryCorrected":
+                guard let entry, let entryId else { break }
+                return .entryCorrected(
+                    before: entry.domain, afterId: entryId, wasLatest: wasLatest ?? false, description: description)
+            default:
+                break
+            }
+            throw AccountFile.invalid("undoLog.kind", kind)
         }
     }
 

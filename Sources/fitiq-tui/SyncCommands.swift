@@ -78,3 +78,28 @@ struct StatusCommand: AsyncParsableCommand {
         }
     }
 }
+
+struct UndoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "undo", abstract: "Undo the last saved change, and say what was undone.",
+        discussion: """
+            Run it again to walk back through the recent changes (the last 30 are kept). A change not sent yet \
+            leaves the outbox; one already on the server is reversed by a new change (a logged height's entry \
+            is deleted).
+            """)
+
+    @OptionGroup var globals: GlobalOptions
+    @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
+
+    func run() async throws {
+        try await withApp(globals) { app in
+            let account = try app.requireAccount()
+            guard let step = try await account.undo() else {
+                print("Nothing to undo.")
+                return
+            }
+            print("Undid \(TextSanitizer.sanitize(step.description)).")
+            try await finishWrite(account, noSync: noSync)
+        }
+    }
+}

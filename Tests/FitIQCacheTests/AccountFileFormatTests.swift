@@ -96,6 +96,32 @@ struct AccountFileFormatTests {
         }
     }
 
+    @Test func theUndoLogAndQueuedDeletionsSurviveARestart() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = try store(in: folder, holding: Self.fixtureV1)
+            var state = try await store.load()
+            let entry = try #require(state.heightHistory.first { $0.serverId != nil })
+            try state.removeHeightEntry(entry)
+            state.remember(.metadata(previous: ProfileMetadata(name: "Old"), description: "the change of name"))
+            state.remember(.entryRemoved(entry, wasLatest: false, description: "the removal of it"))
+            state.remember(
+                .heightLogged(
+                    entryId: UUID(), previousHeight: 170, previousMeasuredAt: Date(timeIntervalSince1970: 5),
+                    description: "a height"))
+            state.remember(.entryCorrected(before: entry, afterId: UUID(), wasLatest: true, description: "a fix"))
+            let written = state
+            try await store.update { $0 = written }
+
+            // A new store object: what a restarted process reads.
+            let reread = try await JSONFileProfileStore(
+                folder: store.folder, lock: AccountLock(file: folder.appendingPathComponent("lock"))
+            ).load()
+            #expect(reread.undoLog == written.undoLog)
+            #expect(reread.outbox.deletions == written.outbox.deletions)
+            #expect(reread == written)
+        }
+    }
+
     @Test func aFileOfANewerVersionIsRefusedAndLeftInPlace() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = try store(in: folder, holding: Self.fixtureV1)

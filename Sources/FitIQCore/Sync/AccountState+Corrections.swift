@@ -15,6 +15,13 @@ extension AccountState {
         }
     }
 
+    /// `180.0 cm of 2024-07-01`, in the user's units.
+    func describe(_ entry: ProgressEntry, _ timeZone: LocalZone) -> String {
+        let units = profile?.preferredUnitSystem ?? .metric
+        return
+            "\(Height.format(entry.quantity, unitSystem: units)) of \(CalendarDate(containing: entry.loggedAt, in: timeZone))"
+    }
+
     /// The id people and scripts name an entry by: the server's, or the local one while it is pending.
     public static func publicId(of entry: ProgressEntry) -> String {
         entry.serverId ?? entry.id.uuidString.lowercased()

@@ -19,10 +19,13 @@ public struct AccountState: Sendable, Codable, Equatable {
     public var lastSyncAt: Date?
     /// When the height history was last read from the server.
     public var historyCheckedAt: Date?
+    /// The recent saved changes `undo` can reverse, oldest first.
+    public var undoLog: [UndoStep]
 
     public init(
         profile: UserProfile? = nil, serverCopy: RemoteProfile? = nil, outbox: Outbox = Outbox(),
-        history: [ProgressEntry] = [], lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil
+        history: [ProgressEntry] = [], lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil,
+        undoLog: [UndoStep] = []
     ) {
         self.profile = profile
         self.serverCopy = serverCopy
@@ -30,6 +33,7 @@ public struct AccountState: Sendable, Codable, Equatable {
         self.history = history
         self.lastSyncAt = lastSyncAt
         self.historyCheckedAt = historyCheckedAt
+        self.undoLog = undoLog
     }
 
     /// An account with nothing cached.

@@ -24,9 +24,20 @@ extension Account {
         if let date, date > CalendarDate(containing: now, in: environment.timeZone) {
             throw ValidationError.outOfRange(.date, rule: "cannot be in the future")
         }
+        let timeZone = environment.timeZone
         return try await store.update { state in
-            guard state.profile != nil else { throw AccountError.profileNotLoaded }
-            return state.recordHeight(centimetres, measuredAt: measuredAt, source: .manual, notes: notes)
+            guard let profile = state.profile else { throw AccountError.profileNotLoaded }
+            let current = state.recordHeight(centimetres, measuredAt: measuredAt, source: .manual, notes: notes)
+            if let entry = state.history.last {
+                let shown = Height.format(centimetres, unitSystem: profile.preferredUnitSystem)
+                state.remember(
+                    .heightLogged(
+                        entryId: entry.id, previousHeight: profile.heightCm,
+                        previousMeasuredAt: profile.physical.heightMeasuredAt,
+                        description:
+                            "the height \(shown) logged on \(CalendarDate(containing: measuredAt, in: timeZone))"))
+            }
+            return current
         }
     }
 
@@ -34,9 +45,14 @@ extension Account {
     /// deletion waits in the outbox like any change. Returns the entry removed.
     @discardableResult
     public func deleteHeight(id: String) async throws -> ProgressEntry {
-        try await store.update { state in
+        let timeZone = environment.timeZone
+        return try await store.update { state in
             guard let entry = state.heightEntry(named: id) else { throw CorrectionError.noSuchEntry(id) }
+            let wasLatest = state.heightHistory.first?.id == entry.id
             try state.removeHeightEntry(entry)
+            state.remember(
+                .entryRemoved(
+                    entry, wasLatest: wasLatest, description: "the removal of \(state.describe(entry, timeZone))"))
             return entry
         }
     }
@@ -50,10 +66,25 @@ extension Account {
         guard Height.allowedRange.contains(centimetres) else {
             throw ValidationError.outOfRange(.height, rule: "must be between 50 and 300 cm")
         }
+        let timeZone = environment.timeZone
         return try await store.update { state in
             guard let entry = state.heightEntry(named: id) else { throw CorrectionError.noSuchEntry(id) }
-            return (entry, try state.correctHeightEntry(entry, to: centimetres))
+            let wasLatest = state.heightHistory.first?.id == entry.id
+            let corrected = try state.correctHeightEntry(entry, to: centimetres)
+            state.remember(
+                .entryCorrected(
+                    before: entry, afterId: corrected.id, wasLatest: wasLatest,
+                    description: "the correction of \(state.describe(entry, timeZone))"))
+            return (entry, corrected)
         }
+    }
+
+    /// Undoes the last saved change (walking back through the recent ones on each call); returns it, or
+    /// `nil` when there is nothing left to undo.
+    @discardableResult
+    public func undo() async throws -> UndoStep? {
+        let now = environment.now()
+        return try await store.update { $0.undoLast(now: now) }
     }
 
     /// The height history, newest first; with `refresh`, new server entries are fetched first.

@@ -32,7 +32,14 @@ extension Account {
             name: name ?? current.name, bio: bio ?? current.bio,
             unitSystem: unitSystem ?? current.preferredUnitSystem, languageCode: languageCode ?? current.languageCode)
         let now = environment.now()
-        return try await store.update { $0.editMetadata(metadata, now: now) }
+        return try await store.update { state in
+            guard let previous = state.profile?.metadata else { return false }
+            let changed = metadata.changedKeys(from: previous).sorted().map { $0.field.label.lowercased() }
+            guard state.editMetadata(metadata, now: now) else { return false }
+            state.remember(
+                .metadata(previous: previous, description: "the change of \(changed.joined(separator: ", "))"))
+            return true
+        }
     }
 
     /// Changes the height to `centimetres` (parsed once, from what the user typed in their units); a

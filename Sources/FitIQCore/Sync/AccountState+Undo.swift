@@ -1,0 +1,99 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One saved change that `undo` can reverse, newest last in ``AccountState/undoLog``.
+public enum UndoStep: Sendable, Equatable, Codable {
+    /// Profile fields changed; `previous` holds what they were.
+    case metadata(previous: ProfileMetadata, description: String)
+    /// A height was logged as entry `entryId`; the current height before it is kept to go back to.
+    case heightLogged(entryId: UUID, previousHeight: Double?, previousMeasuredAt: Date?, description: String)
+    /// A history entry was removed.
+    case entryRemoved(ProgressEntry, wasLatest: Bool, description: String)
+    /// A history entry was corrected: `before` replaced by the entry `afterId`.
+    case entryCorrected(before: ProgressEntry, afterId: UUID, wasLatest: Bool, description: String)
+
+    /// What the change was, as `undo` says it undid it.
+    public var description: String {
+        switch self {
+        case .metadata(_, let description), .heightLogged(_, _, _, let description),
+            .entryRemoved(_, _, let description), .entryCorrected(_, _, _, let description):
+            description
+        }
+    }
+}
+
+extension AccountState {
+    /// How many recent changes `undo` can walk back through.
+    public static let undoLimit = 30
+
+    /// Remembers `step` as the newest change to undo (the oldest beyond ``undoLimit`` are forgotten).
+    public mutating func remember(_ step: UndoStep) {
+        undoLog.append(step)
+        if undoLog.count > Self.undoLimit { undoLog.removeFirst(undoLog.count - Self.undoLimit) }
+    }
+
+    /// Reverses the newest remembered change and forgets it: a change not sent yet leaves the outbox
+    /// and the previous values come back; one already sent is reversed by a new change (a logged
+    /// height's entry is deleted). Returns what was undone, or `nil` when there is nothing to undo.
+    public mutating func undoLast(now: Date) -> UndoStep? {
+        guard let step = undoLog.popLast() else { return nil }
+        switch step {
+        case .metadata(let previous, _):
+            editMetadata(previous, now: now)
+            // Back at the server's values: nothing is left to send.
+            if let server = serverCopy?.metadata, profile?.metadata == server { outbox.metadata = nil }
+        case .heightLogged(let entryId, let previousHeight, let previousMeasuredAt, _):
+            if let entry = history.first(where: { $0.id == entryId }) {
+                try? removeHeightEntry(entry)
+            }
+            restoreCurrentHeight(previousHeight, measuredAt: previousMeasuredAt)
+        case .entryRemoved(let entry, let wasLatest, _):
+            restore(entry, wasLatest: wasLatest)
+        case .entryCorrected(let before, let afterId, let wasLatest, _):
+            if let after = history.first(where: { $0.id == afterId }) { try? removeHeightEntry(after) }
+            restore(before, wasLatest: wasLatest)
+        }
+        return step
+    }
+
+    /// Puts a removed entry back: its queued deletion is dropped, or, when the deletion was sent, the
+    /// entry is posted again.
+    private mutating func restore(_ entry: ProgressEntry, wasLatest: Bool) {
+        if outbox.deletions.contains(where: { $0.id == entry.id }) {
+            discard(.deletion(entry.id))
+        } else if entry.serverId == nil && outbox.progress.contains(where: { $0.id == entry.id }) {
+            return
+        } else {
+            var again = entry
+            again.serverId = nil
+            history.append(again)
+            outbox.progress.append(
+                ProgressPost(
+                    id: again.id,
+                    entry: NewProgressEntry(
+                        type: again.type, quantity: again.quantity, loggedAt: again.loggedAt, notes: again.notes),
+                    changeId: again.id, sendAttempted: false, delivery: Delivery()))
+        }
+        if wasLatest { restoreCurrentHeight(entry.quantity, measuredAt: entry.loggedAt) }
+    }
+
+    /// Sets the current height back to `height`; the pending `PATCH` is dropped when that is what the
+    /// server has already.
+    private mutating func restoreCurrentHeight(_ height: Double?, measuredAt: Date?) {
+        guard let height, let profile else { return }
+        var physical = profile.physical
+        physical.heightCm = height
+        physical.heightMeasuredAt = measuredAt
+        self.profile = profile.updatingPhysical(physical)
+        if let server = serverCopy?.heightCm, abs(server - height) < 0.05,
+            outbox.physical?.includesBiologicalSex != true
+        {
+            outbox.physical = nil
+        } else {
+            queuePhysical(height: true, biologicalSex: false, changeId: UUID())
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// `undo` walks back through the recent saved changes, before and after they were sent.
+struct UndoTests {
+    @Test func anUnsentEditLeavesTheOutboxAndThePreviousValuesComeBack() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        await harness.backend.setOffline(true)
+        try await account.updateMetadata(name: "Typo Nmae")
+
+        let undone = try await account.undo()
+
+        #expect(undone?.description == "the change of name")
+        let state = try await account.cached()
+        #expect(state.profile?.name == TestHarness.serverProfile.metadata.name)
+        #expect(state.outbox.isEmpty)
+        #expect(state.pendingChangeCount == 0)
+    }
+
+    @Test func aSentEditIsReversedByANewChange() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(bio: "Sent bio")
+        #expect(try await account.syncNow().isSynced)
+        #expect(await harness.backend.profile?.metadata.bio == "Sent bio")
+
+        try await account.undo()
+        #expect(try await account.syncNow().isSynced)
+
+        #expect(await harness.backend.profile?.metadata.bio == TestHarness.serverProfile.metadata.bio)
+    }
+
+    @Test func undoingASentHeightDeletesItsEntryAndRestoresTheHeight() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.logHeight(181)
+        #expect(try await account.syncNow().isSynced)
+        let logged = try #require(try await account.cached().heightHistory.first { $0.quantity == 181 })
+
+        let undone = try await account.undo()
+        #expect(try await account.syncNow().isSynced)
+
+        #expect(undone?.description.hasPrefix("the height 181.0 cm logged on") == true)
+        #expect(await harness.backend.requests(.deleteProgress) == [.deleteProgress(try #require(logged.serverId))])
+        #expect(await harness.backend.profile?.heightCm == 170)
+        #expect(try await account.cached().profile?.heightCm == 170)
+    }
+
+    @Test func undoingADeletionBringsTheEntryBackBeforeAndAfterSending() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.logHeight(181)
+        #expect(try await account.syncNow().isSynced)
+        let entry = try #require(try await account.cached().heightHistory.first { $0.quantity == 181 })
+
+        // Not sent yet: the deletion leaves the outbox and the entry is back as it was.
+        try await account.deleteHeight(id: try #require(entry.serverId))
+        try await account.undo()
+        #expect(try await account.cached().heightHistory.first?.serverId == entry.serverId)
+        #expect(try await account.cached().pendingChangeCount == 0)
+
+        // Sent: the entry is posted again.
+        try await account.deleteHeight(id: try #require(entry.serverId))
+        #expect(try await account.syncNow().isSynced)
+        try await account.undo()
+        #expect(try await account.syncNow().isSynced)
+        #expect(await harness.backend.entries.contains { $0.quantity == 181 && $0.loggedAt == entry.loggedAt })
+        #expect(await harness.backend.profile?.heightCm == 181)
+    }
+
+    @Test func repeatedUndoWalksBackThroughTheRecentChanges() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        for index in 1...25 { try await account.updateMetadata(bio: "bio \(index)") }
+        for _ in 1...20 { try await account.undo() }
+        #expect(try await account.cached().profile?.bio == "bio 5")
+        for _ in 1...5 { try await account.undo() }
+        #expect(try await account.cached().profile?.bio == TestHarness.serverProfile.metadata.bio)
+        #expect(try await account.undo() == nil)
+    }
+}
