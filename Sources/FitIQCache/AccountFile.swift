@@ -37,6 +37,8 @@ extension AccountFile {
         var historyCheckedAt: Date?
         /// Added later in version 1: absent in older files, which had nothing to undo.
         var undoLog: [UndoStepV1]?
+        /// Added later in version 1: absent in older files, which had removed nothing.
+        var removedServerIds: [String]?
 
         init(_ state: AccountState) {
             profile = state.profile.map(ProfileV1.init)
@@ -46,13 +48,14 @@ extension AccountFile {
             lastSyncAt = state.lastSyncAt
             historyCheckedAt = state.historyCheckedAt
             undoLog = state.undoLog.isEmpty ? nil : state.undoLog.map(UndoStepV1.init)
+            removedServerIds = state.removedServerIds.isEmpty ? nil : state.removedServerIds
         }
 
         func domain() throws -> AccountState {
             AccountState(
                 profile: try profile?.domain, serverCopy: try serverCopy?.domain, outbox: try outbox.domain(),
                 history: history.map(\.domain), lastSyncAt: lastSyncAt, historyCheckedAt: historyCheckedAt,
-                undoLog: try (undoLog ?? []).map { try $0.domain() })
+                undoLog: try (undoLog ?? []).map { try $0.domain() }, removedServerIds: removedServerIds ?? [])
         }
     }
 

@@ -191,6 +191,30 @@ public final class EditorLoop: Sendable {
             spawn { await self.changeOutbox { try await $0.retryRejected() } }
         case .discardRejected:
             spawn { await self.changeOutbox { try await $0.discardRejected() } }
+        case .undo:
+            spawn {
+                await self.report { account in
+                    guard let step = try await account.undo() else { return "Nothing to undo." }
+                    return "Undid \(step.description)."
+                }
+            }
+        case .deleteHeight(let id):
+            spawn {
+                await self.report { account in
+                    let removed = try await account.deleteHeight(id: id)
+                    let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                    return "Removed \(Height.format(removed.quantity, unitSystem: units)); u undoes it."
+                }
+            }
+        case .correctHeight(let id, let centimetres):
+            spawn {
+                await self.report { account in
+                    let (before, after) = try await account.correctHeight(id: id, centimetres: centimetres)
+                    let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                    return "Corrected \(Height.format(before.quantity, unitSystem: units)) to "
+                        + "\(Height.format(after.quantity, unitSystem: units)); u undoes it."
+                }
+            }
         case .quit, .repaint, .suspend, .editExternally:
             break
         }
@@ -256,6 +280,18 @@ public final class EditorLoop: Sendable {
         } catch {
             post(.healthImport(.failed(String(describing: error))))
         }
+    }
+
+    /// Runs a change whose result the user reads as a sentence; then shows the account and syncs.
+    private func report(_ change: @Sendable (Account) async throws -> String) async {
+        guard let account = account.withLock({ $0 }) else { return }
+        do {
+            post(.notice(try await change(account), isError: false))
+        } catch {
+            post(.notice(String(describing: error), isError: true))
+        }
+        await publish(account)
+        requestSync()
     }
 
     private func changeOutbox(_ change: @Sendable (Account) async throws -> Void) async {

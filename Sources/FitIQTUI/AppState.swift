@@ -32,6 +32,10 @@ public struct AppState: Sendable {
         case importing(path: TextField, fraction: Double?)
         /// What the finished import did; any key closes it.
         case importResult([String])
+        /// Asks before removing the history entry `id` (`summary` says which).
+        case deleteEntryPrompt(id: String, summary: String)
+        /// The new value of history entry `id`, typed in the user's units.
+        case correctEntry(id: String, summary: String, value: TextField, error: String?)
     }
 
     /// The state of background sync, as the title bar shows it.
@@ -60,6 +64,8 @@ public struct AppState: Sendable {
     public var shouldQuit = false
     /// Whether to show the `i` key (health import is available).
     public var canImportHealth = false
+    /// The history entry chosen when the history list has the focus (newest first), else `nil`.
+    public var historySelection: Int?
     /// The first line shown of the help and of the sync details when they are longer than the screen.
     public var helpScroll = 0
     public var detailsScroll = 0

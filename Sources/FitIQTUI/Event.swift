@@ -23,6 +23,8 @@ public enum Event: Sendable {
     case healthImport(HealthImportProgress)
     /// The external editor (`$VISUAL`/`$EDITOR`) opened for `field` came back.
     case externalEdit(ProfileField, ExternalEditOutcome)
+    /// Something finished that the user should read (an undo, a removal, a correction).
+    case notice(String, isError: Bool)
 }
 
 /// How editing a field in the user's own editor ended.
@@ -63,5 +65,11 @@ public enum Effect: Sendable, Equatable {
     case suspend
     /// Open `text` in the user's editor (`$VISUAL`, else `$EDITOR`), for `field`.
     case editExternally(ProfileField, text: String)
+    /// Undo the last saved change.
+    case undo
+    /// Remove the history entry with this id.
+    case deleteHeight(id: String)
+    /// Replace the value of the history entry with this id.
+    case correctHeight(id: String, centimetres: Double)
     case quit
 }

@@ -17,9 +17,22 @@ extension HeightChart {
         _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone,
         into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle
     ) {
+        list(
+            entries, unitSystem: unitSystem, timeZone: timeZone, into: &buffer, x: x, y: y, width: width,
+            height: height, style: style, selected: nil)
+    }
+
+    /// ``list(_:unitSystem:timeZone:into:x:y:width:height:style:)`` with the entry `selected` (newest first)
+    /// marked and kept in view.
+    public static func list(
+        _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone,
+        into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle, selected: Int?
+    ) {
         guard width > 0, height > 0 else { return }
         buffer.fill(x: x, y: y, width: width, height: height, style: style)
-        let shown = chronological(entries).reversed().prefix(height)
+        // The chosen entry (newest first) stays in view: the list scrolls past the first rows if need be.
+        let first = selected.map { max(0, $0 - height + 1) } ?? 0
+        let shown = chronological(entries).reversed().dropFirst(first).prefix(height)
         guard !shown.isEmpty else {
             buffer.put(emptyMessage, x: x, y: y, style: style, limit: width)
             return
@@ -31,7 +44,9 @@ extension HeightChart {
             let padding = String(repeating: " ", count: heightWidth - DisplayWidth.of(text))
             var line = "\(date)  \(padding)\(text)  \(entry.source.rawValue)"
             if !entry.isSynced { line += "  \(pendingMarker)" }
-            buffer.put(line, x: x, y: y + row, style: style, limit: width)
+            let chosen = selected == first + row
+            buffer.put(
+                chosen ? "›" + line : line, x: x, y: y + row, style: chosen ? CellStyle(.reverse) : style, limit: width)
         }
     }
 }

@@ -92,6 +92,24 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
         drawPanel(
             "Import health data", lines: ["Reading \(name)", "", bar, "", "Esc stops (nothing is imported)"],
             state: state, into: &buffer)
+    case .deleteEntryPrompt(_, let summary):
+        drawPanel(
+            "Remove this height?",
+            lines: [
+                "\(summary) leaves the history, here and on the server.", "",
+                "y  remove it (u undoes it)   any other key  keep it",
+            ], state: state, into: &buffer)
+    case .correctEntry(_, let summary, let value, let error):
+        var lines = ["The right value for \(summary) (it keeps its date):", "", "", "Enter correct   Esc cancel"]
+        if let error { lines += ["", error] }
+        let origin = drawPanel("Correct a height", lines: lines, state: state, into: &buffer)
+        if let error {
+            buffer.put(error, x: origin.x + 1, y: origin.y + 5, style: Styles.error, limit: origin.width - 1)
+        }
+        buffer.put("›", x: origin.x + 1, y: origin.y + 2, style: Styles.accent)
+        let column = value.render(
+            into: &buffer, x: origin.x + 3, y: origin.y + 2, width: min(30, origin.width - 4), style: Styles.editing)
+        return (column, origin.y + 2)
     case .importResult(let lines):
         drawPanel("Health data imported", lines: lines + ["", "Press any key to close."], state: state, into: &buffer)
     }

@@ -103,7 +103,7 @@ private let labelWidth = 16
 private func rows(for fields: [ProfileField], state: AppState, values: ProfileValues, width: Int) -> [Row] {
     var rows: [Row] = []
     for field in fields {
-        let focused = state.profile.focus == field && state.overlay == nil
+        let focused = state.profile.focus == field && state.overlay == nil && state.historySelection == nil
         let editing = state.profile.editing.flatMap { $0.field == field ? $0.editor : nil }
         let draft = state.profile.drafts[field] != nil
         let valueWidth = max(1, width - labelWidth - 1)
@@ -269,7 +269,10 @@ func wrap(_ text: String, width: Int, maximumLines: Int = 3) -> [String] {
 /// The history: a chart beside the latest entries when there is room, else the entries only (the
 /// chart goes first when the screen is short or narrow), as many as fit.
 private func renderHistory(_ state: AppState, x: Int, y: Int, width: Int, height: Int, into buffer: inout CellBuffer) {
-    let inner = drawBox("Height history", x: x, y: y, width: width, height: height, into: &buffer)
+    let focused = state.historySelection != nil
+    let inner = drawBox(
+        focused ? "Height history (↑↓ choose, d remove, e correct)" : "Height history", x: x, y: y, width: width,
+        height: height, focused: focused, into: &buffer)
     let entries = state.account?.state.heightHistory ?? []
     let units = ProfileValues(state).unitSystem
     let withChart = inner.height >= 6 && inner.width >= 60 && !entries.isEmpty
@@ -281,7 +284,7 @@ private func renderHistory(_ state: AppState, x: Int, y: Int, width: Int, height
     }
     HeightChart.list(
         entries, unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x + inner.width - listWidth,
-        y: inner.y, width: listWidth, height: inner.height, style: .plain)
+        y: inner.y, width: listWidth, height: inner.height, style: .plain, selected: state.historySelection)
 }
 
 /// The sync details: every change with its state and the server's message, wrapped, scrolled with

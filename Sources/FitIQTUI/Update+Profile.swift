@@ -9,13 +9,20 @@ import FitIQCore
 /// Keys on the profile screen: outside an edit letters are commands; Enter edits or confirms.
 func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
     if let editing = state.profile.editing { return handleEditing(&state, editing.field, editing.editor, key) }
+    if let selected = state.historySelection, let effects = handleHistory(&state, selected, key) { return effects }
     let fields = ProfileField.allCases
     let index = fields.firstIndex(of: state.profile.focus) ?? 0
+    let entries = state.account?.state.heightHistory ?? []
     switch key {
+    case .tab where state.profile.focus == fields.last && state.lower == .history && !entries.isEmpty:
+        // From the last field into the history list.
+        state.historySelection = 0
     case .tab, .down, .character("j"):
         state.profile.focus = fields[(index + 1) % fields.count]
     case .backTab, .up, .character("k"):
         state.profile.focus = fields[(index + fields.count - 1) % fields.count]
+    case .character("u"):
+        return [.undo]
     case .enter:
         startEditing(&state, state.profile.focus)
     case .control("s"):
@@ -50,6 +57,39 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
         return [.quit]
     default:
         break
+    }
+    return []
+}
+
+/// Keys while the history list has the focus; `nil` for keys it leaves to the profile screen.
+private func handleHistory(_ state: inout AppState, _ selected: Int, _ key: Key) -> [Effect]? {
+    let entries = state.account?.state.heightHistory ?? []
+    guard entries.indices.contains(selected) else {
+        state.historySelection = entries.isEmpty ? nil : entries.count - 1
+        return state.historySelection == nil ? nil : []
+    }
+    let entry = entries[selected]
+    let units = ProfileValues(state).unitSystem
+    let summary =
+        "\(Height.format(entry.quantity, unitSystem: units)) of \(CalendarDate(containing: entry.loggedAt, in: state.timeZone))"
+    switch key {
+    case .down, .character("j"):
+        state.historySelection = min(entries.count - 1, selected + 1)
+    case .up, .character("k"):
+        state.historySelection = max(0, selected - 1)
+    case .tab:
+        state.historySelection = nil
+        state.profile.focus = .name
+    case .backTab, .escape:
+        state.historySelection = nil
+    case .character("d"):
+        state.overlay = .deleteEntryPrompt(id: AccountState.publicId(of: entry), summary: summary)
+    case .character("e"), .enter:
+        var value = TextField(Height.format(entry.quantity, unitSystem: units), limit: ProfileField.height.limit)
+        value.cursor = value.text.count
+        state.overlay = .correctEntry(id: AccountState.publicId(of: entry), summary: summary, value: value, error: nil)
+    default:
+        return nil
     }
     return []
 }

@@ -61,6 +61,9 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
     case .externalEdit(let field, let outcome):
         handleExternalEdit(&state, field, outcome)
         return []
+    case .notice(let text, let isError):
+        state.message = (TextSanitizer.sanitize(text), isError)
+        return []
     }
 }
 
@@ -196,6 +199,26 @@ private func handleOverlay(_ state: inout AppState, _ overlay: AppState.Overlay,
         return key == .escape ? [.cancelImport] : []
     case .importResult:
         state.overlay = nil
+        return []
+    case .deleteEntryPrompt(let id, _):
+        state.overlay = nil
+        return key == .character("y") || key == .character("Y") ? [.deleteHeight(id: id)] : []
+    case .correctEntry(let id, let summary, var value, _):
+        switch key {
+        case .escape:
+            state.overlay = nil
+        case .enter:
+            // Checked like a typed height, in the units shown.
+            do {
+                let centimetres = try Height.parse(value.text, unitSystem: ProfileValues(state).unitSystem)
+                state.overlay = nil
+                return [.correctHeight(id: id, centimetres: centimetres)]
+            } catch {
+                state.overlay = .correctEntry(id: id, summary: summary, value: value, error: error.description)
+            }
+        default:
+            if value.handle(key) { state.overlay = .correctEntry(id: id, summary: summary, value: value, error: nil) }
+        }
         return []
     case .languagePicker(var filter, var selection):
         let choices = LanguageChoices.matching(filter.text)

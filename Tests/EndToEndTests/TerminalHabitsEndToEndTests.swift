@@ -148,3 +148,37 @@ struct TerminalHabitsEndToEndTests {
         }
     }
 }
+
+extension TerminalHabitsEndToEndTests {
+    @Test func aHistoryEntryDeletedFromTheEditorComesBackWithUndo() async throws {
+        try await EndToEnd.with { e2e in
+            try await withServer(e2e) { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                #expect(try await e2e.cli(["height", "set", "183 cm"]).status == 0)
+                #expect(try await server.snapshot().heightEntries == [183])
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await waitForProfile(tui) { $0.contains { $0.contains("183.0 cm  manual") } }
+
+                for _ in 0..<7 { try tui.send("Tab") }
+                try await tui.waitFor(all: ["Height history (↑↓ choose", "›"])
+                try tui.send("d")
+                try await tui.waitFor("Remove this height?")
+                try tui.send("y")
+                try await tui.waitUntil("the entry removed and synced") {
+                    $0.contains { $0.contains("Removed 183.0 cm; u undoes it.") }
+                        && $0.contains { $0.contains("No height history yet.") } && $0.title.contains("● synced")
+                }
+                #expect(try await server.snapshot().heightEntries == [])
+
+                try tui.send("u")
+                try await tui.waitUntil("the entry back and synced") {
+                    $0.contains { $0.contains("Undid the removal of 183.0 cm of") }
+                        && $0.contains { $0.contains("183.0 cm") && !$0.contains("Undid") }
+                        && $0.title.contains("● synced") && !$0.title.contains("pending")
+                }
+                #expect(try await server.snapshot().heightEntries == [183])
+            }
+        }
+    }
+}

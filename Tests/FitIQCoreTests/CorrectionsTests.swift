@@ -104,6 +104,24 @@ struct CorrectionsTests {
         #expect(await harness.backend.entries.map(\.quantity).sorted() == [170, 174, 180])
     }
 
+    @Test func removingEveryEntryLeavesTheHistoryEmpty() async throws {
+        // The initial-height rule (a history starts from the profile's height) must not undo removals,
+        // nor a history read that began before them.
+        let (harness, account, _, _) = try await twoSyncedHeights()
+        for entry in try await account.cached().heightHistory {
+            try await account.deleteHeight(id: try #require(entry.serverId))
+        }
+        let stale = await harness.backend.entries
+        #expect(try await account.syncNow().isSynced)
+        #expect(await harness.backend.entries.isEmpty)
+        #expect(try await account.cached().heightHistory.isEmpty)
+        // A read from before the removals lists them all; they stay removed.
+        try await account.store.update { state in
+            state.mergeServerHistory(stale, complete: false, now: harness.clock.date())
+        }
+        #expect(try await account.cached().heightHistory.isEmpty)
+    }
+
     @Test func anUnknownIdSaysHowToFindOne() async throws {
         let (_, account, _, _) = try await twoSyncedHeights()
         await #expect(throws: CorrectionError.noSuchEntry("nope")) { try await account.deleteHeight(id: "nope") }

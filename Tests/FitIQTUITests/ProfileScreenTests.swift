@@ -63,7 +63,11 @@ struct ProfileScreenTests {
             seen.append(state.profile.focus)
         }
         #expect(seen == ProfileField.allCases)
+        // (Tab went from the last field straight back to Name before the history list took the focus.)
         press([.tab], &state)
+        #expect(state.historySelection == 0)
+        press([.tab], &state)
+        #expect(state.historySelection == nil)
         #expect(state.profile.focus == .name)
         press([.backTab], &state)
         #expect(state.profile.focus == .biologicalSex)

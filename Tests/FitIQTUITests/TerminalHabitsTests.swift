@@ -122,3 +122,47 @@ struct SmallTruthsTests {
         #expect(screen(state).lines.contains { $0.contains("imported 2026-11-18 from export.zip") })
     }
 }
+
+/// The history list takes the focus: d removes an entry after asking, e corrects it through a checked
+/// field, u undoes.
+struct HistoryFocusTests {
+    func historyFocused() -> AppState {
+        var state = profileState()
+        press(Array(repeating: .tab, count: ProfileField.allCases.count), &state)
+        return state
+    }
+
+    @Test func dRemovesTheChosenEntryAfterAsking() {
+        var state = historyFocused()
+        press([.down], &state)
+        #expect(state.historySelection == 1)
+        #expect(screen(state).lines.contains { $0.contains("›2026-10-19  170.5 cm") })
+        press([.character("d")], &state)
+        #expect(screen(state).lines.contains { $0.contains("Remove this height?") })
+        #expect(press([.character("n")], &state) == [])
+        press([.character("d")], &state)
+        #expect(press([.character("y")], &state) == [.deleteHeight(id: "e1")])
+    }
+
+    @Test func eCorrectsThroughACheckedField() {
+        var state = historyFocused()
+        press([.character("e"), .control("u")] + type("5'13\"") + [.enter], &state)
+        guard case .correctEntry(_, _, _, let error?)? = state.overlay else {
+            Issue.record("the rule should show: \(String(describing: state.overlay))")
+            return
+        }
+        #expect(error.contains("inches after feet must be below 12"))
+        press([.control("u")], &state)
+        #expect(press(type("171.5") + [.enter], &state) == [.correctHeight(id: "e0", centimetres: 171.5)])
+        #expect(state.overlay == nil)
+    }
+
+    @Test func uUndoesAndEscapeLeavesTheList() {
+        var state = historyFocused()
+        #expect(press([.character("u")], &state) == [.undo])  // the list keeps u: undo a removal at once
+        #expect(state.historySelection == 0)
+        press([.escape], &state)
+        #expect(state.historySelection == nil)
+        #expect(press([.character("u")], &state) == [.undo])
+    }
+}

@@ -42,6 +42,8 @@ extension AccountState {
             guard !post.sendAttempted else { throw .beingSent }
             outbox.progress.removeAll { $0.id == entry.id }
         } else if let serverId = entry.serverId {
+            removedServerIds.append(serverId)
+            if removedServerIds.count > 100 { removedServerIds.removeFirst(removedServerIds.count - 100) }
             outbox.deletions.append(
                 ProgressDeletion(
                     id: entry.id, serverId: serverId, quantity: entry.quantity, loggedAt: entry.loggedAt,

@@ -68,7 +68,8 @@ extension AccountState {
         _ entries: [RemoteProgressEntry], complete: Bool, knownBeforeRead: Set<String>? = nil, now: Date
     ) {
         historyCheckedAt = now
-        var known = Set(history.compactMap(\.serverId))
+        // Entries removed here stay removed, even when a read that began before the removal lists them.
+        var known = Set(history.compactMap(\.serverId)).union(removedServerIds)
         for remote in entries where remote.type == ProgressEntry.heightType && !known.contains(remote.id) {
             let candidate = ProgressEntry(
                 serverId: remote.id, type: remote.type, quantity: remote.quantity, loggedAt: remote.loggedAt,
@@ -104,8 +105,9 @@ extension AccountState {
     /// - Returns: whether an entry was queued.
     @discardableResult
     public mutating func queueInitialHeightIfNeeded(serverHasHeightEntries: Bool, now: Date) -> Bool {
-        guard !serverHasHeightEntries, heightHistory.isEmpty, outbox.progress.isEmpty,
-            let height = serverCopy?.heightCm
+        // A history emptied by the user's own removals did start somewhere: it is not started again.
+        guard !serverHasHeightEntries, heightHistory.isEmpty, outbox.progress.isEmpty, removedServerIds.isEmpty,
+            outbox.deletions.isEmpty, let height = serverCopy?.heightCm
         else { return false }
         let loggedAt = serverCopy?.updatedAt ?? now
         let entry = ProgressEntry(

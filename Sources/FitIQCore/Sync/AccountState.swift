@@ -21,12 +21,16 @@ public struct AccountState: Sendable, Codable, Equatable {
     public var historyCheckedAt: Date?
     /// The recent saved changes `undo` can reverse, oldest first.
     public var undoLog: [UndoStep]
+    /// Server ids of entries removed here (the latest 100): a history read that began before the
+    /// removal must not bring them back.
+    public var removedServerIds: [String]
 
     public init(
         profile: UserProfile? = nil, serverCopy: RemoteProfile? = nil, outbox: Outbox = Outbox(),
         history: [ProgressEntry] = [], lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil,
-        undoLog: [UndoStep] = []
+        undoLog: [UndoStep] = [], removedServerIds: [String] = []
     ) {
+        self.removedServerIds = removedServerIds
         self.profile = profile
         self.serverCopy = serverCopy
         self.outbox = outbox
