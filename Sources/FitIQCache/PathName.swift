@@ -1,3 +1,5 @@
+import FitIQCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -32,13 +34,8 @@ enum PathName {
     /// (a leading dot too, so `.` and `..` are harmless). The mapping is one-to-one.
     static func component(_ text: String) -> String {
         guard !text.isEmpty else { return "%" }
-        var result = ""
-        for (index, byte) in text.utf8.enumerated() {
-            let isSafe =
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x5F || (byte == 0x2E && index > 0)
-            let hex = String(byte, radix: 16, uppercase: true)
-            result += isSafe ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + hex
+        var result = PercentEncoding.encode(text) { byte, index in
+            PercentEncoding.isAlphanumeric(byte) || byte == 0x2D || byte == 0x5F || (byte == 0x2E && index > 0)
         }
         // File names are limited to 255 bytes; keep long ids distinct with a hash of the whole id.
         if result.utf8.count > 120 {

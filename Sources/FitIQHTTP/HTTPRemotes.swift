@@ -96,13 +96,7 @@ public struct HTTPProgressRemote: ProgressRemote {
 
     public func delete(id: String, accessToken: String) async throws(RemoteError) {
         // Every byte but ASCII letters, digits and `-` is percent-encoded: an id is never a path of its own.
-        let escaped = id.utf8.map { byte -> String in
-            let safe =
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == 0x2D
-            return safe
-                ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-        }.joined()
+        let escaped = PercentEncoding.encode(id) { byte, _ in PercentEncoding.isAlphanumeric(byte) || byte == 0x2D }
         _ = try await transport.send(.DELETE, "api/v1/progress/\(escaped)", bearer: accessToken)
     }
 }

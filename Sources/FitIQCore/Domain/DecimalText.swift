@@ -1,5 +1,5 @@
-/// Numbers as text with a fixed count of decimals (`180.5`, `2.14`), without `String(format:)`
-/// (which links ICU). Halves round away from zero.
+/// Numbers as text with a fixed count of decimals (`180.5`, `2.14`), written by hand: the C-style
+/// formatting initialiser of `String` links ICU. Halves round away from zero.
 public enum DecimalText {
     /// `value` with `places` decimals (0…6): `DecimalText.format(180.25, places: 1)` is `180.3`.
     public static func format(_ value: Double, places: Int) -> String {

@@ -1,0 +1,257 @@
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `account.json` version 1, continued: the outbox and the undo log (see ``AccountFile``).
+extension AccountFile {
+    struct OutboxV1: Codable, Sendable {
+        var metadata: MetadataChangeV1?
+        var physical: PhysicalChangeV1?
+        var progress: [ProgressPostV1]
+        /// Added later in version 1: absent in older files, which had none.
+        var deletions: [DeletionV1]?
+
+        init(_ outbox: Outbox) {
+            metadata = outbox.metadata.map(MetadataChangeV1.init)
+            physical = outbox.physical.map(PhysicalChangeV1.init)
+            progress = outbox.progress.map(ProgressPostV1.init)
+            deletions = outbox.deletions.isEmpty ? nil : outbox.deletions.map(DeletionV1.init)
+        }
+
+        func domain() throws -> Outbox {
+            Outbox(
+                metadata: try metadata?.domain(), physical: physical?.domain, progress: progress.map(\.domain),
+                deletions: (deletions ?? []).map(\.domain))
+        }
+    }
+
+    struct DeletionV1: Codable, Sendable {
+        var id: UUID
+        var serverId: String
+        var quantity: Double
+        var loggedAt: Date
+        var changeId: UUID
+        var delivery: DeliveryV1
+
+        init(_ deletion: ProgressDeletion) {
+            id = deletion.id
+            serverId = deletion.serverId
+            quantity = deletion.quantity
+            loggedAt = deletion.loggedAt
+            changeId = deletion.changeId
+            delivery = DeliveryV1(deletion.delivery)
+        }
+
+        var domain: ProgressDeletion {
+            ProgressDeletion(
+                id: id, serverId: serverId, quantity: quantity, loggedAt: loggedAt, changeId: changeId,
+                delivery: delivery.domain)
+        }
+    }
+
+    struct DeliveryV1: Codable, Sendable {
+        struct ClaimV1: Codable, Sendable {
+            struct HolderV1: Codable, Sendable {
+                var pid: Int32
+                var startTime: UInt64
+            }
+
+            var owner: UUID
+            var until: Date
+            var holder: HolderV1?
+        }
+
+        var attempts: Int
+        var notBefore: Date?
+        var lastError: String?
+        var rejection: String?
+        var claim: ClaimV1?
+
+        init(_ delivery: Delivery) {
+            attempts = delivery.attempts
+            notBefore = delivery.notBefore
+            lastError = delivery.lastError
+            rejection = delivery.rejection
+            claim = delivery.claim.map { claim in
+                ClaimV1(
+                    owner: claim.owner, until: claim.until,
+                    holder: claim.holder.map { ClaimV1.HolderV1(pid: $0.pid, startTime: $0.startTime) })
+            }
+        }
+
+        var domain: Delivery {
+            Delivery(
+                attempts: attempts, notBefore: notBefore, lastError: lastError, rejection: rejection,
+                claim: claim.map { claim in
+                    Claim(
+                        owner: claim.owner, until: claim.until,
+                        holder: claim.holder.map { ProcessIdentity(pid: $0.pid, startTime: $0.startTime) })
+                })
+        }
+    }
+
+    struct MetadataChangeV1: Codable, Sendable {
+        var changeId: UUID
+        var revision: Int
+        /// The changed fields: `name`, `bio`, `preferredUnitSystem`, `languageCode`.
+        var keys: [String]
+        var delivery: DeliveryV1
+
+        init(_ change: MetadataChange) {
+            changeId = change.changeId
+            revision = change.revision
+            keys = change.keys.sorted().map { Self.name($0) }
+            delivery = DeliveryV1(change.delivery)
+        }
+
+        func domain() throws -> MetadataChange {
+            let fields = try keys.map { name in
+                guard let key = Self.key(name) else { throw AccountFile.invalid("outbox.metadata.keys", name) }
+                return key
+            }
+            return MetadataChange(
+                changeId: changeId, revision: revision, keys: Set(fields), delivery: delivery.domain)
+        }
+
+        private static func name(_ key: ProfileMetadata.Key) -> String {
+            switch key {
+            case .name: "name"
+            case .bio: "bio"
+            case .preferredUnitSystem: "preferredUnitSystem"
+            case .languageCode: "languageCode"
+            }
+        }
+
+        private static func key(_ name: String) -> ProfileMetadata.Key? {
+            ProfileMetadata.Key.allCases.first { Self.name($0) == name }
+        }
+    }
+
+    struct PhysicalChangeV1: Codable, Sendable {
+        var revision: Int
+        var includesHeight: Bool
+        var includesBiologicalSex: Bool
+        var changeIds: [UUID]
+        var delivery: DeliveryV1
+
+        init(_ change: PhysicalChange) {
+            revision = change.revision
+            includesHeight = change.includesHeight
+            includesBiologicalSex = change.includesBiologicalSex
+            changeIds = change.changeIds.sorted { $0.uuidString < $1.uuidString }
+            delivery = DeliveryV1(change.delivery)
+        }
+
+        var domain: PhysicalChange {
+            PhysicalChange(
+                revision: revision, includesHeight: includesHeight, includesBiologicalSex: includesBiologicalSex,
+                changeIds: Set(changeIds), delivery: delivery.domain)
+        }
+    }
+
+    struct ProgressPostV1: Codable, Sendable {
+        struct NewEntryV1: Codable, Sendable {
+            var type: String
+            var quantity: Double
+            var loggedAt: Date
+            var notes: String?
+        }
+
+        var id: UUID
+        var entry: NewEntryV1
+        var changeId: UUID
+        var sendAttempted: Bool
+        var delivery: DeliveryV1
+
+        init(_ post: ProgressPost) {
+            id = post.id
+            entry = NewEntryV1(
+                type: post.entry.type, quantity: post.entry.quantity, loggedAt: post.entry.loggedAt,
+                notes: post.entry.notes)
+            changeId = post.changeId
+            sendAttempted = post.sendAttempted
+            delivery = DeliveryV1(post.delivery)
+        }
+
+        var domain: ProgressPost {
+            ProgressPost(
+                id: id,
+                entry: NewProgressEntry(
+                    type: entry.type, quantity: entry.quantity, loggedAt: entry.loggedAt, notes: entry.notes),
+                changeId: changeId, sendAttempted: sendAttempted, delivery: delivery.domain)
+        }
+    }
+
+    /// A value the domain does not know (a unit system, a sex, a field name): the file is unreadable.
+    struct InvalidValue: Error, CustomStringConvertible {
+        let field: String
+        let value: String
+        var description: String { "the field \(field) holds \"\(value)\", which this fitiq-tui does not know" }
+    }
+
+    static func invalid(_ field: String, _ value: String) -> InvalidValue {
+        InvalidValue(field: field, value: TextSanitizer.sanitize(value))
+    }
+
+    /// One change `undo` can reverse: its kind, what it was, and what the kind needs.
+    struct UndoStepV1: Codable, Sendable {
+        var kind: String
+        var description: String
+        var previousMetadata: MetadataV1?
+        var entry: EntryV1?
+        var entryId: UUID?
+        var previousHeight: Double?
+        var previousMeasuredAt: Date?
+        var wasLatest: Bool?
+
+        init(_ step: UndoStep) {
+            description = step.description
+            switch step {
+            case .metadata(let previous, _):
+                kind = "metadata"
+                previousMetadata = MetadataV1(previous)
+            case .heightLogged(let entryId, let height, let measuredAt, _):
+                kind = "heightLogged"
+                self.entryId = entryId
+                previousHeight = height
+                previousMeasuredAt = measuredAt
+            case .entryRemoved(let entry, let wasLatest, _):
+                kind = "entryRemoved"
+                self.entry = EntryV1(entry)
+                self.wasLatest = wasLatest
+            case .entryCorrected(let before, let afterId, let wasLatest, _):
+                kind = "entryCorrected"
+                entry = EntryV1(before)
+                entryId = afterId
+                self.wasLatest = wasLatest
+            }
+        }
+
+        func domain() throws -> UndoStep {
+            switch kind {
+            case "metadata":
+                guard let previous = try previousMetadata?.domain() else { break }
+                return .metadata(previous: previous, description: description)
+            case "heightLogged":
+                guard let entryId else { break }
+                return .heightLogged(
+                    entryId: entryId, previousHeight: previousHeight, previousMeasuredAt: previousMeasuredAt,
+                    description: description)
+            case "entryRemoved":
+                guard let entry else { break }
+                return .entryRemoved(entry.domain, wasLatest: wasLatest ?? false, description: description)
+            case "entryCorrected":
+                guard let entry, let entryId else { break }
+                return .entryCorrected(
+                    before: entry.domain, afterId: entryId, wasLatest: wasLatest ?? false, description: description)
+            default:
+                break
+            }
+            throw AccountFile.invalid("undoLog.kind", kind)
+        }
+    }
+}
