@@ -20,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
     ],
     targets: [
-        // Domain, validation, ports, use cases and the sync engine. Foundation only.
+        // Domain, validation, ports, use cases and the sync engine. FoundationEssentials only.
         .target(name: "FitIQCore"),
         // The JSON cache on disk: adapters for the store ports.
         .target(name: "FitIQCache", dependencies: ["FitIQCore"]),

@@ -5,7 +5,7 @@
 
 never-ending.zip   the member's deflate data ends in a stored block that claims 65,535 more
                    bytes: an inflater that keeps reading the archive copies the central
-                   directory and then waits forever for input (ZIPFoundation 0.9.20 on Linux
+                   directory and then waits forever for input (as ZIPFoundation 0.9.20 on Linux did:
                    spins without calling back). Must end in an error, promptly.
 past-eof.zip       the central directory claims 10 MB of compressed data in a 1 KB file.
 bad-crc.zip        a complete, valid export whose recorded CRC-32 is off by one bit.
