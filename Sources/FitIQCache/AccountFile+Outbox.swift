@@ -100,21 +100,34 @@ extension AccountFile {
         /// The changed fields: `name`, `bio`, `preferredUnitSystem`, `languageCode`.
         var keys: [String]
         var delivery: DeliveryV1
+        /// Added later in version 1 (absent in older files, which had none): the server's value each
+        /// changed field was edited from, and the fields held as conflicts.
+        var bases: [String: String]?
+        var conflicts: [String]?
 
         init(_ change: MetadataChange) {
             changeId = change.changeId
             revision = change.revision
             keys = change.keys.sorted().map { Self.name($0) }
             delivery = DeliveryV1(change.delivery)
+            if !change.bases.isEmpty {
+                bases = Dictionary(uniqueKeysWithValues: change.bases.map { (Self.name($0.key), $0.value) })
+            }
+            if !change.conflicts.isEmpty { conflicts = change.conflicts.sorted().map { Self.name($0) } }
         }
 
         func domain() throws -> MetadataChange {
-            let fields = try keys.map { name in
-                guard let key = Self.key(name) else { throw AccountFile.invalid("outbox.metadata.keys", name) }
+            func parse(_ name: String, _ field: String) throws -> ProfileMetadata.Key {
+                guard let key = Self.key(name) else { throw AccountFile.invalid(field, name) }
                 return key
             }
+            var parsedBases: [ProfileMetadata.Key: String] = [:]
+            for (name, value) in bases ?? [:] { parsedBases[try parse(name, "outbox.metadata.bases")] = value }
             return MetadataChange(
-                changeId: changeId, revision: revision, keys: Set(fields), delivery: delivery.domain)
+                changeId: changeId, revision: revision,
+                keys: Set(try keys.map { try parse($0, "outbox.metadata.keys") }),
+                delivery: delivery.domain, bases: parsedBases,
+                conflicts: Set(try (conflicts ?? []).map { try parse($0, "outbox.metadata.conflicts") }))
         }
 
         private static func name(_ key: ProfileMetadata.Key) -> String {
@@ -137,6 +150,11 @@ extension AccountFile {
         var includesBiologicalSex: Bool
         var changeIds: [UUID]
         var delivery: DeliveryV1
+        /// Added later in version 1 (absent in older files): the server's height when the height was
+        /// edited (`hasHeightBase`; absent inside: it had none), and whether the height is held as a conflict.
+        var hasHeightBase: Bool?
+        var heightBase: Double?
+        var heightConflict: Bool?
 
         init(_ change: PhysicalChange) {
             revision = change.revision
@@ -144,12 +162,18 @@ extension AccountFile {
             includesBiologicalSex = change.includesBiologicalSex
             changeIds = change.changeIds.sorted { $0.uuidString < $1.uuidString }
             delivery = DeliveryV1(change.delivery)
+            if change.hasHeightBase {
+                hasHeightBase = true
+                heightBase = change.heightBase
+            }
+            if change.heightConflict { heightConflict = true }
         }
 
         var domain: PhysicalChange {
             PhysicalChange(
                 revision: revision, includesHeight: includesHeight, includesBiologicalSex: includesBiologicalSex,
-                changeIds: Set(changeIds), delivery: delivery.domain)
+                changeIds: Set(changeIds), delivery: delivery.domain, heightBase: heightBase,
+                hasHeightBase: hasHeightBase ?? false, heightConflict: heightConflict ?? false)
         }
     }
 

@@ -189,6 +189,8 @@ public final class EditorLoop: Sendable {
             requestSync()
         case .retryRejected:
             spawn { await self.changeOutbox { try await $0.retryRejected() } }
+        case .resolveConflict(let field, let keepLocal):
+            spawn { await self.changeOutbox { try await $0.resolveConflict(field, keepLocal: keepLocal) } }
         case .discardRejected:
             spawn { await self.changeOutbox { try await $0.discardRejected() } }
         case .undo:

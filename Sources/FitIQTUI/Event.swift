@@ -58,6 +58,8 @@ public enum Effect: Sendable, Equatable {
     case cancelImport
     case syncNow
     case retryRejected
+    /// Settle the conflict on `field`: this machine's value (`keepLocal`) or the server's.
+    case resolveConflict(field: String, keepLocal: Bool)
     case discardRejected
     /// Paint the whole screen again (Ctrl-L, after the program was continued).
     case repaint

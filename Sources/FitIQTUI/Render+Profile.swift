@@ -312,6 +312,12 @@ func syncDetailLines(_ state: AppState, account: AccountSnapshot, width: Int) ->
     let last = account.state.lastSyncAt.map { "Last sync \(clockTime($0, in: state.timeZone))" } ?? "Never synced"
     var lines = wrap("\(last) · server \(account.server)", width: width, maximumLines: 4).map { ($0, Styles.muted) }
     if changes.isEmpty { return lines + [("Every change is on the server.", Styles.good)] }
+    for conflict in account.state.conflicts {
+        let line =
+            "! conflict  \(conflict.field): here \"\(TextSanitizer.sanitize(conflict.local))\", on the server "
+            + "\"\(TextSanitizer.sanitize(conflict.server))\" · l keep this machine's · t take the server's"
+        lines += wrap(line, width: width, maximumLines: 8).map { ($0, Styles.error) }
+    }
     for change in changes {
         let mark = change.rejection == nil ? "○ pending " : "! rejected"
         var line = "\(mark)  \(change.summary)"

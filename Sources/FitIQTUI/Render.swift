@@ -73,6 +73,8 @@ func syncSummary(_ state: AppState) -> String {
     let rejected = account.state.rejectedChangeCount
     if case .signedOut = state.connection { return "! signed out · sign in again to send changes" }
     if rejected > 0 { return "! \(rejected) change\(rejected == 1 ? "" : "s") rejected" }
+    let conflicts = account.state.conflicts.count
+    if conflicts > 0 { return "! \(conflicts) conflict\(conflicts == 1 ? "" : "s") · h for details" }
     let changes = "\(pending) change\(pending == 1 ? "" : "s") pending"
     switch state.connection {
     case .syncing: return pending > 0 ? "↻ syncing · \(changes)" : "↻ syncing"

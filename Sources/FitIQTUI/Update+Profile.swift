@@ -46,6 +46,10 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
         state.overlay = .importPrompt(path: TextField(""), error: nil)
     case .character("r") where state.lower == .syncDetails:
         return [.retryRejected]
+    case .character("l") where state.lower == .syncDetails, .character("t") where state.lower == .syncDetails:
+        // The first conflict listed; the next one comes first after it is settled.
+        guard let conflict = state.account?.state.conflicts.first else { return [] }
+        return [.resolveConflict(field: conflict.field, keepLocal: key == .character("l"))]
     case .character("x") where state.lower == .syncDetails:
         if (state.account?.state.rejectedChangeCount ?? 0) > 0 { state.overlay = .discardPrompt }
     case .character("q"):

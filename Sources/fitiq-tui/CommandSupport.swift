@@ -83,7 +83,10 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     let report: SyncReport
     do {
-        report = try await withDeadline(seconds: seconds + 1) { try await account.engine.drain(until: deadline) }
+        report = try await withDeadline(seconds: seconds + 1) {
+            try await account.engine.checkForConflicts()
+            return try await account.engine.drain(until: deadline)
+        }
     } catch let error as SessionError {
         throw error
     } catch {
@@ -92,7 +95,15 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
         )
         return
     }
-    if report.isSynced {
+    let conflicts = try await account.cached().conflicts
+    if !conflicts.isEmpty {
+        for conflict in conflicts {
+            print(
+                "Not sent: \(conflict.field) changed on the server too (here \"\(TextSanitizer.sanitize(conflict.local))\", "
+                    + "on the server \"\(TextSanitizer.sanitize(conflict.server))\"). Run `fitiq-tui resolve "
+                    + "\(conflict.field) --keep-local` or `--take-server`.")
+        }
+    } else if report.isSynced {
         print("Saved and synced.")
     } else if report.rejected > 0 {
         let state = try await account.cached()

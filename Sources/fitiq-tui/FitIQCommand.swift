@@ -25,7 +25,8 @@ struct FitIQCommand: AsyncParsableCommand {
         version: buildVersion,
         subcommands: [
             Register.self, Login.self, Logout.self, Whoami.self, ProfileCommand.self, HeightCommand.self,
-            SyncCommand.self, StatusCommand.self, UndoCommand.self, ImportHealthCommand.self, DemoCommand.self,
+            SyncCommand.self, StatusCommand.self, ResolveCommand.self, UndoCommand.self, ImportHealthCommand.self,
+            DemoCommand.self,
         ]
     )
 

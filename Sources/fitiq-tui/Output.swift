@@ -116,6 +116,13 @@ enum Output {
         let lastSyncAt: String?
         let pendingChanges: Int
         let rejected: [Rejection]
+        let conflicts: [Conflict]
+
+        struct Conflict: Encodable {
+            let field: String
+            let local: String
+            let server: String
+        }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -125,10 +132,11 @@ enum Output {
             try container.encode(lastSyncAt, forKey: .lastSyncAt)
             try container.encode(pendingChanges, forKey: .pendingChanges)
             try container.encode(rejected, forKey: .rejected)
+            try container.encode(conflicts, forKey: .conflicts)
         }
 
         private enum CodingKeys: String, CodingKey {
-            case server, email, signedIn, lastSyncAt, pendingChanges, rejected
+            case server, email, signedIn, lastSyncAt, pendingChanges, rejected, conflicts
         }
     }
 
@@ -138,6 +146,9 @@ enum Output {
             lastSyncAt: status.lastSyncAt.map(RFC3339.format), pendingChanges: status.pendingChanges,
             rejected: status.changes.filter { $0.rejection != nil }.map {
                 StatusJSON.Rejection(change: $0.summary, message: $0.rejection ?? "")
+            },
+            conflicts: status.conflicts.map {
+                StatusJSON.Conflict(field: $0.field, local: $0.local, server: $0.server)
             })
     }
 
@@ -155,6 +166,12 @@ enum Output {
                 let reason = change.lastError.map { " (last try: \(TextSanitizer.sanitize($0)))" } ?? ""
                 lines.append("  pending:  \(change.summary)\(reason)")
             }
+        }
+        for conflict in status.conflicts {
+            lines.append(
+                "  conflict: \(conflict.field): here \"\(TextSanitizer.sanitize(conflict.local))\", on the server "
+                    + "\"\(TextSanitizer.sanitize(conflict.server))\" (`fitiq-tui resolve \(conflict.field) "
+                    + "--keep-local` or `--take-server`)")
         }
         return lines.joined(separator: "\n")
     }

@@ -68,7 +68,8 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status", abstract: "Show server, account, last sync, and pending or rejected changes.")
 
     @OptionGroup var globals: GlobalOptions
-    @Flag(help: "Print JSON: server, email, signedIn, lastSyncAt, pendingChanges, rejected.") var json = false
+    @Flag(help: "Print JSON: server, email, signedIn, lastSyncAt, pendingChanges, rejected, conflicts.")
+    var json = false
 
     func run() async throws {
         try await withApp(globals) { app in
@@ -99,6 +100,44 @@ struct UndoCommand: AsyncParsableCommand {
                 return
             }
             print("Undid \(TextSanitizer.sanitize(step.description)).")
+            try await finishWrite(account, noSync: noSync)
+        }
+    }
+}
+
+struct ResolveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve", abstract: "Settle a field that changed both here and on another device.",
+        discussion: """
+            A field edited here that another device changed on the server since, to something else, is held \
+            as a conflict: `status` shows both values, and the field is not sent until it is resolved. Other \
+            fields are sent as usual.
+            """)
+
+    enum Field: String, ExpressibleByArgument, CaseIterable {
+        case name, bio, units, language, height
+    }
+
+    @OptionGroup var globals: GlobalOptions
+    @Argument(help: "The conflicted field: name, bio, units, language or height.") var field: Field
+    @Flag(help: "Send this machine's value over the server's.") var keepLocal = false
+    @Flag(help: "Take the server's value here and drop this machine's.") var takeServer = false
+    @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
+
+    func validate() throws {
+        guard keepLocal != takeServer else {
+            throw ValidationError("Give --keep-local or --take-server (one of them).")
+        }
+    }
+
+    func run() async throws {
+        try await withApp(globals) { app in
+            let account = try app.requireAccount()
+            guard try await account.resolveConflict(field.rawValue, keepLocal: keepLocal) else {
+                print("No conflict on \(field.rawValue).")
+                return
+            }
+            print(keepLocal ? "Keeping this machine's \(field.rawValue)." : "Took the server's \(field.rawValue).")
             try await finishWrite(account, noSync: noSync)
         }
     }

@@ -65,7 +65,10 @@ struct CLITests {
             #expect(csv.stdout.contains(",180.34,manual,true"))
 
             let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
-            #expect(Set(status.keys) == ["server", "email", "signedIn", "lastSyncAt", "pendingChanges", "rejected"])
+            #expect(
+                Set(status.keys) == [
+                    "server", "email", "signedIn", "lastSyncAt", "pendingChanges", "rejected", "conflicts",
+                ])
             #expect(status["signedIn"] as? Bool == true)
         }
     }
@@ -265,7 +268,9 @@ struct CLITests {
     @Test func helpExplainsEveryCommand() async throws {
         try await CLIHarness.with { cli in
             let help = try await cli.run(["--help"])
-            for command in ["register", "login", "logout", "whoami", "profile", "height", "sync", "status"] {
+            for command in [
+                "register", "login", "logout", "whoami", "profile", "height", "sync", "status", "resolve", "undo",
+            ] {
                 #expect(help.stdout.contains(command))
             }
             #expect(help.stdout.contains("FITIQ_API_KEY"))

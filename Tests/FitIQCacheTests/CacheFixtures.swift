@@ -52,6 +52,8 @@ enum CacheFixtures {
         state.outbox.metadata?.delivery.notBefore = now.addingTimeInterval(12.345_678)
         state.outbox.metadata?.delivery.lastError = "timed out"
         state.outbox.physical?.delivery.rejection = "height_cm: must be at most 300"
+        state.outbox.metadata?.conflicts = [.name]
+        state.outbox.physical?.heightConflict = true
         state.outbox.progress[0].sendAttempted = true
         state.outbox.progress[0].delivery.claim = try claim(until: now.addingTimeInterval(30))
         return state

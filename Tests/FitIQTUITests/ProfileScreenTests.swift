@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQTestSupport
 import Foundation
 import Testing
 
@@ -134,6 +135,27 @@ struct ProfileScreenTests {
         let lines = screen(state).lines
         #expect(lines.contains { $0.contains("! Rejected by the server: Height is") })
         #expect(lines[0].contains("! 1 change rejected"))
+    }
+
+    @Test func aConflictShowsBothValuesAndIsSettledFromSyncDetails() throws {
+        var state = profileState()
+        var account = try #require(state.account?.state)
+        var metadata = try #require(account.profile?.metadata)
+        metadata.name = "Jane Here"
+        account.editMetadata(metadata, now: fixedNow)
+        var remote = TestHarness.serverProfile
+        remote.metadata.name = "Jane There\u{1B}[2J"
+        account.mergeServerProfile(
+            remote, identity: AccountIdentity(userId: "u", email: "jane@example.com"), now: fixedNow)
+        _ = update(&state, .accountChanged(AccountSnapshot(email: "jane@example.com", server: "s", state: account)))
+        #expect(screen(state).lines[0].contains("! 1 conflict · h for details"))
+
+        press([.character("h")], &state)
+        let details = screen(state).lines.joined(separator: "\n")
+        #expect(details.contains(#"! conflict  name: here "Jane Here", on the server "Jane There"#), "\(details)")
+        #expect(!details.contains("\u{1B}"))
+        #expect(press([.character("t")], &state) == [.resolveConflict(field: "name", keepLocal: false)])
+        #expect(press([.character("l")], &state) == [.resolveConflict(field: "name", keepLocal: true)])
     }
 
     @Test func unitSystemTogglesAndHeightFollows() {

@@ -48,6 +48,16 @@ public struct ProfileMetadata: Sendable, Codable, Equatable {
         return keys
     }
 
+    /// The value of `key` as text, for comparisons and for people (an absent bio or language is `""`).
+    public func value(of key: Key) -> String {
+        switch key {
+        case .name: name
+        case .bio: bio ?? ""
+        case .preferredUnitSystem: preferredUnitSystem.rawValue
+        case .languageCode: languageCode ?? ""
+        }
+    }
+
     /// A copy whose `keys` take their values from `other`.
     public func taking(_ keys: Set<Key>, from other: ProfileMetadata) -> ProfileMetadata {
         var copy = self

@@ -26,6 +26,7 @@ extension AccountState {
                 updatedAt: remote.updatedAt)
             return false
         }
+        detectConflicts(remote)
         let pendingKeys = outbox.metadata?.keys ?? []
         var merged = local.updatingIdentity(identity)
             .updatingMetadata(remote.metadata.taking(pendingKeys, from: local.metadata))

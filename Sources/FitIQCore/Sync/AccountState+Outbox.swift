@@ -33,8 +33,15 @@ extension AccountState {
             }
             return operation()
         }
-        if let change = outbox.metadata, !change.delivery.isRejected, let metadata = profile?.metadata,
-            let operation = consider(change.delivery, .updateMetadata(metadata, revision: change.revision))
+        if let change = outbox.metadata, !change.delivery.isRejected,
+            !change.keys.subtracting(change.conflicts).isEmpty,
+            let metadata = profile?.metadata,
+            // A conflicted field goes out with the server's current value until it is resolved.
+            let operation = consider(
+                change.delivery,
+                .updateMetadata(
+                    metadata.taking(change.conflicts, from: serverCopy?.metadata ?? metadata), revision: change.revision
+                ))
         {
             return .send(operation)
         }
@@ -111,8 +118,16 @@ extension AccountState {
             guard var change = outbox.metadata else { return }
             if acknowledged {
                 serverCopy?.metadata = sent
-                // A newer edit arrived while this request was in flight: keep it queued.
-                outbox.metadata = change.revision == revision ? nil : change
+                // A newer edit arrived while this request was in flight: keep it queued. Conflicted
+                // fields were not sent: they stay, waiting to be resolved.
+                if change.revision == revision {
+                    change.keys = change.conflicts
+                    change.bases = change.bases.filter { change.conflicts.contains($0.key) }
+                    change.delivery = Delivery()
+                    outbox.metadata = change.keys.isEmpty ? nil : change
+                } else {
+                    outbox.metadata = change
+                }
                 outbox.metadata?.delivery.claim = nil
                 return
             }
@@ -123,7 +138,14 @@ extension AccountState {
             if acknowledged {
                 if let height = sent.heightCm { serverCopy?.heightCm = height }
                 if let sex = sent.biologicalSex { serverCopy?.biologicalSex = sex }
-                outbox.physical = change.revision == revision ? nil : change
+                if change.revision == revision {
+                    // A conflicted height was not sent: it stays, waiting to be resolved.
+                    change.includesBiologicalSex = false
+                    change.delivery = Delivery()
+                    outbox.physical = change.heightConflict ? change : nil
+                } else {
+                    outbox.physical = change
+                }
                 outbox.physical?.delivery.claim = nil
                 return
             }

@@ -55,14 +55,17 @@ public struct AccountState: Sendable, Codable, Equatable {
         let keys = metadata.changedKeys(from: profile.metadata)
         guard !keys.isEmpty else { return false }
         self.profile = profile.updatingMetadata(metadata, at: now)
-        if var change = outbox.metadata {
-            change.keys.formUnion(keys)
-            change.revision += 1
-            change.delivery.reopen()
-            outbox.metadata = change
-        } else {
-            outbox.metadata = MetadataChange(changeId: UUID(), revision: 1, keys: keys, delivery: Delivery())
+        var change =
+            outbox.metadata ?? MetadataChange(changeId: UUID(), revision: 0, keys: [], delivery: Delivery())
+        // A field edited for the first time since it was last sent remembers the server value it was
+        // edited from; an edit on top of a pending one keeps the first base.
+        if let server = serverCopy?.metadata {
+            for key in keys where !change.keys.contains(key) { change.bases[key] = server.value(of: key) }
         }
+        change.keys.formUnion(keys)
+        change.revision += 1
+        change.delivery.reopen()
+        outbox.metadata = change
         return true
     }
 
@@ -123,6 +126,10 @@ public struct AccountState: Sendable, Codable, Equatable {
             outbox.physical
             ?? PhysicalChange(
                 revision: 0, includesHeight: false, includesBiologicalSex: false, changeIds: [], delivery: Delivery())
+        if height && !change.includesHeight, let server = serverCopy {
+            change.heightBase = server.heightCm
+            change.hasHeightBase = true
+        }
         change.includesHeight = change.includesHeight || height
         change.includesBiologicalSex = change.includesBiologicalSex || biologicalSex
         change.changeIds.insert(changeId)
@@ -136,7 +143,7 @@ public struct AccountState: Sendable, Codable, Equatable {
         guard let change = outbox.physical, let physical = profile?.physical else { return PhysicalPatch() }
         let sex = physical.biologicalSex.flatMap { $0.source == .health ? $0.value : nil }
         return PhysicalPatch(
-            heightCm: change.includesHeight ? physical.heightCm : nil,
+            heightCm: change.includesHeight && !change.heightConflict ? physical.heightCm : nil,
             biologicalSex: change.includesBiologicalSex ? sex : nil)
     }
 }

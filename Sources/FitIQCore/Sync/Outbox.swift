@@ -112,12 +112,21 @@ public struct MetadataChange: Sendable, Codable, Equatable {
     /// The fields the user changed since the server last acknowledged.
     public var keys: Set<ProfileMetadata.Key>
     public var delivery: Delivery
+    /// The server's value each pending field was edited from (three-way conflict check).
+    public var bases: [ProfileMetadata.Key: String] = [:]
+    /// Pending fields the server changed since, to something else: not sent until resolved.
+    public var conflicts: Set<ProfileMetadata.Key> = []
 
-    public init(changeId: UUID, revision: Int, keys: Set<ProfileMetadata.Key>, delivery: Delivery) {
+    public init(
+        changeId: UUID, revision: Int, keys: Set<ProfileMetadata.Key>, delivery: Delivery,
+        bases: [ProfileMetadata.Key: String] = [:], conflicts: Set<ProfileMetadata.Key> = []
+    ) {
         self.changeId = changeId
         self.revision = revision
         self.keys = keys
         self.delivery = delivery
+        self.bases = bases
+        self.conflicts = conflicts
     }
 }
 
@@ -129,15 +138,24 @@ public struct PhysicalChange: Sendable, Codable, Equatable {
     /// The user-visible changes this request carries (a height change is one change: PATCH and POST).
     public var changeIds: Set<UUID>
     public var delivery: Delivery
+    /// The server's height when the height edit was made (`hasHeightBase`; `nil` inside: it had none).
+    public var heightBase: Double?
+    public var hasHeightBase = false
+    /// The server's height changed since, to something else: the height is not sent until resolved.
+    public var heightConflict = false
 
     public init(
-        revision: Int, includesHeight: Bool, includesBiologicalSex: Bool, changeIds: Set<UUID>, delivery: Delivery
+        revision: Int, includesHeight: Bool, includesBiologicalSex: Bool, changeIds: Set<UUID>, delivery: Delivery,
+        heightBase: Double? = nil, hasHeightBase: Bool = false, heightConflict: Bool = false
     ) {
         self.revision = revision
         self.includesHeight = includesHeight
         self.includesBiologicalSex = includesBiologicalSex
         self.changeIds = changeIds
         self.delivery = delivery
+        self.heightBase = heightBase
+        self.hasHeightBase = hasHeightBase
+        self.heightConflict = heightConflict
     }
 }
 

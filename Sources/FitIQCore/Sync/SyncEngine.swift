@@ -99,6 +99,24 @@ public actor SyncEngine {
         if let failure { throw failure }
     }
 
+    /// A pending profile or height change is checked against the server's value now before it is sent
+    /// (three-way: a field the server changed since the edit, to something else, is held as a conflict).
+    /// An unreachable server is left to the sends to report. `sync`, the editor and the writes of the
+    /// command line call it before draining.
+    public func checkForConflicts() async throws {
+        let state = try await store.load()
+        let metadataBased = !(state.outbox.metadata?.bases.isEmpty ?? true)
+        let heightBased = state.outbox.physical.map { $0.includesHeight && $0.hasHeightBase } ?? false
+        guard metadataBased || heightBased else { return }
+        do {
+            try await pull()
+        } catch let error as SessionError {
+            throw error
+        } catch {
+            return
+        }
+    }
+
     /// Reads the server's profile (creating it on 404) and merges it into the cache.
     @discardableResult
     public func pull(nameForNewProfile: String? = nil) async throws -> AccountState {

@@ -14,6 +14,8 @@ public struct AccountStatus: Sendable, Equatable {
     public var rejectedChanges: Int
     /// Every change still in the outbox, with the server's message for rejected ones.
     public var changes: [PendingChange]
+    /// Fields edited here that another device changed on the server since: held until resolved.
+    public var conflicts: [FieldConflict] = []
 }
 
 /// Use cases on syncing: sync now, status, retry and discard.
@@ -22,6 +24,7 @@ extension Account {
     @discardableResult
     public func syncNow(until deadline: Date? = nil) async throws -> SyncReport {
         try await store.update { $0.retryPendingNow() }
+        try await engine.checkForConflicts()
         try await engine.drain(until: deadline)
         let pulled = try await engine.pull()
         try await engine.refreshHistory(full: false)
@@ -42,7 +45,16 @@ extension Account {
         return AccountStatus(
             server: key.server, email: email, signedIn: signedIn, lastSyncAt: state.lastSyncAt,
             pendingChanges: state.pendingChangeCount, rejectedChanges: state.rejectedChangeCount,
-            changes: state.pendingChanges(timeZone: environment.timeZone))
+            changes: state.pendingChanges(timeZone: environment.timeZone), conflicts: state.conflicts)
+    }
+
+    /// Settles a conflict on `field` (`name`, `bio`, `units`, `language` or `height`): `keepLocal`
+    /// sends this machine's value over the server's; otherwise this machine takes the server's value.
+    ///
+    /// - Returns: whether `field` was conflicted.
+    @discardableResult
+    public func resolveConflict(_ field: String, keepLocal: Bool) async throws -> Bool {
+        try await store.update { $0.resolve(field, keepLocal: keepLocal) }
     }
 
     /// Sends a rejected or backing-off change again at the next chance.

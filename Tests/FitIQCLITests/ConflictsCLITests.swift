@@ -1,0 +1,88 @@
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// Two machines edit the same field: the second to sync is told, and chooses, instead of silently
+/// overwriting the first (development server over loopback, the real binary on both sides).
+struct ConflictsCLITests {
+    /// A second machine: the same account in fresh folders, signed in.
+    private static func otherMachine(_ cli: CLIHarness) async throws -> CommandRunner {
+        var other = cli.runner
+        let folder = cli.folder.appendingPathComponent("other-machine")
+        for (variable, name) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")]
+        {
+            other.environment[variable] = folder.appendingPathComponent(name).path
+        }
+        let login = try await other.run(
+            ["login", "--server", cli.server, "--email", "jane@example.com"], input: CLIHarness.password + "\n")
+        #expect(login.status == 0, "\(login)")
+        return other
+    }
+
+    @Test func aNameChangedOnTwoMachinesIsHeldUntilResolved() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await RunningServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            let other = try await Self.otherMachine(cli)
+
+            // This machine edits offline; the other machine changes the name on the server meanwhile.
+            #expect(
+                try await cli.run(["profile", "set", "--name", "Jane Here", "--bio", "Swimmer", "--no-sync"]).status
+                    == 0)
+            #expect(try await other.run(["profile", "set", "--name", "Jane There"]).status == 0)
+
+            let sync = try await cli.run(["sync", "--wait", "--timeout", "10"])
+            #expect(sync.status == 4, "\(sync)")
+            #expect(sync.stdout.contains(#"conflict: name: here "Jane Here", on the server "Jane There""#), "\(sync)")
+            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            let conflicts = try #require(status["conflicts"] as? [[String: String]])
+            #expect(conflicts == [["field": "name", "local": "Jane Here", "server": "Jane There"]])
+
+            // The bio (no conflict) went out; the name on the server is untouched.
+            var shown = try #require(
+                try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
+            #expect(shown["bio"] as? String == "Swimmer")
+            #expect(shown["name"] as? String == "Jane There")
+
+            let bad = try await cli.run(["resolve", "name"])
+            #expect(bad.status == 64, "\(bad)")
+            let resolved = try await cli.run(["resolve", "name", "--keep-local"])
+            #expect(resolved.status == 0, "\(resolved)")
+            #expect(resolved.stdout.contains("Saved and synced."), "\(resolved)")
+            shown = try #require(
+                try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
+            #expect(shown["name"] as? String == "Jane Here")
+            let after = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            #expect((after["conflicts"] as? [Any])?.isEmpty == true)
+            #expect(after["pendingChanges"] as? Int == 0)
+        }
+    }
+
+    @Test func takingTheServersHeightDropsThisMachinesEdit() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await RunningServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            #expect(try await cli.run(["height", "set", "170 cm"]).status == 0)
+            let other = try await Self.otherMachine(cli)
+
+            #expect(try await cli.run(["height", "set", "181 cm", "--no-sync"]).status == 0)
+            #expect(try await other.run(["height", "set", "175 cm"]).status == 0)
+            let sync = try await cli.run(["sync"])
+            #expect(sync.stdout.contains(#"conflict: height: here "181.0 cm", on the server "175.0 cm""#), "\(sync)")
+
+            let resolved = try await cli.run(["resolve", "height", "--take-server"])
+            #expect(resolved.status == 0, "\(resolved)")
+            let shown = try #require(
+                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+            #expect(shown["heightCm"] as? Double == 175)
+            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            #expect(status["pendingChanges"] as? Int == 0)
+            #expect(
+                try await cli.run(["resolve", "height", "--take-server"]).stdout.contains("No conflict on height."))
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// Three-way conflicts: the server value an edit was made from, the edit, and the server's value now.
+struct ConflictTests {
+    private let identity = AccountIdentity(userId: "u1", email: "jane@example.com")
+
+    /// The server's profile after another device changed it.
+    private func serverWith(name: String? = nil, bio: String? = nil, heightCm: Double? = nil) -> RemoteProfile {
+        var remote = TestHarness.serverProfile
+        if let name { remote.metadata.name = name }
+        if let bio { remote.metadata.bio = bio }
+        if let heightCm { remote.heightCm = heightCm }
+        return remote
+    }
+
+    private func editName(_ state: inout AccountState, _ name: String) throws {
+        var metadata = try #require(state.profile?.metadata)
+        metadata.name = name
+        state.editMetadata(metadata, now: start)
+    }
+
+    @Test func aFieldTheServerChangedSinceTheEditIsHeldWithBothValues() throws {
+        var state = syncedState()
+        try editName(&state, "Jane Local")
+        state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
+        #expect(state.conflicts == [FieldConflict(field: "name", local: "Jane Local", server: "Jane Server")])
+        // The local value stays on screen, and nothing overwrites the server's name until it is resolved.
+        #expect(state.profile?.metadata.name == "Jane Local")
+        let next = state.nextOperation()
+        #expect(next == nil)
+    }
+
+    @Test func otherPendingFieldsStillGoOutWhileOneIsConflicted() throws {
+        var state = syncedState()
+        var metadata = try #require(state.profile?.metadata)
+        metadata.name = "Jane Local"
+        metadata.bio = "Swimmer"
+        state.editMetadata(metadata, now: start)
+        state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
+        let delivered = state.deliverNext()
+        guard case .updateMetadata(let sent, _) = try #require(delivered) else {
+            Issue.record("expected a PUT"); return
+        }
+        #expect(sent.name == "Jane Server")
+        #expect(sent.bio == "Swimmer")
+        // The conflicted field stays queued after the PUT is acknowledged.
+        #expect(state.outbox.metadata?.keys == [.name])
+        #expect(state.conflicts.map(\.field) == ["name"])
+    }
+
+    @Test func theSameChangeOnBothSidesAndAnUntouchedFieldAreNoConflict() throws {
+        var state = syncedState()
+        try editName(&state, "Jane Same")
+        state.mergeServerProfile(
+            serverWith(name: "Jane Same", bio: "Changed elsewhere"), identity: identity, now: start)
+        #expect(state.conflicts.isEmpty)
+        #expect(state.profile?.metadata.bio == "Changed elsewhere")
+        let next = state.nextOperation()
+        #expect(next != nil)
+    }
+
+    @Test func aServerStillAtTheBaseIsNoConflict() throws {
+        var state = syncedState()
+        try editName(&state, "Jane Local")
+        state.mergeServerProfile(serverWith(), identity: identity, now: start)
+        #expect(state.conflicts.isEmpty)
+        let delivered = state.deliverNext()
+        guard case .updateMetadata(let sent, _) = try #require(delivered) else {
+            Issue.record("expected a PUT")
+            return
+        }
+        #expect(sent.name == "Jane Local")
+    }
+
+    @Test func keepingLocalSendsThisMachinesValue() throws {
+        var state = syncedState()
+        try editName(&state, "Jane Local")
+        state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
+        let resolved = state.resolve("name", keepLocal: true)
+        #expect(resolved)
+        #expect(state.conflicts.isEmpty)
+        let delivered = state.deliverNext()
+        guard case .updateMetadata(let sent, _) = try #require(delivered) else {
+            Issue.record("expected a PUT")
+            return
+        }
+        #expect(sent.name == "Jane Local")
+        #expect(state.outbox.isEmpty)
+        // Resolving again is a no-op: there is nothing left to resolve.
+        let again = state.resolve("name", keepLocal: true)
+        #expect(!again)
+    }
+
+    @Test func takingTheServersValueDropsTheLocalEdit() throws {
+        var state = syncedState()
+        try editName(&state, "Jane Local")
+        state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
+        let resolved = state.resolve("name", keepLocal: false)
+        #expect(resolved)
+        #expect(state.profile?.metadata.name == "Jane Server")
+        #expect(state.outbox.isEmpty)
+        #expect(state.conflicts.isEmpty)
+    }
+
+    @Test func aHeightTheServerChangedSinceIsHeldAndResolvable() throws {
+        var state = syncedState()
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.mergeServerProfile(serverWith(heightCm: 175), identity: identity, now: start)
+        #expect(state.conflicts == [FieldConflict(field: "height", local: "181.0 cm", server: "175.0 cm")])
+        #expect(state.profile?.heightCm == 181)
+        // The PATCH does not carry the height; the history POST (a measurement, not a field) still goes.
+        while let operation = state.deliverNext() {
+            if case .updatePhysical(let patch, _) = operation { #expect(patch.heightCm == nil) }
+        }
+        #expect(state.outbox.physical?.heightConflict == true)
+        let resolved = state.resolve("height", keepLocal: true)
+        #expect(resolved)
+        let sent = state.deliverNext()
+        #expect(sent == .updatePhysical(PhysicalPatch(heightCm: 181), revision: 2))
+        #expect(state.outbox.isEmpty)
+    }
+
+    @Test func takingTheServersHeightKeepsTheMeasurementInHistory() throws {
+        var state = syncedState()
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.mergeServerProfile(serverWith(heightCm: 175), identity: identity, now: start)
+        let resolved = state.resolve("height", keepLocal: false)
+        #expect(resolved)
+        #expect(state.profile?.heightCm == 175)
+        #expect(state.conflicts.isEmpty)
+        #expect(state.outbox.physical == nil)
+        #expect(state.heightHistory.contains { $0.quantity == 181 })
+    }
+}
