@@ -20,7 +20,7 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
             ("h", "height history / sync details (PgUp/PgDn scroll)"),
             ("s", "sync now"),
             ("r / x", "retry / discard rejected changes (sync details)"),
-            ("l / t", "conflict: keep this machine's / take the server's value (sync details)"),
+            ("k / t", "conflict in sync details: keep this machine's / take the server's"),
         ]
         if state.canImportHealth { keys.append(("i", "import health data (export.zip or export.xml)")) }
         keys += [

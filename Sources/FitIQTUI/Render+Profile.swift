@@ -315,7 +315,7 @@ func syncDetailLines(_ state: AppState, account: AccountSnapshot, width: Int) ->
     for conflict in account.state.conflicts {
         let line =
             "! conflict  \(conflict.field): here \"\(TextSanitizer.sanitize(conflict.local))\", on the server "
-            + "\"\(TextSanitizer.sanitize(conflict.server))\" · l keep this machine's · t take the server's"
+            + "\"\(TextSanitizer.sanitize(conflict.server))\" · k keep this machine's · t take the server's"
         lines += wrap(line, width: width, maximumLines: 8).map { ($0, Styles.error) }
     }
     for change in changes {

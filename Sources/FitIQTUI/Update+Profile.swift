@@ -13,6 +13,13 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
     let fields = ProfileField.allCases
     let index = fields.firstIndex(of: state.profile.focus) ?? 0
     let entries = state.account?.state.heightHistory ?? []
+    // While the sync details show a conflict, `k` keeps this machine's value and `t` takes the
+    // server's, for the first one listed (↑ still moves between fields).
+    if state.lower == .syncDetails, key == .character("k") || key == .character("t"),
+        let conflict = state.account?.state.conflicts.first
+    {
+        return [.resolveConflict(field: conflict.field, keepLocal: key == .character("k"))]
+    }
     switch key {
     case .tab where state.profile.focus == fields.last && state.lower == .history && !entries.isEmpty:
         // From the last field into the history list.
@@ -46,10 +53,6 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
         state.overlay = .importPrompt(path: TextField(""), error: nil)
     case .character("r") where state.lower == .syncDetails:
         return [.retryRejected]
-    case .character("l") where state.lower == .syncDetails, .character("t") where state.lower == .syncDetails:
-        // The first conflict listed; the next one comes first after it is settled.
-        guard let conflict = state.account?.state.conflicts.first else { return [] }
-        return [.resolveConflict(field: conflict.field, keepLocal: key == .character("l"))]
     case .character("x") where state.lower == .syncDetails:
         if (state.account?.state.rejectedChangeCount ?? 0) > 0 { state.overlay = .discardPrompt }
     case .character("q"):

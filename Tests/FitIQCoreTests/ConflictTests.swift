@@ -75,6 +75,29 @@ struct ConflictTests {
         #expect(sent.name == "Jane Local")
     }
 
+    /// A second edit made while the first was on its way is based on what the first sent: the
+    /// server holding this machine's own earlier value is no conflict.
+    @Test func anEditMadeWhileTheLastWasInFlightDoesNotConflictWithIt() throws {
+        var state = syncedState()
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        try editName(&state, "Jane One")
+        let physical = try #require(state.outbox.physical)
+        let heightPatch = SyncOperation.updatePhysical(PhysicalPatch(heightCm: 181), revision: physical.revision)
+        let metadata = try #require(state.profile?.metadata)
+        let put = SyncOperation.updateMetadata(metadata, revision: try #require(state.outbox.metadata?.revision))
+        state.begin(heightPatch, owner: me, now: start)
+        state.begin(put, owner: me, now: start)
+        state.recordHeight(182, measuredAt: start.addingTimeInterval(60), source: .manual)
+        try editName(&state, "Jane Two")
+        state.finish(heightPatch, outcome: .delivered, now: start, random: 0.5)
+        state.finish(put, outcome: .delivered, now: start, random: 0.5)
+
+        state.mergeServerProfile(serverWith(name: "Jane One", heightCm: 181), identity: identity, now: start)
+        #expect(state.conflicts.isEmpty)
+        #expect(state.profile?.metadata.name == "Jane Two")
+        #expect(state.profile?.heightCm == 182)
+    }
+
     @Test func keepingLocalSendsThisMachinesValue() throws {
         var state = syncedState()
         try editName(&state, "Jane Local")

@@ -126,6 +126,11 @@ extension AccountState {
                     change.delivery = Delivery()
                     outbox.metadata = change.keys.isEmpty ? nil : change
                 } else {
+                    // The server now holds what was sent: that is what the newer edit is based on
+                    // (a conflicted field went out with the server's value and stays conflicted).
+                    for key in change.keys where !change.conflicts.contains(key) {
+                        change.bases[key] = sent.value(of: key)
+                    }
                     outbox.metadata = change
                 }
                 outbox.metadata?.delivery.claim = nil
@@ -144,6 +149,10 @@ extension AccountState {
                     change.delivery = Delivery()
                     outbox.physical = change.heightConflict ? change : nil
                 } else {
+                    if let height = sent.heightCm, change.includesHeight, !change.heightConflict {
+                        change.heightBase = height  // the newer edit is based on what the server now holds
+                        change.hasHeightBase = true
+                    }
                     outbox.physical = change
                 }
                 outbox.physical?.delivery.claim = nil
