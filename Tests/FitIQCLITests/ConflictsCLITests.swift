@@ -1,3 +1,4 @@
+import FitIQDevServer
 import FitIQTestSupport
 import Foundation
 import Testing
@@ -19,9 +20,10 @@ struct ConflictsCLITests {
         return other
     }
 
-    @Test func aNameChangedOnTwoMachinesIsHeldUntilResolved() async throws {
+    @Test(arguments: DevServerConfiguration.ResponseShape.allCases)
+    func aNameChangedOnTwoMachinesIsHeldUntilResolved(shape: DevServerConfiguration.ResponseShape) async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await RunningServer.start(shape: shape)
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)
@@ -60,9 +62,12 @@ struct ConflictsCLITests {
         }
     }
 
+    /// Only the production shape reports the server's height in the profile (contract D4): with the
+    /// spec's shape the client cannot see another device's height there, so it cannot hold a conflict.
     @Test func takingTheServersHeightDropsThisMachinesEdit() async throws {
+        let shape = DevServerConfiguration.ResponseShape.real
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await RunningServer.start(shape: shape)
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)
