@@ -84,8 +84,8 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
     let report: SyncReport
     do {
         report = try await withDeadline(seconds: seconds + 1) {
-            try await account.engine.checkForConflicts()
-            return try await account.engine.drain(until: deadline)
+            let checked = try await account.engine.checkForConflicts()
+            return try await account.engine.drain(until: deadline, checkFirst: !checked)
         }
     } catch let error as SessionError {
         throw error

@@ -98,6 +98,23 @@ struct ConflictTests {
         #expect(state.profile?.heightCm == 182)
     }
 
+    /// Another process reads the server while this machine's PATCH is on its way: the server already
+    /// holds the sent height, this machine a newer one. No conflict with its own request.
+    @Test func aServerReadWhileTheChangeIsInFlightIsNotJudged() throws {
+        var state = syncedState()
+        state.recordHeight(181, measuredAt: start, source: .manual)
+        let patch = SyncOperation.updatePhysical(PhysicalPatch(heightCm: 181), revision: 1)
+        state.begin(patch, owner: me, now: start)
+        state.recordHeight(182, measuredAt: start.addingTimeInterval(60), source: .manual)
+        state.mergeServerProfile(serverWith(heightCm: 181), identity: identity, now: start)
+        #expect(state.conflicts.isEmpty)
+        state.finish(patch, outcome: .delivered, now: start, random: 0.5)
+        state.mergeServerProfile(serverWith(heightCm: 181), identity: identity, now: start)
+        #expect(state.conflicts.isEmpty)
+        let next = state.deliverNext()
+        #expect(next == .updatePhysical(PhysicalPatch(heightCm: 182), revision: 2))
+    }
+
     @Test func keepingLocalSendsThisMachinesValue() throws {
         var state = syncedState()
         try editName(&state, "Jane Local")

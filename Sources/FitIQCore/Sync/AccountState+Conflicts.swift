@@ -46,8 +46,11 @@ extension AccountState {
     }
 
     /// Marks the pending fields that `remote` (the server's profile now) conflicts with.
+    ///
+    /// A change on its way is not judged: the server may already hold what it carries while this
+    /// machine holds a newer edit. Its answer moves the base on, and the next check judges it.
     mutating func detectConflicts(_ remote: RemoteProfile) {
-        if var change = outbox.metadata, let local = profile?.metadata {
+        if var change = outbox.metadata, change.delivery.claim == nil, let local = profile?.metadata {
             for key in change.keys {
                 guard let base = change.bases[key] else { continue }
                 let now = remote.metadata.value(of: key)
@@ -59,7 +62,9 @@ extension AccountState {
             }
             outbox.metadata = change
         }
-        if var change = outbox.physical, change.includesHeight, change.hasHeightBase, let local = profile?.heightCm {
+        if var change = outbox.physical, change.delivery.claim == nil, change.includesHeight, change.hasHeightBase,
+            let local = profile?.heightCm
+        {
             func same(_ a: Double?, _ b: Double?) -> Bool {
                 switch (a, b) {
                 case (nil, nil): true

@@ -39,11 +39,18 @@ public actor SyncEngine {
     /// The metadata `PUT` and the physical `PATCH` go one at a time; progress posts go in batches of
     /// ``progressBatchSize``.
     ///
-    /// - Parameter deadline: waits for backoffs up to this instant; with `nil`, stops at the first wait.
+    /// - Parameters:
+    ///   - deadline: waits for backoffs up to this instant; with `nil`, stops at the first wait.
+    ///   - checkFirst: check for conflicts before the first send (the caller's check did not reach
+    ///     the server).
     /// - Throws: ``SessionError`` when the account is or becomes signed out; the outbox is kept.
     @discardableResult
-    public func drain(until deadline: Date? = nil) async throws -> SyncReport {
+    public func drain(until deadline: Date? = nil, checkFirst: Bool = false) async throws -> SyncReport {
+        // A profile or height change that failed may wait out a backoff while another device
+        // changes the server: it is checked for conflicts again before it is sent again.
+        var recheck = checkFirst
         while true {
+            if recheck { recheck = try await !checkForConflicts() }
             try Task.checkCancellation()
             let now = environment.now()
             let owner = self.owner
@@ -66,7 +73,7 @@ public actor SyncEngine {
                 guard let deadline, until <= deadline else { return SyncReport(try await store.load()) }
                 try await environment.clock.sleep(for: .seconds(max(0, until.timeIntervalSince(now))))
             case .send:
-                try await send(batch)
+                recheck = try await send(batch)
             }
         }
     }
@@ -77,7 +84,9 @@ public actor SyncEngine {
     ///
     /// (One connection at a time: the development server's HTTP stack has been seen to trap when a
     /// connection opened for a concurrent request arrives as the server stops.)
-    private func send(_ batch: [SyncOperation]) async throws {
+    ///
+    /// - Returns: whether a profile or height change is to be tried again.
+    private func send(_ batch: [SyncOperation]) async throws -> Bool {
         var outcomes = [SyncOutcome](repeating: .abandoned, count: batch.count)
         var failure: (any Error)?
         for (index, operation) in batch.enumerated() {
@@ -97,23 +106,31 @@ public actor SyncEngine {
             }
         }
         if let failure { throw failure }
+        return zip(batch, settled).contains { operation, outcome in
+            guard case .retry = outcome else { return false }
+            return operation.item == .metadata || operation.item == .physical
+        }
     }
 
     /// A pending profile or height change is checked against the server's value now before it is sent
     /// (three-way: a field the server changed since the edit, to something else, is held as a conflict).
-    /// An unreachable server is left to the sends to report. `sync`, the editor and the writes of the
-    /// command line call it before draining.
-    public func checkForConflicts() async throws {
+    /// An unreachable server is left to the sends to report. `sync`, the editor's sync and the writes
+    /// of the command line call it before draining (not every drain: it costs a request).
+    ///
+    /// - Returns: whether the check was made (or nothing needed one); `false` when the server was not reached.
+    @discardableResult
+    public func checkForConflicts() async throws -> Bool {
         let state = try await store.load()
         let metadataBased = !(state.outbox.metadata?.bases.isEmpty ?? true)
         let heightBased = state.outbox.physical.map { $0.includesHeight && $0.hasHeightBase } ?? false
-        guard metadataBased || heightBased else { return }
+        guard metadataBased || heightBased else { return true }
         do {
             try await pull()
+            return true
         } catch let error as SessionError {
             throw error
         } catch {
-            return
+            return false
         }
     }
 

@@ -24,8 +24,8 @@ extension Account {
     @discardableResult
     public func syncNow(until deadline: Date? = nil) async throws -> SyncReport {
         try await store.update { $0.retryPendingNow() }
-        try await engine.checkForConflicts()
-        try await engine.drain(until: deadline)
+        let checked = try await engine.checkForConflicts()
+        try await engine.drain(until: deadline, checkFirst: !checked)
         let pulled = try await engine.pull()
         try await engine.refreshHistory(full: false)
         // The pull or the history may queue work (a health value to push again, the initial height).
