@@ -39,6 +39,9 @@ extension AccountFile {
         var undoLog: [UndoStepV1]?
         /// Added later in version 1: absent in older files, which had removed nothing.
         var removedServerIds: [String]?
+        /// Added later in version 1: absent in older files. The values the server last acknowledged
+        /// from this account, by field.
+        var acknowledgedValues: [String: [String]]?
 
         init(_ state: AccountState) {
             profile = state.profile.map(ProfileV1.init)
@@ -49,13 +52,15 @@ extension AccountFile {
             historyCheckedAt = state.historyCheckedAt
             undoLog = state.undoLog.isEmpty ? nil : state.undoLog.map(UndoStepV1.init)
             removedServerIds = state.removedServerIds.isEmpty ? nil : state.removedServerIds
+            acknowledgedValues = state.acknowledgedValues.isEmpty ? nil : state.acknowledgedValues
         }
 
         func domain() throws -> AccountState {
             AccountState(
                 profile: try profile?.domain, serverCopy: try serverCopy?.domain, outbox: try outbox.domain(),
                 history: history.map(\.domain), lastSyncAt: lastSyncAt, historyCheckedAt: historyCheckedAt,
-                undoLog: try (undoLog ?? []).map { try $0.domain() }, removedServerIds: removedServerIds ?? [])
+                undoLog: try (undoLog ?? []).map { try $0.domain() }, removedServerIds: removedServerIds ?? [],
+                acknowledgedValues: acknowledgedValues ?? [:])
         }
     }
 

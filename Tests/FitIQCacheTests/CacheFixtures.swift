@@ -54,6 +54,7 @@ enum CacheFixtures {
         state.outbox.physical?.delivery.rejection = "height_cm: must be at most 300"
         state.outbox.metadata?.conflicts = [.name]
         state.outbox.physical?.heightConflict = true
+        state.acknowledgedValues = ["bio": ["Counts"], "height": ["168.0", "169.9"]]
         state.outbox.progress[0].sendAttempted = true
         state.outbox.progress[0].delivery.claim = try claim(until: now.addingTimeInterval(30))
         return state

@@ -115,6 +115,25 @@ struct ConflictTests {
         #expect(next == .updatePhysical(PhysicalPatch(heightCm: 182), revision: 2))
     }
 
+    /// A server read that began before this account's own write landed shows its earlier value:
+    /// that is no other device's change.
+    @Test func aStaleReadShowingThisAccountsOwnEarlierValueIsNoConflict() throws {
+        var state = syncedState()
+        for height in [180.0, 181] {
+            state.recordHeight(height, measuredAt: start, source: .manual)
+            while state.deliverNext() != nil {}
+        }
+        state.recordHeight(182, measuredAt: start.addingTimeInterval(60), source: .manual)
+        // Reads that began before 181 (or 180) landed.
+        state.mergeServerProfile(serverWith(heightCm: 180), identity: identity, now: start)
+        #expect(state.conflicts.isEmpty)
+        state.mergeServerProfile(serverWith(heightCm: 181), identity: identity, now: start)
+        #expect(state.conflicts.isEmpty)
+        // Another device's value is still one.
+        state.mergeServerProfile(serverWith(heightCm: 175), identity: identity, now: start)
+        #expect(state.conflicts.map(\.field) == ["height"])
+    }
+
     @Test func keepingLocalSendsThisMachinesValue() throws {
         var state = syncedState()
         try editName(&state, "Jane Local")

@@ -131,6 +131,8 @@ class World:
         lost = len(edits - set(on_server))
         readable = self.cache_readable()
         ok = lost == 0 and duplicates == 0 and readable and synced.returncode == 0
+        if synced.returncode != 0:
+            print(f"  sync --wait: exit {synced.returncode}: {synced.stdout.strip()}", file=sys.stderr)
         return scenario, len(edits), len(set(arrived)), duplicates, lost, readable, ok
 
 

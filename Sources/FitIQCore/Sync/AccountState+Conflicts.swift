@@ -56,8 +56,10 @@ extension AccountState {
                 let now = remote.metadata.value(of: key)
                 if now == local.value(of: key) {
                     change.conflicts.remove(key)  // the same change on both sides
-                } else if now != base {
+                } else if now != base, !(acknowledgedValues[Self.field(for: key)] ?? []).contains(now) {
                     change.conflicts.insert(key)
+                } else {
+                    change.conflicts.remove(key)  // the base again, or this account's own earlier value
                 }
             }
             outbox.metadata = change
@@ -74,11 +76,26 @@ extension AccountState {
             }
             if same(remote.heightCm, local) {
                 change.heightConflict = false
-            } else if let now = remote.heightCm, !same(now, change.heightBase) {
+            } else if let now = remote.heightCm, !same(now, change.heightBase),
+                !(acknowledgedValues["height"] ?? []).contains(Self.heightText(now))
+            {
                 change.heightConflict = true
+            } else {
+                change.heightConflict = false
             }
             outbox.physical = change
         }
+    }
+
+    mutating func acknowledge(_ field: String, _ value: String) {
+        var values = (acknowledgedValues[field] ?? []).filter { $0 != value }
+        values.append(value)
+        acknowledgedValues[field] = Array(values.suffix(20))
+    }
+
+    /// A height as compared with an acknowledged one (to the millimetre).
+    static func heightText(_ centimetres: Double) -> String {
+        String((centimetres * 10).rounded() / 10)
     }
 
     /// Every conflicted field with both values.

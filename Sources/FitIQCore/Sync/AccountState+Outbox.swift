@@ -118,6 +118,9 @@ extension AccountState {
             guard var change = outbox.metadata else { return }
             if acknowledged {
                 serverCopy?.metadata = sent
+                for key in change.keys where !change.conflicts.contains(key) {
+                    acknowledge(Self.field(for: key), sent.value(of: key))
+                }
                 // A newer edit arrived while this request was in flight: keep it queued. Conflicted
                 // fields were not sent: they stay, waiting to be resolved.
                 if change.revision == revision {
@@ -141,7 +144,10 @@ extension AccountState {
         case .updatePhysical(let sent, let revision):
             guard var change = outbox.physical else { return }
             if acknowledged {
-                if let height = sent.heightCm { serverCopy?.heightCm = height }
+                if let height = sent.heightCm {
+                    serverCopy?.heightCm = height
+                    acknowledge("height", Self.heightText(height))
+                }
                 if let sex = sent.biologicalSex { serverCopy?.biologicalSex = sex }
                 if change.revision == revision {
                     // A conflicted height was not sent: it stays, waiting to be resolved.

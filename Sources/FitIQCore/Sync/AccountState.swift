@@ -24,13 +24,18 @@ public struct AccountState: Sendable, Codable, Equatable {
     /// Server ids of entries removed here (the latest 100): a history read that began before the
     /// removal must not bring them back.
     public var removedServerIds: [String]
+    /// The recent values of each field (`name`, …, `height`; the last 20) the server acknowledged
+    /// from this account: a server read that shows one (it began before a later write of ours
+    /// landed) shows this account's own value, not another device's change.
+    public var acknowledgedValues: [String: [String]] = [:]
 
     public init(
         profile: UserProfile? = nil, serverCopy: RemoteProfile? = nil, outbox: Outbox = Outbox(),
         history: [ProgressEntry] = [], lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil,
-        undoLog: [UndoStep] = [], removedServerIds: [String] = []
+        undoLog: [UndoStep] = [], removedServerIds: [String] = [], acknowledgedValues: [String: [String]] = [:]
     ) {
         self.removedServerIds = removedServerIds
+        self.acknowledgedValues = acknowledgedValues
         self.profile = profile
         self.serverCopy = serverCopy
         self.outbox = outbox
