@@ -43,6 +43,19 @@ struct CLIHarness: Sendable {
             input: Self.password + "\n")
     }
 
+    /// A second machine: the same account in folders of its own, signed in (`nil` if sign-in failed).
+    func otherMachine(_ name: String = "other-machine") async throws -> CommandRunner? {
+        var other = runner
+        let home = folder.appendingPathComponent(name)
+        for (variable, name) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")]
+        {
+            other.environment[variable] = home.appendingPathComponent(name).path
+        }
+        let login = try await other.run(
+            ["login", "--server", server, "--email", "jane@example.com"], input: Self.password + "\n")
+        return login.status == 0 ? other : nil
+    }
+
     /// The JSON object or array a command printed.
     static func json(_ result: CommandRunner.Result) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))

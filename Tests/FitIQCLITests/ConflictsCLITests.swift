@@ -6,20 +6,6 @@ import Testing
 /// Two machines edit the same field: the second to sync is told, and chooses, instead of silently
 /// overwriting the first (development server over loopback, the real binary on both sides).
 struct ConflictsCLITests {
-    /// A second machine: the same account in fresh folders, signed in.
-    private static func otherMachine(_ cli: CLIHarness) async throws -> CommandRunner {
-        var other = cli.runner
-        let folder = cli.folder.appendingPathComponent("other-machine")
-        for (variable, name) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")]
-        {
-            other.environment[variable] = folder.appendingPathComponent(name).path
-        }
-        let login = try await other.run(
-            ["login", "--server", cli.server, "--email", "jane@example.com"], input: CLIHarness.password + "\n")
-        #expect(login.status == 0, "\(login)")
-        return other
-    }
-
     @Test(arguments: DevServerConfiguration.ResponseShape.allCases)
     func aNameChangedOnTwoMachinesIsHeldUntilResolved(shape: DevServerConfiguration.ResponseShape) async throws {
         try await CLIHarness.with { cli in
@@ -27,7 +13,7 @@ struct ConflictsCLITests {
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)
-            let other = try await Self.otherMachine(cli)
+            let other = try #require(try await cli.otherMachine())
 
             // This machine edits offline; the other machine changes the name on the server meanwhile.
             #expect(
@@ -72,7 +58,7 @@ struct ConflictsCLITests {
             cli.server = server.url
             #expect(try await cli.register().status == 0)
             #expect(try await cli.run(["height", "set", "170 cm"]).status == 0)
-            let other = try await Self.otherMachine(cli)
+            let other = try #require(try await cli.otherMachine())
 
             #expect(try await cli.run(["height", "set", "181 cm", "--no-sync"]).status == 0)
             #expect(try await other.run(["height", "set", "175 cm"]).status == 0)

@@ -28,15 +28,7 @@ struct CorrectionsCLITests {
             #expect(try await cli.run(["height", "delete", "no-such-id"]).status == 64)
 
             // What the server holds, read by a second machine.
-            var other = cli.runner
-            for (variable, name) in [
-                ("XDG_DATA_HOME", "data2"), ("XDG_STATE_HOME", "state2"), ("XDG_CONFIG_HOME", "config2"),
-            ] {
-                other.environment[variable] = cli.folder.appendingPathComponent(name).path
-            }
-            let login = try await other.run(
-                ["login", "--server", cli.server, "--email", "jane@example.com"], input: CLIHarness.password + "\n")
-            #expect(login.status == 0, "\(login)")
+            let other = try #require(try await cli.otherMachine())
             let remote = try #require(
                 try CLIHarness.json(try await other.run(["height", "history", "--json"])) as? [[String: Any]])
             #expect(remote.map { $0["heightCm"] as? Double } == [180])

@@ -27,15 +27,7 @@ struct PlainModeCLITests {
 
     /// The profile's name as the server has it, read by a second machine (fresh folders) signing in.
     static func nameOnTheServer(_ cli: CLIHarness) async throws -> String? {
-        var other = cli.runner
-        let folder = cli.folder.appendingPathComponent("other-machine")
-        for (variable, name) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")]
-        {
-            other.environment[variable] = folder.appendingPathComponent(name).path
-        }
-        let login = try await other.run(
-            ["login", "--server", cli.server, "--email", "jane@example.com"], input: CLIHarness.password + "\n")
-        guard login.status == 0 else { return nil }
+        guard let other = try await cli.otherMachine() else { return nil }
         let shown = try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any]
         return shown?["name"] as? String
     }
