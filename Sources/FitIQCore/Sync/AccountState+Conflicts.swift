@@ -23,9 +23,7 @@ public struct FieldConflict: Sendable, Equatable {
 /// value now. A field is conflicted when the server's value has changed since and differs from the
 /// edit; two devices making the same change is no conflict.
 extension AccountState {
-    /// The names of the fields, as the command line and JSON use them.
-    public static let conflictFields = ["name", "bio", "units", "language", "height"]
-
+    /// The metadata key a field name of the command line and JSON names (`height` is not one).
     static func key(forField field: String) -> ProfileMetadata.Key? {
         switch field {
         case "name": .name
