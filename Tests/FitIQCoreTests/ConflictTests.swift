@@ -193,4 +193,24 @@ struct ConflictTests {
         #expect(state.outbox.physical == nil)
         #expect(state.heightHistory.contains { $0.quantity == 181 })
     }
+
+    /// The server comes back between a check that could not reach it and the send: the profile change
+    /// waits for a check instead of going out unchecked over the phone's value.
+    @Test func nothingIsSentUncheckedWhenTheCheckMissedTheServer() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(bio: "Mine")
+        await harness.backend.setProfile(serverWith(bio: "From the phone"))
+        await harness.backend.clearRequests()
+        // `syncNow`'s check and the drain's first check miss the server; the send would reach it.
+        await harness.backend.inject(.fail(.unreachable(message: "connection refused")), into: .fetchProfile, times: 2)
+
+        let report = try await account.syncNow()
+
+        #expect(await harness.backend.requests(.updateMetadata).isEmpty)
+        #expect(report.pending == 1)
+        let state = try await account.cached()
+        #expect(state.conflicts == [FieldConflict(field: "bio", local: "Mine", server: "From the phone")])
+        #expect(await harness.backend.profile?.metadata.bio == "From the phone")
+    }
 }

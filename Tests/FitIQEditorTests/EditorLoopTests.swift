@@ -76,6 +76,44 @@ struct EditorLoopTests {
         try await run.quit()
     }
 
+    @Test func aBioChangedOnThePhoneWhileThisOneWasOfflineIsHeldUntilKept() async throws {
+        let run = try await EditorRun.start()
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") }
+        await run.harness.backend.setOffline(true)
+
+        run.terminal.send(.key(.tab))
+        run.terminal.send(.key(.enter), when: { $0.shows("›Bio") })
+        run.terminal.send(.key(.control("u")), when: { $0.shows("Enter confirm") })
+        run.terminal.type("Mine")
+        run.terminal.send(.key(.enter), when: { $0.shows("Mine") })
+        run.terminal.send(.key(.control("s")), when: { $0.shows("Mine *") })
+        try await run.waitFor("the change pending while offline") {
+            $0.title.contains("offline · 1 change pending") && !$0.shows("Mine *")
+        }
+
+        // The phone changes the bio meanwhile; then the server is reachable again.
+        var phone = TestHarness.serverProfile
+        phone.metadata.bio = "From the phone"
+        await run.harness.backend.setProfile(phone)
+        await run.harness.backend.clearRequests()
+        await run.harness.backend.setOffline(false)
+        run.terminal.send(.key(.character("s")))
+        try await run.waitFor("the conflict counted") { $0.title.contains("! 1 conflict") }
+        run.terminal.send(.key(.character("h")))
+        try await run.waitFor("both values in the sync details") {
+            $0.shows(#"bio: here "Mine", on the server "From the phone""#)
+        }
+        #expect(await run.harness.backend.requests(.updateMetadata).isEmpty)
+
+        run.terminal.send(.key(.character("k")))
+        try await run.waitFor("this machine's bio sent") {
+            $0.title.contains("● synced") && !$0.title.contains("conflict")
+        }
+        let puts = await run.harness.backend.requests(.updateMetadata)
+        #expect(puts.contains { if case .updateMetadata(let metadata) = $0 { metadata.bio == "Mine" } else { false } })
+        try await run.quit()
+    }
+
     @Test func aHealthExportThatCannotBeOpenedSaysWhyWithTheHomeExpanded() async throws {
         let run = try await EditorRun.start(healthSource: { path in
             throw OpenFailure(description: "Path: no file at \(path).")

@@ -50,12 +50,22 @@ public actor SyncEngine {
         // changes the server: it is checked for conflicts again before it is sent again.
         var recheck = checkFirst
         while true {
-            if recheck { recheck = try await !checkForConflicts() }
             try Task.checkCancellation()
             let now = environment.now()
             let owner = self.owner
             let (holder, isRunning) = (environment.process, environment.isRunning)
             let isVoid: @Sendable (Claim) -> Bool = { claim in claim.holder.map { !isRunning($0) } ?? false }
+            // Checked right before a profile or height change goes out. Why the check did not reach the
+            // server is kept: the change is then not sent unchecked (the server may come back between
+            // the check and the send), it is tried again later.
+            var unchecked: String?
+            if recheck,
+                case .send(let operation) = try await store.load().nextAction(for: owner, now: now, isVoid: isVoid),
+                operation.item == .metadata || operation.item == .physical
+            {
+                unchecked = try await conflictCheck()
+                recheck = unchecked != nil
+            }
             let (action, batch) = try await store.update { state -> (SyncAction, [SyncOperation]) in
                 let action = state.nextAction(for: owner, now: now, isVoid: isVoid)
                 guard case .send(let operation) = action else { return (action, []) }
@@ -73,7 +83,8 @@ public actor SyncEngine {
                 guard let deadline, until <= deadline else { return SyncReport(try await store.load()) }
                 try await environment.clock.sleep(for: .seconds(max(0, until.timeIntervalSince(now))))
             case .send:
-                recheck = try await send(batch)
+                // A check still owed (the batch held no profile or height change) stays owed.
+                recheck = try await send(batch, unchecked: unchecked) || recheck
             }
         }
     }
@@ -85,11 +96,17 @@ public actor SyncEngine {
     /// (One connection at a time: the development server's HTTP stack has been seen to trap when a
     /// connection opened for a concurrent request arrives as the server stops.)
     ///
+    /// - Parameter unchecked: why the conflict check before this send did not reach the server; a
+    ///   profile or height change is then tried again later instead of being sent unchecked.
     /// - Returns: whether a profile or height change is to be tried again.
-    private func send(_ batch: [SyncOperation]) async throws -> Bool {
+    private func send(_ batch: [SyncOperation], unchecked: String?) async throws -> Bool {
         var outcomes = [SyncOutcome](repeating: .abandoned, count: batch.count)
         var failure: (any Error)?
         for (index, operation) in batch.enumerated() {
+            if let unchecked, operation.item == .metadata || operation.item == .physical {
+                outcomes[index] = .retry(unchecked)
+                continue
+            }
             do {
                 outcomes[index] = try await perform(operation)
             } catch {
@@ -120,17 +137,25 @@ public actor SyncEngine {
     /// - Returns: whether the check was made (or nothing needed one); `false` when the server was not reached.
     @discardableResult
     public func checkForConflicts() async throws -> Bool {
+        try await conflictCheck() == nil
+    }
+
+    /// ``checkForConflicts()``, saying why the server was not reached (`nil` when it was, or when
+    /// nothing needed a check).
+    func conflictCheck() async throws -> String? {
         let state = try await store.load()
         let metadataBased = !(state.outbox.metadata?.bases.isEmpty ?? true)
         let heightBased = state.outbox.physical.map { $0.includesHeight && $0.hasHeightBase } ?? false
-        guard metadataBased || heightBased else { return true }
+        guard metadataBased || heightBased else { return nil }
         do {
             try await pull()
-            return true
+            return nil
         } catch let error as SessionError {
             throw error
+        } catch let error as RemoteError {
+            return error.description
         } catch {
-            return false
+            return String(describing: error)
         }
     }
 
