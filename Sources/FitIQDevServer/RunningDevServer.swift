@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 
 /// A development server running in this process, for tests and tools: started on a loopback port,
 /// stopped with ``stop()``.
@@ -8,11 +9,13 @@ public final class RunningDevServer: Sendable {
     public let url: String
     /// The port it bound (useful with port 0).
     public let port: Int
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(url: String, port: Int, task: Task<Void, any Error>) {
+    private init(url: String, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
         self.url = url
         self.port = port
+        self.group = group
         self.task = task
     }
 
@@ -25,15 +28,18 @@ public final class RunningDevServer: Sendable {
         let application = try await DevServer.makeApplication(
             configuration: configuration, dependencies: dependencies, logger: logger,
             onListening: { continuation.yield($0) })
-        let task = Task { try await application.run() }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else { throw CancellationError() }
-        return RunningDevServer(url: "http://127.0.0.1:\(bound)", port: bound, task: task)
+        return RunningDevServer(url: "http://127.0.0.1:\(bound)", port: bound, group: group, task: task)
     }
 
-    /// Stops the server and waits until it has let go of the port.
+    /// Stops the server and waits until it has let go of the port. A graceful shutdown: no new
+    /// connection is taken, and requests in flight are answered before their connections close
+    /// (cancelling the server instead tears down response writers mid-answer).
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 }

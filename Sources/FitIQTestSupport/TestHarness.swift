@@ -12,12 +12,17 @@ public struct TestHarness: Sendable {
     public let accounts: Accounts
 
     /// A harness whose backend holds `profile` (none: the server answers 404 until one is created).
-    public init(profile: RemoteProfile? = TestHarness.serverProfile, random: Double = 0.5, timeZone: LocalZone = .utc) {
+    public init(
+        profile: RemoteProfile? = TestHarness.serverProfile, random: Double = 0.5, timeZone: LocalZone = .utc,
+        progressPostsInFlight: Int = ProgressWindow.defaultLimit
+    ) {
         let clock = ManualClock()
         self.clock = clock
         backend = InMemoryBackend(profile: profile, now: { clock.date() })
         directory = InMemoryAccountDirectory()
-        environment = SyncEnvironment(clock: clock, now: { clock.date() }, random: { random }, timeZone: timeZone)
+        var environment = SyncEnvironment(clock: clock, now: { clock.date() }, random: { random }, timeZone: timeZone)
+        environment.progressPostsInFlight = progressPostsInFlight
+        self.environment = environment
         accounts = Accounts(
             server: Self.server, apiKey: nil, directory: directory,
             backend: Backend(auth: backend, profiles: backend, progress: backend), environment: environment)

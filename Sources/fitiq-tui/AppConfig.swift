@@ -47,6 +47,8 @@ struct LocalSetup: Sendable {
     /// The account signed in on `server`, and its session.
     let current: AccountKey?
     let session: Session?
+    /// `FITIQ_SYNC_IN_FLIGHT`: how many height entries are sent at once (1 sends one after another).
+    let progressPostsInFlight: Int
 
     /// Resolves the server by flag > `FITIQ_SERVER` > config file > the last account signed in, and the
     /// API key by `FITIQ_API_KEY` > key file (flag, then config file) > the one stored at sign-in.
@@ -66,8 +68,17 @@ struct LocalSetup: Sendable {
         let apiKey =
             try nonEmpty(config.environment["FITIQ_API_KEY"])
             ?? keyFile.map { try readKey($0, home: config.environment["HOME"]) } ?? session?.apiKey
+        let inFlight = try config.environment["FITIQ_SYNC_IN_FLIGHT"].map(Self.parseInFlight)
         return LocalSetup(
-            paths: paths, directory: directory, server: server, apiKey: apiKey, current: current, session: session)
+            paths: paths, directory: directory, server: server, apiKey: apiKey, current: current, session: session,
+            progressPostsInFlight: inFlight ?? ProgressWindow.defaultLimit)
+    }
+
+    static func parseInFlight(_ text: String) throws -> Int {
+        guard let value = Int(text.trimmingWhitespace()), (1...ProgressWindow.maximumLimit).contains(value) else {
+            throw LaunchError.badInFlight(TextSanitizer.sanitize(text))
+        }
+        return value
     }
 
     /// The use cases on the server with `backend`, and the account signed in there.
@@ -77,6 +88,7 @@ struct LocalSetup: Sendable {
         var environment = SyncEnvironment.live(timeZone: .system)
         environment.process = LocalProcesses.current
         environment.isRunning = LocalProcesses.isRunning
+        environment.progressPostsInFlight = progressPostsInFlight
         let accounts = Accounts(
             server: server.description, apiKey: apiKey, directory: directory, backend: backend,
             environment: environment)
@@ -126,6 +138,7 @@ enum LaunchError: Error, CustomStringConvertible {
     case noAPIKey
     case unreadableAPIKeyFile(path: String)
     case badConfig(path: String, reason: String)
+    case badInFlight(String)
 
     var description: String {
         switch self {
@@ -136,6 +149,9 @@ enum LaunchError: Error, CustomStringConvertible {
             "No API key: set FITIQ_API_KEY, pass --api-key-file PATH, or put \"apiKeyFile\" in the config file."
         case .unreadableAPIKeyFile(let path):
             "The API key file \(path) cannot be read or is empty."
+        case .badInFlight(let text):
+            "FITIQ_SYNC_IN_FLIGHT must be a whole number from 1 to \(ProgressWindow.maximumLimit) (height entries sent "
+                + "at once); it is \"\(text)\"."
         case .badConfig(let path, let reason):
             "The config file \(path) is not valid JSON of the form {\"server\": \"…\", \"apiKeyFile\": \"…\"}: \(reason)"
         }

@@ -23,26 +23,32 @@ struct LiveServer: Sendable {
     let now: SharedNow
     let folder: URL
     let transport: HTTPTransport
+    /// Stops the server before the test ends (it is stopped afterwards anyway).
+    var stop: @Sendable () async -> Void = {}
 
     /// Runs `body` against a fresh server; everything is stopped and removed afterwards.
     static func with<T: Sendable>(
         shape: DevServerConfiguration.ResponseShape = .real, registerCreatesProfile: Bool = false,
         accessTokenTTL: Int = 3600, failRate: Double = 0, dropRate: Double = 0, port: Int = 0,
+        latencyMilliseconds: Int = 0,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
         let now = SharedNow()
         let configuration = DevServerConfiguration(
             port: port, apiKey: apiKey, jwtSecret: "a-test-secret-that-is-long-enough-0123456789",
             accessTokenTTL: accessTokenTTL, responseShape: shape, registerCreatesProfile: registerCreatesProfile,
-            failRate: failRate, dropRate: dropRate, faultSeed: 42, bcryptCost: 4)
+            latencyMilliseconds: latencyMilliseconds, failRate: failRate, dropRate: dropRate, faultSeed: 42,
+            bcryptCost: 4)
         let running = try await RunningDevServer.start(
-            configuration,
-            dependencies: DevServerDependencies(now: { now() }, sleep: { try await Task.sleep(for: $0) }))
+            configuration, dependencies: DevServerDependencies(now: { now() }, sleep: sleep))
         defer { Task { await running.stop() } }
         let boundPort = running.port
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-http-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try LiveServer.client(port: boundPort, now: now, folder: folder)
+        var client = try LiveServer.client(port: boundPort, now: now, folder: folder)
+        client.stop = { await running.stop() }
+        let server = client
         defer { Task { await server.transport.shutdown() } }
         return try await body(server)
     }
@@ -57,11 +63,13 @@ struct LiveServer: Sendable {
     }
 
     /// Use cases on this server with a real JSON cache under the temporary folder.
-    func accounts(folder name: String = "client") -> Accounts {
+    func accounts(folder name: String = "client", progressPostsInFlight: Int = ProgressWindow.defaultLimit) -> Accounts
+    {
         let directory = JSONFileAccountDirectory(paths: CachePaths(root: folder.appendingPathComponent(name)))
-        let environment = SyncEnvironment(
+        var environment = SyncEnvironment(
             clock: SkippingClock(shared: now), now: { now() }, random: { 0.5 },
             timeZone: .utc)
+        environment.progressPostsInFlight = progressPostsInFlight
         return Accounts(
             server: baseURL, apiKey: Self.apiKey, directory: directory, backend: Backend(transport: transport),
             environment: environment)

@@ -6,66 +6,68 @@
 
 /// The requests behind each outbox operation, with the contract's 404 rules.
 extension SyncEngine {
-    /// Performs `operation` and classifies the result; throws only ``SessionError``.
+    /// Performs `operation`; throws ``RemoteError`` for an answer to classify (``outcome(of:)``), and
+    /// ``SessionError`` when the account is signed out.
     func perform(_ operation: SyncOperation) async throws -> SyncOutcome {
-        do {
-            switch operation {
-            case .updateMetadata(let metadata, _):
-                do {
-                    _ = try await session.authorized { token throws(RemoteError) in
-                        try await self.profiles.updateMetadata(metadata, accessToken: token)
-                    }
-                } catch RemoteError.notFound {
-                    // No profile yet: create it with these values (201 or 409 both mean it exists), then PUT.
-                    try await createProfile(metadata)
-                    _ = try await session.authorized { token throws(RemoteError) in
-                        try await self.profiles.updateMetadata(metadata, accessToken: token)
-                    }
+        switch operation {
+        case .updateMetadata(let metadata, _):
+            do {
+                _ = try await session.authorized { token throws(RemoteError) in
+                    try await self.profiles.updateMetadata(metadata, accessToken: token)
                 }
-                return .delivered
-            case .updatePhysical(let patch, _):
+            } catch RemoteError.notFound {
+                // No profile yet: create it with these values (201 or 409 both mean it exists), then PUT.
+                try await createProfile(metadata)
+                _ = try await session.authorized { token throws(RemoteError) in
+                    try await self.profiles.updateMetadata(metadata, accessToken: token)
+                }
+            }
+            return .delivered
+        case .updatePhysical(let patch, _):
+            do {
+                _ = try await session.authorized { token throws(RemoteError) in
+                    try await self.profiles.updatePhysical(patch, accessToken: token)
+                }
+            } catch RemoteError.notFound(let message) {
+                // CONTRACT.md D9: confirm with GET; an existing profile means retry later, never re-create.
                 do {
+                    _ = try await session.authorized { token throws(RemoteError) in
+                        try await self.profiles.fetchProfile(accessToken: token)
+                    }
+                    return .retry("The server said \"\(message)\" although the profile exists; will retry.")
+                } catch RemoteError.notFound {
+                    let local = try await store.load()
+                    try await createProfile(
+                        local.profile?.metadata ?? ProfileMetadata(name: Self.defaultName(for: identity.email)))
                     _ = try await session.authorized { token throws(RemoteError) in
                         try await self.profiles.updatePhysical(patch, accessToken: token)
                     }
-                } catch RemoteError.notFound(let message) {
-                    // CONTRACT.md D9: confirm with GET; an existing profile means retry later, never re-create.
-                    do {
-                        _ = try await session.authorized { token throws(RemoteError) in
-                            try await self.profiles.fetchProfile(accessToken: token)
-                        }
-                        return .retry("The server said \"\(message)\" although the profile exists; will retry.")
-                    } catch RemoteError.notFound {
-                        let local = try await store.load()
-                        try await createProfile(
-                            local.profile?.metadata ?? ProfileMetadata(name: Self.defaultName(for: identity.email)))
-                        _ = try await session.authorized { token throws(RemoteError) in
-                            try await self.profiles.updatePhysical(patch, accessToken: token)
-                        }
-                    }
                 }
-                return .delivered
-            case .logProgress(_, let entry, let checkServerFirst):
-                if checkServerFirst, let existing = try await findOnServer(entry) {
-                    return .logged(serverId: existing)
-                }
-                let created = try await session.authorized { token throws(RemoteError) in
-                    try await self.progress.log(entry, accessToken: token)
-                }
-                return .logged(serverId: created.id)
-            case .deleteProgress(_, let serverId):
-                do {
-                    try await session.authorized { token throws(RemoteError) in
-                        try await self.progress.delete(id: serverId, accessToken: token)
-                    }
-                } catch RemoteError.notFound {
-                    // Already gone (deleted on another device, or an earlier attempt that lost its answer).
-                }
-                return .delivered
             }
-        } catch let error as RemoteError {
-            return error.isRetryable ? .retry(error.description) : .rejected(error.message)
+            return .delivered
+        case .logProgress(_, let entry, let checkServerFirst):
+            if checkServerFirst, let existing = try await findOnServer(entry) {
+                return .logged(serverId: existing)
+            }
+            let created = try await session.authorized { token throws(RemoteError) in
+                try await self.progress.log(entry, accessToken: token)
+            }
+            return .logged(serverId: created.id)
+        case .deleteProgress(_, let serverId):
+            do {
+                try await session.authorized { token throws(RemoteError) in
+                    try await self.progress.delete(id: serverId, accessToken: token)
+                }
+            } catch RemoteError.notFound {
+                // Already gone (deleted on another device, or an earlier attempt that lost its answer).
+            }
+            return .delivered
         }
+    }
+
+    /// What a failed request means for its change.
+    static func outcome(of error: RemoteError) -> SyncOutcome {
+        error.isRetryable ? .retry(error.description) : .rejected(error.message)
     }
 
     /// `GET /users/me`, creating the profile first when the server has none.

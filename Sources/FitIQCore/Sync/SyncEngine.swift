@@ -17,6 +17,8 @@ public actor SyncEngine {
     let identity: AccountIdentity
     /// This engine's name in outbox claims.
     let owner = UUID()
+    /// How many progress posts are sent at once; narrowed by the server's 429s.
+    private(set) var window: ProgressWindow
 
     public init(
         store: any ProfileStore, session: SessionManager, profiles: any ProfileRemote, progress: any ProgressRemote,
@@ -28,16 +30,18 @@ public actor SyncEngine {
         self.progress = progress
         self.identity = identity
         self.environment = environment
+        self.window = ProgressWindow(limit: environment.progressPostsInFlight)
     }
 
-    /// How many progress posts are claimed and acknowledged together. Each batch costs two cache writes
-    /// (claimed and written ahead, then acknowledged) however many posts it holds.
-    static let progressBatchSize = 8
+    /// How many progress posts are in flight now (at most the environment's limit).
+    public var progressPostsInFlight: Int { window.size }
 
     /// Sends what is due until the outbox is empty (or only holds rejected entries).
     ///
-    /// The metadata `PUT` and the physical `PATCH` go one at a time; progress posts go in batches of
-    /// ``progressBatchSize``.
+    /// The metadata `PUT` and the physical `PATCH` go one at a time. Progress posts go in batches as
+    /// wide as the window, all of a batch in flight at once: over a network's latency the posts
+    /// overlap instead of queueing. Each batch costs two cache writes (claimed and written ahead,
+    /// then acknowledged) however many posts it holds.
     ///
     /// - Parameters:
     ///   - deadline: waits for backoffs up to this instant; with `nil`, stops at the first wait.
@@ -66,12 +70,13 @@ public actor SyncEngine {
                 unchecked = try await conflictCheck()
                 recheck = unchecked != nil
             }
+            let window = self.window.size
             let (action, batch) = try await store.update { state -> (SyncAction, [SyncOperation]) in
                 let action = state.nextAction(for: owner, now: now, isVoid: isVoid)
                 guard case .send(let operation) = action else { return (action, []) }
                 var batch = [operation]
                 if case .logProgress = operation {
-                    batch = state.dueProgressPosts(now: now, limit: Self.progressBatchSize, isVoid: isVoid)
+                    batch = state.dueProgressPosts(now: now, limit: window, isVoid: isVoid)
                 }
                 for operation in batch { state.begin(operation, owner: owner, now: now, holder: holder) }
                 return (action, batch)
@@ -89,12 +94,9 @@ public actor SyncEngine {
         }
     }
 
-    /// Performs `batch` one request after another, then records every outcome in one cache write. An
-    /// operation that fails outside the contract (signed out, cancelled) stops the batch: it and the
-    /// rest are released for later, and its error is thrown.
-    ///
-    /// (One connection at a time: the development server's HTTP stack has been seen to trap when a
-    /// connection opened for a concurrent request arrives as the server stops.)
+    /// Performs `batch` (progress posts at once, anything else alone), then records every outcome in
+    /// one cache write. An operation that fails outside the contract (signed out, cancelled) leaves
+    /// itself and whatever did not finish released for later, and its error is thrown.
     ///
     /// - Parameter unchecked: why the conflict check before this send did not reach the server; a
     ///   profile or height change is then tried again later instead of being sent unchecked.
@@ -102,17 +104,33 @@ public actor SyncEngine {
     private func send(_ batch: [SyncOperation], unchecked: String?) async throws -> Bool {
         var outcomes = [SyncOutcome](repeating: .abandoned, count: batch.count)
         var failure: (any Error)?
-        for (index, operation) in batch.enumerated() {
-            if let unchecked, operation.item == .metadata || operation.item == .physical {
-                outcomes[index] = .retry(unchecked)
-                continue
+        var overloaded = false
+        await withTaskGroup(of: (Int, Result<SyncOutcome, any Error>, overloaded: Bool).self) { group in
+            for (index, operation) in batch.enumerated() {
+                if let unchecked, operation.item == .metadata || operation.item == .physical {
+                    outcomes[index] = .retry(unchecked)
+                    continue
+                }
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.perform(operation)), false)
+                    } catch let error as RemoteError {
+                        return (index, .success(Self.outcome(of: error)), error.isTooManyRequests)
+                    } catch {
+                        return (index, .failure(error), false)
+                    }
+                }
             }
-            do {
-                outcomes[index] = try await perform(operation)
-            } catch {
-                failure = error
-                break
+            for await (index, result, tooMany) in group {
+                overloaded = overloaded || tooMany
+                switch result {
+                case .success(let outcome): outcomes[index] = outcome
+                case .failure(let error): failure = failure ?? error
+                }
             }
+        }
+        if batch.count > 1 || overloaded {
+            window.record(overloaded: overloaded, acknowledged: outcomes.allSatisfy(\.isAcknowledged))
         }
         let now = environment.now()
         let randoms = batch.map { _ in environment.random() }

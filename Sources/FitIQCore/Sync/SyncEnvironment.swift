@@ -18,6 +18,8 @@ public struct SyncEnvironment: Sendable {
     public var process: ProcessIdentity?
     /// Whether a process is still running; a claim whose holder is gone is void.
     public var isRunning: @Sendable (ProcessIdentity) -> Bool = { _ in true }
+    /// How many progress posts may be in flight at once (1 sends them one after another).
+    public var progressPostsInFlight = ProgressWindow.defaultLimit
 
     public init(
         clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, random: @escaping @Sendable () -> Double,

@@ -1,0 +1,100 @@
+import FitIQCore
+import FitIQDevServer
+import FitIQTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// Height entries go to the development server in a bounded window of posts at once, and the server
+/// stops cleanly with posts in flight.
+@Suite(.timeLimit(.minutes(3)))
+struct WindowedSyncTests {
+    /// Counts the requests inside the server's latency delay, which each request waits out.
+    final class InFlight: Sendable {
+        private struct State {
+            var now = 0
+            var maximum = 0
+            var watchers: [(Int, CheckedContinuation<Void, Never>)] = []
+        }
+        private let state = Mutex(State())
+
+        var maximum: Int { state.withLock { $0.maximum } }
+        func resetMaximum() { state.withLock { $0.maximum = $0.now } }
+
+        /// The server's sleep: counted while it lasts.
+        func sleep(_ duration: Duration) async throws {
+            let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.now += 1
+                state.maximum = max(state.maximum, state.now)
+                let now = state.now
+                let due = state.watchers.filter { $0.0 <= now }.map(\.1)
+                state.watchers.removeAll { $0.0 <= now }
+                return due
+            }
+            for watcher in woken { watcher.resume() }
+            defer { state.withLock { $0.now -= 1 } }
+            try await Task.sleep(for: duration)
+        }
+
+        /// Returns once `count` requests are in flight together.
+        func waitFor(_ count: Int) async {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state -> Bool in
+                    if state.now >= count { return true }
+                    state.watchers.append((count, continuation))
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+    }
+
+    /// An account with one synced height and `count` older entries queued (posts only: none of them
+    /// is the current height).
+    private func queueOlderHeights(_ count: Int, on server: LiveServer, inFlight: Int) async throws -> Account {
+        let account = try await server.register(server.accounts(progressPostsInFlight: inFlight))
+        let today = CalendarDate(containing: server.now(), in: .utc)
+        try await account.logHeight(171, on: today)
+        #expect(try await account.syncNow().isSynced)
+        for day in 1...count { try await account.logHeight(160 + Double(day) / 10, on: today.adding(days: -day)) }
+        return account
+    }
+
+    @Test(arguments: [1, 8])
+    func heightPostsOverlapUpToTheWindow(window: Int) async throws {
+        let requests = InFlight()
+        try await LiveServer.with(latencyMilliseconds: 200, sleep: requests.sleep) { server in
+            let account = try await queueOlderHeights(16, on: server, inFlight: window)
+            requests.resetMaximum()
+
+            #expect(try await account.syncNow().isSynced)
+
+            #expect(try await server.serverHeights(account).count == 17)
+            if window == 1 {
+                #expect(requests.maximum == 1)
+            } else {
+                #expect(requests.maximum > 1)
+                #expect(requests.maximum <= window)
+            }
+        }
+    }
+
+    @Test func theServerStopsCleanlyWithPostsInFlightAndNothingIsLost() async throws {
+        let requests = InFlight()
+        try await LiveServer.with(latencyMilliseconds: 200, sleep: requests.sleep) { server in
+            let account = try await queueOlderHeights(16, on: server, inFlight: 8)
+            let sync = Task { try await account.syncNow() }
+            await requests.waitFor(2)
+
+            // Requests in flight are answered before the server lets go of its port; the rest wait.
+            await server.stop()
+            _ = try? await sync.value
+
+            let history = try await account.cached().heightHistory
+            #expect(history.count == 17)
+            let sent = history.filter(\.isSynced).count
+            #expect(sent >= 3, "the synced entry and the posts in flight at the stop")
+            #expect(try await account.cached().pendingChangeCount == 17 - sent)
+        }
+    }
+}
