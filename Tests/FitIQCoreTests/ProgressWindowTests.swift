@@ -49,7 +49,7 @@ struct ProgressWindowTests {
         #expect(report.lastError?.contains("HTTP 429") == true)
     }
 
-    @Test func oneInFlightSendsThePostsOneBatchOfOneAtATime() async throws {
+    @Test func postsAreClaimedAndAcknowledgedFourWindowsPerCacheWrite() async throws {
         let harness = TestHarness(progressPostsInFlight: 1)
         let account = try await harness.signedIn()
         for day in 1...5 {
@@ -59,7 +59,8 @@ struct ProgressWindowTests {
         let before = await store.saveCount
         try await account.engine.drain()
         #expect(await harness.backend.requests(.logProgress).count == 5)
-        // Two writes per post (claimed, then acknowledged) and two for the PATCH.
-        #expect(await store.saveCount - before == 12)
+        // With one in flight, a batch holds 4 posts: batches of 4 and 1, two writes each (claimed, then
+        // acknowledged), and two for the PATCH.
+        #expect(await store.saveCount - before == 6)
     }
 }

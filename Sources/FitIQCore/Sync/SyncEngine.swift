@@ -33,6 +33,12 @@ public actor SyncEngine {
         self.window = ProgressWindow(limit: environment.progressPostsInFlight)
     }
 
+    /// How many windows of progress posts one batch holds: a batch is claimed (written ahead) and
+    /// acknowledged in one cache write each, so wider batches cost fewer writes per post; narrower ones
+    /// lose less acknowledgement to a crash (an entry sent but not acknowledged is looked up on the
+    /// server before it is sent again).
+    static let windowsPerBatch = 4
+
     /// How many progress posts are in flight now (at most the environment's limit).
     public var progressPostsInFlight: Int { window.size }
 
@@ -76,7 +82,7 @@ public actor SyncEngine {
                 guard case .send(let operation) = action else { return (action, []) }
                 var batch = [operation]
                 if case .logProgress = operation {
-                    batch = state.dueProgressPosts(now: now, limit: window, isVoid: isVoid)
+                    batch = state.dueProgressPosts(now: now, limit: window * Self.windowsPerBatch, isVoid: isVoid)
                 }
                 for operation in batch { state.begin(operation, owner: owner, now: now, holder: holder) }
                 return (action, batch)
@@ -94,43 +100,37 @@ public actor SyncEngine {
         }
     }
 
-    /// Performs `batch` (progress posts at once, anything else alone), then records every outcome in
-    /// one cache write. An operation that fails outside the contract (signed out, cancelled) leaves
-    /// itself and whatever did not finish released for later, and its error is thrown.
+    /// Performs `batch`, then records every outcome in one cache write. Progress posts go through a
+    /// sliding window (a new one starts as each answer arrives, at most ``window`` in flight); anything
+    /// else goes alone. After a 429 the window is halved and no further post of the batch starts (they
+    /// wait behind the one answered 429). An operation that fails outside the contract (signed out,
+    /// cancelled) stops further starts; it and whatever did not finish are released for later, and its
+    /// error is thrown.
     ///
     /// - Parameter unchecked: why the conflict check before this send did not reach the server; a
     ///   profile or height change is then tried again later instead of being sent unchecked.
     /// - Returns: whether a profile or height change is to be tried again.
     private func send(_ batch: [SyncOperation], unchecked: String?) async throws -> Bool {
         var outcomes = [SyncOutcome](repeating: .abandoned, count: batch.count)
-        var failure: (any Error)?
-        var overloaded = false
-        await withTaskGroup(of: (Int, Result<SyncOutcome, any Error>, overloaded: Bool).self) { group in
-            for (index, operation) in batch.enumerated() {
-                if let unchecked, operation.item == .metadata || operation.item == .physical {
-                    outcomes[index] = .retry(unchecked)
-                    continue
-                }
-                group.addTask {
-                    do {
-                        return (index, .success(try await self.perform(operation)), false)
-                    } catch let error as RemoteError {
-                        return (index, .success(Self.outcome(of: error)), error.isTooManyRequests)
-                    } catch {
-                        return (index, .failure(error), false)
-                    }
-                }
-            }
-            for await (index, result, tooMany) in group {
-                overloaded = overloaded || tooMany
-                switch result {
-                case .success(let outcome): outcomes[index] = outcome
-                case .failure(let error): failure = failure ?? error
-                }
+        var toStart: [(index: Int, operation: SyncOperation)] = []
+        for (index, operation) in batch.enumerated() {
+            if let unchecked, operation.item == .metadata || operation.item == .physical {
+                outcomes[index] = .retry(unchecked)
+            } else {
+                toStart.append((index, operation))
             }
         }
-        if batch.count > 1 || overloaded {
-            window.record(overloaded: overloaded, acknowledged: outcomes.allSatisfy(\.isAcknowledged))
+        let answers = await sendThroughWindow(toStart, width: window.size)
+        var failure: (any Error)?
+        for answer in answers {
+            switch answer.result {
+            case .success(let outcome): outcomes[answer.index] = outcome
+            case .failure(let error): failure = failure ?? error
+            }
+        }
+        if batch.count > 1 {
+            window.record(
+                overloaded: answers.contains(where: \.overloaded), acknowledged: outcomes.allSatisfy(\.isAcknowledged))
         }
         let now = environment.now()
         let randoms = batch.map { _ in environment.random() }
@@ -144,6 +144,50 @@ public actor SyncEngine {
         return zip(batch, settled).contains { operation, outcome in
             guard case .retry = outcome else { return false }
             return operation.item == .metadata || operation.item == .physical
+        }
+    }
+
+    /// One request's answer: its outcome (or an error outside the contract), and whether it was a 429.
+    private struct Answer: Sendable {
+        var index: Int
+        var result: Result<SyncOutcome, any Error>
+        var overloaded: Bool
+    }
+
+    /// Performs `operations` at most `width` at once, starting the next as each answer arrives; stops
+    /// starting after a 429 or an error outside the contract. Returns the answers of those started.
+    private func sendThroughWindow(_ operations: [(index: Int, operation: SyncOperation)], width: Int) async
+        -> [Answer]
+    {
+        await withTaskGroup(of: Answer.self, returning: [Answer].self) { group in
+            var answers: [Answer] = []
+            var next = 0
+            var running = 0
+            var stopped = false
+            while true {
+                while !stopped, running < width, next < operations.count {
+                    let (index, operation) = operations[next]
+                    next += 1
+                    running += 1
+                    group.addTask {
+                        do {
+                            return Answer(
+                                index: index, result: .success(try await self.perform(operation)), overloaded: false)
+                        } catch let error as RemoteError {
+                            return Answer(
+                                index: index, result: .success(Self.outcome(of: error)),
+                                overloaded: error.isTooManyRequests)
+                        } catch {
+                            return Answer(index: index, result: .failure(error), overloaded: false)
+                        }
+                    }
+                }
+                guard let answer = await group.next() else { return answers }
+                running -= 1
+                if answer.overloaded { stopped = true }
+                if case .failure = answer.result { stopped = true }
+                answers.append(answer)
+            }
         }
     }
 
