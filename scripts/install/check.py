@@ -5,7 +5,9 @@
   2. Runs the unpacked program with a bare environment (`env -i PATH=/usr/bin:/bin HOME=…`) from
      another folder: `--version`, `--help`, and `demo` on a pseudo-terminal up to its first frame. As
      root, it runs with the Swift toolchain hidden (a private mount namespace with an empty folder
-     over it), as on a machine that never had Swift.
+     over it), as on a machine that never had Swift. Then the shipped programs together: 40 height
+     entries saved offline, sent by `sync --wait` to the shipped development server (the optimised
+     build's concurrent posts, which the debug-built tests do not run).
   3. Installs it with its install.sh into a fresh PREFIX: the program runs from there, `man` finds
      its page, bash completes its commands; then `install.sh --uninstall` leaves nothing behind.
 
@@ -22,6 +24,9 @@ import sys
 import tarfile
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fitiqtools  # noqa: E402
 
 RESULTS = []
 SWIFT_TOOLCHAIN = "/opt/swift"
@@ -80,6 +85,34 @@ def first_frame_of_demo(program, env, cwd):
     return seen, os.waitstatus_to_exitcode(status), output.decode("utf-8", "replace")
 
 
+def sync_queued_heights(root, home, cwd):
+    """Registers on the shipped development server, saves 40 heights offline, then syncs them;
+    returns what went wrong, or ""."""
+    api_key = "dist-" + os.urandom(12).hex()
+    env = dict(bare_env(home), FITIQ_API_KEY=api_key, XDG_DATA_HOME=os.path.join(home, "data"),
+               XDG_STATE_HOME=os.path.join(home, "state"), XDG_CONFIG_HOME=os.path.join(home, "config"))
+    program = os.path.join(root, "bin", "fitiq-tui")
+    server, url = fitiqtools.start_server(os.path.join(root, "bin"), dict(env, FITIQ_DEV_API_KEY=api_key),
+                                          "--bcrypt-cost", "4")
+    try:
+        registered = subprocess.run(
+            without_swift([program, "register", "--server", url, "--email", "dist@example.com", "--name", "Dist",
+                           "--date-of-birth", "1990-01-01"]),
+            input="dist-password-123\n", env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
+        if registered.returncode != 0:
+            return f"register: exit {registered.returncode}: {registered.stderr.strip()[:200]}"
+        for index in range(40):
+            saved = run([program, "height", "set", f"{160 + index / 10:.1f} cm", "--no-sync"], env, cwd)
+            if saved.returncode != 0:
+                return f"height set: exit {saved.returncode}: {saved.stderr.strip()[:200]}"
+        synced = run([program, "sync", "--wait"], env, cwd)
+        if synced.returncode != 0:
+            return f"sync --wait: exit {synced.returncode}: {synced.stdout.strip()[:200]} {synced.stderr.strip()[:200]}"
+        return ""
+    finally:
+        fitiqtools.stop(server)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -122,6 +155,9 @@ def main():
         seen, status, output = first_frame_of_demo(program, env, elsewhere)
         check("demo shows its first frame and quits with status 0", seen and status == 0,
               f"frame seen: {seen}, exit {status}; last output: {output[-300:]!r}")
+        synced = sync_queued_heights(root, os.path.join(work, "sync"), elsewhere)
+        check("40 height entries saved offline reach the shipped server with sync --wait", synced == "",
+              synced)
 
         # 3. install.sh into a fresh PREFIX, then --uninstall.
         prefix = os.path.join(work, "prefix")
