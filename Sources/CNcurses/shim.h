@@ -11,6 +11,7 @@
 #include <ncurses.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 // Attributes are macros Swift cannot import.
@@ -116,6 +117,18 @@ static inline void fitiq_stop_process(void) {
     // To the process group, as the shell's Ctrl-Z: raise() would aim at this thread only, and the
     // terminal's thread may block signals.
     kill(0, SIGTSTP);
+    // The signal is taken by whichever thread does not block it, maybe after kill() returns: the
+    // previous handler goes back only once it has been taken (the process stopped and was continued,
+    // or the kernel discarded it, as in an orphaned process group). Put back earlier, it would catch
+    // the signal instead, and Ctrl-Z would do nothing. (Bounded: should every thread block it, the
+    // editor goes on after 2 s rather than hang.)
+    for (int waited = 0; waited < 2000; waited++) {
+        sigset_t pending;
+        sigpending(&pending);
+        if (!sigismember(&pending, SIGTSTP)) break;
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
     sigaction(SIGTSTP, &previous, NULL);
 }
 

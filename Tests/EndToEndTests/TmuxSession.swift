@@ -13,7 +13,41 @@ struct TmuxSession: Sendable {
     struct Timeout: Error, CustomStringConvertible {
         let waitingFor: String
         let screen: String
-        var description: String { "Timed out waiting for \(waitingFor). The screen was:\n\(screen)" }
+        /// The pane's processes then: state and, per thread, where it waits in the kernel.
+        var processes = ""
+        var description: String {
+            "Timed out waiting for \(waitingFor). The screen was:\n\(screen)\nThe pane's processes:\n\(processes)"
+        }
+    }
+
+    /// The pane's processes and their threads, from /proc: what each was doing when a wait timed out.
+    func processReport() -> String {
+        func read(_ path: String) -> String {
+            ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "?").trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
+        func field(_ status: String, _ name: String) -> String {
+            status.split(separator: "\n").first { $0.hasPrefix(name + ":") }.map {
+                String($0.dropFirst(name.count + 1))
+            }?
+            .trimmingCharacters(in: .whitespaces) ?? "?"
+        }
+        var lines: [String] = []
+        for pid in [panePID] + ProcessTree.descendants(of: panePID) {
+            let status = read("/proc/\(pid)/status")
+            lines.append(
+                "\(pid) \(field(status, "Name")) \(field(status, "State")) pending \(field(status, "ShdPnd")) "
+                    + "caught \(field(status, "SigCgt")) ignored \(field(status, "SigIgn"))")
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            for task in tasks.sorted() {
+                let taskStatus = read("/proc/\(pid)/task/\(task)/status")
+                lines.append(
+                    "  \(task) \(field(taskStatus, "Name")) \(field(taskStatus, "State")) blocked "
+                        + "\(field(taskStatus, "SigBlk")) pending \(field(taskStatus, "SigPnd")) in "
+                        + read("/proc/\(pid)/task/\(task)/wchan"))
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// A tmux command that failed.
@@ -125,7 +159,9 @@ struct TmuxSession: Sendable {
         while true {
             let screen = try screen()
             if condition(Self.rows(of: screen)) { return screen }
-            if ContinuousClock.now > deadline { throw Timeout(waitingFor: description, screen: screen) }
+            if ContinuousClock.now > deadline {
+                throw Timeout(waitingFor: description, screen: screen, processes: processReport())
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
     }
