@@ -22,10 +22,21 @@ enum CacheFileDecoding {
     static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
-            Date(timeIntervalSinceReferenceDate: try decoder.singleValueContainer().decode(Double.self))
+            let container = try decoder.singleValueContainer()
+            let seconds = try container.decode(Double.self)
+            // Calendar arithmetic on a date far outside these years overflows (a damaged file, never a real date).
+            guard seconds >= firstSecond, seconds < endSecond else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "\(seconds) is not a date in the years 1 to 9999")
+            }
+            return Date(timeIntervalSinceReferenceDate: seconds)
         }
         return decoder
     }
+
+    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z, in seconds since 2001-01-01.
+    static let firstSecond: Double = -63_113_904_000
+    static let endSecond: Double = 252_423_993_600
 
     /// Why a file could not be decoded, in words: `the field state.outbox is missing`.
     static func reason(_ error: any Error) -> String {
