@@ -52,9 +52,13 @@ ESCAPES = (b"\x1b", "\u009b".encode())  # ESC, and CSI as a C1 character
 # Mutations. Each takes a random.Random and bytes, and returns new bytes.
 
 SENTINEL = "@@mutant-9f1c@@"
+# Numbers no Double or Int64 holds, and text that is no JSON number.
 HUGE_NUMBERS = ["1e400", "-1e400", "123456789012345678901", "-98765432109876543210", "-0", "-0.0", "NaN",
                 "Infinity", "-Infinity", "1" + "0" * 400, "9223372036854775808", "-9223372036854775809",
                 "18446744073709551616", "4.9e-325", "1.7976931348623157e309", "0x10", "1e", "01", "+1", ".5"]
+# Valid numbers at the ends of Double and Int64: they decode, then must be used safely.
+EXTREME_NUMBERS = ["1e308", "-1.7976931348623157e308", "5e-324", "9223372036854775807", "-9223372036854775808",
+                   "1e19", "-1e19", "1e15", "-62135596800"]
 BAD_UTF8 = [b"\xff", b"\xfe\xff", b"\xc3", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82",
             b"\x80\x80", b"\xf0\x9f\x98"]
 HOSTILE_TEXT = ["\x1b]0;pwned\x07", "\x1b[2J\x1b[H", "\x1b[31mred", "\u009b2J", "\x07\x08\x7f", "a\x00b",
@@ -153,7 +157,7 @@ def huge_number(rng, data):
     doc = loads(data)
     if doc is None:
         return data + rng.choice(HUGE_NUMBERS).encode()
-    return replaced(doc, pick_path(rng, doc, (int, float)), rng.choice(HUGE_NUMBERS))
+    return replaced(doc, pick_path(rng, doc, (int, float)), rng.choice(rng.choice([HUGE_NUMBERS, EXTREME_NUMBERS])))
 
 
 def duplicate_key(rng, data):
@@ -203,7 +207,10 @@ def mutate(rng, data, kinds):
     names = sorted(kinds) + ["mix"]
     for _ in range(20):
         kind = rng.choice(names)
-        mutant = mix(rng, data, kinds) if kind == "mix" else kinds[kind](rng, data)
+        try:
+            mutant = mix(rng, data, kinds) if kind == "mix" else kinds[kind](rng, data)
+        except RecursionError:  # a mix nested the document too deep to walk: draw again
+            continue
         if mutant != data:
             return kind, mutant
     return "truncation", data[:-1]
@@ -253,6 +260,10 @@ class MutatingProxy(http.server.BaseHTTPRequestHandler):
         http_kinds = ["status code", "Content-Length", "Content-Type", "cut body"]
         kind = rng.choice(sorted(kinds) + ["mix"] + http_kinds)
         length = None
+        try:
+            body = mix(rng, payload or b"{}", kinds) if kind == "mix" else None
+        except RecursionError:  # nested too deep to walk: cut it instead
+            kind, body = "truncation", truncate(rng, payload)
         if kind == "status code":
             status = rng.choice([200, 201, 204, 301, 400, 401, 403, 404, 409, 410, 422, 429, 500, 502, 503, 599])
         elif kind == "Content-Length":
@@ -265,9 +276,8 @@ class MutatingProxy(http.server.BaseHTTPRequestHandler):
                                                                                else [])
         elif kind == "cut body":
             length, payload = len(payload), payload[:rng.randrange(len(payload))] if payload else b""
-        elif kind == "mix":
-            status = rng.choice([status, status, 200, 500])
-            payload = mix(rng, payload or b"{}", kinds)
+        elif body is not None:
+            status, payload = (rng.choice([status, status, 200, 500]) if kind == "mix" else status), body
         else:
             payload = kinds[kind](rng, payload or b"{}")
         return kind, status, headers, payload, length
@@ -528,7 +538,7 @@ def server_runs(bin_dir, work, seed, shape, count, probability=0.6):
             final = world.cli("sync", "--wait", "--timeout", "60", "--retry-rejected", timeout=120)
         on_name, on_bio, on_heights = world.server_holds()
         lost = sorted(queued_heights - set(on_heights))
-        duplicates = len(on_heights) - len(set(on_heights))
+        duplicates = sorted({height for height in on_heights if on_heights.count(height) > 1})
         problems = []
         if final.returncode != 0:
             problems.append(f"final sync exit {final.returncode}: {said(final)}")
@@ -537,7 +547,8 @@ def server_runs(bin_dir, work, seed, shape, count, probability=0.6):
         if lost:
             problems.append(f"{len(lost)} queued heights not on the server: {lost[:10]}")
         summary = (f"{shape}: {run} syncs, {len(queued_heights)} heights queued, {len(on_heights)} on the server, "
-                   f"{duplicates} duplicates, {signed_out} sign-ins again after a mutated answer; "
+                   f"{len(on_heights) - len(set(on_heights))} duplicates "
+                   f"(queued in runs {[round((height - 100) * 10) for height in duplicates]}), {signed_out} sign-ins again after a mutated answer; "
                    + ("; ".join(problems) if problems else "every queued value on the server"))
         return rows, run, summary, not problems
     finally:
