@@ -10,7 +10,9 @@ Two tables, against the real `fitiq-tui` and `fitiq-dev-server`, each from a fix
     (the file untouched, or moved aside to the name its message gives), name the file when it
     fails, and print no escape byte;
   - server answers: a proxy in front of the development server (both response shapes) mutates
-    answers while a signed-in account with queued edits and heights runs `sync`. The program must
+    answers while a signed-in account with queued edits and heights runs `sync` (access tokens last
+    3 s, so refreshes are mutated too; a mutated refresh may sign it out: it signs in again and goes
+    on, its queued changes kept). The program must
     not die by a signal nor print an escape byte, `status --json` must read the cache after every
     run, and a final sync through an honest proxy must leave every queued value on the server.
 
@@ -327,7 +329,7 @@ class ProxyServer(http.server.ThreadingHTTPServer):
 class World:
     """A development server of one response shape, a proxy in front of it, and one signed-in account."""
 
-    def __init__(self, bin_dir, work, name, shape="real"):
+    def __init__(self, bin_dir, work, name, shape="real", *flags):
         self.tui = os.path.join(bin_dir, "fitiq-tui")
         self.work = work
         self.api_key = "mutant-" + os.urandom(8).hex()
@@ -336,7 +338,7 @@ class World:
         self.env = fitiqtools.user_env(self.home, FITIQ_API_KEY=self.api_key)
         self.server, self.upstream = fitiqtools.start_server(
             bin_dir, dict(self.env, FITIQ_DEV_API_KEY=self.api_key), "--log-level", "error", "--bcrypt-cost", "4",
-            "--response-shape", shape)
+            "--response-shape", shape, *flags)
         self.proxy = ProxyServer(self.upstream)
 
     def close(self):
@@ -488,10 +490,11 @@ def cache_table(bin_dir, work, seed, count):
 # Table 2: the server's answers.
 
 
-def server_runs(bin_dir, work, seed, shape, count, probability=0.6):
+def server_runs(bin_dir, work, seed, shape, count):
     """Mutated syncs against one response shape until `count` answers were mutated; returns
     (rows, runs, summary, ok of the final check)."""
-    world = World(bin_dir, work, f"server-{shape}", shape)
+    # Access tokens last 3 s, so that syncs refresh them too (through the proxy, mutated as well).
+    world = World(bin_dir, work, f"server-{shape}", shape, "--access-token-ttl", "3")
     rows, queued_heights, name, bio, run = [], set(), None, None, 0
     signed_out = 0
     try:
@@ -506,14 +509,17 @@ def server_runs(bin_dir, work, seed, shape, count, probability=0.6):
                 height = round(100 + run / 10, 1)
                 day = today - datetime.timedelta(days=run % 365)
                 edited = world.cli("profile", "set", "--name", f"Name {run}", "--bio", f"Bio {run}", "--no-sync")
-                logged = world.cli("height", "set", f"{height} cm", "--date", day.isoformat(), "--no-sync")
+                # Every other height is the current one (sent by PATCH /users/me/physical too).
+                when = [] if run % 4 == 1 else ["--date", day.isoformat()]
+                logged = world.cli("height", "set", f"{height} cm", *when, "--no-sync")
                 if edited.returncode == 0:
                     name, bio = f"Name {run}", f"Bio {run}"
                 if logged.returncode == 0:
                     queued_heights.add(height)
                 if edited.returncode or logged.returncode:
                     failure = f"an edit failed: {said(edited if edited.returncode else logged)}"
-            world.proxy.mutating(rng, probability)
+            # Fewer mutants per run let more requests through to the later steps of a sync.
+            world.proxy.mutating(rng, rng.choice([0.25, 0.5, 0.75]))
             try:
                 result = world.cli("sync", "--wait", "--timeout", "1", timeout=60)
             except subprocess.TimeoutExpired:
@@ -564,7 +570,8 @@ def server_runs(bin_dir, work, seed, shape, count, probability=0.6):
         summary = (f"{shape}: {run} syncs, {len(queued_heights)} heights queued, {len(on_heights)} on the server "
                    f"({len(on_heights) - len(set(on_heights))} twice: queued in runs "
                    f"{[round((height - 100) * 10) for height in duplicates]}), signed in again {signed_out} times "
-                   f"after a mutated answer; " + ("; ".join(problems) if problems else "every queued value on the server"))
+                   f"after a mutated answer; "
+                   + ("; ".join(problems) if problems else "every queued value on the server"))
         return rows, run, summary, not problems
     finally:
         world.close()
