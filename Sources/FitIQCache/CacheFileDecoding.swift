@@ -24,19 +24,20 @@ enum CacheFileDecoding {
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let seconds = try container.decode(Double.self)
-            // Calendar arithmetic on a date far outside these years overflows (a damaged file, never a real date).
-            guard seconds >= firstSecond, seconds < endSecond else {
+            // Calendar arithmetic on a date this far away overflows (a damaged file: the program never
+            // writes one; a server's RFC 3339 dates stay within a few thousand years).
+            guard abs(seconds) <= maximumSeconds else {
                 throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "\(seconds) is not a date in the years 1 to 9999")
+                    in: container,
+                    debugDescription: "\(seconds) is not a date: it is more than 3 million years from 2001")
             }
             return Date(timeIntervalSinceReferenceDate: seconds)
         }
         return decoder
     }
 
-    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z, in seconds since 2001-01-01.
-    static let firstSecond: Double = -63_113_904_000
-    static let endSecond: Double = 252_423_993_600
+    /// About 3.2 million years, in seconds: far beyond any real date, far below an overflow.
+    static let maximumSeconds: Double = 1e14
 
     /// Why a file could not be decoded, in words: `the field state.outbox is missing`.
     static func reason(_ error: any Error) -> String {

@@ -34,7 +34,7 @@ struct CorruptFileTests {
             case .garbage, .truncated, .emptyFile: "not valid JSON"
             case .olderSchema: "schemaVersion 0"
             case .wrongShape: "state"
-            case .dateOutOfRange: "loggedAt is invalid: 1e+308 is not a date in the years 1 to 9999"
+            case .dateOutOfRange: "loggedAt is invalid: 1e+308 is not a date: it is more than 3 million years from 2001"
             }
         }
     }

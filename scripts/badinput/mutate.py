@@ -10,15 +10,16 @@ Two tables, against the real `fitiq-tui` and `fitiq-dev-server`, each from a fix
     (the file untouched, or moved aside to the name its message gives), name the file when it
     fails, and print no escape byte;
   - server answers: a proxy in front of the development server (both response shapes) mutates
-    answers while a signed-in account with queued edits and heights runs `sync` (access tokens last
-    3 s, so refreshes are mutated too; a mutated refresh may sign it out: it signs in again and goes
-    on, its queued changes kept). The program must
-    not die by a signal nor print an escape byte, `status --json` must read the cache after every
-    run, and a final sync through an honest proxy must leave every queued value on the server.
+    answers while a signed-in account with queued edits and heights runs `sync` (access tokens
+    last 3 s, so refreshes are mutated too; a mutated refresh may sign it out: it signs in again
+    and goes on, its queued changes kept). The program must not die by a signal nor print an
+    escape byte, `status --json` must read the cache after every run (no cache file moved aside),
+    and a final sync through an honest proxy must leave every queued value on the server.
 
 Mutation kinds: bit flips, byte inserts and deletes, truncation, swapped JSON types, deep nesting,
-huge numbers, duplicate keys, invalid UTF-8, a mix of them; for answers also status codes, wrong
-Content-Length or Content-Type, cut bodies and escape sequences in strings.
+huge numbers, duplicate keys, invalid UTF-8, dates at and past the calendar's ends, a mix of
+them; for answers also status codes, wrong Content-Length or Content-Type, cut bodies and escape
+sequences in strings.
 
 A height the server ends up holding twice is counted, not failed: the client checks before sending
 a height again, and a mutated answer to that check can hide the entry the server holds.
@@ -68,6 +69,10 @@ EXTREME_NUMBERS = ["1e308", "-1.7976931348623157e308", "5e-324", "92233720368547
                    "1e19", "-1e19", "1e15", "-62135596800"]
 BAD_UTF8 = [b"\xff", b"\xfe\xff", b"\xc3", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82",
             b"\x80\x80", b"\xf0\x9f\x98"]
+# Dates at and past the ends of the calendar, and dates that do not exist.
+ODD_DATES = ["0001-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "99999-01-01T00:00:00Z",
+             "+275760-09-13T00:00:00Z", "-0001-01-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T24:00:00Z",
+             "2026-01-01T00:00:00+14:00", "1969-12-31T23:59:59.999999999Z", "0001-01-01", "9999-12-31", "2026-00-00"]
 HOSTILE_TEXT = ["\x1b]0;pwned\x07", "\x1b[2J\x1b[H", "\x1b[31mred", "\u009b2J", "\x07\x08\x7f", "a\x00b",
                 "\u202eevil", "\x1bP+q\x1b\\"]
 
@@ -198,9 +203,19 @@ def escape_strings(rng, data):
     return replaced(doc, path, raw)
 
 
+def odd_date(rng, data):
+    """A date string (`1990-01-01`, `2026-09-04T12:00:00Z`) replaced by one at or past the calendar's ends."""
+    doc = loads(data)
+    dates = [path for path in paths(doc) if isinstance(at(doc, path), str) and len(at(doc, path)) >= 10
+             and at(doc, path)[4] == "-" and at(doc, path)[:4].isdigit()] if doc is not None else []
+    if not dates:
+        return huge_number(rng, data)
+    return replaced(doc, rng.choice(dates), json.dumps(rng.choice(ODD_DATES)))
+
+
 BODY_KINDS = {"bit flip": bit_flip, "byte insert": byte_insert, "byte delete": byte_delete, "truncation": truncate,
               "type swap": type_swap, "deep nesting": deep_nesting, "huge number": huge_number,
-              "duplicate key": duplicate_key, "invalid UTF-8": invalid_utf8}
+              "duplicate key": duplicate_key, "invalid UTF-8": invalid_utf8, "odd date": odd_date}
 
 
 def mix(rng, data, kinds):
@@ -540,6 +555,9 @@ def server_runs(bin_dir, work, seed, shape, count):
                 signed_in = None
             if failure is None and signed_in is None:
                 failure = f"status --json failed afterwards (exit {status.returncode}): {said(status)}"
+            damaged = [name for _, _, names in os.walk(world.home) for name in names if ".corrupt-" in name]
+            if failure is None and damaged:  # what the program wrote from an answer, it must read back
+                failure = f"a cache file was moved aside after the sync: {damaged[0]} ({said(result)})"
             if signed_in is False:  # a mutated 401 signs the account out: sign in again, keep going
                 signed_out += 1
                 world.must("login", "--email", world.email)
