@@ -511,7 +511,7 @@ def server_runs(bin_dir, work, seed, shape, count):
     # Access tokens last 3 s, so that syncs refresh them too (through the proxy, mutated as well).
     world = World(bin_dir, work, f"server-{shape}", shape, "--access-token-ttl", "3")
     rows, queued_heights, name, bio, run = [], set(), None, None, 0
-    signed_out = 0
+    signed_out, moved_aside = 0, set()
     try:
         world.register()
         mutated = 0
@@ -555,9 +555,10 @@ def server_runs(bin_dir, work, seed, shape, count):
                 signed_in = None
             if failure is None and signed_in is None:
                 failure = f"status --json failed afterwards (exit {status.returncode}): {said(status)}"
-            damaged = [name for _, _, names in os.walk(world.home) for name in names if ".corrupt-" in name]
-            if failure is None and damaged:  # what the program wrote from an answer, it must read back
-                failure = f"a cache file was moved aside after the sync: {damaged[0]} ({said(result)})"
+            damaged = {name for _, _, names in os.walk(world.home) for name in names if ".corrupt-" in name}
+            if failure is None and damaged - moved_aside:  # what the program wrote from an answer, it must read
+                failure = f"a cache file was moved aside after the sync: {min(damaged - moved_aside)} ({said(result)})"
+            moved_aside |= damaged
             if signed_in is False:  # a mutated 401 signs the account out: sign in again, keep going
                 signed_out += 1
                 world.must("login", "--email", world.email)
