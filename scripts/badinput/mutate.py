@@ -569,6 +569,10 @@ def server_runs(bin_dir, work, seed, shape, count):
                 rows.append(("no answer mutated", False, f"{where}: {failure}"))
         # The verdict: an honest sync delivers everything queued.
         final = world.cli("sync", "--wait", "--timeout", "60", timeout=120)
+        if final.returncode == 3:  # the last mutated refresh ended the session: sign in again, nothing lost
+            signed_out += 1
+            world.must("login", "--email", world.email)
+            final = world.cli("sync", "--wait", "--timeout", "60", timeout=120)
         status = json.loads(world.cli("status", "--json").stdout or "{}")
         for conflict in status.get("conflicts", []):  # made up by a mutated read: keep this machine's value
             world.cli("resolve", conflict["field"], "--keep-local")
