@@ -109,7 +109,8 @@ faults-quick: deps
 	$(SWIFT) build --product fitiq-tui
 	python3 scripts/faults/run.py --bin-dir "$$($(SWIFT) build --show-bin-path)" --edits 5
 
-# Every input field and every server answer the client parses, with bad values: a table of outcomes.
+# Every input field and every server answer the client parses, with bad values: a table of outcomes;
+# then 1,000 random mutants of a cache file and 1,000 mutated server answers, tallied by kind.
 badinput: deps
 	$(SWIFT) build --product fitiq-dev-server
 	$(SWIFT) build --product fitiq-tui

@@ -22,10 +22,22 @@ enum CacheFileDecoding {
     static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
-            Date(timeIntervalSinceReferenceDate: try decoder.singleValueContainer().decode(Double.self))
+            let container = try decoder.singleValueContainer()
+            let seconds = try container.decode(Double.self)
+            // Calendar arithmetic on a date this far away overflows (a damaged file: the program never
+            // writes one; a server's RFC 3339 dates stay within a few thousand years).
+            guard abs(seconds) <= maximumSeconds else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "\(seconds) is not a date: it is more than 3 million years from 2001")
+            }
+            return Date(timeIntervalSinceReferenceDate: seconds)
         }
         return decoder
     }
+
+    /// About 3.2 million years, in seconds: far beyond any real date, far below an overflow.
+    static let maximumSeconds: Double = 1e14
 
     /// Why a file could not be decoded, in words: `the field state.outbox is missing`.
     static func reason(_ error: any Error) -> String {

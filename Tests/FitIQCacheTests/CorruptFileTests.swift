@@ -6,7 +6,7 @@ import Testing
 struct CorruptFileTests {
     enum Damage: String, CaseIterable, CustomTestStringConvertible {
         // (A newer schema version is not damage: it is refused and left in place, see AccountFileFormatTests.)
-        case garbage, truncated, olderSchema, emptyFile, wrongShape
+        case garbage, truncated, olderSchema, emptyFile, wrongShape, dateOutOfRange
 
         var testDescription: String { rawValue }
 
@@ -18,6 +18,14 @@ struct CorruptFileTests {
                 Data(#"{"schemaVersion": 0, "state": {"outbox": {"progress": []}, "history": []}}"#.utf8)
             case .emptyFile: Data()
             case .wrongShape: Data(#"{"schemaVersion": 1, "state": {"history": "no"}}"#.utf8)
+            // Valid JSON whose date overflowed the calendar arithmetic: reading the file crashed the program.
+            case .dateOutOfRange:
+                Data(
+                    #"""
+                    {"schemaVersion": 1, "state": {"outbox": {"progress": []}, "history": [{"id": \#
+                    "6DC865AB-9004-4C61-8AA6-9F83469FB9A3", "loggedAt": 1e308, "quantity": 180, "source": "manual", \#
+                    "type": "height"}]}}
+                    """#.utf8)
             }
         }
 
@@ -26,6 +34,7 @@ struct CorruptFileTests {
             case .garbage, .truncated, .emptyFile: "not valid JSON"
             case .olderSchema: "schemaVersion 0"
             case .wrongShape: "state"
+            case .dateOutOfRange: "loggedAt is invalid: 1e+308 is not a date: it is more than 3 million years from 2001"
             }
         }
     }

@@ -18,7 +18,10 @@ Two tables, against the real `fitiq-tui` and `fitiq-dev-server`:
     field and the rule, and queue nothing; an escape sequence or invalid UTF-8 typed into a field
     must not reach the terminal (its title and screen stay) nor the saved value.
 
-Usage: check.py --bin-dir DIR      (DIR holds fitiq-tui and fitiq-dev-server)
+Then the two tables of random mutations in mutate.py: 1,000 mutants of a real account cache file
+and 1,000 mutated server answers (--seed and --mutations are passed on; --mutations 0 skips them).
+
+Usage: check.py --bin-dir DIR [--seed N] [--mutations N]     (DIR holds fitiq-tui and fitiq-dev-server)
 Only the Python standard library is used.
 """
 
@@ -37,6 +40,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import fitiqtools  # noqa: E402
+import mutate  # noqa: E402
 
 ROWS = []
 
@@ -239,6 +243,8 @@ def editor_rows(tui, env, work, pending):
 def main():
     parser = argparse.ArgumentParser(description="Bad input, table-driven.")
     parser.add_argument("--bin-dir", required=True)
+    parser.add_argument("--seed", type=int, default=mutate.DEFAULT_SEED, help="seed of the random mutations")
+    parser.add_argument("--mutations", type=int, default=1000, help="mutants per random table (0: none)")
     args = parser.parse_args()
     bin_dir = os.path.abspath(args.bin_dir)
     tui = os.path.join(bin_dir, "fitiq-tui")
@@ -332,6 +338,10 @@ def main():
         failed += not ok
         print(f"| {table:<13} | {case:<32} | {'ok' if ok else 'FAIL':<6} | {detail.replace('|', '/')} |")
     print(f"\n{len(ROWS) - failed} of {len(ROWS)} rows ok")
+    if args.mutations > 0:
+        mutants_failed = mutate.run(bin_dir, args.seed, args.mutations)
+        print(f"\n{mutants_failed} mutant{'s' if mutants_failed != 1 else ''} failed")
+        failed += mutants_failed
     sys.exit(1 if failed else 0)
 
 
