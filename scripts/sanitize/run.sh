@@ -51,7 +51,9 @@ for sanitizer in "${sanitizers[@]}"; do
         log="$logs/$suite.log"
         echo "sanitize: $sanitizer $suite" >&2
         start=$(date +%s)
-        # halt_on_error: the first report ends the process with a non-zero code.
+        # halt_on_error: the first report ends the process with a non-zero code. The filter matches
+        # Swift Testing's names, TARGET.Type/test(): a test in an extension of another module's type
+        # would be named after that module and left out.
         TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$here/tsan.supp ${TSAN_OPTIONS:-}" \
             ASAN_OPTIONS="halt_on_error=1 exitcode=67 detect_leaks=1 suppressions=$here/asan.supp ${ASAN_OPTIONS:-}" \
             LSAN_OPTIONS="exitcode=68 suppressions=$here/lsan.supp print_suppressions=0 ${LSAN_OPTIONS:-}" \
