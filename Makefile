@@ -20,7 +20,7 @@ STAGE := .build/stage
 ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
-.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync release security badinput faults faults-quick
+.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync release security badinput faults faults-quick sanitize
 
 all: build
 
@@ -44,6 +44,11 @@ test: deps lint test-swift conformance badinput security faults-quick dist-check
 test-swift: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The core, cache, HTTP, health, TUI, editor-loop and terminal tests under ThreadSanitizer, then
+# AddressSanitizer with LeakSanitizer (scratch folders .build-tsan, .build-asan); fails on any report.
+sanitize: deps
+	SWIFT="$(SWIFT)" bash scripts/sanitize/run.sh
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Package.swift
@@ -156,4 +161,4 @@ dist-check: dist
 	python3 scripts/install/check.py dist/fitiq-tui-"$$(sh scripts/version.sh)"-linux-$(ARCH).tar.gz
 
 clean:
-	rm -rf .build .venv-conformance .venv-screenshots .venv-bench dist
+	rm -rf .build .build-tsan .build-asan .venv-conformance .venv-screenshots .venv-bench dist

@@ -314,17 +314,6 @@ struct OutboxTests {
         #expect(state.profile?.heightCm == 181)
         #expect(state.outbox.progress.count == 2)
     }
-}
-
-extension AccountState {
-    /// Queues the sex field as a buggy caller might: the patch must still leave an account value out.
-    mutating func queuePhysicalSexForTest() {
-        setHealthBiologicalSexNoop()
-    }
-
-    private mutating func setHealthBiologicalSexNoop() {
-        outbox.physical?.includesBiologicalSex = true
-    }
 
     @Test func dueProgressPostsStopAtTheFirstEntryThatMustWait() {
         var state = syncedState()
@@ -340,5 +329,16 @@ extension AccountState {
         // A rejected entry blocks nothing.
         state.outbox.progress[0].delivery.rejection = "no"
         #expect(state.dueProgressPosts(now: start, limit: 10).count == 1)
+    }
+}
+
+extension AccountState {
+    /// Queues the sex field as a buggy caller might: the patch must still leave an account value out.
+    mutating func queuePhysicalSexForTest() {
+        setHealthBiologicalSexNoop()
+    }
+
+    private mutating func setHealthBiologicalSexNoop() {
+        outbox.physical?.includesBiologicalSex = true
     }
 }

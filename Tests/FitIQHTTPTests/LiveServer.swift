@@ -53,12 +53,13 @@ struct LiveServer: Sendable {
         return try await body(server)
     }
 
-    /// A client for a server on `port` (which may not be running yet).
+    /// A client for a server on `port` (which may not be running yet). Its request timeout only guards
+    /// against hangs: the tests run in parallel, and under a sanitizer one answer can take seconds.
     static func client(port: Int, now: SharedNow, folder: URL) throws -> LiveServer {
         let transport = HTTPTransport(
             server: try ServerAddress("http://127.0.0.1:\(port)"), apiKey: apiKey,
             logger: Logger(label: "test-http", factory: { _ in SwiftLogNoOpLogHandler() }),
-            requestTimeout: .seconds(5))
+            requestTimeout: .seconds(60))
         return LiveServer(baseURL: "http://127.0.0.1:\(port)", now: now, folder: folder, transport: transport)
     }
 

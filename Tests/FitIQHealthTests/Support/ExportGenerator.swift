@@ -70,6 +70,9 @@ enum ExportGenerator {
                 continuation.resume(throwing: error)
             }
         }
+        // The process has ended, so this returns at once; it also drops the run-loop source through
+        // which Foundation's Process keeps itself (and its arguments and handles) alive until then.
+        process.waitUntilExit()
         guard status == 0 else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw Failure(description: "python3 failed (\(status)): \(text)")
