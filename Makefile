@@ -57,7 +57,7 @@ test-swift: deps
 	$(SWIFT) test --skip-build
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Fuzz Package.swift
 
 conformance: deps
 	$(SWIFT) build --product fitiq-dev-server

@@ -40,7 +40,8 @@ private func readBack<Format: VersionedFileFormat>(_ format: Format.Type, _ data
     }
     let first = encode(Format(value: value))
     guard case .value(let again) = CacheFile<Format>.decode(first) else {
-        fatalError("\(Format.self): a file read cannot be read back after saving: \(String(decoding: first, as: UTF8.self))")
+        fatalError(
+            "\(Format.self): a file read cannot be read back after saving: \(String(decoding: first, as: UTF8.self))")
     }
     let second = encode(Format(value: again))
     guard first == second else {

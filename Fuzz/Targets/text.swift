@@ -42,7 +42,9 @@ private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
 private func heights(_ text: String) {
     for units in [UnitSystem.metric, .imperial] {
         guard let centimetres = try? Height.parse(text, unitSystem: units) else { continue }
-        check(Height.allowedRange.contains(centimetres), "height \(centimetres) out of range from \(text.debugDescription)")
+        check(
+            Height.allowedRange.contains(centimetres),
+            "height \(centimetres) out of range from \(text.debugDescription)")
         // What is shown can be typed back: the displayed height parses to the same display.
         let shown = Height.format(centimetres, unitSystem: units)
         guard let again = try? Height.parse(shown, unitSystem: units) else {

@@ -31,7 +31,8 @@ public func fuzzWire(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     }
     for status in [400, 401, 404, 409, 429, 500] {
         let message = WireResponses.errorMessage(body, status: status, contentType: "application/json")
-        precondition(!TextSanitizer.containsControls(message), "an error message holds controls: \(message.debugDescription)")
+        precondition(
+            !TextSanitizer.containsControls(message), "an error message holds controls: \(message.debugDescription)")
         _ = WireResponses.errorMessage(body, status: status, contentType: nil)
     }
     return 0

@@ -56,7 +56,9 @@ def start(target, seconds):
     log.write(" ".join(command) + "\n")
     log.flush()
     print(f"fuzz: {target} for {seconds} s", flush=True)
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    # libFuzzer, not the Swift runtime's backtracer, handles a crash: it writes the input and its stats.
+    environment = dict(os.environ, SWIFT_BACKTRACE="enable=no")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=environment)
     return {"target": target, "process": process, "log": log, "work": work, "started": time.monotonic()}
 
 
