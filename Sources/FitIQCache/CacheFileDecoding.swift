@@ -1,3 +1,5 @@
+import FitIQCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -22,10 +24,26 @@ enum CacheFileDecoding {
     static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
-            Date(timeIntervalSinceReferenceDate: try decoder.singleValueContainer().decode(Double.self))
+            let container = try decoder.singleValueContainer()
+            let seconds = try container.decode(Double.self)
+            // Any number decodes to a Date, but one far outside the calendar traps where it becomes a
+            // day (whole seconds in an Int64): a file holding one is unreadable, not a crash later.
+            guard dateRange.contains(seconds) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "\(seconds) is not a date between the years 1 and 9999")
+            }
+            return Date(timeIntervalSinceReferenceDate: seconds)
         }
         return decoder
     }
+
+    /// The dates a cache file may hold, in seconds since 2001-01-01: 0001-01-01 to 9999-12-31.
+    static let dateRange: ClosedRange<Double> = {
+        let referenceDay = CalendarDate.daysSince1970(year: 2001, month: 1, day: 1)
+        let first = CalendarDate.daysSince1970(year: 1, month: 1, day: 1) - referenceDay
+        let end = CalendarDate.daysSince1970(year: 10_000, month: 1, day: 1) - referenceDay
+        return Double(first * 86_400)...Double(end * 86_400 - 1)
+    }()
 
     /// Why a file could not be decoded, in words: `the field state.outbox is missing`.
     static func reason(_ error: any Error) -> String {
