@@ -131,7 +131,7 @@ def main():
     crashed = [r for r in results if r["crashes"]]
     if crashed:
         for r in crashed:
-            print(f"fuzz: {r['target']} crashed; reproduce with .build/fuzz/bin/{r['target']} {r['artifact']}")
+            print(f"fuzz: {r['target']} crashed; reproduce with SWIFT_BACKTRACE=enable=no .build/fuzz/bin/{r['target']} {r['artifact']}")
         sys.exit(1)
 
 
