@@ -20,7 +20,7 @@ STAGE := .build/stage
 ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
-.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync release security badinput faults faults-quick sanitize
+.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync release security badinput faults faults-quick sanitize fuzz
 
 all: build
 
@@ -37,6 +37,17 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Fuzzing (README "Fuzzing"): seconds per target, which targets, how many run at once.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= text cache wire health-xml zip
+FUZZ_JOBS ?= 1
+
+# Builds the libFuzzer targets of Fuzz/Targets into .build/fuzz/bin and runs each for FUZZ_SECONDS on a
+# copy of its seeds (Fuzz/corpus), printing executions, crashes and corpus size; fails on any crash.
+fuzz: deps
+	bash scripts/fuzz/build.sh $(FUZZ_TARGETS)
+	python3 scripts/fuzz/run.py --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) $(FUZZ_TARGETS)
+
 # Builds everything, runs every test target, checks formatting, the server's conformance to the spec,
 # the bad-input table and the security checks.
 test: deps lint test-swift conformance badinput security faults-quick dist-check
@@ -51,7 +62,7 @@ sanitize: deps
 	SWIFT="$(SWIFT)" bash scripts/sanitize/run.sh
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Fuzz Package.swift
 
 conformance: deps
 	$(SWIFT) build --product fitiq-dev-server

@@ -41,7 +41,8 @@ struct WireText: Decodable, Equatable {
     }
 }
 
-/// A number that may arrive as a JSON number or as text holding one (never a boolean).
+/// A finite number that may arrive as a JSON number or as text holding one (never a boolean, and never
+/// the text `nan` or `inf`: no height or quantity is one).
 struct WireNumber: Decodable, Equatable {
     let value: Double
 
@@ -53,14 +54,12 @@ struct WireNumber: Decodable, Equatable {
             throw DecodingError.typeMismatch(
                 Double.self, .init(codingPath: decoder.codingPath, debugDescription: "a boolean is not a number"))
         }
-        if let number = try? container.decode(Double.self) {
-            value = number
-        } else if let text = try? container.decode(String.self), let number = Double(text) {
-            value = number
-        } else {
+        let number = (try? container.decode(Double.self)) ?? (try? container.decode(String.self)).flatMap(Double.init)
+        guard let number, number.isFinite else {
             throw DecodingError.typeMismatch(
-                Double.self, .init(codingPath: decoder.codingPath, debugDescription: "not a number"))
+                Double.self, .init(codingPath: decoder.codingPath, debugDescription: "not a finite number"))
         }
+        value = number
     }
 }
 

@@ -33,12 +33,15 @@ enum HealthValueMapping {
         guard let number = Double(value.trimmingSpaces()), number.isFinite, number > 0 else {
             return nil
         }
+        let centimetres: Double
         switch unit {
-        case "cm": return number
-        case "m": return number * 100
-        case "in": return number * 2.54
-        case "ft": return number * 30.48
+        case "cm": centimetres = number
+        case "m": centimetres = number * 100
+        case "in": centimetres = number * 2.54
+        case "ft": centimetres = number * 30.48
         default: return nil
         }
+        // A finite value can still overflow in conversion (1e308 ft): that is no number either.
+        return centimetres.isFinite ? centimetres : nil
     }
 }

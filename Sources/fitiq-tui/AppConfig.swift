@@ -117,15 +117,12 @@ extension Optional {
     }
 }
 
-/// The config file, `$XDG_CONFIG_HOME/fitiq/config.json`.
-struct ConfigFile: Codable, Equatable, Sendable {
-    var server: String?
-    var apiKeyFile: String?
-
+extension ConfigFile {
+    /// The config file at `url`, `nil` when there is none.
     static func load(from url: URL) throws -> ConfigFile? {
         guard let data = try? Data(contentsOf: url) else { return nil }
         do {
-            return try JSONDecoder().decode(ConfigFile.self, from: data)
+            return try decode(data)
         } catch {
             throw LaunchError.badConfig(path: url.path, reason: String(describing: error))
         }

@@ -33,13 +33,17 @@ public enum Height {
     }
 
     /// Formats centimetres for display: `180.5 cm` in metric, `5 ft 11 in` (whole inches) in imperial.
+    ///
+    /// Any value is shown, never trapped on: heights also come from the server and the cache, unchecked.
+    /// One too large for whole inches (or not a number) is shown in centimetres whatever the units.
     public static func format(_ centimetres: Double, unitSystem: UnitSystem) -> String {
+        let inches = (centimetres / centimetresPerInch).rounded()
         switch unitSystem {
-        case .metric:
+        case .imperial where inches.isFinite && abs(inches) < 1e15:
+            let whole = Int(inches)
+            return "\(whole / 12) ft \(whole % 12) in"
+        case .metric, .imperial:
             return DecimalText.format(centimetres, places: 1) + " cm"
-        case .imperial:
-            let inches = Int((centimetres / centimetresPerInch).rounded())
-            return "\(inches / 12) ft \(inches % 12) in"
         }
     }
 

@@ -1,0 +1,78 @@
+// libFuzzer target `cache`: the cache files as FitIQCache reads them from disk.
+//
+// Compiled into the module FitIQCache (scripts/fuzz/build.sh), so it calls the internal decoder each
+// store uses: every input is read as account.json, session.json and current.json (through
+// `CacheFile.decode`, the schema version check included) and as the config file. A file may be
+// unreadable for any reason; one that is read must save and read back to the same bytes, and its
+// dates and heights must be usable the way the history screens use them (the day, the height shown).
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCache(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    let data = start.map { Data(bytes: $0, count: count) } ?? Data()
+    if let state = readBack(AccountFile.self, data) { use(state) }
+    readBack(SessionFile.self, data)
+    readBack(CurrentAccountFile.self, data)
+    if let config = try? ConfigFile.decode(data) {
+        let written: Data
+        do {
+            written = try JSONEncoder().encode(config)
+        } catch {
+            fatalError("a config file read cannot be written: \(error)")
+        }
+        guard (try? ConfigFile.decode(written)) == config else { fatalError("a config file does not read back") }
+    }
+    return 0
+}
+
+/// What the profile and history screens do with an account read from the cache.
+private func use(_ state: AccountState) {
+    let zone = LocalZone.fixed(secondsEastOfUTC: -5 * 3600)
+    for entry in state.history {
+        _ = CalendarDate(containing: entry.loggedAt, in: zone)
+        _ = Height.format(entry.quantity, unitSystem: .imperial)
+    }
+    for instant in [state.lastSyncAt, state.historyCheckedAt, state.profile?.updatedAt].compactMap({ $0 }) {
+        _ = CalendarDate(containing: instant, in: zone)
+    }
+    if let height = state.profile?.heightCm { _ = Height.format(height, unitSystem: .imperial) }
+}
+
+/// Decodes `data` as a `Format` file; what decodes must encode, and read back to the same encoding.
+@discardableResult
+private func readBack<Format: VersionedFileFormat>(_ format: Format.Type, _ data: Data) -> Format.Value? {
+    let value: Format.Value
+    switch CacheFile<Format>.decode(data) {
+    case .value(let read): value = read
+    case .unreadable(let reason):
+        precondition(!reason.isEmpty)
+        return nil
+    case .missing, .newer: return nil
+    }
+    let first = encode(Format(value: value))
+    guard case .value(let again) = CacheFile<Format>.decode(first) else {
+        fatalError(
+            "\(Format.self): a file read cannot be read back after saving: \(String(decoding: first, as: UTF8.self))")
+    }
+    let second = encode(Format(value: again))
+    guard first == second else {
+        fatalError(
+            "\(Format.self) changes when saved again:\n\(String(decoding: first, as: UTF8.self))\n"
+                + String(decoding: second, as: UTF8.self))
+    }
+    return value
+}
+
+private func encode<Format: VersionedFileFormat>(_ file: Format) -> Data {
+    do {
+        return try CacheFileDecoding.encoder.encode(file)
+    } catch {
+        fatalError("\(Format.self): a file read cannot be saved: \(error)")
+    }
+}

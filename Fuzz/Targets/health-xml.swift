@@ -1,0 +1,54 @@
+// libFuzzer target `health-xml`: the health export's XML as FitIQHealth reads it: the DOCTYPE
+// stripper, libxml2's SAX2 push parser and the collector of Height records, `<Me>` and `<ExportDate>`.
+//
+// Compiled into the module FitIQHealth without AppleHealthExport.swift (its NIO thread pool), so it
+// feeds `HealthXMLParser` directly, as `AppleHealthExport.readXML` does: in chunks, here of 1 to 64
+// bytes chosen by the input's first byte, so every chunk boundary of the stripper is reached too.
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `FITIQ_FUZZ_VERBOSE=1`: print what each input gave (to look at one input, e.g. a crash file).
+private let verbose = getenv("FITIQ_FUZZ_VERBOSE") != nil
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHealthXML(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    let bytes = UnsafeRawBufferPointer(start: start, count: count)
+    let chunk = bytes.isEmpty ? 1 : Int(bytes[0] % 64) + 1
+    for size in [chunk, max(count, 1)] {
+        read(bytes, chunkSize: size)
+    }
+    return 0
+}
+
+private func read(_ bytes: UnsafeRawBufferPointer, chunkSize: Int) {
+    let snapshot: HealthSnapshot
+    do {
+        let parser = try HealthXMLParser(fileName: "export.xml")
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + chunkSize, bytes.count)
+            try parser.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+            offset = end
+        }
+        snapshot = try parser.finish()
+    } catch let error as HealthImportError {
+        if verbose { print("refused: \(error)") }
+        precondition(!"\(error)".isEmpty)
+        return
+    } catch {
+        fatalError("the XML reader threw something other than a HealthImportError: \(error)")
+    }
+    if verbose { print("read: \(snapshot)") }
+    for height in snapshot.heights {
+        precondition(height.centimetres.isFinite, "a height that is not a number: \(height)")
+    }
+}

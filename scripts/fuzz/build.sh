@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of Fuzz/Targets into .build/fuzz/bin (README "Fuzzing").
+#
+# Each target is compiled straight with swiftc, outside the package, with -sanitize=fuzzer,address:
+# FitIQCore as a static library of its own, then the target file together with the sources of the
+# module it fuzzes (under that module's name, so it reaches the module's internal decoders). Only the
+# files that parse outside input are compiled: nothing that needs NIO or AsyncHTTPClient.
+#
+#   scripts/fuzz/build.sh [TARGET...]     (default: every target)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+SWIFTC=${SWIFTC:-swiftc}
+OUT=.build/fuzz
+ALL_TARGETS=(text cache wire health-xml zip)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${ALL_TARGETS[@]}")
+
+FLAGS=(-sanitize=fuzzer,address -use-ld=lld -O -g -parse-as-library -swift-version 6 -I "$OUT/modules")
+mkdir -p "$OUT/modules" "$OUT/lib" "$OUT/bin"
+
+# FitIQCore, instrumented, once for every target.
+core_sources=$(find Sources/FitIQCore -name '*.swift' | sort)
+if [ ! -f "$OUT/lib/libFitIQCore.a" ] || [ -n "$(find Sources/FitIQCore -newer "$OUT/lib/libFitIQCore.a" -name '*.swift')" ]; then
+    echo "fuzz: building FitIQCore"
+    # shellcheck disable=SC2086
+    "$SWIFTC" "${FLAGS[@]}" -module-name FitIQCore -emit-module -emit-module-path "$OUT/modules/FitIQCore.swiftmodule" \
+        -emit-library -static -o "$OUT/lib/libFitIQCore.a" $core_sources
+fi
+CORE=(-L "$OUT/lib" -lFitIQCore)
+
+health_sources() {
+    # AppleHealthExport.swift runs the read on a NIO thread pool: the targets call the readers directly.
+    find Sources/FitIQHealth -name '*.swift' ! -name AppleHealthExport.swift | sort
+}
+HEALTH_C=(-I Sources/CLibXML2 -I Sources/CZlib $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 -lz)
+
+for target in "${targets[@]}"; do
+    echo "fuzz: building $target"
+    case "$target" in
+    text)
+        "$SWIFTC" "${FLAGS[@]}" -module-name FuzzText Fuzz/Targets/text.swift "${CORE[@]}" -o "$OUT/bin/text" ;;
+    cache)
+        # shellcheck disable=SC2046
+        "$SWIFTC" "${FLAGS[@]}" -module-name FitIQCache $(find Sources/FitIQCache -name '*.swift' | sort) \
+            Fuzz/Targets/cache.swift "${CORE[@]}" -o "$OUT/bin/cache" ;;
+    wire)
+        # The answer decoders only: the transport (AsyncHTTPClient, NIO) stays out.
+        "$SWIFTC" "${FLAGS[@]}" -module-name FitIQHTTP Sources/FitIQHTTP/WireTypes.swift \
+            Sources/FitIQHTTP/WireResponses.swift Fuzz/Targets/wire.swift "${CORE[@]}" -o "$OUT/bin/wire" ;;
+    health-xml | zip)
+        # shellcheck disable=SC2046
+        "$SWIFTC" "${FLAGS[@]}" -module-name FitIQHealth $(health_sources) "Fuzz/Targets/$target.swift" \
+            "${HEALTH_C[@]}" "${CORE[@]}" -o "$OUT/bin/$target" ;;
+    *)
+        echo "fuzz: unknown target $target (targets: ${ALL_TARGETS[*]})" >&2
+        exit 2 ;;
+    esac
+done
