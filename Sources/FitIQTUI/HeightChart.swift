@@ -54,7 +54,10 @@ public enum HeightChart {
         let levels = plot.rows * 8
         for (offset, value) in values.enumerated() {
             // The lowest height is one eighth high (still visible), the highest fills every row.
-            let fraction = isFlat ? 0 : (value - low) / (high - low)
+            // Heights come from the server and the cache unchecked: a span too wide for a Double
+            // (±1e308) gives no fraction, and is drawn at the bottom rather than trapped on.
+            let ratio = isFlat ? 0 : (value - low) / (high - low)
+            let fraction = ratio.isFinite ? min(1, max(0, ratio)) : 0
             let level = 1 + Int((fraction * Double(levels - 1)).rounded())
             for row in 0..<plot.rows {
                 let filled = min(8, level - row * 8)

@@ -128,6 +128,16 @@ struct HeightChartTests {
         #expect(Self.chart([try Self.entry("2024-05-01", 180)], width: 40, height: 1).reads(["180.0 cm on 2024-05-01"]))
     }
 
+    @Test(arguments: [(1.7e308, -1.7e308), (1e308, 0.0), (Double.greatestFiniteMagnitude, 1.0)] as [(Double, Double)])
+    func heightsTooFarApartForADoubleAreDrawnNotTrappedOn(high: Double, low: Double) throws {
+        let entries = [try Self.entry("2024-07-01", high), try Self.entry("2024-01-01", low)]
+        for units in [UnitSystem.metric, .imperial] {
+            // Wide enough for the labels of such heights (300 digits), so the bars are drawn.
+            let buffer = Self.chart(entries, width: 400, height: 6, units: units)
+            #expect(buffer.description.contains("2024-01-01"), "\(buffer.description)")
+        }
+    }
+
     @Test(arguments: [
         // x, y, width, height of the rectangle inside a 40 × 8 buffer
         (5, 2, 0, 0), (5, 2, 1, 1), (5, 2, 5, 1), (5, 2, 12, 2), (5, 2, 30, 1), (5, 2, 18, 5), (5, 2, 30, 2),
