@@ -53,19 +53,7 @@ struct EditorLoopTests {
     }
 
     @Test func aSaveWhileOfflineSaysSoAndIsSentWhenAskedLater() async throws {
-        let run = try await EditorRun.start()
-        try await run.waitFor("the synced profile") { $0.title.contains("● synced") }
-        await run.harness.backend.setOffline(true)
-
-        run.terminal.send(.key(.tab))
-        run.terminal.send(.key(.enter), when: { $0.shows("›Bio") })
-        run.terminal.send(.key(.control("u")), when: { $0.shows("Enter confirm") })
-        run.terminal.type("Offline bio")
-        run.terminal.send(.key(.enter), when: { $0.shows("Offline bio") })
-        run.terminal.send(.key(.control("s")), when: { $0.shows("Offline bio *") })
-        try await run.waitFor("the change pending while offline") {
-            $0.title.contains("offline · 1 change pending") && !$0.shows("Offline bio *")
-        }
+        let run = try await EditorRun.savingBioOffline("Offline bio")
 
         await run.harness.backend.setOffline(false)
         run.terminal.send(.key(.character("s")))
@@ -77,19 +65,7 @@ struct EditorLoopTests {
     }
 
     @Test func aBioChangedOnThePhoneWhileThisOneWasOfflineIsHeldUntilKept() async throws {
-        let run = try await EditorRun.start()
-        try await run.waitFor("the synced profile") { $0.title.contains("● synced") }
-        await run.harness.backend.setOffline(true)
-
-        run.terminal.send(.key(.tab))
-        run.terminal.send(.key(.enter), when: { $0.shows("›Bio") })
-        run.terminal.send(.key(.control("u")), when: { $0.shows("Enter confirm") })
-        run.terminal.type("Mine")
-        run.terminal.send(.key(.enter), when: { $0.shows("Mine") })
-        run.terminal.send(.key(.control("s")), when: { $0.shows("Mine *") })
-        try await run.waitFor("the change pending while offline") {
-            $0.title.contains("offline · 1 change pending") && !$0.shows("Mine *")
-        }
+        let run = try await EditorRun.savingBioOffline("Mine")
 
         // The phone changes the bio meanwhile; then the server is reachable again.
         var phone = TestHarness.serverProfile
@@ -171,6 +147,24 @@ struct EditorRun: Sendable {
             run.ended.set()
         }
         thread.start()
+        return run
+    }
+
+    /// A run whose bio was typed and saved with the server unreachable, pending once the editor says so.
+    static func savingBioOffline(_ bio: String) async throws -> EditorRun {
+        let run = try await EditorRun.start()
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") }
+        await run.harness.backend.setOffline(true)
+
+        run.terminal.send(.key(.tab))
+        run.terminal.send(.key(.enter), when: { $0.shows("›Bio") })
+        run.terminal.send(.key(.control("u")), when: { $0.shows("Enter confirm") })
+        run.terminal.type(bio)
+        run.terminal.send(.key(.enter), when: { $0.shows(bio) })
+        run.terminal.send(.key(.control("s")), when: { $0.shows("\(bio) *") })
+        try await run.waitFor("the change pending while offline") {
+            $0.title.contains("offline · 1 change pending") && !$0.shows("\(bio) *")
+        }
         return run
     }
 
