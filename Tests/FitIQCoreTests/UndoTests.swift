@@ -49,6 +49,25 @@ struct UndoTests {
         #expect(try await account.cached().profile?.heightCm == 170)
     }
 
+    @Test func aHeightWhosePostGotNoAnswerIsNotUndoneUntilItsFateIsKnown() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.logHeight(181)
+        // The post reaches the server, but its answer is lost.
+        await harness.backend.inject(.dropAfterApplying, into: .logProgress)
+        try await account.engine.drain()
+
+        await #expect(throws: CorrectionError.beingSent) { try await account.undo() }
+        #expect(try await account.cached().undoLog.count == 1, "still undoable")
+
+        // Once a sync learns the server holds it, undo deletes it there.
+        #expect(try await account.syncNow().isSynced)
+        let undone = try await account.undo()
+        #expect(undone?.description.hasPrefix("the height 181.0 cm") == true)
+        #expect(try await account.syncNow().isSynced)
+        #expect(await harness.backend.entries.contains { $0.quantity == 181 } == false)
+    }
+
     @Test func undoingADeletionBringsTheEntryBackBeforeAndAfterSending() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()

@@ -38,8 +38,19 @@ extension AccountState {
     /// Reverses the newest remembered change and forgets it: a change not sent yet leaves the outbox
     /// and the previous values come back; one already sent is reversed by a new change (a logged
     /// height's entry is deleted). Returns what was undone, or `nil` when there is nothing to undo.
-    public mutating func undoLast(now: Date) -> UndoStep? {
-        guard let step = undoLog.popLast() else { return nil }
+    ///
+    /// - Throws: ``CorrectionError/beingSent`` when the entry to remove went out once without an answer
+    ///   (whether the server holds it is known after the next sync); the change stays undoable.
+    public mutating func undoLast(now: Date) throws(CorrectionError) -> UndoStep? {
+        guard let step = undoLog.last else { return nil }
+        let added: UUID? =
+            switch step {
+            case .heightLogged(let entryId, _, _, _): entryId
+            case .entryCorrected(_, let afterId, _, _): afterId
+            case .metadata, .entryRemoved: nil
+            }
+        if let added, outbox.progress.contains(where: { $0.id == added && $0.sendAttempted }) { throw .beingSent }
+        undoLog.removeLast()
         switch step {
         case .metadata(let previous, _):
             editMetadata(previous, now: now)
@@ -47,13 +58,15 @@ extension AccountState {
             if let server = serverCopy?.metadata, profile?.metadata == server { outbox.metadata = nil }
         case .heightLogged(let entryId, let previousHeight, let previousMeasuredAt, _):
             if let entry = history.first(where: { $0.id == entryId }) {
-                try? removeHeightEntry(entry)
+                _ = try? removeHeightEntry(entry)  // not being sent: checked above
             }
             restoreCurrentHeight(previousHeight, measuredAt: previousMeasuredAt)
         case .entryRemoved(let entry, let wasLatest, _):
             restore(entry, wasLatest: wasLatest)
         case .entryCorrected(let before, let afterId, let wasLatest, _):
-            if let after = history.first(where: { $0.id == afterId }) { try? removeHeightEntry(after) }
+            if let after = history.first(where: { $0.id == afterId }) {
+                _ = try? removeHeightEntry(after)  // not being sent: checked above
+            }
             restore(before, wasLatest: wasLatest)
         }
         return step

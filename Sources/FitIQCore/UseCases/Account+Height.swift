@@ -84,7 +84,7 @@ extension Account {
     @discardableResult
     public func undo() async throws -> UndoStep? {
         let now = environment.now()
-        return try await store.update { $0.undoLast(now: now) }
+        return try await store.update { try $0.undoLast(now: now) }
     }
 
     /// The height history, newest first; with `refresh`, new server entries are fetched first.
