@@ -14,12 +14,14 @@ final class FaultInjector: Sendable {
 
     private let failRate: Double
     private let dropRate: Double
-    private let generator: Mutex<SplitMix64>
+    /// A SplitMix64 state moved by one atomic add per request: concurrent requests each take their own
+    /// draw without a lock.
+    private let state: Atomic<UInt64>
 
     init(failRate: Double, dropRate: Double, seed: UInt64) {
         self.failRate = failRate
         self.dropRate = dropRate
-        self.generator = Mutex(SplitMix64(seed: seed))
+        self.state = Atomic(seed)
     }
 
     /// Whether any fault can happen at all.
@@ -28,7 +30,8 @@ final class FaultInjector: Sendable {
     /// Draws the decision for the next request.
     func decide() -> Decision {
         guard isActive else { return .pass }
-        let draw = generator.withLock { Double.random(in: 0..<1, using: &$0) }
+        let drawn = SplitMix64.mix(state.wrappingAdd(SplitMix64.increment, ordering: .relaxed).newValue)
+        let draw = Double(drawn >> 11) * 0x1p-53  // the top 53 bits: uniform in 0..<1
         if draw < failRate { return .fail }
         if draw < failRate + dropRate { return .drop }
         return .pass
