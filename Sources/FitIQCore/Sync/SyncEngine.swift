@@ -44,10 +44,10 @@ public actor SyncEngine {
 
     /// Sends what is due until the outbox is empty (or only holds rejected entries).
     ///
-    /// The metadata `PUT` and the physical `PATCH` go one at a time. Progress posts go in batches as
-    /// wide as the window, all of a batch in flight at once: over a network's latency the posts
-    /// overlap instead of queueing. Each batch costs two cache writes (claimed and written ahead,
-    /// then acknowledged) however many posts it holds.
+    /// The metadata `PUT`, the physical `PATCH` and each deletion go one at a time. Progress posts are
+    /// claimed ``windowsPerBatch`` windows at a time and sent through a sliding window (``send``): over
+    /// a network's latency they overlap instead of queueing. Each batch costs two cache writes
+    /// (claimed and written ahead, then acknowledged) however many posts it holds.
     ///
     /// - Parameters:
     ///   - deadline: waits for backoffs up to this instant; with `nil`, stops at the first wait.
@@ -128,9 +128,11 @@ public actor SyncEngine {
             case .failure(let error): failure = failure ?? error
             }
         }
-        if batch.count > 1 {
+        // A 429 to any request narrows the window; a batch of posts taken whole widens it.
+        let overloaded = answers.contains(where: \.overloaded)
+        if overloaded || batch.count > 1 {
             window.record(
-                overloaded: answers.contains(where: \.overloaded), acknowledged: outcomes.allSatisfy(\.isAcknowledged))
+                overloaded: overloaded, acknowledged: outcomes.allSatisfy(\.isAcknowledged))
         }
         let now = environment.now()
         let randoms = batch.map { _ in environment.random() }
