@@ -35,8 +35,11 @@ struct TmuxSession: Sendable {
         var lines: [String] = []
         for pid in [panePID] + ProcessTree.descendants(of: panePID) {
             let status = read("/proc/\(pid)/status")
+            // stat fields 5 and 8: the process group, and the terminal's foreground process group.
+            let stat = read("/proc/\(pid)/stat").split(separator: ")").last?.split(separator: " ") ?? []
+            let groups = stat.count > 5 ? "group \(stat[2]) foreground \(stat[5])" : "group ?"
             lines.append(
-                "\(pid) \(field(status, "Name")) \(field(status, "State")) pending \(field(status, "ShdPnd")) "
+                "\(pid) \(field(status, "Name")) \(field(status, "State")) \(groups) pending \(field(status, "ShdPnd")) "
                     + "caught \(field(status, "SigCgt")) ignored \(field(status, "SigIgn"))")
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
             for task in tasks.sorted() {
