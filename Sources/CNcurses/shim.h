@@ -106,10 +106,39 @@ static inline int fitiq_take_continued(void) {
     return continued;
 }
 
+// SIGTSTP from outside (`kill -TSTP`; Ctrl-Z itself arrives as a byte in raw mode): the handler only
+// sets a flag, and the key loop suspends as for Ctrl-Z. Installed before newterm, so that ncurses
+// leaves SIGTSTP alone: its own handler runs on whichever thread takes the signal, and it sets
+// SIGTSTP to SIG_IGN around every screen update, which, interleaved with a stop, could leave Ctrl-Z
+// ignored for good.
+static inline volatile sig_atomic_t *fitiq_stop_requested_flag(void) {
+    static volatile sig_atomic_t requested = 0;
+    return &requested;
+}
+static void fitiq_note_stop_request(int sig) { (void)sig; *fitiq_stop_requested_flag() = 1; }
+static inline void fitiq_install_stop_handler(void) {
+    // Started with SIGTSTP ignored (no job control to continue us): it stays ignored.
+    struct sigaction current;
+    if (sigaction(SIGTSTP, NULL, &current) == 0 && current.sa_handler == SIG_IGN) return;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    action.sa_handler = fitiq_note_stop_request;
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGTSTP, &action, NULL);
+}
+static inline int fitiq_take_stop_request(void) {
+    int requested = *fitiq_stop_requested_flag();
+    *fitiq_stop_requested_flag() = 0;
+    return requested;
+}
+
 // Stops the process as the shell's Ctrl-Z would (the default SIGTSTP action, not ncurses' handler:
 // the caller has given the terminal back already). Returns once the process is continued.
 static inline void fitiq_stop_process(void) {
     struct sigaction previous, stop;
+    // SIGTSTP ignored from the start: nothing would continue a stopped process, so it is not stopped.
+    if (sigaction(SIGTSTP, NULL, &previous) == 0 && previous.sa_handler == SIG_IGN) return;
     memset(&stop, 0, sizeof stop);
     sigemptyset(&stop.sa_mask);
     stop.sa_handler = SIG_DFL;

@@ -13,6 +13,10 @@ extension NcursesScreen {
             fitiq_set_bracketed_paste(1)
             return .repaint
         }
+        if fitiq_take_stop_request() != 0 {
+            // `kill -TSTP` from outside: suspend as for Ctrl-Z (which arrives as a byte).
+            return .key(.control("z"))
+        }
         var reads: [ByteRead] = []
         wtimeout(window, Int32(clamping: max(0, milliseconds)))
         guard let first = readOnce() else { return nil }

@@ -36,6 +36,7 @@ public final class NcursesScreen: TerminalScreen {
         Self.useUTF8Locale()
         // Before newterm: ncurses installs its own SIGINT/SIGTERM handlers only where none is set.
         fitiq_install_restore_handlers()
+        fitiq_install_stop_handler()
         let term = environment["TERM"].flatMap { $0.isEmpty ? nil : $0 }
         guard let screen = fitiq_newterm(term), let window = fitiq_stdscr() else {
             throw NcursesTerminalError.unknownTerminal(term: term)
