@@ -7,13 +7,13 @@ extension NcursesScreen {
     public func nextInput(timeout milliseconds: Int) -> TerminalInput? {
         if !pendingInputs.isEmpty { return pendingInputs.removeFirst() }
         guard isOpen else { return nil }
-        if fitiq_take_continued() != 0 {
+        if takeContinued() {
             // Stopped and continued from outside (`kill -STOP`, then `-CONT`): take the terminal again.
             reset_prog_mode()
             fitiq_set_bracketed_paste(1)
             return .repaint
         }
-        if fitiq_take_stop_request() != 0 {
+        if takeStopRequest() {
             // `kill -TSTP` from outside: suspend as for Ctrl-Z (which arrives as a byte).
             return .key(.control("z"))
         }

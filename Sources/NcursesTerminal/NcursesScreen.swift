@@ -83,6 +83,16 @@ public final class NcursesScreen: TerminalScreen {
         fitiq_set_bracketed_paste(0)
     }
 
+    /// Whether the process was continued (SIGCONT) since the last call.
+    ///
+    /// The signal flags live in the shim's function-local statics, and each object file that calls
+    /// the shim's inline functions gets its own copy of them: the handlers are installed here, so every
+    /// read of their flags stays in this file too.
+    func takeContinued() -> Bool { fitiq_take_continued() != 0 }
+
+    /// Whether a stop signal (`kill -TSTP`) arrived since the last call.
+    func takeStopRequest() -> Bool { fitiq_take_stop_request() != 0 }
+
     /// Paints every cell at the next draw, clearing whatever else the terminal shows.
     public func invalidate() {
         previousFrame = nil

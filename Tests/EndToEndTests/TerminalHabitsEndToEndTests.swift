@@ -65,6 +65,22 @@ struct TerminalHabitsEndToEndTests {
                     $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains("Jane Doe Smith *") == true
                         && $0.contains { $0.contains("Physical") }
                 }
+                // A stop signal from outside (`kill -TSTP`) gives the terminal back the same way.
+                let editor = try #require(
+                    ProcessTree.descendants(of: shell.panePID).first {
+                        (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("fitiq-tui")
+                            == true
+                    })
+                #expect(kill(editor, SIGTSTP) == 0)
+                try await shell.waitUntil("the shell's prompt after kill -TSTP") { rows in
+                    !rows.contains { $0.contains("Physical") }
+                        && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
+                }
+                try shell.type("fg")
+                try shell.send("Enter")
+                try await shell.waitUntil("the editor back after kill -TSTP") {
+                    $0.field("Name")?.contains("Jane Doe Smith *") == true && $0.contains { $0.contains("Physical") }
+                }
                 // Still working: the draft saves.
                 try shell.send("C-s")
                 try await shell.waitUntil("saved") {
