@@ -41,7 +41,9 @@ static inline int fitiq_stdio_are_terminals(void) { return isatty(STDIN_FILENO) 
 // "killed by signal". endwin() is not async-signal-safe (it writes through ncurses' buffers); the
 // process is about to die, and leaving the terminal in raw mode is the worse outcome, the same
 // trade-off ncurses' own SIGINT/SIGTERM handler makes. Only the NcursesTerminal target uses these.
-// The state lives in function-local statics: Swift's importer does not emit file-scope ones.
+// The state lives in function-local statics: Swift's importer does not emit file-scope ones. Each
+// object file that calls these inline functions gets its own copy of those statics, so a flag a
+// handler sets is read only in the Swift file that installs the handler (NcursesScreen.swift).
 static inline volatile sig_atomic_t *fitiq_curses_active_flag(void) {
     static volatile sig_atomic_t active = 0;
     return &active;
