@@ -375,31 +375,12 @@ class World:
         self.must("register", "--server", self.proxy.url, "--email", self.email, "--name", "Mutant",
                   "--date-of-birth", "1990-01-01")
 
-    def api(self, method, path, body=None, token=None):
-        connection = http.client.HTTPConnection(self.upstream.split("//", 1)[1], timeout=30)
-        headers = {"X-API-Key": self.api_key, "Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        connection.request(method, f"/api/v1/{path}", body=json.dumps(body) if body is not None else None,
-                           headers=headers)
-        answer = json.loads(connection.getresponse().read() or b"{}")
-        connection.close()
-        return answer.get("data", answer)
-
     def server_holds(self):
         """(name, bio, heights) the server holds for the account, read straight from it."""
-        token = self.api("POST", "auth/login", {"email": self.email, "password": PASSWORD})["access_token"]
-        me = self.api("GET", "users/me", token=token)
+        token = fitiqtools.login(self.upstream, self.api_key, self.email, PASSWORD)
+        me = fitiqtools.api(self.upstream, self.api_key, "GET", "users/me", token=token)
         profile = me.get("profile", me) if isinstance(me, dict) else {}
-        heights, offset = [], 0
-        while True:
-            page = self.api("GET", f"progress?type=height&from=1900-01-01&to=2100-01-01&limit=100&offset={offset}",
-                            token=token)
-            entries = page.get("entries", [])
-            heights += [round(entry["quantity"], 1) for entry in entries]
-            offset += len(entries)
-            if not entries or offset >= page.get("total", 0):
-                return profile.get("name"), profile.get("bio"), heights
+        return profile.get("name"), profile.get("bio"), fitiqtools.server_heights(self.upstream, self.api_key, token)
 
 
 def has_escape(data):

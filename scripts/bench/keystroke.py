@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from startup import COLS, ESCAPES, ROWS, percentile, read_some, set_window_size  # noqa: E402
@@ -100,17 +99,6 @@ def stop(pid, master, keys):
     os.close(master)
 
 
-def api(url, method, path, api_key, body=None, token=None):
-    request = urllib.request.Request(f"{url}/api/v1/{path}", method=method,
-                                     data=json.dumps(body).encode() if body is not None else None)
-    request.add_header("X-API-Key", api_key)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.load(answer).get("data", {})
-
-
 def main():
     parser = argparse.ArgumentParser(description="Keystroke-to-screen latency, fitiq-tui next to nano.")
     parser.add_argument("--bin-dir", required=True)
@@ -133,13 +121,12 @@ def main():
             bin_dir, dict(env, FITIQ_DEV_API_KEY=api_key, FITIQ_DEV_DEMO_PASSWORD=password), "--demo-account",
             "--log-level", "error")
         env["FITIQ_API_KEY"] = api_key
-        token = api(url, "POST", "auth/login", api_key, {"email": "demo@fitiq.dev", "password": password})[
-            "access_token"]
+        token = fitiqtools.login(url, api_key, "demo@fitiq.dev", password)
         start = time.time() - args.entries * 3600 * 8
         for index in range(args.entries):
             logged = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start + index * 3600 * 8))
-            api(url, "POST", "progress", api_key,
-                {"type": "height", "quantity": 170 + (index % 40) / 10, "logged_at": logged}, token)
+            fitiqtools.api(url, api_key, "POST", "progress",
+                           {"type": "height", "quantity": 170 + (index % 40) / 10, "logged_at": logged}, token)
         login = subprocess.run([tui, "login", "--server", url, "--email", "demo@fitiq.dev"], input=password + "\n",
                                env=env, capture_output=True, text=True, timeout=60)
         if login.returncode != 0:
@@ -152,7 +139,8 @@ def main():
         wait_for(master, b"Alex Demo")
         drain(master, 0.5)
         os.write(master, b"\r")  # edit the name
-        wait_for(master, b"Enter confirm")
+        # Only changed cells are written: "Enter" may already stand where the hint begins.
+        wait_for(master, b"confirm  Esc cancel")
         os.write(master, b"\x15")  # clear it
         drain(master, 0.3)
         ours = type_and_time(master, args.keys)

@@ -29,7 +29,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import fitiqtools  # noqa: E402
@@ -84,27 +83,9 @@ class World:
             self.heights.append(round(value, 1))
         return result
 
-    def api(self, method, path, body=None, token=None):
-        request = urllib.request.Request(f"{self.url}/api/v1/{path}", method=method,
-                                         data=json.dumps(body).encode() if body is not None else None)
-        request.add_header("X-API-Key", self.api_key)
-        request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        with urllib.request.urlopen(request, timeout=20) as answer:
-            return json.load(answer).get("data", {})
-
     def server_heights(self):
-        token = self.api("POST", "auth/login", {"email": EMAIL, "password": PASSWORD})["access_token"]
-        found, offset = [], 0
-        while True:
-            page = self.api("GET", f"progress?type=height&from=1900-01-01&to=2100-01-01&limit=100&offset={offset}",
-                            token=token)
-            entries = page.get("entries", [])
-            found += [round(entry["quantity"], 1) for entry in entries]
-            offset += len(entries)
-            if not entries or offset >= page.get("total", 0):
-                return found
+        token = fitiqtools.login(self.url, self.api_key, EMAIL, PASSWORD)
+        return fitiqtools.server_heights(self.url, self.api_key, token)
 
     def cache_readable(self):
         status = self.cli("status", "--json")
@@ -217,7 +198,7 @@ def scenario_revoked(world, count):
     with open(sessions[0]) as f:
         stored = json.load(f)
     refresh = stored["session"]["tokens"]["refreshToken"]
-    world.api("POST", "auth/refresh", {"refresh_token": refresh})
+    fitiqtools.api(world.url, world.api_key, "POST", "auth/refresh", {"refresh_token": refresh})
     time.sleep(1.2)
     world.cli("sync", timeout=60)
     return world.verdict("refresh token revoked (sign in again)")

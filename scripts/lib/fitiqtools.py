@@ -9,11 +9,13 @@ Only the Python standard library is used.
 """
 
 import itertools
+import json
 import os
 import shlex
 import signal
 import subprocess
 import time
+import urllib.request
 import uuid
 
 # Editors opened by this process so far: part of every tmux socket name, with a random part, so that
@@ -41,6 +43,38 @@ def start_server(bin_dir, env, *flags, port=0, stderr=subprocess.DEVNULL):
         process.wait()
         raise RuntimeError(f"fitiq-dev-server did not start (it said {line!r})")
     return process, line.split()[-1]
+
+
+def api(url, api_key, method, path, body=None, token=None):
+    """One request to the development server at `url` (`/api/v1/PATH`), straight, not through
+    fitiq-tui; returns the answer's `data` (raises on an HTTP error)."""
+    request = urllib.request.Request(f"{url}/api/v1/{path}", method=method,
+                                     data=json.dumps(body).encode() if body is not None else None)
+    request.add_header("X-API-Key", api_key)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        answer = json.load(answer)
+        return answer.get("data", answer) if isinstance(answer, dict) else answer
+
+
+def login(url, api_key, email, password):
+    """An access token for `email`, from the server itself."""
+    return api(url, api_key, "POST", "auth/login", {"email": email, "password": password})["access_token"]
+
+
+def server_heights(url, api_key, token):
+    """Every height entry's quantity (rounded to 0.1) the server holds for the token's account, page by page."""
+    heights, offset = [], 0
+    while True:
+        page = api(url, api_key, "GET", f"progress?type=height&from=1900-01-01&to=2100-01-01&limit=100&offset={offset}",
+                   token=token)
+        entries = page.get("entries", [])
+        heights += [round(entry["quantity"], 1) for entry in entries]
+        offset += len(entries)
+        if not entries or offset >= page.get("total", 0):
+            return heights
 
 
 def stop(process, sig=signal.SIGTERM):
