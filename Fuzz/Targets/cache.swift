@@ -1,7 +1,8 @@
 // libFuzzer target `cache`: the cache files as FitIQCache reads them from disk.
 //
 // Compiled into the module FitIQCache (scripts/fuzz/build.sh), so it calls the internal decoder each
-// store uses: every input is read as account.json, session.json and current.json (through
+// store uses: every input is read as account.json (both schema versions), a history segment,
+// session.json and current.json (through
 // `CacheFile.decode`, the schema version check included) and as the config file. A file may be
 // unreadable for any reason; one that is read must save and read back to the same bytes, and its
 // dates and heights must be usable the way the history screens use them (the day, the height shown).
@@ -17,6 +18,18 @@ import FitIQCore
 public func fuzzCache(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
     if let state = readBack(AccountFile.self, data) { use(state) }
+    if let stored = readBack(AccountFileV2.self, data) {
+        var state = stored.state
+        state.history = (stored.inlineHistory ?? []) + stored.summaries.values.flatMap(\.latest)
+        use(state)
+        for point in stored.summaries.values.flatMap(\.series) {
+            _ = CalendarDate(containing: point.at, in: .utc)
+            _ = Height.format(point.value, unitSystem: .imperial)
+        }
+    }
+    if let segment = readBack(HistorySegmentFile.self, data) {
+        use(AccountState(history: segment.entries))
+    }
     readBack(SessionFile.self, data)
     readBack(CurrentAccountFile.self, data)
     if let config = try? ConfigFile.decode(data) {

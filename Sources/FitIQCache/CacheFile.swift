@@ -64,7 +64,7 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
     func write(_ value: Format.Value) throws(CacheError) {
         let data: Data
         do {
-            data = try Self.encoder.encode(Format(value: value))
+            data = try Self.encode(value)
         } catch {
             throw .writeFailed(path: path, reason: "cannot encode it: \(error)")
         }
@@ -94,7 +94,8 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
         return .corrupt(path: path, movedTo: target.path, reason: reason)
     }
 
-    private func readData() throws(CacheError) -> Data? {
+    /// The file's bytes; `nil` when it does not exist.
+    func readData() throws(CacheError) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
@@ -123,6 +124,15 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
         }
         guard let version = header.schemaVersion else { return .unreadable(reason: "it has no schemaVersion") }
         if version > Format.schemaVersion { return .newer(version: version) }
+        if version < Format.schemaVersion {
+            do {
+                if let value = try Format.decodeOlder(version: version, from: data, with: decoder) {
+                    return .value(value)
+                }
+            } catch {
+                return .unreadable(reason: CacheFileDecoding.reason(error))
+            }
+        }
         guard version == Format.schemaVersion else {
             return .unreadable(
                 reason: "its schemaVersion \(version) is not the version this fitiq-tui reads (\(Format.schemaVersion))"
@@ -139,7 +149,18 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
         var schemaVersion: Int?
     }
 
-    private static var encoder: JSONEncoder { CacheFileDecoding.encoder }
+    /// The file's bytes for `value`.
+    static func encode(_ value: Format.Value) throws -> Data {
+        try (Format.isIndented ? CacheFileDecoding.encoder : CacheFileDecoding.compactEncoder).encode(
+            Format(value: value))
+    }
+
+    /// Reads `data` as this format, whatever its schema version; `nil` when it cannot be used.
+    static func value(_ data: Data) -> Format.Value? {
+        if case .value(let value) = decode(data) { return value }
+        return nil
+    }
+
     private static var decoder: JSONDecoder { CacheFileDecoding.decoder }
 
     /// `20251122T144301.123Z`.

@@ -19,6 +19,13 @@ enum CacheFileDecoding {
         return encoder
     }
 
+    /// The same coding without indentation, for files read by programs rather than people.
+    static var compactEncoder: JSONEncoder {
+        let encoder = encoder
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
     static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in

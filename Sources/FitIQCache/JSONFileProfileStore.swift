@@ -1,4 +1,5 @@
 import FitIQCore
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -12,54 +13,118 @@ import FitIQCore
     import Darwin
 #endif
 
-/// The account's cached profile, outbox and history in `account.json`, shared safely between processes.
+/// The account's cached profile, outbox and history, shared safely between processes.
 ///
-/// Reads take no lock (atomic renames make every read see a whole file); each update takes the account
-/// lock, re-reads the file, applies the change and writes the result atomically. A file that cannot be
-/// read is moved aside as `account.json.corrupt-<time>`, never overwritten.
+/// The layout is made so that a save reads and writes what it changes, not the whole history:
+/// - `account.json` holds the profile, the server's copy, the outbox, undo and conflict bases, a
+///   summary of each metric's history (what the first frame shows), the list of history segments and
+///   a journal of the history changes made since they were written;
+/// - `history/<metric>-<YYYY-MM>.<n>.json` holds one metric's entries of one month; a segment file is
+///   written once and replaced by a new file, never changed in place.
+///
+/// A save writes `account.json` alone, with its change in the journal. When the journal is full,
+/// the segments it touched are written as new files first, then `account.json` naming them (the
+/// commit), then the old files are deleted: a crash at any point leaves a consistent cache.
+///
+/// The store keeps what it last read or wrote in memory. Each call reads `account.json` (small) and
+/// decodes nothing when its bytes did not change; segments are read once. Reads take no lock (atomic
+/// renames make every read see a whole file); each update takes the account lock. A file that cannot
+/// be read is moved aside as `<name>.corrupt-<time>`, never overwritten.
 public struct JSONFileProfileStore: ProfileStore {
     /// The file's name in the account's data folder.
     public static let fileName = "account.json"
+    /// The folder of history segments, in the account's data folder.
+    public static let historyFolderName = "history"
 
     /// The account's data folder, which ``erase()`` removes.
     public let folder: URL
     /// The lock shared with the account's session store.
     public let lock: AccountLock
-    var file: CacheFile<AccountFile>
+    var file: CacheFile<AccountFileV2>
+    let now: @Sendable () -> Date
+    private let memory: Memory
 
-    /// Keeps the cache in `folder/account.json`, guarded by `lock`; `now` names moved-aside files.
+    /// Keeps the cache in `folder/account.json` and `folder/history/`, guarded by `lock`; `now` names
+    /// moved-aside files.
     public init(folder: URL, lock: AccountLock, now: @escaping @Sendable () -> Date = { Date() }) {
         self.folder = folder.standardizedFileURL
         self.lock = lock
+        self.now = now
         self.file = CacheFile(url: self.folder.appendingPathComponent(Self.fileName), now: now)
+        self.memory = Memory()
     }
 
     /// `folder/account.json`.
     public var fileURL: URL { file.url }
 
+    /// `folder/history`.
+    public var historyFolder: URL { folder.appendingPathComponent(Self.historyFolderName) }
+
+    /// What one process has done to the files, for benchmarks and tests.
+    public struct Counters: Sendable, Equatable {
+        /// Files read whole (`account.json` counted only when its bytes changed).
+        public var filesDecoded = 0
+        /// Files written (each an atomic replacement).
+        public var filesWritten = 0
+        /// Bytes written.
+        public var bytesWritten = 0
+    }
+
+    /// The files read and written by this store object so far.
+    public var counters: Counters { memory.counters.withLock { $0 } }
+
     public func load() async throws -> AccountState {
-        switch try file.contents() {
-        case .missing: return .empty
-        case .newer(let version): throw file.newer(version)
-        case .value(let state): return state
+        guard let data = try file.readData() else { return .empty }
+        if let known = memory.snapshot(for: data) { return known.state }
+        do {
+            return try readWhole(data, recovering: false).state
+        } catch is Unsettled {
+            // Damage, or a segment replaced by another process meanwhile: read again under the lock.
+            return try await lock.withLock { try current().state }
+        }
+    }
+
+    public func overview() async throws -> AccountOverview {
+        guard let data = try file.readData() else { return AccountOverview(full: .empty) }
+        if let known = memory.snapshot(for: data) {
+            return AccountOverview(state: known.state, summaries: known.stored.summaries, isComplete: true)
+        }
+        switch CacheFile<AccountFileV2>.decode(data) {
+        case .value(let stored):
+            if let inline = stored.inlineHistory {
+                var state = stored.state
+                state.history = inline
+                return AccountOverview(full: state)
+            }
+            var state = stored.state
+            state.history = stored.summaries.values.flatMap(\.latest)
+            return AccountOverview(state: state, summaries: stored.summaries, isComplete: false)
+        case .missing:
+            return AccountOverview(full: .empty)
+        case .newer(let version):
+            throw file.newer(version)
         case .unreadable:
-            // Move it aside under the lock: a writer may have replaced it since it was read.
-            return try await lock.withLock { try file.readRecovering() ?? .empty }
+            return AccountOverview(full: try await load())
         }
     }
 
     public func update<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
         try await lock.withLock {
-            let current = try file.readRecovering() ?? .empty
-            var state = current
+            let known = try current()
+            var state = known.state
             let result = try change(&state)
-            if state != current { try file.write(state) }
+            // Comparing an untouched history costs nothing (the same storage); a changed one is put in order.
+            if state.history != known.state.history { Self.normalize(&state.history) }
+            if state != known.state || known.needsRewrite { try save(state, over: known) }
             return result
         }
     }
 
     public func erase() async throws {
-        try await lock.withLock { try CacheDirectory.remove(folder) }
+        try await lock.withLock {
+            try CacheDirectory.remove(folder)
+            memory.forget()
+        }
     }
 
     /// The file's identity, size and modification time: every write renames a new file into place, so
@@ -71,5 +136,272 @@ public struct JSONFileProfileStore: ProfileStore {
             Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec),
             Int64(info.st_mtim.tv_nsec),
         ])
+    }
+
+    // MARK: - Reading
+
+    /// The state on disk, from memory when `account.json` did not change. Call it holding the lock.
+    private func current() throws -> Snapshot {
+        guard let data = try file.readData() else {
+            // Not remembered: an empty file is damage, not this.
+            return Snapshot(
+                bytes: Data(), stored: StoredAccount(state: .empty, index: HistoryIndex(), summaries: [:]),
+                state: .empty, needsRewrite: false)
+        }
+        if let known = memory.snapshot(for: data) { return known }
+        return try readWhole(data, recovering: true)
+    }
+
+    /// Decodes `account.json` (`data`) and the segments it names, and remembers the result.
+    ///
+    /// With `recovering` (under the lock), an unreadable file is moved aside and reported, and a
+    /// missing segment is taken as lost: the history is read from the server again by the next sync.
+    /// Without it, any such trouble throws ``Unsettled`` for the caller to retry under the lock.
+    private func readWhole(_ data: Data, recovering: Bool) throws -> Snapshot {
+        let stored: StoredAccount
+        switch CacheFile<AccountFileV2>.decode(data) {
+        case .missing: stored = StoredAccount(state: .empty, index: HistoryIndex(), summaries: [:])
+        case .value(let value): stored = value
+        case .newer(let version): throw file.newer(version)
+        case .unreadable(let reason):
+            guard recovering else { throw Unsettled() }
+            throw file.moveAside(reason: reason)
+        }
+        memory.count { $0.filesDecoded += 1 }
+        var state = stored.state
+        var needsRewrite = stored.inlineHistory != nil
+        if let inline = stored.inlineHistory {
+            state.history = inline
+        } else if let previous = memory.snapshot(), previous.extends(to: stored) {
+            // Another process saved changes on top of what this one holds: apply the journal's new part.
+            state.history = Self.applying(
+                Array(stored.index.journal.dropFirst(previous.stored.index.journal.count)), to: previous.state.history)
+        } else {
+            var entries: [ProgressEntry] = []
+            for segment in stored.index.segments {
+                let segmentFile = CacheFile<HistorySegmentFile>(
+                    url: historyFolder.appendingPathComponent(segment.file), now: now)
+                switch try segmentFile.contents() {
+                case .value(let read) where read.key == segment.key:
+                    memory.count { $0.filesDecoded += 1 }
+                    entries += read.entries
+                case .value:
+                    guard recovering else { throw Unsettled() }
+                    throw segmentFile.moveAside(reason: "it holds another segment than \(segment.key.description)")
+                case .unreadable(let reason):
+                    guard recovering else { throw Unsettled() }
+                    throw segmentFile.moveAside(reason: reason)
+                case .newer(let version):
+                    throw segmentFile.newer(version)
+                case .missing:
+                    guard recovering else { throw Unsettled() }
+                    // Lost (moved aside by an earlier read): the server has the synced entries.
+                    needsRewrite = true
+                    state.historyCheckedAt = nil
+                }
+            }
+            state.history = Self.applying(stored.index.journal, to: entries)
+        }
+        Self.normalize(&state.history)
+        let snapshot = Snapshot(bytes: data, stored: stored, state: state, needsRewrite: needsRewrite)
+        memory.remember(snapshot)
+        return snapshot
+    }
+
+    /// `entries` with the journal's changes applied in order.
+    static func applying(_ journal: [HistoryIndex.Change], to entries: [ProgressEntry]) -> [ProgressEntry] {
+        guard !journal.isEmpty else { return entries }
+        var entries = entries
+        var position = [UUID: Int](minimumCapacity: entries.count)
+        for (index, entry) in entries.enumerated() { position[entry.id] = index }
+        var removed = Set<UUID>()
+        for change in journal {
+            switch change {
+            case .put(let entry, _):
+                removed.remove(entry.id)
+                if let index = position[entry.id] {
+                    entries[index] = entry
+                } else {
+                    position[entry.id] = entries.count
+                    entries.append(entry)
+                }
+            case .remove(let id, _):
+                if position[id] != nil { removed.insert(id) }
+            }
+        }
+        return removed.isEmpty ? entries : entries.filter { !removed.contains($0.id) }
+    }
+
+    /// The history's one order: oldest first, then by id, so every process lists it alike.
+    static func normalize(_ history: inout [ProgressEntry]) {
+        // Already in order after almost every change (an entry appended, one replaced): one pass.
+        var inOrder = true
+        for index in history.indices.dropFirst() where !precedes(history[index - 1], history[index]) {
+            inOrder = false
+            break
+        }
+        if !inOrder { history.sort(by: precedes) }
+    }
+
+    private static func precedes(_ lhs: ProgressEntry, _ rhs: ProgressEntry) -> Bool {
+        if lhs.loggedAt != rhs.loggedAt { return lhs.loggedAt < rhs.loggedAt }
+        return lhs.id.uuidString < rhs.id.uuidString
+    }
+
+    // MARK: - Writing
+
+    /// Writes `state` over what `known` read: the journal grows by the history's changes, or the
+    /// segments are written anew when it is full (or after an upgrade or a lost segment).
+    private func save(_ state: AccountState, over known: Snapshot) throws {
+        var stored = known.stored
+        stored.state = state
+        stored.state.history = []
+        stored.inlineHistory = nil
+        var obsolete: [String] = []
+        if known.needsRewrite {
+            let previous = Set(stored.index.segments.map(\.file))
+            stored.index.segments = []
+            stored.index.journal = []
+            let keys = Set(state.history.map(SegmentKey.init))
+            try writeSegments(keys, of: state.history, into: &stored.index)
+            stored.summaries = Dictionary(grouping: state.history, by: \.type).mapValues { HistorySummary(of: $0) }
+            obsolete = Array(previous.subtracting(stored.index.segments.map(\.file)))
+        } else {
+            let changes = Self.changes(from: known.state.history, to: state.history)
+            if !changes.isEmpty {
+                stored.index.journal += changes
+                let metrics = Set(changes.flatMap(\.keys).map(\.metric))
+                for metric in metrics {
+                    let entries = state.history.filter { $0.type == metric }
+                    stored.summaries[metric] = entries.isEmpty ? nil : HistorySummary(of: entries)
+                }
+                if stored.index.journal.count > HistoryIndex.journalLimit {
+                    let keys = Set(stored.index.journal.flatMap(\.keys))
+                    let previous = Set(stored.index.segments.map(\.file))
+                    stored.index.journal = []
+                    try writeSegments(keys, of: state.history, into: &stored.index)
+                    obsolete = Array(previous.subtracting(stored.index.segments.map(\.file)))
+                }
+            }
+        }
+        let data: Data
+        do {
+            data = try CacheFile<AccountFileV2>.encode(stored)
+        } catch {
+            throw CacheError.writeFailed(path: file.path, reason: "cannot encode it: \(error)")
+        }
+        try file.atomicFile.write(data)
+        memory.count {
+            $0.filesWritten += 1
+            $0.bytesWritten += data.count
+        }
+        for name in obsolete {
+            unlink(historyFolder.appendingPathComponent(name).path)
+        }
+        memory.remember(Snapshot(bytes: data, stored: stored, state: state, needsRewrite: false))
+    }
+
+    /// Writes the segments `keys` from `history` as new files and lists them in `index` in place of
+    /// the old ones; a segment left empty is dropped.
+    private func writeSegments(_ keys: Set<SegmentKey>, of history: [ProgressEntry], into index: inout HistoryIndex)
+        throws
+    {
+        var grouped: [SegmentKey: [ProgressEntry]] = [:]
+        for entry in history {
+            let key = SegmentKey(entry)
+            if keys.contains(key) { grouped[key, default: []].append(entry) }
+        }
+        var segments = index.segments.filter { !keys.contains($0.key) }
+        for key in keys.sorted() {
+            guard let entries = grouped[key], !entries.isEmpty else { continue }
+            let name = key.fileName(generation: index.nextGeneration)
+            index.nextGeneration += 1
+            let segmentFile = CacheFile<HistorySegmentFile>(url: historyFolder.appendingPathComponent(name), now: now)
+            let data: Data
+            do {
+                data = try CacheFile<HistorySegmentFile>.encode(HistorySegment(key: key, entries: entries))
+            } catch {
+                throw CacheError.writeFailed(path: segmentFile.path, reason: "cannot encode it: \(error)")
+            }
+            try segmentFile.atomicFile.write(data)
+            memory.count {
+                $0.filesWritten += 1
+                $0.bytesWritten += data.count
+            }
+            segments.append(HistoryIndex.Segment(key: key, file: name, count: entries.count))
+        }
+        index.segments = segments.sorted { $0.key < $1.key }
+    }
+
+    /// The journal entries that turn `old` into `new` (both in the history's order).
+    ///
+    /// Only the stretch between their common beginning and common end is compared by id: adding,
+    /// replacing or removing a few entries costs a scan, not a table of the whole history.
+    static func changes(from old: [ProgressEntry], to new: [ProgressEntry]) -> [HistoryIndex.Change] {
+        if old == new { return [] }
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix,
+            old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        let before = old[prefix..<(old.count - suffix)]
+        let after = new[prefix..<(new.count - suffix)]
+        var previous = [UUID: ProgressEntry](minimumCapacity: before.count)
+        for entry in before { previous[entry.id] = entry }
+        var changes: [HistoryIndex.Change] = []
+        for entry in after {
+            if let earlier = previous.removeValue(forKey: entry.id) {
+                if earlier == entry { continue }
+                let from = SegmentKey(earlier)
+                changes.append(.put(entry, previous: from == SegmentKey(entry) ? nil : from))
+            } else {
+                changes.append(.put(entry, previous: nil))
+            }
+        }
+        for entry in before where previous[entry.id] != nil {
+            changes.append(.remove(entry.id, from: SegmentKey(entry)))
+        }
+        return changes
+    }
+
+    // MARK: - Memory
+
+    /// What was last read or written: `account.json`'s bytes, what they decode to, and the history.
+    struct Snapshot: Sendable {
+        var bytes: Data
+        var stored: StoredAccount
+        var state: AccountState
+        /// The segments must be written anew by the next save (a version 1 file, a segment lost).
+        var needsRewrite: Bool
+
+        /// Whether `newer` is this snapshot with more changes journaled on the same segments.
+        func extends(to newer: StoredAccount) -> Bool {
+            !needsRewrite && stored.inlineHistory == nil && newer.inlineHistory == nil
+                && stored.index.segments == newer.index.segments
+                && newer.index.journal.starts(with: stored.index.journal)
+        }
+    }
+
+    /// A lock-free read met something only a read under the lock may settle.
+    private struct Unsettled: Error {}
+
+    private final class Memory: Sendable {
+        private let last = Mutex<Snapshot?>(nil)
+        let counters = Mutex(Counters())
+
+        func snapshot(for bytes: Data) -> Snapshot? {
+            last.withLock { known in known.flatMap { $0.bytes == bytes ? $0 : nil } }
+        }
+
+        func snapshot() -> Snapshot? { last.withLock { $0 } }
+
+        func remember(_ snapshot: Snapshot) { last.withLock { $0 = snapshot } }
+
+        func forget() { last.withLock { $0 = nil } }
+
+        func count(_ change: (inout Counters) -> Void) { counters.withLock { change(&$0) } }
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The on-disk shape of one cache file: a `schemaVersion` beside one value.
 ///
 /// Each file type is private to the store that owns it, so the domain types never decide the format.
@@ -10,4 +16,13 @@ protocol VersionedFileFormat: Codable, Sendable {
     init(value: Value)
     /// The value read; throws when the file holds something the domain cannot (an unknown unit system).
     var value: Value { get throws }
+    /// Reads a file of an older schema `version`; `nil` when this format reads no older version.
+    static func decodeOlder(version: Int, from data: Data, with decoder: JSONDecoder) throws -> Value?
+    /// Whether the file is written indented, for people to read; large files are written compact.
+    static var isIndented: Bool { get }
+}
+
+extension VersionedFileFormat {
+    static func decodeOlder(version: Int, from data: Data, with decoder: JSONDecoder) throws -> Value? { nil }
+    static var isIndented: Bool { true }
 }

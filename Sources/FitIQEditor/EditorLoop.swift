@@ -74,8 +74,9 @@ public final class EditorLoop: Sendable {
             screen: .signIn, size: size, now: dependencies.now(), timeZone: dependencies.timeZone,
             server: accounts.server)
         state.canImportHealth = dependencies.healthSource != nil
-        if let account = account.withLock({ $0 }), let cached = try? await account.cached() {
-            state.account = AccountSnapshot(email: account.email, server: account.key.server, state: cached)
+        // The overview reads no history: the whole of it follows from the background work.
+        if let account = account.withLock({ $0 }), let cached = try? await account.store.overview() {
+            state.account = AccountSnapshot(email: account.email, server: account.key.server, overview: cached)
             state.screen = .profile
         }
         return state
@@ -237,7 +238,10 @@ public final class EditorLoop: Sendable {
     private func save(_ form: Form, _ change: @Sendable (Account) async throws -> Bool) async {
         guard let account = account.withLock({ $0 }) else { return }
         do {
-            _ = try await change(account)
+            guard try await change(account) else {
+                post(.nothingToSave(form))
+                return
+            }
             post(.saved(form, error: nil))
             await publish(account)
             requestSync()

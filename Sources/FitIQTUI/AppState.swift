@@ -91,17 +91,44 @@ public struct AppState: Sendable {
     public var hasUnsavedEdits: Bool { !profile.drafts.isEmpty || profile.editing != nil }
 }
 
-/// The account shown by the UI: who, where, and the cached state.
+/// The account shown by the UI: who, where, the cached state, and its height history in the order
+/// and the thinness the screen draws it, computed once per change of the account rather than per frame.
 public struct AccountSnapshot: Sendable, Equatable {
     public var email: String
     public var server: String
     public var state: AccountState
+    /// Height entries, newest first: the whole history, or its latest entries while it is being read.
+    public var heightHistory: [ProgressEntry]
+    /// The height history thinned for the chart, oldest first.
+    public var heightChart: [ProgressEntry]
+    /// How many height entries the history holds.
+    public var heightCount: Int
 
+    /// The snapshot of a state read whole.
     public init(email: String, server: String, state: AccountState) {
+        self.init(email: email, server: server, overview: AccountOverview(full: state))
+    }
+
+    /// The snapshot of what a first frame reads: with an incomplete overview, the list holds the
+    /// latest entries and the chart the summary's series.
+    public init(email: String, server: String, overview: AccountOverview) {
         self.email = email
         self.server = server
-        self.state = state
+        self.state = overview.state
+        let summary = overview.summaries[ProgressEntry.heightType] ?? .empty
+        if overview.isComplete {
+            heightHistory = HeightChart.chronological(overview.state.history).reversed()
+        } else {
+            heightHistory = HeightChart.chronological(summary.latest).reversed()
+        }
+        heightChart = summary.series.map { point in
+            ProgressEntry(id: Self.chartId, quantity: point.value, loggedAt: point.at, source: .server)
+        }
+        heightCount = max(summary.count, heightHistory.count)
     }
+
+    /// The id of every chart point (they are never listed or chosen).
+    private static let chartId = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 /// The sign-in and registration form; its fields are always in typing mode.

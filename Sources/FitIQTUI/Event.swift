@@ -17,6 +17,8 @@ public enum Event: Sendable {
     case signInFailed(String)
     /// A form was saved locally (`error` when it could not be).
     case saved(Form, error: String?)
+    /// A form was saved while it held nothing new: nothing was written or queued.
+    case nothingToSave(Form)
     /// The clock moved (for the title bar's time).
     case tick(Date)
     /// A health import moved on.

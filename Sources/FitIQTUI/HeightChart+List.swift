@@ -24,15 +24,20 @@ extension HeightChart {
 
     /// ``list(_:unitSystem:timeZone:into:x:y:width:height:style:)`` with the entry `selected` (newest first)
     /// marked and kept in view.
+    ///
+    /// With `isNewestFirst`, `entries` are the height entries already in the list's order (as
+    /// ``chronological(_:)`` reversed gives them), and only the rows shown are looked at.
     public static func list(
         _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone,
-        into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle, selected: Int?
+        into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle, selected: Int?,
+        isNewestFirst: Bool = false
     ) {
         guard width > 0, height > 0 else { return }
         buffer.fill(x: x, y: y, width: width, height: height, style: style)
         // The chosen entry (newest first) stays in view: the list scrolls past the first rows if need be.
         let first = selected.map { max(0, $0 - height + 1) } ?? 0
-        let shown = chronological(entries).reversed().dropFirst(first).prefix(height)
+        let ordered = isNewestFirst ? entries : Array(chronological(entries).reversed())
+        let shown = ordered.dropFirst(first).prefix(height)
         guard !shown.isEmpty else {
             buffer.put(emptyMessage, x: x, y: y, style: style, limit: width)
             return

@@ -25,9 +25,12 @@ public enum HeightChart {
     ///
     /// The last row holds the dates, the rest the bars. With no entries it says so; when the
     /// rectangle is too small for a chart it draws a one-line summary of the latest height.
+    ///
+    /// `entries` may be a history thinned to a few points per column (``HistorySummary/series``);
+    /// `total` then gives the number of entries of the whole history for the one-line summary.
     public static func render(
         _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone,
-        into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle
+        into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle, total: Int? = nil
     ) {
         guard width > 0, height > 0 else { return }
         buffer.fill(x: x, y: y, width: width, height: height, style: style)
@@ -45,7 +48,7 @@ public enum HeightChart {
         // Label, a space, the axis, then the bars; the last row holds the dates.
         let plot = (x: x + labelWidth + 2, width: width - labelWidth - 2, rows: height - 1)
         guard plot.width >= minimumPlotWidth, plot.rows >= minimumPlotRows else {
-            let summary = summary(points, unitSystem: unitSystem, timeZone: timeZone)
+            let summary = summary(points, unitSystem: unitSystem, timeZone: timeZone, total: total)
             buffer.put(summary, x: x, y: y, style: style, limit: width)
             return
         }
@@ -133,12 +136,14 @@ public enum HeightChart {
     }
 
     /// One line for rectangles too small for a chart: the latest height and the extent of the history.
-    static func summary(_ points: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone) -> String {
+    static func summary(_ points: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone, total: Int? = nil)
+        -> String
+    {
         guard let oldest = points.first, let newest = points.last else { return emptyMessage }
         let latest = Height.format(newest.quantity, unitSystem: unitSystem)
         let day = CalendarDate(containing: newest.loggedAt, in: timeZone)
-        guard points.count > 1 else { return "\(latest) on \(day)" }
+        guard (total ?? points.count) > 1 else { return "\(latest) on \(day)" }
         let since = CalendarDate(containing: oldest.loggedAt, in: timeZone)
-        return "\(latest) on \(day) (\(points.count) entries since \(since))"
+        return "\(latest) on \(day) (\(total ?? points.count) entries since \(since))"
     }
 }

@@ -273,18 +273,20 @@ private func renderHistory(_ state: AppState, x: Int, y: Int, width: Int, height
     let inner = drawBox(
         focused ? "Height history (↑↓ choose, d remove, e correct)" : "Height history", x: x, y: y, width: width,
         height: height, focused: focused, into: &buffer)
-    let entries = state.account?.state.heightHistory ?? []
+    let entries = state.account?.heightHistory ?? []
     let units = ProfileValues(state).unitSystem
     let withChart = inner.height >= 6 && inner.width >= 60 && !entries.isEmpty
     let listWidth = withChart ? min(40, inner.width / 2) : inner.width - 1
     if withChart {
         HeightChart.render(
-            entries, unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x, y: inner.y,
-            width: inner.width - listWidth - 1, height: inner.height, style: .plain)
+            state.account?.heightChart ?? [], unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x,
+            y: inner.y, width: inner.width - listWidth - 1, height: inner.height, style: .plain,
+            total: state.account?.heightCount)
     }
     HeightChart.list(
         entries, unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x + inner.width - listWidth,
-        y: inner.y, width: listWidth, height: inner.height, style: .plain, selected: state.historySelection)
+        y: inner.y, width: listWidth, height: inner.height, style: .plain, selected: state.historySelection,
+        isNewestFirst: true)
 }
 
 /// The sync details: every change with its state and the server's message, wrapped, scrolled with

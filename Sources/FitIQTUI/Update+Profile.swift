@@ -12,7 +12,7 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
     if let selected = state.historySelection, let effects = handleHistory(&state, selected, key) { return effects }
     let fields = ProfileField.allCases
     let index = fields.firstIndex(of: state.profile.focus) ?? 0
-    let entries = state.account?.state.heightHistory ?? []
+    let entries = state.account?.heightHistory ?? []
     // While the sync details show a conflict, `k` keeps this machine's value and `t` takes the
     // server's, for the first one listed (↑ still moves between fields).
     if state.lower == .syncDetails, key == .character("k") || key == .character("t"),
@@ -70,7 +70,7 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
 
 /// Keys while the history list has the focus; `nil` for keys it leaves to the profile screen.
 private func handleHistory(_ state: inout AppState, _ selected: Int, _ key: Key) -> [Effect]? {
-    let entries = state.account?.state.heightHistory ?? []
+    let entries = state.account?.heightHistory ?? []
     guard entries.indices.contains(selected) else {
         state.historySelection = entries.isEmpty ? nil : entries.count - 1
         return state.historySelection == nil ? nil : []

@@ -52,6 +52,10 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         for field in ProfileField.allCases where field.form == form { state.profile.drafts[field] = nil }
         state.message = (form == .metadata ? "Profile saved." : "Height saved.", false)
         return []
+    case .nothingToSave(let form):
+        for field in ProfileField.allCases where field.form == form { state.profile.drafts[field] = nil }
+        state.message = ("Nothing to save.", false)
+        return []
     case .tick(let date):
         state.now = date
         return []

@@ -56,7 +56,33 @@ struct AccountFileFormatTests {
             try await store.update { $0.lastSyncAt = read.lastSyncAt }
             #expect(try await store.load() == read)
             let written = try JSONSerialization.jsonObject(with: Data(contentsOf: store.fileURL)) as? [String: Any]
-            #expect(written?["schemaVersion"] as? Int == 1)
+            // Written back in the current layout: the history in month segments beside it.
+            #expect(written?["schemaVersion"] as? Int == 2)
+            #expect(!fileNames(in: store.historyFolder).isEmpty)
+            let reread = try await JSONFileProfileStore(
+                folder: store.folder, lock: AccountLock(file: folder.appendingPathComponent("lock"))
+            ).load()
+            #expect(reread == read)
+        }
+    }
+
+    @Test func aVersionOneFileUpgradedByASaveKeepsEveryPendingChangeAcrossARestart() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = try store(in: folder, holding: Self.fixtureV1)
+            let read = try await store.load()
+            // Any save upgrades the file.
+            try await store.update { $0.lastSyncAt = $0.lastSyncAt?.addingTimeInterval(1) }
+
+            // A restarted process reads the new layout.
+            let lock = AccountLock(file: folder.appendingPathComponent("lock.2"))
+            let upgraded = try await JSONFileProfileStore(folder: store.folder, lock: lock).load()
+            #expect(upgraded.pendingChangeCount == 6)
+            #expect(upgraded.outbox == read.outbox)
+            #expect(upgraded.undoLog == read.undoLog)
+            #expect(Set(upgraded.history.map(\.id)) == Set(read.history.map(\.id)))
+            #expect(upgraded.heightHistory.map(\.quantity) == read.heightHistory.map(\.quantity))
+            let summary = try await JSONFileProfileStore(folder: store.folder, lock: lock).overview()
+            #expect(summary.summaries[ProgressEntry.heightType]?.count == 6)
         }
     }
 
@@ -126,7 +152,7 @@ struct AccountFileFormatTests {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = try store(in: folder, holding: Self.fixtureV1)
             var text = try String(contentsOf: store.fileURL, encoding: .utf8)
-            text = text.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 2")
+            text = text.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 3")
             try Data(text.utf8).write(to: store.fileURL)
             let bytes = try Data(contentsOf: store.fileURL)
 
@@ -139,7 +165,7 @@ struct AccountFileFormatTests {
                     }
                     Issue.record("\(attempt) must refuse a newer file")
                 } catch let error as CacheError {
-                    #expect(error == .newerVersion(path: store.fileURL.path, version: 2, supported: 1))
+                    #expect(error == .newerVersion(path: store.fileURL.path, version: 3, supported: 2))
                     #expect(error.description.contains("newer fitiq-tui"))
                     #expect(error.description.contains(store.fileURL.path))
                 }

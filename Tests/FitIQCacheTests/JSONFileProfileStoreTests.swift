@@ -19,7 +19,10 @@ struct JSONFileProfileStoreTests {
             try await makeStore(in: folder).update { $0 = state }
             // A new store instance reads the file, not a copy in memory.
             let loaded = try await makeStore(in: folder).load()
-            #expect(loaded == state)
+            // The history comes back in the cache's one order: oldest first.
+            var ordered = state
+            ordered.history.sort { $0.loggedAt < $1.loggedAt }
+            #expect(loaded == ordered)
         }
     }
 
@@ -29,8 +32,9 @@ struct JSONFileProfileStoreTests {
             try await store.update { $0 = CacheFixtures.state(name: "Ada") }
             let data = try Data(contentsOf: store.fileURL)
             let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            #expect(object["schemaVersion"] as? Int == 1)
+            #expect(object["schemaVersion"] as? Int == 2)
             #expect(object["state"] is [String: Any])
+            #expect(object["history"] is [String: Any])
             #expect(try permissions(of: store.fileURL) == 0o600)
         }
     }

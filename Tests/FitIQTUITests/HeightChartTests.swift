@@ -145,7 +145,18 @@ struct HeightChartTests {
     ])
     func neverDrawsOutsideItsRectangle(x: Int, y: Int, width: Int, height: Int) throws {
         let entries = try Self.year2024()
-        for draw in [HeightChart.render, HeightChart.list] {
+        typealias Draw = (
+            [ProgressEntry], UnitSystem, LocalZone, inout CellBuffer, Int, Int, Int, Int, CellStyle
+        ) -> Void
+        let chart: Draw = {
+            HeightChart.render(
+                $0, unitSystem: $1, timeZone: $2, into: &$3, x: $4, y: $5, width: $6, height: $7, style: $8)
+        }
+        let list: Draw = {
+            HeightChart.list(
+                $0, unitSystem: $1, timeZone: $2, into: &$3, x: $4, y: $5, width: $6, height: $7, style: $8)
+        }
+        for draw in [chart, list] {
             // Given a buffer full of markers
             var buffer = CellBuffer(lines: Array(repeating: String(repeating: "#", count: 40), count: 8))
             // When the chart or the list is drawn into a rectangle of any size, even partly off the buffer

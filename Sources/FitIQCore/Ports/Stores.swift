@@ -9,6 +9,39 @@ public protocol ProfileStore: Sendable {
     /// A cheap mark of the stored state that changes whenever it is written, by this process or another;
     /// `nil` when nothing is stored. The editor watches it to show other processes' changes.
     func revision() async -> StoreRevision?
+    /// What a first frame needs, without reading the whole history: the state with its history cut
+    /// to each metric's latest entries, and a summary per metric.
+    func overview() async throws -> AccountOverview
+}
+
+extension ProfileStore {
+    /// Summarises a full ``load()``: for stores whose history costs nothing to read (in memory).
+    public func overview() async throws -> AccountOverview {
+        AccountOverview(full: try await load())
+    }
+}
+
+/// The account as a first frame shows it: everything but the history's bulk.
+public struct AccountOverview: Sendable, Equatable {
+    /// The state; its `history` holds only what the summaries list as latest unless ``isComplete``.
+    public var state: AccountState
+    /// The summary of each metric's history, by progress type.
+    public var summaries: [String: HistorySummary]
+    /// Whether `state.history` is the whole history.
+    public var isComplete: Bool
+
+    public init(state: AccountState, summaries: [String: HistorySummary], isComplete: Bool) {
+        self.state = state
+        self.summaries = summaries
+        self.isComplete = isComplete
+    }
+
+    /// The overview of a state read whole.
+    public init(full state: AccountState) {
+        self.state = state
+        self.summaries = Dictionary(grouping: state.history, by: \.type).mapValues { HistorySummary(of: $0) }
+        self.isComplete = true
+    }
 }
 
 /// What ``ProfileStore/revision()`` returns: equal marks mean the stored state was not written between them.

@@ -71,6 +71,12 @@ extension AccountState {
         historyCheckedAt = now
         // Entries removed here stay removed, even when a read that began before the removal lists them.
         var known = Set(history.compactMap(\.serverId)).union(removedServerIds)
+        // Where the entry of each queued post is: found once, not once per entry read.
+        let posted = Set(outbox.progress.map(\.id))
+        var postedAt: [UUID: Int] = [:]
+        if !posted.isEmpty {
+            for (index, entry) in history.enumerated() where posted.contains(entry.id) { postedAt[entry.id] = index }
+        }
         for remote in entries where remote.type == ProgressEntry.heightType && !known.contains(remote.id) {
             let candidate = ProgressEntry(
                 serverId: remote.id, type: remote.type, quantity: remote.quantity, loggedAt: remote.loggedAt,
@@ -78,13 +84,12 @@ extension AccountState {
             // A post whose answer was lost, or an imported sample the server got from another machine:
             // the server has it, so it is acknowledged now.
             if let post = outbox.progress.first(where: { post in
-                history.contains { entry in
-                    entry.id == post.id && (post.sendAttempted || entry.source == .health)
-                        && entry.isSameMeasurement(as: candidate)
-                }
+                guard let index = postedAt[post.id] else { return false }
+                let entry = history[index]
+                return (post.sendAttempted || entry.source == .health) && entry.isSameMeasurement(as: candidate)
             }) {
                 outbox.progress.removeAll { $0.id == post.id }
-                if let index = history.firstIndex(where: { $0.id == post.id }) { history[index].serverId = remote.id }
+                if let index = postedAt[post.id] { history[index].serverId = remote.id }
             } else {
                 history.append(candidate)
             }

@@ -110,19 +110,65 @@ extension SyncEngine {
         }?.id
     }
 
-    /// Every entry matching `query`, paging by `offset` until `offset ≥ total`.
+    /// Every entry matching `query`, paging by `offset`.
+    ///
+    /// The first page gives the total; the other pages are then read in a window of
+    /// ``pagesInFlight`` requests at a time, not one after another. A history that grew meanwhile is
+    /// read on, one page at a time, until a page comes back short or empty.
     func fetchAll(_ query: ProgressQuery) async throws -> [RemoteProgressEntry] {
-        var entries: [RemoteProgressEntry] = []
         var query = query
-        query.limit = 100
-        while true {
-            let pageQuery = query
-            let page = try await session.authorized { token throws(RemoteError) in
-                try await self.progress.list(pageQuery, accessToken: token)
+        query.limit = Self.pageSize
+        let first = try await page(query)
+        var entries = first.entries
+        guard first.entries.count == Self.pageSize, first.total > Self.pageSize else { return entries }
+        let offsets = Array(stride(from: Self.pageSize, to: first.total, by: Self.pageSize))
+        let queries = offsets.map { offset in
+            var pageQuery = query
+            pageQuery.offset = offset
+            return pageQuery
+        }
+        let pages = try await withThrowingTaskGroup(of: (Int, ProgressPage).self) { group in
+            var pages = [Int: ProgressPage](minimumCapacity: queries.count)
+            var next = 0
+            while next < min(Self.pagesInFlight, queries.count) {
+                let pageQuery = queries[next]
+                group.addTask { (pageQuery.offset, try await self.page(pageQuery)) }
+                next += 1
             }
-            entries += page.entries
-            query.offset += page.entries.count
-            if page.entries.isEmpty || query.offset >= page.total { return entries }
+            while let (offset, read) = try await group.next() {
+                pages[offset] = read
+                if next < queries.count {
+                    let pageQuery = queries[next]
+                    group.addTask { (pageQuery.offset, try await self.page(pageQuery)) }
+                    next += 1
+                }
+            }
+            return pages
+        }
+        for offset in offsets { entries += pages[offset]?.entries ?? [] }
+        // The history grew while it was read: go on from the end, one page at a time.
+        let last = offsets[offsets.count - 1]
+        var total = pages.values.map(\.total).max() ?? first.total
+        query.offset = last + (pages[last]?.entries.count ?? 0)
+        var lastCount = pages[last]?.entries.count ?? 0
+        while lastCount == Self.pageSize, query.offset < total {
+            let more = try await page(query)
+            entries += more.entries
+            query.offset += more.entries.count
+            lastCount = more.entries.count
+            total = more.total
+        }
+        return entries
+    }
+
+    /// The largest page the contract allows.
+    static let pageSize = 100
+    /// How many pages of a long history are read at once.
+    static let pagesInFlight = 8
+
+    private func page(_ query: ProgressQuery) async throws -> ProgressPage {
+        try await session.authorized { token throws(RemoteError) in
+            try await self.progress.list(query, accessToken: token)
         }
     }
 }

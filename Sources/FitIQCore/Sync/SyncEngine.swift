@@ -212,7 +212,8 @@ public actor SyncEngine {
         let heightBased = state.outbox.physical.map { $0.includesHeight && $0.hasHeightBase } ?? false
         guard metadataBased || heightBased else { return nil }
         do {
-            try await pull()
+            // A server that did not change leaves the cache unwritten: the send writes it once more.
+            try await pull(savingUnchanged: false)
             return nil
         } catch let error as SessionError {
             throw error
@@ -225,7 +226,7 @@ public actor SyncEngine {
 
     /// Reads the server's profile (creating it on 404) and merges it into the cache.
     @discardableResult
-    public func pull(nameForNewProfile: String? = nil) async throws -> AccountState {
+    public func pull(nameForNewProfile: String? = nil, savingUnchanged: Bool = true) async throws -> AccountState {
         let local = try await store.load()
         let metadata =
             local.profile?.metadata
@@ -234,7 +235,11 @@ public actor SyncEngine {
         let identity = self.identity
         let now = environment.now()
         return try await store.update { state in
-            state.mergeServerProfile(remote, identity: identity, now: now)
+            var merged = state
+            merged.mergeServerProfile(remote, identity: identity, now: now)
+            var untimed = merged
+            untimed.lastSyncAt = state.lastSyncAt
+            if savingUnchanged || untimed != state { state = merged }
             return state
         }
     }

@@ -38,6 +38,15 @@ extension Account {
         return SyncReport(try await store.load())
     }
 
+    /// Sends pending changes and reads nothing else: what a save needs. A `PUT` or `PATCH` that is
+    /// acknowledged leaves the server's copy in the cache, so no `GET` follows it, and a profile save
+    /// reads no history. A change made from a server value is checked for conflicts first.
+    @discardableResult
+    public func push(until deadline: Date? = nil) async throws -> SyncReport {
+        let checked = try await engine.checkForConflicts()
+        return try await engine.drain(until: deadline, checkFirst: !checked)
+    }
+
     /// Where the account stands, from the cache alone.
     public func status() async throws -> AccountStatus {
         let state = try await store.load()

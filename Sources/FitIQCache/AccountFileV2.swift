@@ -1,0 +1,276 @@
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What `account.json` holds from schema version 2 on: the account without the bulk of its history.
+///
+/// The history lives in segment files, one per metric and month (``HistorySegmentFile``). This file
+/// names them, holds the journal of history changes made since they were last written, and a
+/// summary of each metric for the first frame. A save writes this file alone, unless the journal is
+/// full: then the segments it touched are written anew first (``HistoryIndex/journalLimit``).
+struct StoredAccount: Sendable, Equatable {
+    /// The account; its `history` is always empty here.
+    var state: AccountState
+    var index: HistoryIndex
+    /// The summary of each metric's history, by progress type.
+    var summaries: [String: HistorySummary]
+    /// A version 1 file's history, held inline: written as segments by the next save.
+    var inlineHistory: [ProgressEntry]?
+}
+
+/// The segments of the history and the changes made since they were written.
+struct HistoryIndex: Sendable, Equatable {
+    /// One segment file: the entries of one metric logged in one month (UTC).
+    struct Segment: Sendable, Equatable {
+        var key: SegmentKey
+        /// The file's name in the history folder; a rewritten segment gets a new name.
+        var file: String
+        var count: Int
+    }
+
+    /// One change to the history since the segments were written.
+    enum Change: Sendable, Equatable {
+        /// An entry added or replaced (same id); `previous` is the segment that held it, if another.
+        case put(ProgressEntry, previous: SegmentKey?)
+        /// The entry with this id removed from the segment `from`.
+        case remove(UUID, from: SegmentKey)
+
+        /// The segments the change touches.
+        var keys: [SegmentKey] {
+            switch self {
+            case .put(let entry, let previous): [SegmentKey(entry)] + (previous.map { [$0] } ?? [])
+            case .remove(_, let from): [from]
+            }
+        }
+    }
+
+    var segments: [Segment] = []
+    var journal: [Change] = []
+    /// The number in the next segment file's name.
+    var nextGeneration = 1
+
+    /// How many changes the journal holds before the segments they touch are written anew: enough
+    /// for a day of use, few enough that `account.json` stays far below 64 KB.
+    static let journalLimit = 96
+}
+
+/// A metric and a month: which segment an entry belongs to.
+struct SegmentKey: Hashable, Sendable, Comparable {
+    var metric: String
+    /// `YYYY-MM`, in UTC.
+    var month: String
+
+    init(metric: String, month: String) {
+        self.metric = metric
+        self.month = month
+    }
+
+    init(_ entry: ProgressEntry) {
+        let day = CalendarDate(containing: entry.loggedAt, in: .utc)
+        self.init(
+            metric: entry.type,
+            month: DecimalText.padded(day.year, width: 4) + "-" + DecimalText.padded(day.month, width: 2))
+    }
+
+    /// `height/2025-03`.
+    var description: String { metric + "/" + month }
+
+    init?(_ text: String) {
+        guard let slash = text.lastIndex(of: "/") else { return nil }
+        self.init(metric: String(text[..<slash]), month: String(text[text.index(after: slash)...]))
+    }
+
+    static func < (lhs: SegmentKey, rhs: SegmentKey) -> Bool {
+        (lhs.metric, lhs.month) < (rhs.metric, rhs.month)
+    }
+
+    /// A file name for this segment: the metric with anything but `a-z0-9_` written as `%XX`.
+    func fileName(generation: Int) -> String {
+        var safe = ""
+        for byte in metric.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                safe.append(Character(Unicode.Scalar(byte)))
+            default:
+                let digits = Array("0123456789ABCDEF")
+                safe += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 15)])
+            }
+        }
+        return "\(safe)-\(month).\(generation).json"
+    }
+}
+
+/// `account.json`, schema version 2: `{"schemaVersion": 2, "state": {…}, "history": {…}, "summaries": {…}}`.
+///
+/// `state` has the layout of version 1 (``AccountFile``) with its `history` always empty; version 1
+/// files are read and written back as version 2 by the next save.
+struct AccountFileV2: VersionedFileFormat {
+    static let schemaVersion = 2
+    static var isIndented: Bool { false }
+    var schemaVersion: Int
+    var state: AccountFile.StateV1
+    var history: HistoryIndexV2
+    var summaries: [String: SummaryV2]
+
+    init(value: StoredAccount) {
+        schemaVersion = Self.schemaVersion
+        var state = value.state
+        state.history = []
+        self.state = AccountFile.StateV1(state)
+        history = HistoryIndexV2(value.index)
+        summaries = value.summaries.mapValues(SummaryV2.init)
+    }
+
+    var value: StoredAccount {
+        get throws {
+            StoredAccount(
+                state: try state.domain(), index: try history.domain(),
+                summaries: try summaries.mapValues { try $0.domain() }, inlineHistory: nil)
+        }
+    }
+
+    static func decodeOlder(version: Int, from data: Data, with decoder: JSONDecoder) throws -> StoredAccount? {
+        guard version == AccountFile.schemaVersion else { return nil }
+        var state = try decoder.decode(AccountFile.self, from: data).value
+        let history = state.history
+        state.history = []
+        return StoredAccount(state: state, index: HistoryIndex(), summaries: [:], inlineHistory: history)
+    }
+
+    struct HistoryIndexV2: Codable, Sendable {
+        var segments: [SegmentV2]
+        var journal: [ChangeV2]
+        var nextGeneration: Int
+
+        init(_ index: HistoryIndex) {
+            segments = index.segments.map(SegmentV2.init)
+            journal = index.journal.map(ChangeV2.init)
+            nextGeneration = index.nextGeneration
+        }
+
+        func domain() throws -> HistoryIndex {
+            let segments = try segments.map { try $0.domain() }
+            var seen = Set<SegmentKey>()
+            for segment in segments where !seen.insert(segment.key).inserted {
+                throw AccountFile.invalid("history.segments", segment.key.description + " is listed twice")
+            }
+            return HistoryIndex(
+                segments: segments, journal: try journal.map { try $0.domain() }, nextGeneration: nextGeneration)
+        }
+    }
+
+    struct SegmentV2: Codable, Sendable {
+        var segment: String
+        var file: String
+        var count: Int
+
+        init(_ segment: HistoryIndex.Segment) {
+            self.segment = segment.key.description
+            file = segment.file
+            count = segment.count
+        }
+
+        func domain() throws -> HistoryIndex.Segment {
+            guard let key = SegmentKey(segment) else { throw AccountFile.invalid("history.segments.segment", segment) }
+            // The file is opened in the history folder: a name that leads elsewhere is damage.
+            guard !file.isEmpty, !file.contains("/"), !file.hasPrefix("."), count >= 0 else {
+                throw AccountFile.invalid("history.segments.file", file)
+            }
+            return HistoryIndex.Segment(key: key, file: file, count: count)
+        }
+    }
+
+    /// `{"put": {entry}, "previous": "height/2025-03"}` or `{"remove": "UUID", "from": "height/2025-03"}`.
+    struct ChangeV2: Codable, Sendable {
+        var put: AccountFile.EntryV1?
+        var previous: String?
+        var remove: UUID?
+        var from: String?
+
+        init(_ change: HistoryIndex.Change) {
+            switch change {
+            case .put(let entry, let previous):
+                put = AccountFile.EntryV1(entry)
+                self.previous = previous?.description
+            case .remove(let id, let from):
+                remove = id
+                self.from = from.description
+            }
+        }
+
+        func domain() throws -> HistoryIndex.Change {
+            if let put {
+                return .put(put.domain, previous: try previous.map(Self.key))
+            }
+            guard let remove, let from else { throw AccountFile.invalid("history.journal", "an empty change") }
+            return .remove(remove, from: try Self.key(from))
+        }
+
+        static func key(_ text: String) throws -> SegmentKey {
+            guard let key = SegmentKey(text) else { throw AccountFile.invalid("history.journal.segment", text) }
+            return key
+        }
+    }
+
+    struct SummaryV2: Codable, Sendable {
+        var count: Int
+        var first: Date?
+        var last: Date?
+        var latest: [AccountFile.EntryV1]
+        /// `[seconds since 2001, value]` pairs.
+        var series: [[Double]]
+
+        init(_ summary: HistorySummary) {
+            count = summary.count
+            first = summary.first
+            last = summary.last
+            latest = summary.latest.map(AccountFile.EntryV1.init)
+            series = summary.series.map { [$0.at.timeIntervalSinceReferenceDate, $0.value] }
+        }
+
+        func domain() throws -> HistorySummary {
+            let points = try series.map { pair -> HistorySummary.Point in
+                guard pair.count == 2, abs(pair[0]) <= CacheFileDecoding.maximumSeconds else {
+                    throw AccountFile.invalid("summaries.series", "\(pair)")
+                }
+                return HistorySummary.Point(at: Date(timeIntervalSinceReferenceDate: pair[0]), value: pair[1])
+            }
+            return HistorySummary(
+                count: count, first: first, last: last, latest: latest.map(\.domain), series: points)
+        }
+    }
+}
+
+/// One segment of the history: `history/<metric>-<YYYY-MM>.<n>.json`,
+/// `{"schemaVersion": 1, "segment": "height/2025-03", "entries": [{…}, …]}`, written once and never
+/// changed (a new version of the segment is a new file).
+struct HistorySegmentFile: VersionedFileFormat {
+    static let schemaVersion = 1
+    static var isIndented: Bool { false }
+    var schemaVersion: Int
+    var segment: String
+    var entries: [AccountFile.EntryV1]
+
+    init(value: HistorySegment) {
+        schemaVersion = Self.schemaVersion
+        segment = value.key.description
+        entries = value.entries.map(AccountFile.EntryV1.init)
+    }
+
+    var value: HistorySegment {
+        get throws {
+            guard let key = SegmentKey(segment) else { throw AccountFile.invalid("segment", segment) }
+            return HistorySegment(key: key, entries: entries.map(\.domain))
+        }
+    }
+}
+
+/// The entries of one metric logged in one month.
+struct HistorySegment: Sendable, Equatable {
+    var key: SegmentKey
+    var entries: [ProgressEntry]
+}

@@ -1,0 +1,97 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What a screen shows of one metric's history without reading all of it: how many entries, over
+/// which dates, the latest few, and a series thinned to a fixed number of points for a chart.
+///
+/// It is computed in one pass over the entries, in any order, and its size does not grow with the
+/// history: the cache keeps one per metric beside the profile, so the first frame reads no history.
+public struct HistorySummary: Sendable, Equatable {
+    /// One point of the thinned series: the last value logged in its slice of time.
+    public struct Point: Sendable, Equatable {
+        public var at: Date
+        public var value: Double
+
+        public init(at: Date, value: Double) {
+            self.at = at
+            self.value = value
+        }
+    }
+
+    /// How many entries the history holds.
+    public var count: Int
+    /// The oldest and the newest instant logged.
+    public var first: Date?
+    public var last: Date?
+    /// The newest entries, newest first, at most ``latestLimit``.
+    public var latest: [ProgressEntry]
+    /// The history thinned to at most ``seriesLimit`` points, oldest first: the time from the first
+    /// entry to the last in equal slices, each holding its newest entry.
+    public var series: [Point]
+
+    public init(count: Int, first: Date?, last: Date?, latest: [ProgressEntry], series: [Point]) {
+        self.count = count
+        self.first = first
+        self.last = last
+        self.latest = latest
+        self.series = series
+    }
+
+    /// No entries.
+    public static let empty = HistorySummary(count: 0, first: nil, last: nil, latest: [], series: [])
+
+    /// How many of the newest entries a summary keeps: more than any screen lists at once.
+    public static let latestLimit = 64
+    /// How many points the series keeps: more columns than a chart on a wide terminal has.
+    public static let seriesLimit = 480
+
+    /// The summary of `entries` (any order); entries with a value that is not finite are counted
+    /// but left out of the series.
+    public init(of entries: some Collection<ProgressEntry>) {
+        var first: Date?
+        var last: Date?
+        var isOldestFirst = true
+        for entry in entries {
+            if first.map({ entry.loggedAt < $0 }) ?? true { first = entry.loggedAt }
+            if let newest = last, entry.loggedAt < newest { isOldestFirst = false }
+            if last.map({ entry.loggedAt > $0 }) ?? true { last = entry.loggedAt }
+        }
+        self.count = entries.count
+        self.first = first
+        self.last = last
+        // The cache keeps the history oldest first: its latest entries are its last ones.
+        self.latest =
+            isOldestFirst
+            ? Array(entries.suffix(Self.latestLimit).reversed()) : Self.newest(entries, limit: Self.latestLimit)
+        guard let first, let last else {
+            self.series = []
+            return
+        }
+        let span = last.timeIntervalSince(first)
+        let slots = Self.seriesLimit
+        var newestInSlot = [ProgressEntry?](repeating: nil, count: slots)
+        for entry in entries where entry.quantity.isFinite {
+            let fraction = span > 0 ? entry.loggedAt.timeIntervalSince(first) / span : 0
+            let slot = min(slots - 1, max(0, Int(fraction * Double(slots))))
+            if let kept = newestInSlot[slot], kept.loggedAt > entry.loggedAt { continue }
+            newestInSlot[slot] = entry
+        }
+        self.series = newestInSlot.compactMap { $0.map { Point(at: $0.loggedAt, value: $0.quantity) } }
+    }
+
+    /// The `limit` newest entries, newest first, without sorting the whole collection.
+    static func newest(_ entries: some Collection<ProgressEntry>, limit: Int) -> [ProgressEntry] {
+        var kept: [ProgressEntry] = []
+        kept.reserveCapacity(limit + 1)
+        for entry in entries {
+            if kept.count == limit, let oldest = kept.last, entry.loggedAt <= oldest.loggedAt { continue }
+            let index = kept.firstIndex { $0.loggedAt < entry.loggedAt } ?? kept.count
+            kept.insert(entry, at: index)
+            if kept.count > limit { kept.removeLast() }
+        }
+        return kept
+    }
+}

@@ -1,0 +1,228 @@
+import FitIQCore
+import Foundation
+import Testing
+
+@testable import FitIQCache
+
+/// The cache laid out for years of data: a save writes `account.json` alone, whatever the history's
+/// size; the history lives in month segments, rewritten only when the journal is full.
+struct HistoryLayoutTests {
+    private func makeStore(in folder: URL, now: Date = Date()) -> JSONFileProfileStore {
+        JSONFileProfileStore(
+            folder: folder.appendingPathComponent("account"),
+            lock: AccountLock(file: folder.appendingPathComponent("lock")), now: { now })
+    }
+
+    /// `count` synced height entries, one a day back from 2026-11-01, as a history sync leaves them.
+    private func history(_ count: Int) -> [ProgressEntry] {
+        let start = Date(timeIntervalSince1970: 1_793_491_200)  // 2026-11-01
+        return (0..<count).map { day in
+            ProgressEntry(
+                serverId: "p-\(day)", quantity: 170 + Double(day % 50) / 10,
+                loggedAt: start.addingTimeInterval(-Double(day) * 86_400), source: .server)
+        }
+    }
+
+    private func seeded(_ store: JSONFileProfileStore, entries: Int) async throws {
+        let entries = history(entries)
+        try await store.update { state in
+            state = CacheFixtures.state(name: "Ada")
+            state.history = entries
+        }
+    }
+
+    private func historyFiles(_ store: JSONFileProfileStore) -> [String] {
+        fileNames(in: store.historyFolder).filter { !$0.hasPrefix(".") }
+    }
+
+    @Test func oneSaveWritesOnlyTheSmallAccountFileWhateverTheHistorysSize() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = makeStore(in: folder)
+            try await seeded(store, entries: 10_000)
+            #expect(historyFiles(store).count > 300)
+            let before = store.counters
+            let segmentsBefore = historyFiles(store)
+
+            try await store.update { state in
+                state.recordHeight(181, measuredAt: Date(), source: .manual)
+            }
+
+            let after = store.counters
+            #expect(after.filesWritten - before.filesWritten == 1)
+            #expect(after.bytesWritten - before.bytesWritten < 64 * 1024)
+            // Nothing was read again: the store kept what it wrote.
+            #expect(after.filesDecoded == before.filesDecoded)
+            #expect(historyFiles(store) == segmentsBefore)
+            let reread = try await makeStore(in: folder).load()
+            #expect(reread.history.count == 10_001)
+            #expect(reread.heightHistory.first?.quantity == 181)
+        }
+    }
+
+    @Test func aFullJournalRewritesOnlyTheSegmentsItTouchedAndDeletesTheOldOnes() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = makeStore(in: folder)
+            try await seeded(store, entries: 400)
+            let old = Set(historyFiles(store))
+            let logged = Date(timeIntervalSince1970: 1_796_515_200)  // 2026-12-06, a month of its own
+
+            for index in 0...HistoryLayoutTestsLimit.journal {
+                try await store.update { state in
+                    state.recordHeight(
+                        180 + Double(index) / 10, measuredAt: logged.addingTimeInterval(Double(index)), source: .manual)
+                }
+            }
+
+            let now = Set(historyFiles(store))
+            // The untouched months keep their files; the new month got one.
+            #expect(now.subtracting(old).count == 1)
+            #expect(old.subtracting(now).isEmpty)
+            #expect(now.subtracting(old).first?.hasPrefix("height-2026-12.") == true)
+            let reread = try await makeStore(in: folder).load()
+            #expect(reread == (try await store.load()))
+            #expect(reread.history.count == 400 + HistoryLayoutTestsLimit.journal + 1)
+        }
+    }
+
+    @Test func correctionsAndRemovalsSurviveARestartBeforeAndAfterTheJournalIsFolded() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = makeStore(in: folder)
+            try await seeded(store, entries: 200)
+            let state = try await store.load()
+            let victim = state.history[10]
+            let moved = state.history[20]
+            try await store.update { state in
+                state.history.removeAll { $0.id == victim.id }
+                let index = state.history.firstIndex { $0.id == moved.id }!
+                // Logged a year later: it changes segment.
+                state.history[index].loggedAt = moved.loggedAt.addingTimeInterval(365 * 86_400)
+                state.history[index].quantity = 199
+            }
+            var reread = try await makeStore(in: folder).load()
+            #expect(!reread.history.contains { $0.id == victim.id })
+            #expect(reread.history.first { $0.id == moved.id }?.quantity == 199)
+            #expect(reread == (try await store.load()))
+
+            // Fold the journal, then read again.
+            for index in 0...HistoryLayoutTestsLimit.journal {
+                try await store.update { $0.history[index].notes = "note \(index)" }
+            }
+            reread = try await makeStore(in: folder).load()
+            #expect(reread == (try await store.load()))
+            #expect(!reread.history.contains { $0.id == victim.id })
+            #expect(reread.history.count == 199)
+        }
+    }
+
+    @Test func anotherProcesssSaveIsSeenWithoutReadingTheSegmentsAgain() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let mine = makeStore(in: folder)
+            try await seeded(mine, entries: 1_000)
+            _ = try await mine.load()
+            // Another process (another store object on the same files) logs a height.
+            let theirs = makeStore(in: folder)
+            try await theirs.update { $0.recordHeight(185, measuredAt: Date(), source: .manual) }
+            let decodedBefore = mine.counters.filesDecoded
+
+            let seen = try await mine.load()
+
+            #expect(seen.heightHistory.first?.quantity == 185)
+            #expect(seen == (try await theirs.load()))
+            // account.json only.
+            #expect(mine.counters.filesDecoded - decodedBefore == 1)
+        }
+    }
+
+    @Test func theOverviewReadsNoSegment() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            try await seeded(makeStore(in: folder), entries: 5_000)
+            let fresh = makeStore(in: folder)
+
+            let overview = try await fresh.overview()
+
+            #expect(fresh.counters.filesDecoded == 0)
+            #expect(!overview.isComplete)
+            let summary = try #require(overview.summaries[ProgressEntry.heightType])
+            #expect(summary.count == 5_000)
+            #expect(summary.latest.count == HistorySummary.latestLimit)
+            #expect(summary.latest.first?.serverId == "p-0")
+            #expect(summary.series.count <= HistorySummary.seriesLimit && summary.series.count > 100)
+            #expect(overview.state.profile?.name == "Ada")
+            // Once the store holds the whole history, the overview is complete.
+            _ = try await fresh.load()
+            #expect(try await fresh.overview().isComplete)
+        }
+    }
+
+    @Test func aDamagedSegmentIsMovedAsideNamedAndTheHistoryIsReadFromTheServerAgain() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let now = Date(timeIntervalSince1970: 1_735_787_045.6785)  // 2025-01-02T03:04:05.678Z
+            try await seeded(makeStore(in: folder, now: now), entries: 100)
+            let store = makeStore(in: folder, now: now)
+            let victim = try #require(historyFiles(store).first)
+            let path = store.historyFolder.appendingPathComponent(victim).path
+            try Data("{\"schemaVersion\": 1, \"segment\": ".utf8).write(to: URL(fileURLWithPath: path))
+
+            await #expect {
+                _ = try await store.load()
+            } throws: { error in
+                guard case CacheError.corrupt(let named, let movedTo, _) = error else { return false }
+                return named == path && movedTo == path + ".corrupt-20250102T030405.678Z"
+            }
+            #expect(FileManager.default.fileExists(atPath: path + ".corrupt-20250102T030405.678Z"))
+
+            // The rest is read; the next sync reads the whole history from the server.
+            let state = try await store.load()
+            #expect(state.historyCheckedAt == nil)
+            #expect(state.history.count < 100 && state.history.count > 50)
+            try await store.update { $0.lastSyncAt = now }
+            #expect(try await makeStore(in: folder).load().history.count == state.history.count)
+            #expect(FileManager.default.fileExists(atPath: path + ".corrupt-20250102T030405.678Z"))
+        }
+    }
+
+    @Test func aSegmentOfANewerSchemaIsRefusedAndLeftInPlace() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            // Enough entries that they are written as segments, not only journaled.
+            try await seeded(makeStore(in: folder), entries: 200)
+            let store = makeStore(in: folder)
+            let victim = try #require(historyFiles(store).first)
+            let url = store.historyFolder.appendingPathComponent(victim)
+            let newer = Data(#"{"schemaVersion": 9, "future": true}"#.utf8)
+            try newer.write(to: url)
+
+            await #expect {
+                _ = try await store.load()
+            } throws: { error in
+                guard case CacheError.newerVersion(_, 9, 1) = error else { return false }
+                return true
+            }
+            #expect(try Data(contentsOf: url) == newer)
+        }
+    }
+
+    @Test func journalChangesAreTheStretchThatDiffers() {
+        let entries = history(6).reversed().map { $0 }
+        let appended = entries + [ProgressEntry(quantity: 1, loggedAt: Date(), source: .manual)]
+        #expect(JSONFileProfileStoreProbe.changes(entries, appended).count == 1)
+        var corrected = entries
+        corrected[2].quantity = 5
+        #expect(JSONFileProfileStoreProbe.changes(entries, corrected).count == 1)
+        var removed = entries
+        removed.remove(at: 3)
+        #expect(JSONFileProfileStoreProbe.changes(entries, removed).count == 1)
+        #expect(JSONFileProfileStoreProbe.changes(entries, entries).isEmpty)
+    }
+}
+
+/// The journal's limit, as the store uses it.
+enum HistoryLayoutTestsLimit {
+    static let journal = HistoryIndex.journalLimit
+}
+
+/// The store's diff of two histories, seen from the tests.
+enum JSONFileProfileStoreProbe {
+    static func changes(_ old: [ProgressEntry], _ new: [ProgressEntry]) -> [HistoryIndex.Change] {
+        JSONFileProfileStore.changes(from: old, to: new)
+    }
+}
