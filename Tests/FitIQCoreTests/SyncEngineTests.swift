@@ -25,6 +25,42 @@ struct SyncEngineTests {
         #expect(await harness.backend.profile?.metadata.name == "Jane 100")
     }
 
+    @Test func aSavePushedWritesOnceBeforeAndOnceAfterItsRequestAndReadsNothingAfterIt() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.syncNow()
+        let store = harness.store(of: account)
+        let requestsBefore = await harness.backend.requests.count
+        let savesBefore = await store.saveCount
+
+        #expect(try await account.updateMetadata(bio: "Trail runner"))
+        #expect(await store.saveCount == savesBefore + 1)
+        let report = try await account.push()
+
+        #expect(report.isSynced)
+        let requests = await harness.backend.requests.dropFirst(requestsBefore)
+        // The conflict check, then the PUT; its answer is the server's copy: no GET, no history read.
+        #expect(Array(requests.map(\.kind)) == [.fetchProfile, .updateMetadata])
+        // The check found the server unchanged and wrote nothing; the send claimed, then acknowledged.
+        let saves = await store.saveCount
+        #expect(saves == savesBefore + 3, "saves: \(saves - savesBefore)")
+        #expect(try await account.cached().serverCopy?.metadata.bio == "Trail runner")
+        #expect(await harness.backend.profile?.metadata.bio == "Trail runner")
+    }
+
+    @Test func savingTheValueAlreadyThereChangesNothing() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.syncNow()
+        let saves = await harness.store(of: account).saveCount
+        let bio = try #require(try await account.cached().profile?.metadata.bio)
+
+        #expect(try await account.updateMetadata(bio: bio) == false)
+
+        #expect(await harness.store(of: account).saveCount == saves)
+        #expect(try await account.cached().pendingChangeCount == 0)
+    }
+
     @Test func aHeightChangeSendsOnePatchAndOneProgressEntry() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()

@@ -79,6 +79,33 @@ struct WindowedSyncTests {
         }
     }
 
+    @Test func aLongHistoryIsReadInAWindowOfPagesOnceTheFirstGivesTheTotal() async throws {
+        let requests = InFlight()
+        let slow = Mutex(false)
+        let sleep: @Sendable (Duration) async throws -> Void = { duration in
+            // Filling the server takes no time; the history read waits out the latency.
+            guard slow.withLock({ $0 }) else { return }
+            try await requests.sleep(duration)
+        }
+        try await LiveServer.with(latencyMilliseconds: 100, sleep: sleep) { server in
+            let writer = try await queueOlderHeights(449, on: server, inFlight: 8)
+            #expect(try await writer.syncNow().isSynced)
+            slow.withLock { $0 = true }
+
+            // A second machine signs in with an empty cache and reads the whole history.
+            let reader = try await server.accounts(folder: "second").signIn(
+                email: writer.email, password: "correct horse battery"
+            ).account
+            try await reader.refresh()
+
+            let history = try await reader.cached().heightHistory
+            #expect(history.count == 450)
+            #expect(Set(history.compactMap(\.serverId)).count == 450)
+            #expect(requests.maximum > 1)
+            #expect(requests.maximum <= 8)
+        }
+    }
+
     @Test func theServerStopsCleanlyWithPostsInFlightAndNothingIsLost() async throws {
         let requests = InFlight()
         try await LiveServer.with(latencyMilliseconds: 200, sleep: requests.sleep) { server in

@@ -115,6 +115,21 @@ struct ProfileScreenTests {
         #expect(press([.control("s")], &state).count == 1)
     }
 
+    @Test func aSaveThatChangedNothingSaysSoAndDropsTheDraft() {
+        var state = profileState()
+        state.profile.focus = .height
+        press([.enter, .control("u")] + type("181") + [.enter], &state)
+        #expect(press([.control("s")], &state) == [.saveHeight(centimetres: 181)])
+
+        // The use case found the height already there.
+        _ = update(&state, .nothingToSave(.physical))
+
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains("Nothing to save.") })
+        #expect(!lines.contains { $0.contains("Height saved.") })
+        #expect(state.profile.drafts.isEmpty)
+    }
+
     @Test func eachFormSavesOnItsOwn() {
         var state = profileState()
         press([.enter, .control("u")] + type("New") + [.enter], &state)

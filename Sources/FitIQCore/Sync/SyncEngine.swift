@@ -212,7 +212,7 @@ public actor SyncEngine {
         let heightBased = state.outbox.physical.map { $0.includesHeight && $0.hasHeightBase } ?? false
         guard metadataBased || heightBased else { return nil }
         do {
-            // A server that did not change leaves the cache unwritten: the send writes it once more.
+            // A server unchanged since it was last read leaves the cache unwritten.
             try await pull(savingUnchanged: false)
             return nil
         } catch let error as SessionError {
@@ -224,7 +224,8 @@ public actor SyncEngine {
         }
     }
 
-    /// Reads the server's profile (creating it on 404) and merges it into the cache.
+    /// Reads the server's profile (creating it on 404) and merges it into the cache; with
+    /// `savingUnchanged` false, a copy equal to the one last merged writes nothing.
     @discardableResult
     public func pull(nameForNewProfile: String? = nil, savingUnchanged: Bool = true) async throws -> AccountState {
         let local = try await store.load()
@@ -235,11 +236,9 @@ public actor SyncEngine {
         let identity = self.identity
         let now = environment.now()
         return try await store.update { state in
-            var merged = state
-            merged.mergeServerProfile(remote, identity: identity, now: now)
-            var untimed = merged
-            untimed.lastSyncAt = state.lastSyncAt
-            if savingUnchanged || untimed != state { state = merged }
+            // The server's copy as last merged: every conflict and value it implies is in the cache.
+            if !savingUnchanged, state.serverCopy == remote { return state }
+            state.mergeServerProfile(remote, identity: identity, now: now)
             return state
         }
     }
