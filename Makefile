@@ -1,9 +1,10 @@
 # fitiq-tui: set-up, build and test commands. Every target installs what is missing first.
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Debian packages the build and the tests need (DESIGN.md "Fresh machine").
+# Debian packages the build and the tests need (README "Try it, set up, test").
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev tmux python3-venv curl openssl strace man-db
-# Release builds (make demo, make bench-startup): static Swift runtime, the fastest start (NCURSES.md).
+# Release builds (demo, install, dist, benchmarks): static Swift runtime, the fastest start
+# (docs/ncurses.md "Startup costs").
 RELEASE_FLAGS := -c release --static-swift-stdlib
 # Extra Debian packages, installed through `deps` with APT_PACKAGES overridden.
 SCREENSHOT_PACKAGES := tmux python3-venv fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji

@@ -1,7 +1,8 @@
 #ifndef FITIQ_CNCURSES_SHIM_H
 #define FITIQ_CNCURSES_SHIM_H
 
-// Wide-character ncurses without pkg-config (whose flags SwiftPM drops): see NCURSES.md P1.
+// Wide-character ncurses without pkg-config (whose flags SwiftPM drops): see docs/ncurses.md
+// "Wide characters without pkg-config".
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
 #include <langinfo.h>

@@ -22,7 +22,7 @@ import Synchronization
 /// Sends requests to one FitIQ server: API key on every call, bearer where asked, explicit timeouts,
 /// bounded bodies, and failures mapped to ``RemoteError``.
 public final class HTTPTransport: Sendable {
-    /// Connect 5 s; the whole request 10 s unless told otherwise (DESIGN.md "Outbox semantics").
+    /// Connect 5 s; the whole request 10 s unless told otherwise (docs/design.md "Timeouts").
     static let connectTimeout = TimeAmount.seconds(5)
     /// Larger answers are refused: no profile call answers more than a few KB.
     public static let maximumBodyBytes = 1 << 20

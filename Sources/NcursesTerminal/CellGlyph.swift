@@ -5,8 +5,8 @@ import FitIQTUI
 /// A cell followed by a continuation is written over both columns; a continuation with no cell before it
 /// to cover it (at the start of a row, or after another continuation) is written as a space.
 ///
-/// The buffer lays text out with `DisplayWidth`; ncurses advances by `wcwidth` of each scalar (NCURSES.md
-/// P6). Where they disagree (a newer emoji, `❤️` whose variation selector `wcwidth` ignores, a ZWJ
+/// The buffer lays text out with `DisplayWidth`; ncurses advances by `wcwidth` of each scalar (docs/ncurses.md
+/// "Widths"). Where they disagree (a newer emoji, `❤️` whose variation selector `wcwidth` ignores, a ZWJ
 /// sequence whose later scalars are spacing, a stray combining mark) the cell is written in a form
 /// whose `wcwidth` matches the buffer, so the rest of the row never shifts.
 struct CellGlyph: Equatable, Sendable {

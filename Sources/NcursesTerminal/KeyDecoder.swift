@@ -30,7 +30,7 @@ enum ByteRead: Hashable, Sendable {
 /// Turns a batch of reads that arrived together into terminal input; pure, so tests need no terminal.
 ///
 /// Arriving together matters twice: an Esc followed at once by more input is Alt-x or an unknown
-/// escape sequence (NCURSES.md P4), not the Escape key, and a base character followed by combining
+/// escape sequence (docs/ncurses.md "Escape delay"), not the Escape key, and a base character followed by combining
 /// marks is one grapheme cluster.
 enum KeyDecoder {
     /// The input in `reads`, in order; `size` is the screen size to report for `KEY_RESIZE`.

@@ -21,7 +21,8 @@ extension NcursesScreen {
         wtimeout(window, Int32(clamping: max(0, milliseconds)))
         guard let first = readOnce() else { return nil }
         reads.append(first)
-        // Zero timeout: only what has already arrived (P4's "peek"), bounded so a paste cannot stall us.
+        // Zero timeout: only what has already arrived (docs/ncurses.md "Escape delay"), bounded so a paste
+        // cannot stall us.
         wtimeout(window, 0)
         while reads.count < Self.batchLimit, let next = readOnce() { reads.append(next) }
         // The rest of a character cut off by the bound or by the network is worth a short wait.

@@ -3,7 +3,7 @@ import FitIQTUI
 
 /// The real terminal, through ncursesw: paints cell buffers and reports keys and resizes.
 ///
-/// ncurses keeps process-wide state and is not thread-safe (NCURSES.md P10), so a screen is created,
+/// ncurses keeps process-wide state and is not thread-safe (docs/ncurses.md "One thread"), so a screen is created,
 /// used and released on one thread; that is why it is not `Sendable`. One screen is open at a time.
 /// The terminal is restored by ``restore()``, by `deinit`, at `exit` and on fatal signals (see
 /// `fitiq_install_restore_handlers` in the CNcurses shim).
@@ -44,11 +44,11 @@ public final class NcursesScreen: TerminalScreen {
         self.screen = screen
         self.window = window
         fitiq_set_curses_active(1)
-        raw()  // not cbreak: IXON would swallow Ctrl-S (P3)
+        raw()  // not cbreak: IXON would swallow Ctrl-S (docs/ncurses.md "Raw mode")
         noecho()
         nonl()
         keypad(window, true)
-        set_escdelay(25)  // P4
+        set_escdelay(25)  // docs/ncurses.md "Escape delay"
         let colorReady =
             TerminalPalette.allowsColor(environment: environment) && has_colors()
             && start_color() == OK && use_default_colors() == OK
@@ -127,7 +127,8 @@ public final class NcursesScreen: TerminalScreen {
     }
 
     /// `setlocale(LC_ALL, "")`, falling back to C.UTF-8 for characters when the user's locale is not
-    /// UTF-8 (LANG unset over SSH): otherwise borders print as `lqqk` and typed `ñ` never arrives (P2).
+    /// UTF-8 (LANG unset over SSH): otherwise borders print as `lqqk` and typed `ñ` never arrives
+    /// (docs/ncurses.md "Locale").
     private static func useUTF8Locale() {
         setlocale(LC_ALL, "")
         let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""

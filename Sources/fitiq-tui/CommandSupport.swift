@@ -9,7 +9,7 @@ import FitIQHTTP
     import Foundation
 #endif
 
-/// Exit codes scripts rely on (DESIGN.md "Command line").
+/// Exit codes scripts rely on (README "Command line").
 enum Exit {
     static let notSignedIn = ExitCode(3)
     static let pending = ExitCode(4)

@@ -6,7 +6,7 @@ import FitIQCore
     import Foundation
 #endif
 
-/// The machine-readable and human-readable forms of what commands print (DESIGN.md "Machine-readable output").
+/// The machine-readable and human-readable forms of what commands print (README "Command line").
 enum Output {
     /// `value` as indented JSON with sorted keys, the form every `--json` prints.
     static func json(_ value: some Encodable) -> String {

@@ -30,7 +30,7 @@ enum TUILauncher {
                 externalEditor: { ExternalEditor(environment: environment).edit($0) }))
         let initial = await loop.initialState(size: (0, 0))
         StartupTrace.mark("account read from the cache")
-        // ncurses belongs to one thread for its whole life (NCURSES.md P10): a pool of one thread of its
+        // ncurses belongs to one thread for its whole life (docs/ncurses.md "One thread"): a pool of one thread of its
         // own, so the loop that waits for keys never holds a thread of the cooperative pool.
         let terminalThread = NIOThreadPool(numberOfThreads: 1)
         terminalThread.start()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bad input, table-driven (issue 8, "make badinput"). Exits 1 when a row fails.
+"""Bad input, table-driven (`make badinput`). Exits 1 when a row fails.
 
 Two tables, against the real `fitiq-tui` and `fitiq-dev-server`:
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Health import benchmark (issue 7, "make bench-import"; issue 8, "make bench").
+"""Health import benchmark (`make bench-import`, part of `make bench`).
 
 Generates a synthetic Apple Health export with scripts/health/make-health-export.py (export.xml
 and export.zip of the same size, plus a larger export.xml), then times whole processes on them in

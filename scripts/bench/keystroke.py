@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Keystroke-to-screen latency through a pseudo-terminal (issue 8, "make bench").
+"""Keystroke-to-screen latency through a pseudo-terminal (`make bench-keystroke`, part of `make bench`).
 
 fitiq-tui runs on a pty with an account holding 1,000 height entries (so the history chart and list
 are full); the name field is put in edit mode and letters are typed one at a time. Each sample is

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Startup benchmark of the terminal UI (issue 6, "Performance"; NCURSES.md "Reference timings").
+"""Startup benchmark of the terminal UI (`make bench-startup`; docs/ncurses.md "Startup costs").
 
 Measures the time from exec to the first frame that shows the cached profile: each program runs on
 a fresh pseudo-terminal, and the clock stops when its output contains the expected text (the

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Fault injection (issue 8, "make faults"; a short run is part of `make test`). Exits 1 on a bad row.
+"""Fault injection (`make faults`; a short run is part of `make test`). Exits 1 on a bad row.
 
 Drives the real `fitiq-tui` and `fitiq-dev-server` through faults and checks the end state the
-outbox promises (DESIGN.md "Outbox semantics"): after a final sync the server holds every
+outbox promises (docs/design.md "End state after faults"): after a final sync the server holds every
 acknowledged edit, exactly one progress entry per height change, and the cache is readable.
 
 Each height edit sets a distinct value, so the server's progress entries tell which edits arrived

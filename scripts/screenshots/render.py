@@ -4,8 +4,8 @@
 Usage: render.py CAPTURE PNG --cols 100 --rows 30 [--cursor X,Y]
 
 The capture's lines are fed into a pyte screen with absolute cursor positioning per row (feeding
-"\r\n" would scroll the first row away once the last row is written; NCURSES.md "Screenshots from
-real runs"), then every cell is drawn with Pillow: DejaVu Sans Mono (regular/bold), WenQuanYi Micro
+"\r\n" would scroll the first row away once the last row is written; docs/ncurses.md "Screenshots
+from real runs"), then every cell is drawn with Pillow: DejaVu Sans Mono (regular/bold), WenQuanYi Micro
 Hei for CJK, Noto Color Emoji (a bitmap font: drawn at its native size, scaled into two cells). The
 empty right half of a wide character is skipped. SGR colours, bold, dim, reverse and underline are
 honoured; block elements are drawn as rectangles so that charts have no gaps between rows.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates screenshots/*.png from real runs of fitiq-tui in tmux (NCURSES.md "Screenshots from
-# real runs"): the binaries run in a private tmux server, are driven with send-keys, and every
+# Regenerates screenshots/*.png from real runs of fitiq-tui in tmux (docs/ncurses.md "Screenshots
+# from real runs"): the binaries run in a private tmux server, are driven with send-keys, and every
 # capture (`capture-pane -e -p -N`) is rendered to PNG by render.py (pyte + Pillow, local venv).
 #
 # Usage: scripts/screenshots/run.sh [BIN_DIR]   (BIN_DIR holds fitiq-tui and fitiq-dev-server;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Security checks of fitiq-tui (issue 8, "make security"). Exits 1 when any check fails.
+"""Security checks of fitiq-tui (`make security`). Exits 1 when any check fails.
 
 Drives the built `fitiq-tui` and `fitiq-dev-server` the way a user does (register, every command,
 a health import, the editor and the demo on a pseudo-terminal), collects every secret involved

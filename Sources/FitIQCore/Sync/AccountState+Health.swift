@@ -35,7 +35,7 @@ public struct HealthImportResult: Sendable, Equatable {
     }
 }
 
-/// Health import as a pure change of the account (DESIGN.md "Outbox semantics", health import).
+/// Health import as a pure change of the account (docs/design.md "Health import").
 extension AccountState {
     /// Applies a reading of the health source: biological sex with its provenance, new height samples
     /// as history entries (one `POST` each), the newest sample as the current height (a `PATCH` only)

@@ -106,7 +106,7 @@ extension AccountState {
     }
 
     /// Queues the first height entry when the server's profile has a height but no height history
-    /// exists anywhere (DESIGN.md "Height history starts somewhere").
+    /// exists anywhere (docs/design.md "Height history starts somewhere").
     ///
     /// - Returns: whether an entry was queued.
     @discardableResult

@@ -4,7 +4,7 @@
     import Foundation
 #endif
 
-/// Drains one account's outbox to the backend and pulls the server's copy (DESIGN.md "Local-first sync").
+/// Drains one account's outbox to the backend and pulls the server's copy (docs/design.md "Local-first sync").
 ///
 /// Every step re-reads the cache under the account lock, so several processes may run engines for
 /// the same account: claims keep them from sending the same entry twice.

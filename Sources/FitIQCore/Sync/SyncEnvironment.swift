@@ -4,7 +4,7 @@
     import Foundation
 #endif
 
-/// Time, randomness and the time zone, injected so tests control them (STYLE.md §5).
+/// Time, randomness and the time zone, injected so tests control them.
 public struct SyncEnvironment: Sendable {
     /// Sleeps for backoff and waits.
     public var clock: any Clock<Duration>
