@@ -258,6 +258,7 @@ public struct JSONFileProfileStore: ProfileStore {
         stored.state.history = []
         stored.inlineHistory = nil
         var obsolete: [String] = []
+        var folded = known.needsRewrite
         if known.needsRewrite {
             let previous = Set(stored.index.segments.map(\.file))
             stored.index.segments = []
@@ -281,6 +282,7 @@ public struct JSONFileProfileStore: ProfileStore {
                     stored.index.journal = []
                     try writeSegments(keys, of: state.history, into: &stored.index)
                     obsolete = Array(previous.subtracting(stored.index.segments.map(\.file)))
+                    folded = true
                 }
             }
         }
@@ -295,8 +297,12 @@ public struct JSONFileProfileStore: ProfileStore {
             $0.filesWritten += 1
             $0.bytesWritten += data.count
         }
-        for name in obsolete {
-            unlink(historyFolder.appendingPathComponent(name).path)
+        if folded {
+            // The segments replaced, and any left by a cache that was moved aside or lost.
+            let kept = Set(stored.index.segments.map(\.file))
+            for name in Set(obsolete).union(Self.segmentFiles(in: historyFolder)) where !kept.contains(name) {
+                unlink(historyFolder.appendingPathComponent(name).path)
+            }
         }
         memory.remember(Snapshot(bytes: data, stored: stored, state: state, needsRewrite: false))
     }
@@ -331,6 +337,12 @@ public struct JSONFileProfileStore: ProfileStore {
             segments.append(HistoryIndex.Segment(key: key, file: name, count: entries.count))
         }
         index.segments = segments.sorted { $0.key < $1.key }
+    }
+
+    /// The names of the segment files in `folder`: neither temporary files nor files moved aside.
+    static func segmentFiles(in folder: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") && !$0.contains(".corrupt-") }
     }
 
     /// The journal entries that turn `old` into `new` (both in the history's order).

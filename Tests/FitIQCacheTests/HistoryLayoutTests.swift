@@ -65,6 +65,9 @@ struct HistoryLayoutTests {
             try await seeded(store, entries: 400)
             let old = Set(historyFiles(store))
             let logged = Date(timeIntervalSince1970: 1_796_515_200)  // 2026-12-06, a month of its own
+            // Left behind by a cache moved aside: no file names it.
+            let orphan = store.historyFolder.appendingPathComponent("height-1999-01.1.json")
+            try Data("{}".utf8).write(to: orphan)
 
             for index in 0...HistoryLayoutTestsLimit.journal {
                 try await store.update { state in
@@ -74,6 +77,7 @@ struct HistoryLayoutTests {
             }
 
             let now = Set(historyFiles(store))
+            #expect(!FileManager.default.fileExists(atPath: orphan.path))
             // The untouched months keep their files; the new month got one.
             #expect(now.subtracting(old).count == 1)
             #expect(old.subtracting(now).isEmpty)

@@ -3,9 +3,10 @@
 
 Two tables, against the real `fitiq-tui` and `fitiq-dev-server`, each from a fixed seed (printed):
 
-  - cache file: mutants of a real `account.json` (written by the program: signed in, profile and
-    heights synced, then edits and heights queued while the server answers 503) and of the test
-    fixture `account-v1.json`. Each mutant is read by `status --json`, then, when it was read,
+  - cache files: mutants of a real `account.json` (written by the program: signed in, a history of
+    120 heights synced, then edits and heights queued while the server answers 503), of the test
+    fixture `account-v1.json` in its place, and of one month segment of the history
+    (`history/height-YYYY-MM.N.json`). Each mutant is read by `status --json`, then, when it was read,
     by `height history --json`. The program must not die by a signal, keep the mutant's bytes
     (the file untouched, or moved aside to the name its message gives), name the file when it
     fails, and print no escape byte;
@@ -397,10 +398,19 @@ def said(result, limit=100):
 
 
 def cache_base(bin_dir, work):
-    """A signed-in home whose account.json the program wrote, with synced history and queued changes.
-    Returns (world, home, path of account.json relative to home)."""
+    """A signed-in home whose cache the program wrote: account.json with queued changes, and a
+    synced history long enough to be kept in month segments.
+    Returns (world, path of account.json relative to home, path of one segment relative to home)."""
     world = World(bin_dir, work, "cache-base")
     world.register()
+    # A history of 120 entries another device logged over four months: the first sync writes segments.
+    token = fitiqtools.login(world.upstream, world.api_key, world.email, PASSWORD)
+    start = datetime.datetime(2025, 9, 1, 7, 30, tzinfo=datetime.timezone.utc)
+    for day in range(120):
+        logged = (start + datetime.timedelta(days=day)).isoformat().replace("+00:00", "Z")
+        fitiqtools.api(world.upstream, world.api_key, "POST", "progress",
+                       {"type": "height", "quantity": 170 + day % 10 / 10, "logged_at": logged}, token=token)
+    world.must("sync", "--wait")
     world.must("height", "set", "180 cm")
     world.must("height", "set", "179.5 cm", "--date", "2026-01-10")
     world.must("profile", "set", "--bio", "Synced bio", "--language", "en")
@@ -413,7 +423,12 @@ def cache_base(bin_dir, work):
              if name == "account.json"]
     if len(found) != 1:
         raise RuntimeError(f"expected one account.json under {world.home}, found {found}")
-    return world, os.path.relpath(found[0], world.home)
+    history = os.path.join(os.path.dirname(found[0]), "history")
+    segments = sorted(name for name in os.listdir(history) if name.startswith("height-")) \
+        if os.path.isdir(history) else []
+    if not segments:
+        raise RuntimeError(f"expected history segments in {history}")
+    return world, os.path.relpath(found[0], world.home), os.path.relpath(os.path.join(history, segments[0]), world.home)
 
 
 def check_mutant(world, base_home, relative, index, kind, mutant, work):
@@ -437,7 +452,8 @@ def check_mutant(world, base_home, relative, index, kind, mutant, work):
                 return False, f"{arguments[0]}: killed by signal {-result.returncode}: {said(result)}"
             if has_escape(output):
                 return False, f"{arguments[0]}: an escape byte in the output"
-            asides = sorted(name for name in os.listdir(folder) if name.startswith("account.json.corrupt-"))
+            name = os.path.basename(path)
+            asides = sorted(entry for entry in os.listdir(folder) if entry.startswith(name + ".corrupt-"))
             kept = os.path.exists(path) and open(path, "rb").read() == mutant
             if asides:
                 with open(os.path.join(folder, asides[0]), "rb") as f:
@@ -448,9 +464,9 @@ def check_mutant(world, base_home, relative, index, kind, mutant, work):
                     return False, f"{arguments[0]}: moved aside to {asides[0]}, not named: {said(result)}"
                 return True, "moved aside, named"
             if not kept:
-                return False, f"{arguments[0]}: account.json changed or gone, no copy kept: {said(result)}"
+                return False, f"{arguments[0]}: {name} changed or gone, no copy kept: {said(result)}"
             if result.returncode != 0:
-                ok = "account.json" in text
+                ok = name in text
                 return ok, f"{arguments[0]} exit {result.returncode}, file kept" + ("" if ok else f": {said(result)}")
             try:
                 json.loads(result.stdout)
@@ -462,22 +478,29 @@ def check_mutant(world, base_home, relative, index, kind, mutant, work):
 
 
 def cache_table(bin_dir, work, seed, count):
-    world, relative = cache_base(bin_dir, work)
+    world, account, segment = cache_base(bin_dir, work)
     try:
-        bases = [("written by the program", open(os.path.join(world.home, relative), "rb").read())]
+        def read(relative):
+            with open(os.path.join(world.home, relative), "rb") as f:
+                return f.read()
         with open(FIXTURE, "rb") as f:
-            bases.append(("fixture account-v1.json", f.read()))
+            fixture = f.read()
+        # Every cache file: account.json as the program wrote it, the released version 1 file in its
+        # place, and a month segment of the history.
+        bases = [("account.json written by the program", account, read(account)),
+                 ("fixture account-v1.json", account, fixture),
+                 ("history segment " + os.path.basename(segment), segment, read(segment))]
         rng = random.Random(seed)
         mutants = []
         for index in range(count):
-            base_name, data = bases[index % len(bases)]
+            base_name, relative, data = bases[index % len(bases)]
             kind, mutant = mutate(rng, data, BODY_KINDS)
-            mutants.append((index, kind, base_name, mutant))
+            mutants.append((index, kind, base_name, relative, mutant))
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            outcomes = list(pool.map(lambda m: check_mutant(world, world.home, relative, m[0], m[1], m[3], work),
+            outcomes = list(pool.map(lambda m: check_mutant(world, world.home, m[3], m[0], m[1], m[4], work),
                                      mutants))
         return [(kind, ok, f"mutant {index} ({base_name}): {detail}")
-                for (index, kind, base_name, _), (ok, detail) in zip(mutants, outcomes)]
+                for (index, kind, base_name, _, _), (ok, detail) in zip(mutants, outcomes)]
     finally:
         world.close()
 
@@ -620,7 +643,8 @@ def run(bin_dir, seed, count, only=None):
         if only in (None, "cache"):
             started = time.perf_counter()
             rows = cache_table(bin_dir, work, seed, count)
-            failed += print_table("Cache file account.json, mutated", rows, time.perf_counter() - started)
+            failed += print_table("Cache files (account.json, a history segment), mutated", rows,
+                                  time.perf_counter() - started)
         if only in (None, "server"):
             started = time.perf_counter()
             rows, finals = server_table(bin_dir, work, seed, count)
