@@ -83,10 +83,7 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     let report: SyncReport
     do {
-        report = try await withDeadline(seconds: seconds + 1) {
-            let checked = try await account.engine.checkForConflicts()
-            return try await account.engine.drain(until: deadline, checkFirst: !checked)
-        }
+        report = try await withDeadline(seconds: seconds + 1) { try await account.push(until: deadline) }
     } catch let error as SessionError {
         throw error
     } catch {
