@@ -11,8 +11,7 @@ extension NcursesScreen {
         // What ncurses has read ahead (its own buffer, which poll() does not see) or what has arrived.
         if let ready = readyInput() { return ready }
         guard isOpen else { return nil }
-        let woken = fitiq_wait_for_input(STDIN_FILENO, wakePipe.readEnd, Int32(clamping: max(0, milliseconds)))
-        return woken != 0 ? readyInput() : nil
+        return wakePipe.wait(forInputOn: STDIN_FILENO, milliseconds: milliseconds) ? readyInput() : nil
     }
 
     /// The next input without waiting for any: a signal's, a batch's rest, or what has arrived.

@@ -28,6 +28,12 @@ final class WakePipe: Sendable {
         writeEnd.withLock { fitiq_wake($0) }
     }
 
+    /// Sleeps until `input` can be read, a wake comes (and is used up) or `milliseconds` pass;
+    /// `false` only when the time ran out. A signal that interrupts the sleep counts as a wake.
+    func wait(forInputOn input: Int32, milliseconds: Int) -> Bool {
+        fitiq_wait_for_input(input, readEnd, Int32(clamping: max(0, milliseconds))) != 0
+    }
+
     /// Closes both ends; later wakes do nothing.
     func closeEnds() {
         let written = writeEnd.withLock { end in
