@@ -23,7 +23,7 @@ public final class EditorLoop: Sendable {
     public struct Dependencies: Sendable {
         /// Sleeps of the background work (the periodic sync).
         public var clock: any Clock<Duration>
-        /// The current instant: the title bar's time, the sync timer.
+        /// The current instant: the title bar's time (and when it next ticks), a sync's deadline.
         public var now: @Sendable () -> Date
         /// The user's local time.
         public var timeZone: LocalZone
