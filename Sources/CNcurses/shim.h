@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ncurses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <time.h>
@@ -87,14 +90,100 @@ static void fitiq_restore_at_exit(void) {
     }
 }
 
+// The wake pipe: the key loop sleeps in poll() on the terminal's input and on the pipe's read end;
+// a task with a result, and the handlers below, write a byte to its write end (write() is
+// async-signal-safe), so a signal taken by any thread wakes the loop, even one that arrives just
+// before poll() starts. The write end the handlers use lives in a function-local static: set it in
+// the Swift file that installs the handlers (NcursesScreen.swift), see above.
+static inline volatile sig_atomic_t *fitiq_wake_fd(void) {
+    static volatile sig_atomic_t fd = -1;
+    return &fd;
+}
+static inline void fitiq_set_wake_fd(int fd) { *fitiq_wake_fd() = fd; }
+static inline void fitiq_wake(int fd) {
+    if (fd < 0) return;
+    int saved = errno;
+    char byte = 1;
+    // Non-blocking: a full pipe already wakes the loop.
+    ssize_t written = write(fd, &byte, 1);
+    (void)written;
+    errno = saved;
+}
+static inline void fitiq_wake_from_signal(void) { fitiq_wake(*fitiq_wake_fd()); }
+
+// A pipe whose ends neither block nor leak into child processes: fds[0] to read, fds[1] to write.
+static inline int fitiq_open_wake_pipe(int fds[2]) {
+    if (pipe(fds) != 0) return -1;
+    for (int i = 0; i < 2; i++) {
+        int status = fcntl(fds[i], F_GETFL);
+        int descriptor = fcntl(fds[i], F_GETFD);
+        if (status < 0 || descriptor < 0 || fcntl(fds[i], F_SETFL, status | O_NONBLOCK) != 0
+            || fcntl(fds[i], F_SETFD, descriptor | FD_CLOEXEC) != 0) {
+            close(fds[0]);
+            close(fds[1]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+// Empties the wake pipe's read end.
+static inline void fitiq_drain_wake_pipe(int fd) {
+    char bytes[64];
+    while (read(fd, bytes, sizeof bytes) > 0) {
+    }
+}
+
+// Sleeps until `input` can be read, `wake` was written or `milliseconds` pass (-1: no limit).
+// Returns 1 when woken (input, a wake byte, or a signal that interrupted the wait), 0 on timeout.
+static inline int fitiq_wait_for_input(int input, int wake, int milliseconds) {
+    struct pollfd fds[2] = {{input, POLLIN, 0}, {wake, POLLIN, 0}};
+    int ready = poll(fds, wake >= 0 ? 2 : 1, milliseconds);
+    if (ready < 0) return errno == EINTR ? 1 : 0;
+    if (ready > 0 && wake >= 0 && (fds[1].revents & POLLIN)) fitiq_drain_wake_pipe(wake);
+    return ready > 0;
+}
+
+// SIGWINCH: ncurses' own handler (installed by newterm) notes the new size for its next wgetch; this
+// one, installed after newterm, calls it and then wakes the key loop.
+static inline struct sigaction *fitiq_previous_resize_action(void) {
+    static struct sigaction previous;
+    return &previous;
+}
+static void fitiq_note_resize(int sig) {
+    struct sigaction *previous = fitiq_previous_resize_action();
+    if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) previous->sa_handler(sig);
+    fitiq_wake_from_signal();
+}
+static inline void fitiq_install_resize_handler(void) {
+#ifdef SIGWINCH
+    struct sigaction current;
+    if (sigaction(SIGWINCH, NULL, &current) != 0) return;
+    if (current.sa_handler == fitiq_note_resize) return;
+    // A handler with SA_SIGINFO is not ncurses'; it is left alone (resizes then wake the loop late).
+    if (current.sa_flags & SA_SIGINFO) return;
+    *fitiq_previous_resize_action() = current;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    action.sa_handler = fitiq_note_resize;
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGWINCH, &action, NULL);
+#endif
+}
+
 // SIGCONT: the program was stopped and continued (by Ctrl-Z handled elsewhere, or by `kill -STOP`
 // and `kill -CONT`); whatever was on the terminal meanwhile may have replaced the screen. The handler
-// only sets a flag; the key loop repaints.
+// sets a flag and wakes the key loop, which repaints.
 static inline volatile sig_atomic_t *fitiq_continued_flag(void) {
     static volatile sig_atomic_t continued = 0;
     return &continued;
 }
-static void fitiq_note_continue(int sig) { (void)sig; *fitiq_continued_flag() = 1; }
+static void fitiq_note_continue(int sig) {
+    (void)sig;
+    *fitiq_continued_flag() = 1;
+    fitiq_wake_from_signal();
+}
 static inline void fitiq_install_continue_handler(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -109,8 +198,8 @@ static inline int fitiq_take_continued(void) {
     return continued;
 }
 
-// SIGTSTP from outside (`kill -TSTP`; Ctrl-Z itself arrives as a byte in raw mode): the handler only
-// sets a flag, and the key loop suspends as for Ctrl-Z. Installed before newterm, so that ncurses
+// SIGTSTP from outside (`kill -TSTP`; Ctrl-Z itself arrives as a byte in raw mode): the handler sets
+// a flag and wakes the key loop, which suspends as for Ctrl-Z. Installed before newterm, so that ncurses
 // leaves SIGTSTP alone: its own handler runs on whichever thread takes the signal, and it sets
 // SIGTSTP to SIG_IGN around every screen update, which, interleaved with a stop, could leave Ctrl-Z
 // ignored for good.
@@ -118,7 +207,11 @@ static inline volatile sig_atomic_t *fitiq_stop_requested_flag(void) {
     static volatile sig_atomic_t requested = 0;
     return &requested;
 }
-static void fitiq_note_stop_request(int sig) { (void)sig; *fitiq_stop_requested_flag() = 1; }
+static void fitiq_note_stop_request(int sig) {
+    (void)sig;
+    *fitiq_stop_requested_flag() = 1;
+    fitiq_wake_from_signal();
+}
 static inline void fitiq_install_stop_handler(void) {
     // Started with SIGTSTP ignored (no job control to continue us): it stays ignored.
     struct sigaction current;

@@ -29,8 +29,12 @@ public protocol TerminalScreen: AnyObject {
     var usesColor: Bool { get }
     /// Shows `buffer`, changing only what differs from the last frame; the cursor goes to `cursor` if given.
     func draw(_ buffer: CellBuffer, cursor: (x: Int, y: Int)?)
-    /// Waits up to `milliseconds` for input; `nil` when none arrived.
+    /// Waits up to `milliseconds` for input; `nil` when none arrived, or when ``waker`` was called
+    /// (during the wait, or since the last call: then it does not wait).
     func nextInput(timeout milliseconds: Int) -> TerminalInput?
+    /// Ends a wait in ``nextInput(timeout:)`` early; callable from any thread (a task has a result for
+    /// the loop), and harmless once the terminal is closed.
+    var waker: @Sendable () -> Void { get }
     /// Restores the terminal; safe to call more than once.
     func restore()
     /// Makes the next ``draw(_:cursor:)`` paint every cell (Ctrl-L, after a suspension).

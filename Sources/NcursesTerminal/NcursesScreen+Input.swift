@@ -4,7 +4,18 @@ import FitIQTUI
 extension NcursesScreen {
     /// Reads everything that arrives together, so an Esc can be told apart from Alt-x and combining
     /// marks join their base; the rest of a batch is returned by the next calls without waiting.
+    ///
+    /// Sleeps in `poll()` on the terminal's input and on the wake pipe: a key, a resize, a stop or
+    /// continue signal, or a task's result (``waker``) ends the wait, not only the timeout.
     public func nextInput(timeout milliseconds: Int) -> TerminalInput? {
+        // What ncurses has read ahead (its own buffer, which poll() does not see) or what has arrived.
+        if let ready = readyInput() { return ready }
+        guard isOpen else { return nil }
+        return wakePipe.wait(forInputOn: STDIN_FILENO, milliseconds: milliseconds) ? readyInput() : nil
+    }
+
+    /// The next input without waiting for any: a signal's, a batch's rest, or what has arrived.
+    private func readyInput() -> TerminalInput? {
         if !pendingInputs.isEmpty { return pendingInputs.removeFirst() }
         guard isOpen else { return nil }
         if takeContinued() {
@@ -18,12 +29,11 @@ extension NcursesScreen {
             return .key(.control("z"))
         }
         var reads: [ByteRead] = []
-        wtimeout(window, Int32(clamping: max(0, milliseconds)))
+        // No wait: a resize noted by ncurses' handler comes back as KEY_RESIZE here.
+        wtimeout(window, 0)
         guard let first = readOnce() else { return nil }
         reads.append(first)
-        // Zero timeout: only what has already arrived (docs/ncurses.md "Escape delay"), bounded so a paste
-        // cannot stall us.
-        wtimeout(window, 0)
+        // Only what has already arrived (docs/ncurses.md "Escape delay"), bounded so a paste cannot stall us.
         while reads.count < Self.batchLimit, let next = readOnce() { reads.append(next) }
         // The rest of a character cut off by the bound or by the network is worth a short wait.
         var missing = KeyDecoder.missingBytes(reads)

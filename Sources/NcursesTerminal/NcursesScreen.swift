@@ -25,6 +25,8 @@ public final class NcursesScreen: TerminalScreen {
     var pendingInputs: [TerminalInput] = []
     /// A bracketed paste whose end has not arrived yet, and what else one batch leaves for the next.
     var decoderState = KeyDecoder.State()
+    /// Ends a wait for input early: tasks with results and the signal handlers write to it.
+    let wakePipe = WakePipe()
 
     /// Opens the terminal: UTF-8 locale, raw keys (Ctrl-C and Ctrl-S arrive as keys), no echo, 25 ms
     /// Esc delay, hidden cursor, and colours when the terminal has them and `NO_COLOR` is not set.
@@ -59,7 +61,11 @@ public final class NcursesScreen: TerminalScreen {
             init_pair(definition.pair, definition.foreground, -1)
         }
         setCursorVisible(false)
+        // Before the handlers that write to it are installed; they run wherever the signal lands.
+        fitiq_set_wake_fd(wakePipe.writeEndForSignals)
         fitiq_install_continue_handler()
+        // After newterm: it calls the handler ncurses installed there, then wakes the key loop.
+        fitiq_install_resize_handler()
         // Pastes arrive marked, so they are text, never keys; terminals without the mode ignore it.
         fitiq_set_bracketed_paste(1)
     }
@@ -67,6 +73,14 @@ public final class NcursesScreen: TerminalScreen {
     deinit {
         restore()
         delscreen(screen)
+        // A signal handler that runs from now on writes nowhere; a task's wake finds the pipe closed.
+        fitiq_set_wake_fd(-1)
+        wakePipe.closeEnds()
+    }
+
+    /// Wakes ``nextInput(timeout:)`` from any thread; does nothing once the screen is gone.
+    public var waker: @Sendable () -> Void {
+        { [wakePipe] in wakePipe.wake() }
     }
 
     /// Columns and rows now (ncurses updates them before it reports `KEY_RESIZE`).

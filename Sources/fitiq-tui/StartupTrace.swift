@@ -59,6 +59,7 @@ enum StartupTrace {
         }
 
         func nextInput(timeout milliseconds: Int) -> TerminalInput? { screen.nextInput(timeout: milliseconds) }
+        var waker: @Sendable () -> Void { screen.waker }
         func restore() { screen.restore() }
         func invalidate() { screen.invalidate() }
         func suspend() { screen.suspend() }

@@ -1,3 +1,4 @@
+import FitIQCache
 import FitIQCore
 import FitIQEditor
 import FitIQHealth
@@ -27,7 +28,8 @@ enum TUILauncher {
             dependencies: EditorLoop.Dependencies(
                 clock: ContinuousClock(), now: { Date() }, timeZone: accounts.environment.timeZone,
                 home: environment["HOME"], healthSource: openHealthExport,
-                externalEditor: { ExternalEditor(environment: environment).edit($0) }))
+                externalEditor: { ExternalEditor(environment: environment).edit($0) },
+                cacheWatch: accountFolderWatch))
         let initial = await loop.initialState(size: (0, 0))
         StartupTrace.mark("account read from the cache")
         // ncurses belongs to one thread for its whole life (docs/ncurses.md "One thread"): a pool of one thread of its
@@ -52,6 +54,12 @@ enum TUILauncher {
         try? await terminalThread.shutdownGracefully()
         await loop.finish()
         if let failure { throw failure }
+    }
+
+    /// Writes to an account's data folder (inotify where available): what other processes save shows in
+    /// the editor at once.
+    static let accountFolderWatch = FolderCacheWatch { account in
+        (account.store as? JSONFileProfileStore)?.folder.path
     }
 
     /// The health export at `path` (already expanded), or why it cannot be imported.

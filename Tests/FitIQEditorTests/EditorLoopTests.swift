@@ -26,11 +26,34 @@ struct EditorLoopTests {
 
         #expect(saved.title.contains("jane@example.com"))
         #expect(try await run.account.cached().profile?.name == "Zoë Runner")
+        // The fake terminal's timeouts never expire: keys and results woke the loop, no timeout did.
+        #expect(run.terminal.expiredTimeouts == 0)
         let puts = await run.harness.backend.requests(.updateMetadata)
         #expect(
             puts.contains {
                 if case .updateMetadata(let metadata) = $0 { metadata.name == "Zoë Runner" } else { false }
             })
+        try await run.quit()
+    }
+
+    @Test func aHeightTypedAsTheSameValueSaysNothingToSaveAndSendsNothing() async throws {
+        let run = try await EditorRun.start()
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") && $0.shows("170.0 cm") }
+        try await run.harness.clock.waitForSleepers(1)
+        await run.harness.backend.clearRequests()
+
+        // "170" differs from the "170.0 cm" shown as text, not as a height.
+        for _ in 0..<4 { run.terminal.send(.key(.tab)) }
+        run.terminal.send(.key(.enter))
+        run.terminal.send(.key(.control("u")), when: { $0.shows("Enter confirm") })
+        run.terminal.type("170")
+        run.terminal.send(.key(.enter), when: { $0.lines.contains { $0.contains("Height") && $0.contains(" 170 ") } })
+        run.terminal.send(.key(.control("s")), when: { $0.shows("170 *") })
+
+        try await run.waitFor("the message", advancingClock: false) { $0.shows("Nothing to save.") }
+        #expect(run.terminal.frames.last?.shows("Height saved.") == false)
+        #expect(await run.harness.backend.requests(.updatePhysical).isEmpty)
+        #expect(await run.harness.backend.requests(.logProgress).isEmpty)
         try await run.quit()
     }
 
@@ -49,6 +72,62 @@ struct EditorLoopTests {
 
         try await run.waitFor("the other process's bio") { $0.shows("Written in another terminal") }
         #expect(run.terminal.frameCount > frames)
+        try await run.quit()
+    }
+
+    @Test func anotherProcesssChangeTheWatchReportsAppearsWithoutASync() async throws {
+        let watch = FakeCacheWatch()
+        let run = try await EditorRun.start(cacheWatch: watch)
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") && $0.shows("Runner") }
+        try await watch.waitUntilWatched()
+        // The sync sleeps until its next round, which the standing clock never brings.
+        try await run.harness.clock.waitForSleepers(1)
+        await run.harness.backend.clearRequests()
+
+        let other = Account(
+            key: run.account.key, email: run.account.email, store: run.account.store, sessions: run.account.sessions,
+            backend: Backend(auth: run.harness.backend, profiles: run.harness.backend, progress: run.harness.backend),
+            environment: run.harness.environment)
+        try await other.updateMetadata(bio: "Written in another terminal")
+        watch.report()
+
+        // The clock stands still: no scheduled sync brings it, the watch does.
+        try await run.waitFor("the other process's bio", advancingClock: false) {
+            $0.shows("Written in another terminal")
+        }
+        #expect(await run.harness.backend.requests(.fetchProfile).isEmpty)
+        try await run.quit()
+    }
+
+    @Test func aSaveStartsItsSyncWithoutTheClockMoving() async throws {
+        let run = try await EditorRun.start()
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") && $0.shows("Jane Doe") }
+        try await run.harness.clock.waitForSleepers(1)
+        let before = run.harness.clock.now
+
+        run.terminal.send(.key(.tab))
+        run.terminal.send(.key(.enter), when: { $0.shows("›Bio") })
+        run.terminal.send(.key(.control("u")), when: { $0.shows("Enter confirm") })
+        run.terminal.type("Saved and sent")
+        run.terminal.send(.key(.enter), when: { $0.shows("Saved and sent") })
+        run.terminal.send(.key(.control("s")), when: { $0.shows("Saved and sent *") })
+        // The clock stands still: only a sync started by the save itself can send it.
+        try await withHangGuard("the bio sent to the server") {
+            while !Task.isCancelled {
+                let puts = await run.harness.backend.requests(.updateMetadata)
+                let sent = puts.contains {
+                    if case .updateMetadata(let metadata) = $0 { metadata.bio == "Saved and sent" } else { false }
+                }
+                if sent { return true }
+                await Task.yield()
+            }
+            return nil
+        }
+        try await run.waitFor("the bio saved and synced", advancingClock: false) {
+            $0.shows("Saved and sent") && !$0.shows("Saved and sent *") && $0.title.contains("● synced")
+        }
+        #expect(run.harness.clock.now == before)
+        #expect(try await run.account.cached().pendingChangeCount == 0)
         try await run.quit()
     }
 
@@ -128,7 +207,7 @@ struct EditorRun: Sendable {
     }
 
     static func start(
-        healthSource: (@Sendable (String) throws -> any HealthSource)? = nil
+        healthSource: (@Sendable (String) throws -> any HealthSource)? = nil, cacheWatch: (any CacheWatch)? = nil
     ) async throws -> EditorRun {
         let harness = TestHarness()
         let account = try await harness.signedIn()
@@ -137,7 +216,7 @@ struct EditorRun: Sendable {
             accounts: harness.accounts, account: account,
             dependencies: EditorLoop.Dependencies(
                 clock: clock, now: { clock.date() }, timeZone: .utc, home: "/home/tester",
-                healthSource: healthSource))
+                healthSource: healthSource, cacheWatch: cacheWatch))
         let terminal = FakeTerminal()
         let initial = await loop.initialState(size: terminal.size)
         let run = EditorRun(harness: harness, account: account, loop: loop, terminal: terminal, ended: Flag())
@@ -168,11 +247,21 @@ struct EditorRun: Sendable {
         return run
     }
 
-    /// Waits until the last frame satisfies `condition`; meanwhile moves the manual clock on, so the
-    /// loop's background work (sync, cache watch) takes its next step. The deadline only guards
-    /// against hangs.
+    /// Waits until the last frame satisfies `condition`. With `advancingClock`, it moves the manual
+    /// clock on meanwhile, so that retries and scheduled syncs come; without, only what wakes the
+    /// editor at once shows. The deadline only guards against hangs.
     @discardableResult
-    func waitFor(_ what: String, _ condition: @escaping (CellBuffer) -> Bool) async throws -> CellBuffer {
+    func waitFor(
+        _ what: String, advancingClock: Bool = true, _ condition: @escaping @Sendable (CellBuffer) -> Bool
+    ) async throws -> CellBuffer {
+        guard advancingClock else {
+            do {
+                return try await terminal.frame(what, where: condition)
+            } catch {
+                Issue.record("the screen was:\n\(terminal.screen?.description ?? "")")
+                throw error
+            }
+        }
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
         while true {
             if let screen = terminal.screen, condition(screen) { return screen }

@@ -1,0 +1,104 @@
+import FitIQCore
+import FitIQTUI
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Syncs the editor's account: at once when asked (a save, the `s` key, a sign-in) and every
+/// ``interval`` on the clock without being asked, reporting each sync as connection events.
+///
+/// Nothing is polled: between rounds it waits on the clock for the next scheduled sync, and a request
+/// ends that wait at once. After each round `afterRound` looks at the account (the cache's revision,
+/// which shows what the sync wrote).
+final class BackgroundSync: Sendable {
+    /// How often the account is synced without being asked.
+    static let interval = Duration.seconds(30)
+    /// How long one sync may take before it is reported as unfinished.
+    static let deadline: TimeInterval = 20
+
+    private let slot: AccountSlot
+    private let inbox: EventInbox
+    private let clock: any Clock<Duration>
+    private let now: @Sendable () -> Date
+    private let afterRound: @Sendable (Account) async -> Void
+    private let requests = WakeSignal()
+    /// What the requests since the last round began asked for: `nil` for nothing.
+    private let wanted = Mutex<Round?>(nil)
+
+    /// What a round does.
+    enum Round: Sendable, Equatable {
+        /// Send pending changes, then read the profile and the history (the schedule, `s`, a sign-in).
+        case scheduled
+        /// Only send (a save): the answers are the server's copy; nothing else is read.
+        case push
+    }
+
+    /// Syncs `slot`'s account, posting to `inbox`; `clock` times the rounds, `now` the sync's deadline.
+    init(
+        slot: AccountSlot, inbox: EventInbox, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
+        afterRound: @escaping @Sendable (Account) async -> Void = { _ in }
+    ) {
+        self.slot = slot
+        self.inbox = inbox
+        self.clock = clock
+        self.now = now
+        self.afterRound = afterRound
+    }
+
+    /// Starts a sync now: at once if none runs, else right after the running one.
+    func requestSync() {
+        wanted.withLock { $0 = .scheduled }
+        requests.signal()
+    }
+
+    /// Sends what a save queued now, reading nothing else, unless a full sync is asked for too.
+    func requestPush() {
+        wanted.withLock { round in
+            if round == nil { round = .push }
+        }
+        requests.signal()
+    }
+
+    /// Syncs at once if there is an account, then whenever asked or the interval passes; returns when
+    /// the task is cancelled.
+    func run() async {
+        var round = Round.scheduled
+        while !Task.isCancelled {
+            // Requests made until now are served by this round; later ones wake the next and say
+            // what it does.
+            requests.clear()
+            wanted.withLock { $0 = nil }
+            if let account = slot.account {
+                await sync(account, round)
+                await afterRound(account)
+            }
+            await requests.wait(orFor: Self.interval, on: clock)
+            // The interval passing asks for nothing: a scheduled round.
+            round = wanted.withLock { $0 } ?? .scheduled
+        }
+    }
+
+    /// One sync, reported as connection events: syncing, then online, offline (with why) or signed out.
+    private func sync(_ account: Account, _ round: Round) async {
+        inbox.post(.connection(.syncing))
+        do {
+            let deadline = now().addingTimeInterval(Self.deadline)
+            let report =
+                round == .push
+                ? try await account.push(until: deadline) : try await account.syncNow(until: deadline)
+            if report.pending > 0, let reason = report.lastError {
+                inbox.post(.connection(.offline(reason)))
+            } else {
+                inbox.post(.connection(.online))
+            }
+        } catch let error as SessionError {
+            inbox.post(.connection(.signedOut(error.description)))
+        } catch {
+            inbox.post(.connection(.offline(String(describing: error))))
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import FitIQCore
+import FitIQTUI
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Runs the use cases the UI asks for as tasks, each reporting back as events in the inbox, so typing
+/// never waits for them; a change that the server should see asks for a sync as soon as it is saved.
+final class EffectRunner: Sendable {
+    private let accounts: Accounts
+    private let slot: AccountSlot
+    private let inbox: EventInbox
+    private let requestSync: @Sendable () -> Void
+    private let requestPush: @Sendable () -> Void
+    private let healthSource: (@Sendable (String) throws -> any HealthSource)?
+    private let home: String?
+    private let work = Mutex<[Task<Void, Never>]>([])
+    private let importTask = Mutex<Task<Void, Never>?>(nil)
+
+    /// Works on `slot`'s account (signing in sets it), posting to `inbox`; `requestSync` starts a sync,
+    /// `requestPush` sends what a save queued (by default, a sync).
+    init(
+        accounts: Accounts, slot: AccountSlot, inbox: EventInbox, requestSync: @escaping @Sendable () -> Void,
+        requestPush: (@Sendable () -> Void)? = nil,
+        healthSource: (@Sendable (String) throws -> any HealthSource)?, home: String?
+    ) {
+        self.accounts = accounts
+        self.slot = slot
+        self.inbox = inbox
+        self.requestSync = requestSync
+        self.requestPush = requestPush ?? requestSync
+        self.healthSource = healthSource
+        self.home = home
+    }
+
+    /// Waits for every task started so far (a quit right after Ctrl-S must not lose the save).
+    func finish() async {
+        for task in work.withLock({ $0 }) { await task.value }
+    }
+
+    /// Starts `effect`'s use case; the terminal's own effects (and `quit`) are not for this runner.
+    func perform(_ effect: Effect) {
+        switch effect {
+        case .signIn(let email, let password):
+            spawn { await self.signIn { try await self.accounts.signIn(email: email, password: password) } }
+        case .register(let email, let password, let name, let dateOfBirth):
+            spawn {
+                await self.signIn {
+                    try await self.accounts.register(
+                        email: email, password: password, name: name, dateOfBirth: dateOfBirth)
+                }
+            }
+        case .saveMetadata(let name, let bio, let unitSystem, let languageCode):
+            spawn {
+                await self.save(.metadata) { account in
+                    try await account.updateMetadata(
+                        name: name, bio: bio, unitSystem: unitSystem, languageCode: languageCode)
+                }
+            }
+        case .saveHeight(let centimetres):
+            spawn { await self.save(.physical) { account in try await account.updateHeight(centimetres: centimetres) } }
+        case .importHealth(let path):
+            let task = Task { await self.importHealth(path) }
+            importTask.withLock { $0 = task }
+            work.withLock { $0.append(task) }
+        case .cancelImport:
+            importTask.withLock { $0?.cancel() }
+        case .syncNow:
+            requestSync()
+        case .retryRejected:
+            spawn { await self.changeOutbox { try await $0.retryRejected() } }
+        case .resolveConflict(let field, let keepLocal):
+            spawn { await self.changeOutbox { try await $0.resolveConflict(field, keepLocal: keepLocal) } }
+        case .discardRejected:
+            spawn { await self.changeOutbox { try await $0.discardRejected() } }
+        case .undo:
+            spawn {
+                await self.report { account in
+                    guard let step = try await account.undo() else { return "Nothing to undo." }
+                    return "Undid \(step.description)."
+                }
+            }
+        case .deleteHeight(let id):
+            spawn {
+                await self.report { account in
+                    let removed = try await account.deleteHeight(id: id)
+                    let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                    return "Removed \(Height.format(removed.quantity, unitSystem: units)); u undoes it."
+                }
+            }
+        case .correctHeight(let id, let centimetres):
+            spawn {
+                await self.report { account in
+                    let (before, after) = try await account.correctHeight(id: id, centimetres: centimetres)
+                    let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                    return "Corrected \(Height.format(before.quantity, unitSystem: units)) to "
+                        + "\(Height.format(after.quantity, unitSystem: units)); u undoes it."
+                }
+            }
+        case .quit, .repaint, .suspend, .editExternally:
+            break
+        }
+    }
+
+    private func spawn(_ operation: @escaping @Sendable () async -> Void) {
+        let task = Task { await operation() }
+        work.withLock { $0.append(task) }
+    }
+
+    private func signIn(_ operation: () async throws -> Accounts.SignedIn) async {
+        do {
+            let signedIn = try await operation()
+            slot.set(signedIn.account)
+            await inbox.publish(signedIn.account)
+            inbox.post(.connection(signedIn.profileError.map { .offline(String(describing: $0)) } ?? .online))
+            requestSync()
+        } catch {
+            inbox.post(.signInFailed(String(describing: error)))
+        }
+    }
+
+    private func save(_ form: Form, _ change: @Sendable (Account) async throws -> Bool) async {
+        guard let account = slot.account else { return }
+        do {
+            guard try await change(account) else {
+                inbox.post(.nothingToSave(form))
+                return
+            }
+            inbox.post(.saved(form, error: nil))
+            // Sent at once; the answer is the server's copy, so nothing is read after it.
+            requestPush()
+            await inbox.publish(account)
+        } catch {
+            inbox.post(.saved(form, error: String(describing: error)))
+        }
+    }
+
+    /// Imports the export at `path` (typed by the user), reporting progress as events.
+    private func importHealth(_ path: String) async {
+        guard let account = slot.account, let open = healthSource else { return }
+        let source: any HealthSource
+        do {
+            source = try open(UserPath.expand(path, home: home))
+        } catch {
+            inbox.post(.healthImport(.failed(String(describing: error))))
+            return
+        }
+        let lastShown = Mutex(-1)
+        do {
+            let result = try await account.importHealth(from: source) { progress in
+                guard let total = progress.totalBytes, total > 0 else { return }
+                let percent = Int(progress.bytesRead * 100 / total)
+                // One event per percent at most: the screen is not flooded by a fast reader.
+                let changed = lastShown.withLock { shown in
+                    defer { shown = max(shown, percent) }
+                    return percent > shown
+                }
+                if changed { self.inbox.post(.healthImport(.reading(Double(percent) / 100))) }
+            }
+            let profile = try? await account.cached().profile
+            inbox.post(
+                .healthImport(
+                    .finished(
+                        result.summary(
+                            unitSystem: profile?.metadata.preferredUnitSystem ?? .metric,
+                            profileDateOfBirth: profile?.physical.dateOfBirth))))
+            await inbox.publish(account)
+            requestSync()
+        } catch is CancellationError {
+            inbox.post(.healthImport(.failed("Import stopped; nothing was imported.")))
+        } catch {
+            inbox.post(.healthImport(.failed(String(describing: error))))
+        }
+    }
+
+    /// Runs a change whose result the user reads as a sentence; then shows the account and syncs.
+    private func report(_ change: @Sendable (Account) async throws -> String) async {
+        guard let account = slot.account else { return }
+        do {
+            inbox.post(.notice(try await change(account), isError: false))
+        } catch {
+            inbox.post(.notice(String(describing: error), isError: true))
+        }
+        await inbox.publish(account)
+        requestSync()
+    }
+
+    private func changeOutbox(_ change: @Sendable (Account) async throws -> Void) async {
+        guard let account = slot.account else { return }
+        try? await change(account)
+        await inbox.publish(account)
+        requestSync()
+    }
+}
