@@ -54,6 +54,7 @@ fuzz: deps
 test: deps lint test-swift conformance badinput security faults-quick dist-check
 
 test-swift: deps
+	bash scripts/health/check-libxml2-abi.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

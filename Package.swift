@@ -40,8 +40,10 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // libxml2, for the streaming health export reader.
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libxml2's types and function pointer types, for the streaming health export reader. Nothing
+        // links libxml2: FitIQHealth opens it with dlopen when an import starts (the Debian package
+        // libxml2 at run time; no -dev package to build).
+        .systemLibrary(name: "CLibXML2"),
         // zlib, to inflate the export member of export.zip and check its CRC-32.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Health source: Apple Health export (export.zip / export.xml) reader.

@@ -28,6 +28,7 @@ final class HealthDataCollector {
 
     /// The parser context, so an event handler can stop it.
     var context: xmlParserCtxtPtr?
+    private let libxml2: LibXML2
     private(set) var exportedAt: Date?
     private(set) var biologicalSex: HealthValue<BiologicalSex> = .missing
     private(set) var dateOfBirth: HealthValue<CalendarDate> = .missing
@@ -38,17 +39,27 @@ final class HealthDataCollector {
     private(set) var firstError: ParserError?
     private var sawMe = false
     private var sawExportDate = false
+    /// How many elements are open (started and not yet ended).
+    private var depth: Int32 = 0
+
+    init(libxml2: LibXML2) {
+        self.libxml2 = libxml2
+    }
 
     /// Elements nested deeper than this fail the read. libxml2 only limits depth when it builds a
     /// tree; its SAX name stack would otherwise grow with the nesting (real exports nest 4 deep).
+    /// The depth is counted here from the start and end events (libxml2's parser context, which
+    /// also counts it, is opaque to this module).
     static let maxDepth: Int32 = 256
 
     /// Handles one start tag; `attributes` holds five pointers per attribute as libxml2's SAX2 passes them.
     func startElement(_ name: UnsafePointer<UInt8>, attributeCount: Int, attributes: SAXAttributes) {
-        if let context, context.pointee.nameNr >= Self.maxDepth {
-            fail(line: Int(xmlSAX2GetLineNumber(context)), "elements are nested more than \(Self.maxDepth) deep")
+        if depth >= Self.maxDepth {
+            let line = context.map { Int(libxml2.sax2GetLineNumber($0)) } ?? 0
+            fail(line: line, "elements are nested more than \(Self.maxDepth) deep")
             return
         }
+        depth += 1
         if rootElement == nil {
             rootElement = String(cString: name)
             if !Self.equals(name, "HealthData") { stop() }
@@ -69,9 +80,14 @@ final class HealthDataCollector {
         }
     }
 
+    /// Handles one end tag (also sent for an empty-element tag).
+    func endElement() {
+        depth -= 1
+    }
+
     /// Records an error from libxml2 and stops the parser; warnings are ignored.
     func report(_ error: UnsafePointer<xmlError>) {
-        guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, firstError == nil else { return }
+        guard Int(error.pointee.level) >= XML_ERR_ERROR, firstError == nil else { return }
         let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
         firstError = ParserError(
             code: error.pointee.code, line: Int(error.pointee.line),
@@ -85,7 +101,7 @@ final class HealthDataCollector {
     }
 
     private func stop() {
-        if let context { xmlStopParser(context) }
+        if let context { libxml2.stopParser(context) }
     }
 
     private func record(_ count: Int, _ attributes: SAXAttributes) {

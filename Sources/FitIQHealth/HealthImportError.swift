@@ -28,6 +28,8 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
     case truncated(file: String, line: Int)
     /// The XML is not well-formed (or uses what this reader refuses, such as undeclared entities).
     case malformed(file: String, line: Int, reason: String)
+    /// The XML library (loaded when an import starts) could not be loaded: not installed, or not usable.
+    case libraryMissing(library: String, package: String, reason: String)
 
     public var description: String {
         switch self {
@@ -51,6 +53,9 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
             "\(clean(file)) is not a complete Health export: the XML ends early at line \(line)."
         case .malformed(let file, let line, let reason):
             "\(clean(file)) is not a valid Health export: line \(line): \(clean(reason))."
+        case .libraryMissing(let library, let package, let reason):
+            "Cannot read Health exports: \(library) could not be loaded (\(clean(reason))); "
+                + "install the Debian package \(package) (apt install \(package))."
         }
     }
 

@@ -15,7 +15,9 @@ import FitIQCore
 /// substituted; the predefined ones and character references are decoded without it), `HUGE`,
 /// `DTDLOAD`, `DTDVALID` or `RECOVER`; the SAX handler has no entity, DTD or external-subset
 /// callbacks; a deny-all external entity loader is installed. Any libxml2 error fails the whole read.
+/// libxml2 itself is loaded by the first parser (``LibXML2``).
 final class HealthXMLParser {
+    private let libxml2: LibXML2
     private let context: xmlParserCtxtPtr
     private let collector: HealthDataCollector
     private var stripper = DoctypeStripper()
@@ -23,9 +25,9 @@ final class HealthXMLParser {
 
     /// Creates a parser; `fileName` names the document in error messages.
     init(fileName: String) throws {
-        LibXML2Setup.ensure()
+        let libxml2 = try LibXML2.load()
         self.fileName = fileName
-        let collector = HealthDataCollector()
+        let collector = HealthDataCollector(libxml2: libxml2)
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { userData, localName, _, _, _, _, attributeCount, _, attributes in
@@ -33,27 +35,32 @@ final class HealthXMLParser {
             Unmanaged<HealthDataCollector>.fromOpaque(userData).takeUnretainedValue()
                 .startElement(localName, attributeCount: Int(attributeCount), attributes: attributes)
         }
+        handler.endElementNs = { userData, _, _, _ in
+            guard let userData else { return }
+            Unmanaged<HealthDataCollector>.fromOpaque(userData).takeUnretainedValue().endElement()
+        }
         handler.serror = { userData, error in
             guard let userData, let error else { return }
             Unmanaged<HealthDataCollector>.fromOpaque(userData).takeUnretainedValue().report(error)
         }
         // The collector outlives the context: this parser owns both and frees the context first.
         let userData = Unmanaged.passUnretained(collector).toOpaque()
-        guard let context = xmlCreatePushParserCtxt(&handler, userData, nil, 0, nil) else {
+        guard let context = libxml2.createPushParserCtxt(&handler, userData, nil, 0, nil) else {
             throw HealthImportError.unreadable(path: fileName, reason: "libxml2 could not create a parser")
         }
-        xmlCtxtUseOptions(context, Self.options)
+        _ = libxml2.ctxtUseOptions(context, Self.options)
         collector.context = context
+        self.libxml2 = libxml2
         self.context = context
         self.collector = collector
     }
 
     /// The libxml2 parser options (see the type's summary).
-    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
+    static let options = Int32(XML_PARSE_NONET | XML_PARSE_IGNORE_ENC)
 
     deinit {
         collector.context = nil
-        xmlFreeParserCtxt(context)
+        libxml2.freeParserCtxt(context)
     }
 
     /// Parses the next chunk of the document.
@@ -85,7 +92,7 @@ final class HealthXMLParser {
             let count = min(bytes.count - offset, 1 << 30)
             let start = bytes.baseAddress.map { $0.advanced(by: offset).assumingMemoryBound(to: CChar.self) }
             let last = terminate && offset + count == bytes.count
-            xmlParseChunk(context, start, Int32(count), last ? 1 : 0)
+            _ = libxml2.parseChunk(context, start, Int32(count), last ? 1 : 0)
             offset += count
             try checkErrors(atEnd: last)
         } while offset < bytes.count
@@ -99,7 +106,7 @@ final class HealthXMLParser {
         if atEnd && Self.isEndOfInput(error.code) {
             throw HealthImportError.truncated(file: fileName, line: error.line)
         }
-        if Int(error.code) == Int(XML_ERR_INVALID_CHAR.rawValue) && error.message.contains("UTF-8") {
+        if Int(error.code) == XML_ERR_INVALID_CHAR && error.message.contains("UTF-8") {
             throw HealthImportError.notUTF8(file: fileName)
         }
         throw HealthImportError.malformed(file: fileName, line: error.line, reason: error.message)
@@ -107,12 +114,12 @@ final class HealthXMLParser {
 
     /// Errors libxml2 raises when the input stops in the middle of the document.
     private static func isEndOfInput(_ code: Int32) -> Bool {
-        let codes: [xmlParserErrors] = [
+        let codes = [
             XML_ERR_DOCUMENT_END, XML_ERR_DOCUMENT_EMPTY, XML_ERR_TAG_NOT_FINISHED, XML_ERR_LTSLASH_REQUIRED,
             XML_ERR_GT_REQUIRED, XML_ERR_ATTRIBUTE_NOT_FINISHED, XML_ERR_ATTRIBUTE_WITHOUT_VALUE,
             XML_ERR_LITERAL_NOT_FINISHED, XML_ERR_NAME_REQUIRED, XML_ERR_SPACE_REQUIRED,
         ]
-        return codes.contains { Int32($0.rawValue) == code }
+        return codes.contains { $0 == Int(code) }
     }
 
     private func mapped(_ failure: DoctypeStripper.Failure) -> HealthImportError {

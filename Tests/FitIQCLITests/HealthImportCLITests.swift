@@ -46,8 +46,16 @@ struct HealthImportCLITests {
             #expect(abs((shown["heightCm"] as? Double ?? 0) - (answers["latest_cm"] as? Double ?? -1)) < 0.01)
 
             requests.clear()
-            let second = try await cli.run(["import-health", export.path])
+            // With the dynamic loader's trace: the import loads libxml2 (nothing links it).
+            var traced = cli.runner
+            traced.environment["LD_DEBUG"] = "libs"
+            let second = try await traced.run(["import-health", export.path])
             #expect(second.status == 0, "\(second)")
+            #expect(second.stderr.contains("calling init: /"), "the loader trace is there")
+            #expect(
+                second.stderr.split(separator: "\n").contains {
+                    $0.contains("calling init: ") && $0.contains("/libxml2.so.2")
+                }, "libxml2 is loaded for the import")
             #expect(second.stdout.contains("Nothing new to send"))
             #expect(second.stdout.contains("Heights: \(samples) found, 0 new."))
             #expect(requests.count("PATCH /api/v1/users/me/physical") == 0)

@@ -33,7 +33,8 @@ health_sources() {
     # AppleHealthExport.swift runs the read on a NIO thread pool: the targets call the readers directly.
     find Sources/FitIQHealth -name '*.swift' ! -name AppleHealthExport.swift | sort
 }
-HEALTH_C=(-I Sources/CLibXML2 -I Sources/CZlib $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 -lz)
+# libxml2 is not linked: the reader opens it with dlopen (Sources/FitIQHealth/LibXML2.swift), as fitiq-tui does.
+HEALTH_C=(-I Sources/CLibXML2 -I Sources/CZlib -lz)
 
 for target in "${targets[@]}"; do
     echo "fuzz: building $target"
