@@ -66,6 +66,34 @@ struct AccountFileFormatTests {
         }
     }
 
+    /// `Fixtures/account-v2/`: written by fitiq-tui at schema version 2 after a first sync of 100
+    /// heights (four month segments), then a height and a bio saved without syncing (the height in
+    /// the journal).
+    static let fixtureV2 = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/account-v2")
+
+    @Test func readsAVersionTwoCacheWithItsSegmentsAndJournal() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let target = folder.appendingPathComponent("account")
+            try FileManager.default.copyItem(at: Self.fixtureV2, to: target)
+            let lock = AccountLock(file: folder.appendingPathComponent("lock"))
+
+            let overview = try await JSONFileProfileStore(folder: target, lock: lock).overview()
+            #expect(!overview.isComplete)
+            #expect(overview.summaries[ProgressEntry.heightType]?.count == 101)
+            #expect(overview.state.profile?.bio == "Queued")
+
+            let store = JSONFileProfileStore(folder: target, lock: lock)
+            let state = try await store.load()
+            #expect(state.heightHistory.count == 101)
+            #expect(state.heightHistory.first?.quantity == 181)
+            #expect(state.heightHistory.filter(\.isSynced).count == 100)
+            #expect(state.outbox.metadata?.keys == [.bio])
+            #expect(state.outbox.progress.count == 1)
+            #expect(state.pendingChangeCount == 2)
+        }
+    }
+
     @Test func aVersionOneFileUpgradedByASaveKeepsEveryPendingChangeAcrossARestart() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = try store(in: folder, holding: Self.fixtureV1)

@@ -4,7 +4,8 @@
     scripts/fuzz/make-seeds.py [CORPUS_DIR]        (default: Fuzz/corpus)
 
 Small real inputs of each parser: typed heights, dates, languages and emails; the cache files as
-fitiq-tui writes them (account.json is the cache tests' fixture); server answers in the production
+fitiq-tui writes them (the cache tests' fixtures: account.json of both schema versions, a history
+segment); server answers in the production
 shape and the spec's (docs/contract/CONTRACT.md §7); a small Apple Health export from
 scripts/health/make-health-export.py; zip archives, stored, deflated and ZIP64, built by hand.
 Deterministic: running it again writes the same bytes. Python 3.9+, standard library only.
@@ -146,8 +147,14 @@ def main():
         shutil.rmtree(os.path.join(out, target), ignore_errors=True)
     for index, (selector, text) in enumerate(TEXT):
         write(os.path.join(out, "text", f"{index:02d}.txt"), selector + text)
-    with open(os.path.join(ROOT, "Tests", "FitIQCacheTests", "Fixtures", "account-v1.json"), "rb") as f:
+    fixtures = os.path.join(ROOT, "Tests", "FitIQCacheTests", "Fixtures")
+    with open(os.path.join(fixtures, "account-v1.json"), "rb") as f:
         write(os.path.join(out, "cache", "account.json"), f.read())
+    # The current layout: account.json of schema 2 and one month segment of its history.
+    with open(os.path.join(fixtures, "account-v2", "account.json"), "rb") as f:
+        write(os.path.join(out, "cache", "account-v2.json"), f.read())
+    with open(os.path.join(fixtures, "account-v2", "history", "height-2026-01.2.json"), "rb") as f:
+        write(os.path.join(out, "cache", "history-segment.json"), f.read())
     write(os.path.join(out, "cache", "session.json"), SESSION)
     write(os.path.join(out, "cache", "current.json"), CURRENT)
     write(os.path.join(out, "cache", "config.json"), CONFIG)
