@@ -103,13 +103,14 @@ class ServerLog:
             return len(self.lines)
 
     def wait_for(self, text, since, timeout=10.0):
-        """The arrival time of the first line from index `since` on that holds `text`."""
+        """The arrival time of the first line from index `since` on that holds `text`, and how many lines
+        came before it from `since` on."""
         deadline = time.perf_counter() + timeout
         with self.changed:
             while True:
-                for at, line in self.lines[since:]:
+                for index, (at, line) in enumerate(self.lines[since:]):
                     if f" {text.strip()} " in f" {line} ":
-                        return at
+                        return at, index
                 remaining = deadline - time.perf_counter()
                 if remaining <= 0:
                     raise RuntimeError(f"the server logged no {text.strip()!r} within {timeout:.0f} s")
@@ -260,7 +261,8 @@ def first_frames(size, trivial, nano, text_file, runs):
 
 
 def editor_session(size, keys, saves):
-    """One editor run: key → echo samples in the name field, Ctrl-S → PUT samples (ms), peak RSS (kB)."""
+    """One editor run: key → echo samples in the name field, Ctrl-S → PUT samples (ms), the most requests
+    the server logged between a Ctrl-S and its PUT, peak RSS (kB)."""
     pid, master = spawn([size.tui], size.env)
     try:
         wait_for(master, NAME.encode())
@@ -271,7 +273,7 @@ def editor_session(size, keys, saves):
         os.write(master, b"\x15")
         drain(master, 0.3)
         echoes = type_and_time(master, keys)
-        requests = []
+        requests, preceding = [], []
         for index in range(saves):
             if index:
                 os.write(master, b"\r")  # edit the name again
@@ -282,14 +284,15 @@ def editor_session(size, keys, saves):
             since = size.log.mark()
             started = time.perf_counter()
             os.write(master, b"\x13")  # Ctrl-S: confirms the edit and saves
-            arrived = size.log.wait_for(PUT_PROFILE, since)
+            arrived, before = size.log.wait_for(PUT_PROFILE, since)
             requests.append((arrived - started) * 1000)
+            preceding.append(before)
             drain(master, 0.3)
         with open(f"/proc/{pid}/status") as f:
             peak = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
         stop_editor(pid, master, b"q")
         pid = None
-        return echoes, requests, peak
+        return echoes, requests, max(preceding), peak
     finally:
         if pid is not None:
             try:
@@ -390,15 +393,15 @@ def measure_size(args, bin_dir, root, entries, tools):
         print(f"{entries:,} entries: written into the server's database in {inserted:.2f} s; first sync filled the "
               f"cache with {cached:,} in {synced:.2f} s", flush=True)
         frames = first_frames(size, trivial, nano, text_file, args.runs)
-        echoes, requests, peak = editor_session(size, args.keys, args.saves)
+        echoes, requests, preceding, peak = editor_session(size, args.keys, args.saves)
         theirs = nano_echoes(nano, text_file, size.env, args.keys)
         version, height, status = command_times(size, args.runs)
         traced = strace_save(size, strace, "182.5 cm") if strace else None
         return {
             "entries": entries, "cached": cached, "frames": frames, "echo_p50": statistics.median(echoes),
             "echo_p99": percentile(echoes, 0.99), "nano_p50": statistics.median(theirs),
-            "save_request": statistics.median(requests), "rss_mb": peak / 1024, "version": version,
-            "height_set": height, "status": status, "traced": traced, "sync_s": synced,
+            "save_request": statistics.median(requests), "before_put": preceding, "rss_mb": peak / 1024,
+            "version": version, "height_set": height, "status": status, "traced": traced, "sync_s": synced,
         }
     finally:
         size.stop()
@@ -420,15 +423,15 @@ def print_tables(rows, args):
           f"median of {args.saves} saves):")
     print()
     print("| entries | first frame ms | --server URL ms | trivial C ms | × trivial C | nano ms "
-          "| key→echo p50 ms | p99 ms | nano p50 ms | Ctrl-S → PUT ms | peak RSS MB |")
+          "| key→echo p50 ms | p99 ms | nano p50 ms | Ctrl-S → PUT ms | requests before PUT | peak RSS MB |")
     print("|--------:|---------------:|----------------:|-------------:|------------:|--------:"
-          "|----------------:|-------:|------------:|----------------:|------------:|")
+          "|----------------:|-------:|------------:|----------------:|--------------------:|------------:|")
     for row in rows:
         trivial, nano, bare, with_url = row["frames"]
         ratio = max(bare, with_url) / trivial
         print(f"| {row['entries']:,} | {bare:.1f} | {with_url:.1f} | {trivial:.1f} | {ratio:.2f} | {nano:.1f} "
               f"| {row['echo_p50']:.2f} | {row['echo_p99']:.2f} | {row['nano_p50']:.2f} | {row['save_request']:.1f} "
-              f"| {row['rss_mb']:.1f} |")
+              f"| {row['before_put']} | {row['rss_mb']:.1f} |")
     print()
     print(f"Commands (median of {args.runs} runs each) and one `height set --no-sync` under strace "
           "(files under XDG_DATA_HOME):")
