@@ -31,6 +31,7 @@ Usage: scale.py --bin-dir DIR [--sizes 0,1000,10000,100000] [--runs N] [--keys N
 """
 
 import argparse
+import json
 import os
 import re
 import select
@@ -49,6 +50,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import fitiqtools  # noqa: E402
 from keystroke import drain, spawn, stop as stop_editor, type_and_time, wait_for  # noqa: E402
+import startup  # noqa: E402
 from startup import COLS, ROWS, Program, percentile, run_once  # noqa: E402
 from sync import client, register  # noqa: E402
 
@@ -64,6 +66,7 @@ NAME = "Bench"  # the name sync.register gives the account: the first frame's ma
 PUT_PROFILE = " PUT /api/v1/users/me "
 STRACE_CALLS = "openat,write,pwrite64,writev,pwritev,rename,renameat,renameat2,fsync,fdatasync,close"
 SYNC_TIMEOUT = 1800  # seconds a filling `sync --wait` may take (100,000 entries on a debug build)
+SLOW_TIMEOUT = 120.0  # seconds a first frame, an echo or a save may take before the run gives up
 
 
 class ServerLog:
@@ -129,8 +132,8 @@ class ServerLog:
 class Size:
     """One history size: its server (restarted on the same database and port) and its user."""
 
-    def __init__(self, args, bin_dir, root, entries, latency_ms=0):
-        self.args, self.bin_dir, self.entries, self.latency_ms = args, bin_dir, entries, latency_ms
+    def __init__(self, bin_dir, root, entries, latency_ms=0):
+        self.bin_dir, self.entries, self.latency_ms = bin_dir, entries, latency_ms
         self.tui = os.path.join(bin_dir, "fitiq-tui")
         self.work = os.path.join(root, f"{entries}-entries" + (f"-{latency_ms}ms" if latency_ms else ""))
         os.makedirs(self.work)
@@ -234,13 +237,13 @@ def run(tui, env, *arguments, timeout=300):
 
 
 def cached_entries(env):
-    """How many height entries the client's cache file holds (its account.json, read as text)."""
+    """How many height history entries the client's cache holds (`state.history` of its account.json)."""
     data = os.path.join(env["XDG_DATA_HOME"], "fitiq")
     total = 0
     for folder, _, files in os.walk(data):
         if "account.json" in files:
             with open(os.path.join(folder, "account.json"), encoding="utf-8") as f:
-                total += len(re.findall(r'"quantity"\s*:', f.read()))
+                total += len(json.load(f)["state"]["history"])
     return total
 
 
@@ -265,14 +268,14 @@ def editor_session(size, keys, saves):
     the server logged between a Ctrl-S and its PUT, peak RSS (kB)."""
     pid, master = spawn([size.tui], size.env)
     try:
-        wait_for(master, NAME.encode())
+        wait_for(master, NAME.encode(), timeout=SLOW_TIMEOUT)
         drain(master, 0.5)
         size.log.wait_quiet()
         os.write(master, b"\r")  # edit the name
         wait_for(master, b"confirm  Esc cancel")
         os.write(master, b"\x15")
         drain(master, 0.3)
-        echoes = type_and_time(master, keys)
+        echoes = type_and_time(master, keys, timeout=SLOW_TIMEOUT)
         requests, preceding = [], []
         for index in range(saves):
             if index:
@@ -284,7 +287,7 @@ def editor_session(size, keys, saves):
             since = size.log.mark()
             started = time.perf_counter()
             os.write(master, b"\x13")  # Ctrl-S: confirms the edit and saves
-            arrived, before = size.log.wait_for(PUT_PROFILE, since)
+            arrived, before = size.log.wait_for(PUT_PROFILE, since, timeout=SLOW_TIMEOUT)
             requests.append((arrived - started) * 1000)
             preceding.append(before)
             drain(master, 0.3)
@@ -386,7 +389,7 @@ def verdict(ok):
 
 def measure_size(args, bin_dir, root, entries, tools):
     trivial, nano, text_file, strace = tools
-    size = Size(args, bin_dir, root, entries)
+    size = Size(bin_dir, root, entries)
     try:
         inserted, synced = size.fill()
         cached = cached_entries(size.env)
@@ -395,8 +398,9 @@ def measure_size(args, bin_dir, root, entries, tools):
         frames = first_frames(size, trivial, nano, text_file, args.runs)
         echoes, requests, preceding, peak = editor_session(size, args.keys, args.saves)
         theirs = nano_echoes(nano, text_file, size.env, args.keys)
-        version, height, status = command_times(size, args.runs)
+        # The traced save first: the timed `height set --no-sync` runs each leave an entry queued.
         traced = strace_save(size, strace, "182.5 cm") if strace else None
+        version, height, status = command_times(size, args.runs)
         return {
             "entries": entries, "cached": cached, "frames": frames, "echo_p50": statistics.median(echoes),
             "echo_p99": percentile(echoes, 0.99), "nano_p50": statistics.median(theirs),
@@ -409,9 +413,9 @@ def measure_size(args, bin_dir, root, entries, tools):
 
 def latency_row(args, bin_dir, root):
     """Seconds of the first `sync --wait` of --latency-entries entries, the server --latency-ms away."""
-    size = Size(args, bin_dir, root, args.latency_entries, latency_ms=args.latency_ms)
+    size = Size(bin_dir, root, args.latency_entries, latency_ms=args.latency_ms)
     try:
-        inserted, synced = size.fill()
+        _, synced = size.fill()
         return synced, cached_entries(size.env)
     finally:
         size.stop()
@@ -509,6 +513,7 @@ def main():
     if not strace:
         print("strace not found: the cache I/O columns stay empty", file=sys.stderr)
 
+    startup.FIRST_FRAME_TIMEOUT = SLOW_TIMEOUT  # a large history on a debug build starts slowly
     root = tempfile.mkdtemp(prefix="fitiq-bench-scale-")
     try:
         trivial = os.path.join(root, "trivial")
