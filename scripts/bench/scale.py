@@ -14,7 +14,7 @@ same run:
 - key → echo in the name field, p50 and p99 of --keys letters (the method of keystroke.py);
 - Ctrl-S → request: from writing Ctrl-S to the pty (the name just edited) until the server's request
   log line for `PUT /api/v1/users/me` arrives on the server's stderr pipe (the server logs a request
-  once it has answered it), median of --saves saves;
+  once it has answered it), median of --saves saves, and the most requests logged in between;
 - peak RSS of the editor (VmHWM from /proc/PID/status just before quitting);
 - wall time of `fitiq-tui --version`, `height set VALUE --no-sync` and `status --json`, median of
   --runs; the local part of a save is `height set --no-sync` minus `--version`;
@@ -27,6 +27,7 @@ Then the first sync of --latency-entries entries (default 10,000) from a server 
 Each figure is printed with its target and whether it was met; a missed target never fails the run.
 
 Usage: scale.py --bin-dir DIR [--sizes 0,1000,10000,100000] [--runs N] [--keys N] [--saves N]
+                [--latency-entries N] [--latency-ms MS]
 (DIR holds fitiq-tui and fitiq-dev-server.) Only the Python standard library is used.
 """
 
@@ -64,7 +65,8 @@ TARGET_LATENCY_SYNC_S = 1.5
 
 NAME = "Bench"  # the name sync.register gives the account: the first frame's marker
 PUT_PROFILE = " PUT /api/v1/users/me "
-STRACE_CALLS = "openat,write,pwrite64,writev,pwritev,rename,renameat,renameat2,fsync,fdatasync,close"
+# With -y strace names each descriptor's file, so no descriptor bookkeeping (close, dup) is needed.
+STRACE_CALLS = "openat,write,pwrite64,writev,pwritev,rename,renameat,renameat2,fsync,fdatasync"
 SYNC_TIMEOUT = 1800  # seconds a filling `sync --wait` may take (100,000 entries on a debug build)
 SLOW_TIMEOUT = 120.0  # seconds a first frame, an echo or a save may take before the run gives up
 
