@@ -64,8 +64,9 @@ def drain(master, quiet=0.15):
         pass
 
 
-def type_and_time(master, keys, settle=0.02):
-    """Types each letter; returns milliseconds from each write until the letter is echoed."""
+def type_and_time(master, keys, settle=0.02, timeout=2.0):
+    """Types each letter; returns milliseconds from each write until the letter is echoed (within `timeout`
+    seconds)."""
     samples = []
     for index in range(keys):
         letter = LETTERS[index % len(LETTERS)].encode()
@@ -74,7 +75,7 @@ def type_and_time(master, keys, settle=0.02):
         os.write(master, letter)
         seen = bytearray()
         while True:
-            data = read_some(master, 2.0)
+            data = read_some(master, timeout)
             if not data:
                 raise RuntimeError(f"no echo of {letter!r}")
             seen += data

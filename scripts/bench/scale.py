@@ -1,0 +1,546 @@
+#!/usr/bin/env python3
+"""How the editor and the commands scale with the height history: 0, 1,000, 10,000 and 100,000 entries.
+
+For each size, a development server with an SQLite database (`--database FILE`) gets an account
+(registered through `fitiq-tui register`), then the entries are written straight into the server's
+database and the server starts again on the same file and port; the client's first `sync --wait`
+then fills its cache from the server, as a real first sync does. Each size gets its own server,
+database and HOME / XDG folders, all removed at the end.
+
+Per size, next to the trivial C ncurses program (scripts/bench/trivial.c) and `nano FILE` from the
+same run:
+- first frame: exec on a pty until the profile's name is drawn, median of --runs, for `fitiq-tui`
+  and `fitiq-tui --server URL` (the method of startup.py);
+- key → echo in the name field, p50 and p99 of --keys letters (the method of keystroke.py);
+- Ctrl-S → request: from writing Ctrl-S to the pty (the name just edited) until the server's request
+  log line for `PUT /api/v1/users/me` arrives on the server's stderr pipe (the server logs a request
+  once it has answered it), median of --saves saves, and the most requests logged in between;
+- peak RSS of the editor (VmHWM from /proc/PID/status just before quitting);
+- wall time of `fitiq-tui --version`, `height set VALUE --no-sync` and `status --json`, median of
+  --runs; the local part of a save is `height set --no-sync` minus `--version`;
+- one `height set VALUE --no-sync` under strace: bytes written to files under XDG_DATA_HOME (the
+  cache), distinct cache files opened for reading and for writing, fsyncs and renames there.
+
+Then the first sync of --latency-entries entries (default 10,000) from a server started with
+`--latency-ms 50`: a client that holds no history yet runs `sync --wait`, which reads it all.
+
+Each figure is printed with its target and whether it was met; a missed target never fails the run.
+
+Usage: scale.py --bin-dir DIR [--sizes 0,1000,10000,100000] [--runs N] [--keys N] [--saves N]
+                [--latency-entries N] [--latency-ms MS]
+(DIR holds fitiq-tui and fitiq-dev-server.) Only the Python standard library is used.
+"""
+
+import argparse
+import json
+import os
+import re
+import select
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import fitiqtools  # noqa: E402
+from keystroke import drain, spawn, stop as stop_editor, type_and_time, wait_for  # noqa: E402
+import startup  # noqa: E402
+from startup import COLS, ROWS, Program, percentile, run_once  # noqa: E402
+from sync import client, register  # noqa: E402
+
+TARGET_FRAME_RATIO = 3.0
+TARGET_ECHO_P50_MS = 1.5
+TARGET_SAVE_REQUEST_MS = 15.0
+TARGET_LOCAL_SAVE_MS = 20.0
+TARGET_SAVE_BYTES = 64 * 1024
+TARGET_RSS_MB = 50.0
+TARGET_LATENCY_SYNC_S = 1.5
+
+NAME = "Bench"  # the name sync.register gives the account: the first frame's marker
+PUT_PROFILE = " PUT /api/v1/users/me "
+# With -y strace names each descriptor's file, so no descriptor bookkeeping (close, dup) is needed.
+STRACE_CALLS = "openat,write,pwrite64,writev,pwritev,rename,renameat,renameat2,fsync,fdatasync"
+SYNC_TIMEOUT = 1800  # seconds a filling `sync --wait` may take (100,000 entries on a debug build)
+SLOW_TIMEOUT = 120.0  # seconds a first frame, an echo or a save may take before the run gives up
+
+
+class ServerLog:
+    """The development server's log, read from its stderr pipe as it arrives (select on the pipe, in a
+    thread, so that the pipe never fills): each line with the perf_counter time it was read."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.lines = []
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        pending = b""
+        while True:
+            ready, _, _ = select.select([self.fd], [], [], 0.5)
+            if not ready:
+                continue
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                data = b""
+            at = time.perf_counter()
+            if not data:
+                break
+            pending += data
+            *complete, pending = pending.split(b"\n")
+            if complete:
+                with self.changed:
+                    self.lines += [(at, line.decode("utf-8", "replace")) for line in complete]
+                    self.changed.notify_all()
+        os.close(self.fd)
+
+    def mark(self):
+        with self.changed:
+            return len(self.lines)
+
+    def wait_for(self, text, since, timeout=10.0):
+        """The arrival time of the first line from index `since` on that holds `text`, and how many lines
+        came before it from `since` on."""
+        deadline = time.perf_counter() + timeout
+        with self.changed:
+            while True:
+                for index, (at, line) in enumerate(self.lines[since:]):
+                    if f" {text.strip()} " in f" {line} ":
+                        return at, index
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    raise RuntimeError(f"the server logged no {text.strip()!r} within {timeout:.0f} s")
+                self.changed.wait(remaining)
+
+    def wait_quiet(self, quiet=0.3, timeout=30.0):
+        """Returns once no line has arrived for `quiet` seconds."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            seen = self.mark()
+            time.sleep(quiet)
+            if self.mark() == seen:
+                return
+
+
+class Size:
+    """One history size: its server (restarted on the same database and port) and its user."""
+
+    def __init__(self, bin_dir, root, entries, latency_ms=0):
+        self.bin_dir, self.entries, self.latency_ms = bin_dir, entries, latency_ms
+        self.tui = os.path.join(bin_dir, "fitiq-tui")
+        self.work = os.path.join(root, f"{entries}-entries" + (f"-{latency_ms}ms" if latency_ms else ""))
+        os.makedirs(self.work)
+        self.database = os.path.join(self.work, "server.sqlite")
+        api_key = "bench-" + os.urandom(12).hex()
+        self.server_env = fitiqtools.user_env(os.path.join(self.work, "server-home"), FITIQ_DEV_API_KEY=api_key,
+                                              FITIQ_DEV_JWT_SECRET=os.urandom(32).hex())
+        self.env = fitiqtools.user_env(os.path.join(self.work, "home"), TERM="xterm-256color", FITIQ_API_KEY=api_key)
+        self.cli = client(self.tui, self.env)
+        self.server = self.log = None
+        self.url = None
+        self.port = 0
+
+    def start(self, logged=False):
+        flags = ["--database", self.database, "--bcrypt-cost", "4"]
+        if self.latency_ms:
+            flags += ["--latency-ms", str(self.latency_ms)]
+        read_end = write_end = None
+        if logged:
+            read_end, write_end = os.pipe()
+            flags += ["--log-level", "info"]
+        else:
+            flags += ["--log-level", "error"]
+        try:
+            for attempt in range(20):  # the same port again: it may take a moment to be free
+                try:
+                    self.server, self.url = fitiqtools.start_server(
+                        self.bin_dir, self.server_env, *flags, port=self.port,
+                        stderr=write_end if logged else subprocess.DEVNULL)
+                    break
+                except RuntimeError:
+                    if not self.port or attempt == 19:
+                        raise
+                    time.sleep(0.25)
+        finally:
+            if write_end is not None:
+                os.close(write_end)
+        self.port = int(self.url.rsplit(":", 1)[1].rstrip("/"))
+        if logged:
+            self.log = ServerLog(read_end)
+
+    def stop(self):
+        fitiqtools.stop(self.server)
+        self.server = None
+        if self.log:
+            self.log.thread.join(5)
+            self.log = None
+
+    def fill(self):
+        """Registers the account, writes the entries into the server's database, restarts the server on
+        it and lets the client's first sync fetch them. Returns (insert seconds, sync seconds)."""
+        self.start()
+        register(self.cli, self.url, f"scale{self.entries}@example.com")
+        self.stop()
+        started = time.perf_counter()
+        insert_heights(self.database, self.entries)
+        inserted = time.perf_counter() - started
+        self.start(logged=not self.latency_ms)
+        started = time.perf_counter()
+        run(self.tui, self.env, "sync", "--wait", "--timeout", str(SYNC_TIMEOUT), timeout=SYNC_TIMEOUT + 60)
+        synced = time.perf_counter() - started
+        return inserted, synced
+
+
+def insert_heights(database, count):
+    """`count` height entries for the database's only user, one every so often over the past years,
+    the newest two hours ago; the profile's height becomes the newest entry's."""
+    connection = sqlite3.connect(database)
+    try:
+        users = connection.execute("SELECT id FROM users").fetchall()
+        if len(users) != 1:
+            raise RuntimeError(f"expected one user in the server's database, found {len(users)}")
+        if count == 0:
+            return
+        user = users[0][0]
+        now_ms = int(time.time() * 1000)
+        step_ms = min(24 * 3600 * 1000, 10 * 365 * 24 * 3600 * 1000 // count)
+        newest = now_ms - 2 * 3600 * 1000
+        quantities = [round(170 + (index % 40) / 10, 1) for index in range(count)]
+        with connection:
+            connection.executemany(
+                "INSERT INTO progress_entries (id, user_id, type, quantity, logged_at, notes, created_at) "
+                "VALUES (?, ?, 'height', ?, ?, NULL, ?)",
+                ((str(uuid.uuid4()), user, quantities[index], newest - (count - 1 - index) * step_ms, now_ms)
+                 for index in range(count)))
+            connection.execute("UPDATE profiles SET height_cm = ?, updated_at = ? WHERE user_id = ?",
+                               (quantities[-1], now_ms, user))
+    finally:
+        connection.close()
+
+
+def run(tui, env, *arguments, timeout=300):
+    """Runs `fitiq-tui ARGUMENTS`; returns its wall time in ms (raises, with its output, on failure)."""
+    started = time.perf_counter()
+    result = subprocess.run([tui, *arguments], env=env, capture_output=True, text=True, timeout=timeout)
+    elapsed = (time.perf_counter() - started) * 1000
+    if result.returncode != 0:
+        raise RuntimeError(f"fitiq-tui {' '.join(arguments)} (exit {result.returncode}): {result.stdout} "
+                           f"{result.stderr}")
+    return elapsed
+
+
+def cached_entries(env):
+    """How many height history entries the client's cache holds (`state.history` of its account.json)."""
+    data = os.path.join(env["XDG_DATA_HOME"], "fitiq")
+    total = 0
+    for folder, _, files in os.walk(data):
+        if "account.json" in files:
+            with open(os.path.join(folder, "account.json"), encoding="utf-8") as f:
+                total += len(json.load(f)["state"]["history"])
+    return total
+
+
+def first_frames(size, trivial, nano, text_file, runs):
+    """Medians (ms) of the first frame: trivial C, nano, fitiq-tui, fitiq-tui --server URL (interleaved)."""
+    programs = [
+        Program("trivial C ncurses", [trivial], size.env, "trivial-ready", b"q"),
+        Program("nano FILE", [nano, text_file], size.env, "nano-bench-marker", b"\x18"),
+        Program("fitiq-tui", [size.tui], size.env, NAME, b"q"),
+        Program("fitiq-tui --server URL", [size.tui, "--server", size.url], size.env, NAME, b"q"),
+    ]
+    for program in programs:
+        run_once(program)  # warm-up
+    for _ in range(runs):
+        for program in programs:
+            program.samples.append(run_once(program))
+    return [statistics.median(program.samples) for program in programs]
+
+
+def editor_session(size, keys, saves):
+    """One editor run: key → echo samples in the name field, Ctrl-S → PUT samples (ms), the most requests
+    the server logged between a Ctrl-S and its PUT, peak RSS (kB)."""
+    pid, master = spawn([size.tui], size.env)
+    try:
+        wait_for(master, NAME.encode(), timeout=SLOW_TIMEOUT)
+        drain(master, 0.5)
+        size.log.wait_quiet()
+        os.write(master, b"\r")  # edit the name
+        wait_for(master, b"confirm  Esc cancel")
+        os.write(master, b"\x15")
+        drain(master, 0.3)
+        echoes = type_and_time(master, keys, timeout=SLOW_TIMEOUT)
+        requests, preceding = [], []
+        for index in range(saves):
+            if index:
+                os.write(master, b"\r")  # edit the name again
+                drain(master, 0.3)
+            os.write(master, b"\x15" + f"{NAME} {chr(ord('a') + index % 26)}".encode())
+            drain(master, 0.3)
+            size.log.wait_quiet()
+            since = size.log.mark()
+            started = time.perf_counter()
+            os.write(master, b"\x13")  # Ctrl-S: confirms the edit and saves
+            arrived, before = size.log.wait_for(PUT_PROFILE, since, timeout=SLOW_TIMEOUT)
+            requests.append((arrived - started) * 1000)
+            preceding.append(before)
+            drain(master, 0.3)
+        with open(f"/proc/{pid}/status") as f:
+            peak = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+        stop_editor(pid, master, b"q")
+        pid = None
+        return echoes, requests, max(preceding), peak
+    finally:
+        if pid is not None:
+            try:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+            os.close(master)
+
+
+def nano_echoes(nano, text_file, env, keys):
+    pid, master = spawn([nano, text_file], env)
+    wait_for(master, b"lorem")
+    drain(master, 0.5)
+    samples = type_and_time(master, keys)
+    stop_editor(pid, master, b"\x18n")
+    return samples
+
+
+def command_times(size, runs):
+    """Medians (ms) of `--version`, `height set VALUE --no-sync` and `status --json`."""
+    version, height, status = [], [], []
+    for index in range(runs):
+        version.append(run(size.tui, size.env, "--version"))
+        height.append(run(size.tui, size.env, "height", "set", f"{181 + index % 2 * 0.5} cm", "--no-sync"))
+        status.append(run(size.tui, size.env, "status", "--json"))
+    return statistics.median(version), statistics.median(height), statistics.median(status)
+
+
+SYSCALL = re.compile(r"^(\w+)\((.*)\)\s+=\s+(-?\d+)(?:<(.*)>)?")
+FD_PATH = re.compile(r"^\s*-?\d+<(.*?)>")
+QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def strace_save(size, strace, value):
+    """One `height set VALUE --no-sync` under strace: a dict of what it did under XDG_DATA_HOME."""
+    trace = os.path.join(size.work, "height-set.strace")
+    started = time.perf_counter()
+    result = subprocess.run([strace, "-f", "-y", "-s", "0", "-e", f"trace={STRACE_CALLS}", "-o", trace, size.tui,
+                             "height", "set", value, "--no-sync"], env=size.env, capture_output=True, text=True,
+                            timeout=300)
+    elapsed = (time.perf_counter() - started) * 1000
+    if result.returncode != 0:
+        raise RuntimeError(f"strace fitiq-tui height set (exit {result.returncode}): {result.stderr[-600:]}")
+    cache = os.path.realpath(size.env["XDG_DATA_HOME"]) + os.sep
+    written_bytes, read_files, written_files, fsyncs, renames = 0, set(), set(), 0, 0
+    unfinished = {}
+    with open(trace, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            pid, _, rest = line.rstrip("\n").partition(" ")
+            rest = rest.strip()
+            if rest.endswith("<unfinished ...>"):
+                unfinished[pid] = rest[: -len("<unfinished ...>")]
+                continue
+            resumed = re.match(r"^<\.\.\. \w+ resumed>(.*)$", rest)
+            if resumed:
+                rest = unfinished.pop(pid, "") + resumed.group(1)
+            call = SYSCALL.match(rest)
+            if not call:
+                continue
+            name, arguments, returned, returned_path = call.groups()
+            if int(returned) < 0:
+                continue
+            if name == "openat":
+                path = returned_path or next(iter(QUOTED.findall(arguments)), "")
+                if not path.startswith(cache) or "O_DIRECTORY" in arguments:
+                    continue
+                if "O_WRONLY" in arguments or "O_RDWR" in arguments or "O_CREAT" in arguments:
+                    written_files.add(path)
+                else:
+                    read_files.add(path)
+            elif name in ("write", "pwrite64", "writev", "pwritev"):
+                path = FD_PATH.match(arguments)
+                if path and path.group(1).startswith(cache):
+                    written_bytes += int(returned)
+            elif name in ("fsync", "fdatasync"):
+                path = FD_PATH.match(arguments)
+                if path and (path.group(1) + os.sep).startswith(cache):
+                    fsyncs += 1
+            elif name.startswith("rename"):
+                if any(path.startswith(cache) for path in QUOTED.findall(arguments)):
+                    renames += 1
+    os.remove(trace)
+    return {"bytes": written_bytes, "read": len(read_files), "written": len(written_files), "fsyncs": fsyncs,
+            "renames": renames, "ms": elapsed}
+
+
+def verdict(ok):
+    return "met" if ok else "NOT met"
+
+
+def measure_size(args, bin_dir, root, entries, tools):
+    trivial, nano, text_file, strace = tools
+    size = Size(bin_dir, root, entries)
+    try:
+        inserted, synced = size.fill()
+        cached = cached_entries(size.env)
+        print(f"{entries:,} entries: written into the server's database in {inserted:.2f} s; first sync filled the "
+              f"cache with {cached:,} in {synced:.2f} s", flush=True)
+        frames = first_frames(size, trivial, nano, text_file, args.runs)
+        echoes, requests, preceding, peak = editor_session(size, args.keys, args.saves)
+        theirs = nano_echoes(nano, text_file, size.env, args.keys)
+        # The traced save first: the timed `height set --no-sync` runs each leave an entry queued.
+        traced = strace_save(size, strace, "182.5 cm") if strace else None
+        version, height, status = command_times(size, args.runs)
+        return {
+            "entries": entries, "cached": cached, "frames": frames, "echo_p50": statistics.median(echoes),
+            "echo_p99": percentile(echoes, 0.99), "nano_p50": statistics.median(theirs),
+            "save_request": statistics.median(requests), "before_put": preceding, "rss_mb": peak / 1024,
+            "version": version, "height_set": height, "status": status, "traced": traced, "sync_s": synced,
+        }
+    finally:
+        size.stop()
+
+
+def latency_row(args, bin_dir, root):
+    """Seconds of the first `sync --wait` of --latency-entries entries, the server --latency-ms away."""
+    size = Size(bin_dir, root, args.latency_entries, latency_ms=args.latency_ms)
+    try:
+        _, synced = size.fill()
+        return synced, cached_entries(size.env)
+    finally:
+        size.stop()
+
+
+def print_tables(rows, args):
+    print()
+    print(f"Editor ({COLS}x{ROWS} pty; first frame median of {args.runs}, {args.keys} keys, "
+          f"median of {args.saves} saves):")
+    print()
+    print("| entries | first frame ms | --server URL ms | trivial C ms | × trivial C | nano ms "
+          "| key→echo p50 ms | p99 ms | nano p50 ms | Ctrl-S → PUT ms | requests before PUT | peak RSS MB |")
+    print("|--------:|---------------:|----------------:|-------------:|------------:|--------:"
+          "|----------------:|-------:|------------:|----------------:|--------------------:|------------:|")
+    for row in rows:
+        trivial, nano, bare, with_url = row["frames"]
+        ratio = max(bare, with_url) / trivial
+        print(f"| {row['entries']:,} | {bare:.1f} | {with_url:.1f} | {trivial:.1f} | {ratio:.2f} | {nano:.1f} "
+              f"| {row['echo_p50']:.2f} | {row['echo_p99']:.2f} | {row['nano_p50']:.2f} | {row['save_request']:.1f} "
+              f"| {row['before_put']} | {row['rss_mb']:.1f} |")
+    print()
+    print(f"Commands (median of {args.runs} runs each) and one `height set --no-sync` under strace "
+          "(files under XDG_DATA_HOME):")
+    print()
+    print("| entries | --version ms | height set --no-sync ms | local part ms | status --json ms "
+          "| bytes written | files read | files written | fsyncs | renames |")
+    print("|--------:|-------------:|------------------------:|--------------:|-----------------:"
+          "|--------------:|-----------:|--------------:|-------:|--------:|")
+    for row in rows:
+        traced = row["traced"]
+        io = (f"{traced['bytes']:,} | {traced['read']} | {traced['written']} | {traced['fsyncs']} | "
+              f"{traced['renames']}") if traced else "- | - | - | - | -"
+        print(f"| {row['entries']:,} | {row['version']:.1f} | {row['height_set']:.1f} | "
+              f"{row['height_set'] - row['version']:.1f} | {row['status']:.1f} | {io} |")
+
+
+def print_targets(rows, latency):
+    def line(label, values):
+        print(f"- {label}: " + "; ".join(f"{entries:,}: {text} {verdict(ok)}" for entries, text, ok in values))
+
+    print()
+    print("Targets (per size: figure, met or not; a benchmark, never a failed run):")
+    line(f"first frame ≤ {TARGET_FRAME_RATIO:.0f}× trivial C (worse of the two ways)",
+         [(row["entries"], f"{max(row['frames'][2:]) / row['frames'][0]:.2f}×",
+           max(row["frames"][2:]) / row["frames"][0] <= TARGET_FRAME_RATIO) for row in rows])
+    line(f"key → echo p50 ≤ {TARGET_ECHO_P50_MS} ms",
+         [(row["entries"], f"{row['echo_p50']:.2f} ms", row["echo_p50"] <= TARGET_ECHO_P50_MS) for row in rows])
+    line(f"Ctrl-S → request median ≤ {TARGET_SAVE_REQUEST_MS:.0f} ms",
+         [(row["entries"], f"{row['save_request']:.1f} ms", row["save_request"] <= TARGET_SAVE_REQUEST_MS)
+          for row in rows])
+    line(f"local part of height set ≤ {TARGET_LOCAL_SAVE_MS:.0f} ms",
+         [(row["entries"], f"{row['height_set'] - row['version']:.1f} ms",
+           row["height_set"] - row["version"] <= TARGET_LOCAL_SAVE_MS) for row in rows])
+    traced = [row for row in rows if row["traced"]]
+    if traced:
+        line(f"bytes written by one save ≤ {TARGET_SAVE_BYTES // 1024} KB",
+             [(row["entries"], f"{row['traced']['bytes'] / 1024:.1f} KB", row["traced"]["bytes"] <= TARGET_SAVE_BYTES)
+              for row in traced])
+    else:
+        print("- bytes written by one save: not measured (strace not found)")
+    line(f"peak RSS ≤ {TARGET_RSS_MB:.0f} MB",
+         [(row["entries"], f"{row['rss_mb']:.1f} MB", row["rss_mb"] <= TARGET_RSS_MB) for row in rows])
+    if latency:
+        entries, latency_ms, seconds, cached = latency
+        print(f"- first sync of {entries:,} entries, server {latency_ms} ms away, ≤ {TARGET_LATENCY_SYNC_S} s: "
+              f"{seconds:.2f} s ({cached:,} in the cache) {verdict(seconds <= TARGET_LATENCY_SYNC_S)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Editor and command figures at 0 to 100,000 history entries.")
+    parser.add_argument("--bin-dir", required=True, help="folder with fitiq-tui and fitiq-dev-server")
+    parser.add_argument("--sizes", default="0,1000,10000,100000",
+                        help="height history sizes, comma-separated (default 0,1000,10000,100000)")
+    parser.add_argument("--runs", type=int, default=10, help="first frames and command runs per size (default 10)")
+    parser.add_argument("--keys", type=int, default=200, help="keys typed per program and size (default 200)")
+    parser.add_argument("--saves", type=int, default=5, help="Ctrl-S saves per size (default 5)")
+    parser.add_argument("--latency-entries", type=int, default=10000,
+                        help="entries of the first sync from a distant server (default 10,000; 0 skips it)")
+    parser.add_argument("--latency-ms", type=int, default=50, help="that server's delay per answer (default 50)")
+    args = parser.parse_args()
+    try:
+        sizes = [int(size.replace("_", "")) for size in args.sizes.split(",") if size.strip()]
+    except ValueError:
+        parser.error("--sizes takes whole numbers separated by commas, e.g. 0,1000,10000")
+    if not sizes or min(sizes) < 0 or args.runs < 1 or args.keys < 1 or args.saves < 1:
+        parser.error("--sizes must be 0 or more; --runs, --keys and --saves at least 1")
+    bin_dir = os.path.abspath(args.bin_dir)
+    nano = shutil.which("nano")
+    cc = shutil.which("cc") or shutil.which("gcc")
+    strace = shutil.which("strace")
+    for what, path in (("fitiq-tui", os.path.join(bin_dir, "fitiq-tui")),
+                       ("fitiq-dev-server", os.path.join(bin_dir, "fitiq-dev-server")), ("nano", nano), ("cc", cc)):
+        if not path or not os.access(path, os.X_OK):
+            sys.exit(f"error: {what} not found ({path})")
+    if not strace:
+        print("strace not found: the cache I/O columns stay empty", file=sys.stderr)
+
+    startup.FIRST_FRAME_TIMEOUT = SLOW_TIMEOUT  # a large history on a debug build starts slowly
+    root = tempfile.mkdtemp(prefix="fitiq-bench-scale-")
+    try:
+        trivial = os.path.join(root, "trivial")
+        subprocess.run([cc, "-O2", "-o", trivial, os.path.join(HERE, "trivial.c"), "-lncursesw"], check=True)
+        text_file = os.path.join(root, "notes.txt")
+        with open(text_file, "w") as f:
+            f.write("nano-bench-marker: a file for the benchmark\n" + "lorem ipsum dolor sit amet\n" * 40)
+        print(f"binaries: {bin_dir}; sizes {', '.join(f'{size:,}' for size in sizes)}; "
+              f"load average {os.getloadavg()[0]:.2f}", flush=True)
+        rows = [measure_size(args, bin_dir, root, entries, (trivial, nano, text_file, strace)) for entries in sizes]
+        latency = None
+        if args.latency_entries > 0:
+            seconds, cached = latency_row(args, bin_dir, root)
+            latency = (args.latency_entries, args.latency_ms, seconds, cached)
+        print_tables(rows, args)
+        if latency:
+            print()
+            print(f"First sync from a server {latency[1]} ms away (`sync --wait`, no history cached yet): "
+                  f"{latency[0]:,} entries in {latency[2]:.2f} s, {latency[3]:,} in the cache after it")
+        print_targets(rows, latency)
+        print(f"\nload average now {os.getloadavg()[0]:.2f}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
