@@ -239,13 +239,18 @@ def run(tui, env, *arguments, timeout=300):
 
 
 def cached_entries(env):
-    """How many height history entries the client's cache holds (`state.history` of its account.json)."""
+    """How many height history entries the client's cache holds: the summary's count in an
+    account.json of schema 2 (the history is in its segments), `state.history` in one of schema 1."""
     data = os.path.join(env["XDG_DATA_HOME"], "fitiq")
     total = 0
     for folder, _, files in os.walk(data):
         if "account.json" in files:
             with open(os.path.join(folder, "account.json"), encoding="utf-8") as f:
-                total += len(json.load(f)["state"]["history"])
+                account = json.load(f)
+            if account.get("schemaVersion") == 1:
+                total += len(account["state"]["history"])
+            else:
+                total += account.get("summaries", {}).get("height", {}).get("count", 0)
     return total
 
 
