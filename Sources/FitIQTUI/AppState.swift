@@ -106,7 +106,27 @@ public struct AccountSnapshot: Sendable, Equatable {
 
     /// The snapshot of a state read whole.
     public init(email: String, server: String, state: AccountState) {
-        self.init(email: email, server: server, overview: AccountOverview(full: state))
+        self.email = email
+        self.server = server
+        self.state = state
+        // The cache keeps the history oldest first: newest first is then the history reversed, without
+        // a sort; entries of other metrics are left out.
+        var inOrder = true
+        var heightsOnly = true
+        var previous: Date?
+        for entry in state.history {
+            if entry.type != ProgressEntry.heightType || !entry.quantity.isFinite { heightsOnly = false }
+            if let previous, entry.loggedAt <= previous { inOrder = false }
+            previous = entry.loggedAt
+        }
+        if inOrder && heightsOnly {
+            heightHistory = state.history.reversed()
+        } else {
+            heightHistory = HeightChart.chronological(state.history).reversed()
+        }
+        let summary = HistorySummary(of: heightsOnly ? state.history : heightHistory)
+        heightChart = Self.chart(summary)
+        heightCount = heightHistory.count
     }
 
     /// The snapshot of what a first frame reads: with an incomplete overview, the list holds the
@@ -121,10 +141,15 @@ public struct AccountSnapshot: Sendable, Equatable {
         } else {
             heightHistory = HeightChart.chronological(summary.latest).reversed()
         }
-        heightChart = summary.series.map { point in
-            ProgressEntry(id: Self.chartId, quantity: point.value, loggedAt: point.at, source: .server)
-        }
+        heightChart = Self.chart(summary)
         heightCount = max(summary.count, heightHistory.count)
+    }
+
+    /// The summary's series as the chart draws it.
+    private static func chart(_ summary: HistorySummary) -> [ProgressEntry] {
+        summary.series.map { point in
+            ProgressEntry(id: chartId, quantity: point.value, loggedAt: point.at, source: .server)
+        }
     }
 
     /// The id of every chart point (they are never listed or chosen).

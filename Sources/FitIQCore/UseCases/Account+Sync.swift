@@ -49,7 +49,8 @@ extension Account {
 
     /// Where the account stands, from the cache alone.
     public func status() async throws -> AccountStatus {
-        let state = try await store.load()
+        // Nothing of it is in the history: the overview reads none.
+        let state = try await store.overview().state
         let signedIn = try await sessions.load()?.isSignedIn ?? false
         return AccountStatus(
             server: key.server, email: email, signedIn: signedIn, lastSyncAt: state.lastSyncAt,
