@@ -60,8 +60,9 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
         }
     }
 
-    /// Replaces the file with `value`.
-    func write(_ value: Format.Value) throws(CacheError) {
+    /// Replaces the file with `value`; returns the bytes written.
+    @discardableResult
+    func write(_ value: Format.Value) throws(CacheError) -> Data {
         let data: Data
         do {
             data = try Self.encode(value)
@@ -69,6 +70,7 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
             throw .writeFailed(path: path, reason: "cannot encode it: \(error)")
         }
         try atomicFile.write(data)
+        return data
     }
 
     /// Deletes the file; a missing file is not an error.

@@ -286,17 +286,7 @@ public struct JSONFileProfileStore: ProfileStore {
                 }
             }
         }
-        let data: Data
-        do {
-            data = try CacheFile<AccountFileV2>.encode(stored)
-        } catch {
-            throw CacheError.writeFailed(path: file.path, reason: "cannot encode it: \(error)")
-        }
-        try file.atomicFile.write(data)
-        memory.count {
-            $0.filesWritten += 1
-            $0.bytesWritten += data.count
-        }
+        let data = try written(stored, to: file)
         if folded {
             // The segments replaced, and any left by a cache that was moved aside or lost.
             let kept = Set(stored.index.segments.map(\.file))
@@ -305,6 +295,17 @@ public struct JSONFileProfileStore: ProfileStore {
             }
         }
         memory.remember(Snapshot(bytes: data, stored: stored, state: state, needsRewrite: false))
+    }
+
+    /// Writes `value` to `file`, counted; returns the bytes written.
+    @discardableResult
+    private func written<Format>(_ value: Format.Value, to file: CacheFile<Format>) throws -> Data {
+        let data = try file.write(value)
+        memory.count {
+            $0.filesWritten += 1
+            $0.bytesWritten += data.count
+        }
+        return data
     }
 
     /// Writes the segments `keys` from `history` as new files and lists them in `index` in place of
@@ -323,17 +324,7 @@ public struct JSONFileProfileStore: ProfileStore {
             let name = key.fileName(generation: index.nextGeneration)
             index.nextGeneration += 1
             let segmentFile = CacheFile<HistorySegmentFile>(url: historyFolder.appendingPathComponent(name), now: now)
-            let data: Data
-            do {
-                data = try CacheFile<HistorySegmentFile>.encode(HistorySegment(key: key, entries: entries))
-            } catch {
-                throw CacheError.writeFailed(path: segmentFile.path, reason: "cannot encode it: \(error)")
-            }
-            try segmentFile.atomicFile.write(data)
-            memory.count {
-                $0.filesWritten += 1
-                $0.bytesWritten += data.count
-            }
+            try written(HistorySegment(key: key, entries: entries), to: segmentFile)
             segments.append(HistoryIndex.Segment(key: key, file: name, count: entries.count))
         }
         index.segments = segments.sorted { $0.key < $1.key }
