@@ -109,15 +109,68 @@ public struct JSONFileProfileStore: ProfileStore {
     }
 
     public func update<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
+        try await lock.withLock { try updateWhole(change) }
+    }
+
+    /// ``update(_:)`` on the latest entries of each history alone, when the whole history is not in
+    /// memory: `account.json` is read and written, no segment. A change that does more than add
+    /// entries newer than every other of their metric (or one that would fill the journal) is made
+    /// again on the whole state, so `change` must be a pure function of the state it is given.
+    public func updateRecent<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
         try await lock.withLock {
-            let known = try current()
-            var state = known.state
+            guard let data = try file.readData(), memory.snapshot(for: data) == nil,
+                case .value(let stored) = CacheFile<AccountFileV2>.decode(data), stored.inlineHistory == nil,
+                stored.index.journal.count < HistoryIndex.journalLimit
+            else { return try updateWhole(change) }
+            memory.count { $0.filesDecoded += 1 }
+            var recent = stored.state
+            recent.history = stored.summaries.values.flatMap(\.latest)
+            Self.normalize(&recent.history)
+            var state = recent
             let result = try change(&state)
-            // Comparing an untouched history costs nothing (the same storage); a changed one is put in order.
-            if state.history != known.state.history { Self.normalize(&state.history) }
-            if state != known.state || known.needsRewrite { try save(state, over: known) }
+            if state.history != recent.history { Self.normalize(&state.history) }
+            if state == recent { return result }
+            var next = stored
+            if state.history != recent.history {
+                // Only entries added after every entry of their metric: the summaries follow from them.
+                let added = state.history.dropFirst(recent.history.count)
+                guard state.history.starts(with: recent.history),
+                    stored.index.journal.count + added.count <= HistoryIndex.journalLimit,
+                    let summaries = Self.summaries(stored.summaries, adding: Array(added))
+                else { return try updateWhole(change) }
+                next.summaries = summaries
+                next.index.journal += added.map { .put($0, previous: nil) }
+            }
+            next.state = state
+            next.state.history = []
+            try written(next, to: file)
             return result
         }
+    }
+
+    /// `summaries` with `added` (oldest first), or `nil` when one of them is not newer than every
+    /// entry of its metric.
+    static func summaries(_ summaries: [String: HistorySummary], adding added: [ProgressEntry]) -> [String:
+        HistorySummary]?
+    {
+        var summaries = summaries
+        for entry in added {
+            let summary = summaries[entry.type] ?? .empty
+            if let last = summary.last, entry.loggedAt < last { return nil }
+            summaries[entry.type] = summary.appending(entry)
+        }
+        return summaries
+    }
+
+    /// The body of ``update(_:)``, holding the lock.
+    private func updateWhole<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) throws -> T {
+        let known = try current()
+        var state = known.state
+        let result = try change(&state)
+        // Comparing an untouched history costs nothing (the same storage); a changed one is put in order.
+        if state.history != known.state.history { Self.normalize(&state.history) }
+        if state != known.state || known.needsRewrite { try save(state, over: known) }
+        return result
     }
 
     public func erase() async throws {

@@ -137,6 +137,52 @@ struct HistoryLayoutTests {
         }
     }
 
+    @Test func aColdProcesssNewMeasurementReadsAndWritesTheAccountFileAlone() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            try await seeded(makeStore(in: folder), entries: 5_000)
+            let cold = makeStore(in: folder)
+            let logged = Date(timeIntervalSince1970: 1_796_515_200)  // after every seeded entry
+
+            let current = try await cold.updateRecent { state in
+                state.recordHeight(182.5, measuredAt: logged, source: .manual)
+            }
+
+            #expect(current)
+            #expect(cold.counters.filesDecoded == 1)
+            #expect(cold.counters.filesWritten == 1)
+            let reread = try await makeStore(in: folder).load()
+            #expect(reread.history.count == 5_001)
+            #expect(reread.heightHistory.first?.quantity == 182.5)
+            #expect(reread.profile?.heightCm == 182.5)
+            #expect(reread.outbox.progress.count == 1)
+            let summary = try #require(try await makeStore(in: folder).overview().summaries[ProgressEntry.heightType])
+            let exact = HistorySummary(of: reread.history)
+            #expect(summary.count == exact.count && summary.first == exact.first && summary.last == exact.last)
+            #expect(summary.latest == exact.latest)
+            #expect(summary.series.last == HistorySummary.Point(at: logged, value: 182.5))
+        }
+    }
+
+    @Test func aColdProcesssOlderMeasurementIsRecordedOnTheWholeHistory() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            try await seeded(makeStore(in: folder), entries: 2_000)
+            let cold = makeStore(in: folder)
+            let longAgo = Date(timeIntervalSince1970: 1_500_000_000)  // 2017, among the seeded entries
+
+            let current = try await cold.updateRecent { state in
+                state.recordHeight(150, measuredAt: longAgo, source: .manual)
+            }
+
+            // Not the newest: it did not become the current height, and the whole history was read.
+            #expect(!current)
+            #expect(cold.counters.filesDecoded > 1)
+            let reread = try await makeStore(in: folder).load()
+            #expect(reread.history.count == 2_001)
+            let summary = try #require(try await makeStore(in: folder).overview().summaries[ProgressEntry.heightType])
+            #expect(summary == HistorySummary(of: reread.history))
+        }
+    }
+
     @Test func theOverviewReadsNoSegment() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             try await seeded(makeStore(in: folder), entries: 5_000)

@@ -82,6 +82,20 @@ public struct HistorySummary: Sendable, Equatable {
         self.series = newestInSlot.compactMap { $0.map { Point(at: $0.loggedAt, value: $0.quantity) } }
     }
 
+    /// This summary with `entry` added, an entry logged no earlier than every other: the latest
+    /// entries and the count follow exactly; the series is this one's points and the entry, thinned
+    /// again over the longer span (a summary made from the whole history may pick other points).
+    public func appending(_ entry: ProgressEntry) -> HistorySummary {
+        var points = series.map { ProgressEntry(quantity: $0.value, loggedAt: $0.at, source: .server) }
+        points.append(entry)
+        var summary = HistorySummary(of: points)
+        summary.count = count + 1
+        summary.first = first.map { min($0, entry.loggedAt) } ?? entry.loggedAt
+        summary.last = last.map { max($0, entry.loggedAt) } ?? entry.loggedAt
+        summary.latest = Array(([entry] + latest).prefix(Self.latestLimit))
+        return summary
+    }
+
     /// The `limit` newest entries, newest first, without sorting the whole collection.
     static func newest(_ entries: some Collection<ProgressEntry>, limit: Int) -> [ProgressEntry] {
         var kept: [ProgressEntry] = []

@@ -12,9 +12,19 @@ public protocol ProfileStore: Sendable {
     /// What a first frame needs, without reading the whole history: the state with its history cut
     /// to each metric's latest entries, and a summary per metric.
     func overview() async throws -> AccountOverview
+    /// ``update(_:)`` for a change that needs only the latest entries of each history (a new
+    /// measurement, a profile edit): `change` may be given a state whose history holds only those
+    /// (``HistorySummary/latest``), and run again on the whole state when it did more than add newer
+    /// entries. It must be a pure function of the state it is given.
+    func updateRecent<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T
 }
 
 extension ProfileStore {
+    /// The whole state: for stores whose history costs nothing to read (in memory).
+    public func updateRecent<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
+        try await update(change)
+    }
+
     /// Summarises a full ``load()``: for stores whose history costs nothing to read (in memory).
     public func overview() async throws -> AccountOverview {
         AccountOverview(full: try await load())

@@ -25,7 +25,9 @@ extension Account {
             throw ValidationError.outOfRange(.date, rule: "cannot be in the future")
         }
         let timeZone = environment.timeZone
-        return try await store.update { state in
+        // A new measurement needs the latest entries only (whether it is the newest); one logged
+        // before others is recorded on the whole history.
+        return try await store.updateRecent { state in
             guard let profile = state.profile else { throw AccountError.profileNotLoaded }
             let current = state.recordHeight(centimetres, measuredAt: measuredAt, source: .manual, notes: notes)
             if let entry = state.history.last {

@@ -27,12 +27,15 @@ extension Account {
     public func updateMetadata(
         name: String? = nil, bio: String? = nil, unitSystem: UnitSystem? = nil, languageCode: String? = nil
     ) async throws -> Bool {
-        guard let current = try await store.load().profile?.metadata else { throw AccountError.profileNotLoaded }
+        guard let current = try await store.overview().state.profile?.metadata else {
+            throw AccountError.profileNotLoaded
+        }
         let metadata = try ProfileRules.metadata(
             name: name ?? current.name, bio: bio ?? current.bio,
             unitSystem: unitSystem ?? current.preferredUnitSystem, languageCode: languageCode ?? current.languageCode)
         let now = environment.now()
-        return try await store.update { state in
+        // The history plays no part: a command started cold reads and writes account.json alone.
+        return try await store.updateRecent { state in
             guard let previous = state.profile?.metadata else { return false }
             let changed = metadata.changedKeys(from: previous).sorted().map { $0.field.label.lowercased() }
             guard state.editMetadata(metadata, now: now) else { return false }
@@ -49,7 +52,7 @@ extension Account {
     /// - Returns: whether the height changed.
     @discardableResult
     public func updateHeight(centimetres proposed: Double) async throws -> Bool {
-        guard let profile = try await store.load().profile else { throw AccountError.profileNotLoaded }
+        guard let profile = try await store.overview().state.profile else { throw AccountError.profileNotLoaded }
         guard
             let centimetres = Height.change(
                 from: profile.heightCm, to: proposed, unitSystem: profile.preferredUnitSystem)
