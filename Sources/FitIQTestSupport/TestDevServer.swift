@@ -260,6 +260,11 @@ private final class ServerProcess: Sendable {
         process.environment = environment
         let input = Pipe()
         let output = Pipe()
+        // Only the server gets these pipes: other children of this process must not hold them open (a
+        // server whose standard input stays open would outlive a test process that crashed).
+        for descriptor in [input.fileHandleForWriting.fileDescriptor, output.fileHandleForReading.fileDescriptor] {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = try FileHandle(
