@@ -25,8 +25,11 @@ let package = Package(
         .target(name: "FitIQCore"),
         // The JSON cache on disk: adapters for the store ports.
         .target(name: "FitIQCache", dependencies: ["FitIQCore"]),
-        // In-memory implementations of every port, a manual clock and fixtures.
-        .target(name: "FitIQTestSupport", dependencies: ["FitIQCore"]),
+        // In-memory implementations of every port, a manual clock, fixtures, and the development server
+        // for tests (in this process or as the built executable). Only test targets depend on it.
+        .target(
+            name: "FitIQTestSupport",
+            dependencies: ["FitIQCore", "FitIQDevServer", .product(name: "Logging", package: "swift-log")]),
         // HTTP sync layer: adapters for the remote ports.
         .target(
             name: "FitIQHTTP",
@@ -128,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "FitIQDevServerTests",
             dependencies: [
-                "FitIQDevServer",
+                "FitIQDevServer", "FitIQTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

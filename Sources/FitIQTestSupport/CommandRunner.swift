@@ -47,6 +47,7 @@ public struct CommandRunner: Sendable {
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = try FileHandle(forReadingFrom: inFile)
         try process.run()
+        // The process is another program: poll for its end; the deadline only guards against a hang.
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while process.isRunning {
             if ContinuousClock.now > deadline {

@@ -67,6 +67,14 @@ struct DevServerCommand: AsyncParsableCommand {
     @Flag(help: "Shut down when standard input reaches end of file (a parent holding the pipe has exited).")
     var stopOnStdinEOF = false
 
+    @Option(
+        help: """
+            For tests: a file holding a number of seconds added to the server's clock, read each time the \
+            server needs the time, so a test moves the clock (token expiry) by rewriting the file instead of \
+            waiting. A missing or empty file adds nothing.
+            """)
+    var clockFile: String?
+
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "fitiq-dev-server")
@@ -85,7 +93,10 @@ struct DevServerCommand: AsyncParsableCommand {
                 demoAccount: secrets.demoPassword.map { DevServerConfiguration.DemoAccount(password: $0) }
             )
             let host = host
-            let app = try await DevServer.makeApplication(configuration: configuration, logger: logger) { port in
+            let dependencies = clockFile.map(ClockFile.init(path:)).map(\.dependencies) ?? .live
+            let app = try await DevServer.makeApplication(
+                configuration: configuration, dependencies: dependencies, logger: logger
+            ) { port in
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
             if stopOnStdinEOF { Self.stopWhenStandardInputCloses() }
@@ -110,6 +121,23 @@ extension DevServerCommand {
             kill(getpid(), SIGTERM)
         }
         thread.start()
+    }
+}
+
+/// `--clock-file`: the wall clock plus the offset in seconds that the file holds.
+struct ClockFile: Sendable {
+    let path: String
+
+    /// The offset the file holds now (0 when it is missing, empty or unreadable).
+    var offset: TimeInterval {
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        return TimeInterval(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? 0
+    }
+
+    var dependencies: DevServerDependencies {
+        let live = DevServerDependencies.live
+        return DevServerDependencies(now: { Date().addingTimeInterval(offset) }, sleep: live.sleep)
     }
 }
 

@@ -10,8 +10,7 @@ import Logging
 /// One end-to-end run: a fresh development server on a free loopback port, fresh XDG folders, the
 /// real `fitiq-tui` binary for command-line set-up, and the terminal UI in tmux.
 struct EndToEnd: Sendable {
-    static let apiKey = "e2e-test-api-key-0123456789"
-    static let jwtSecret = "e2e-test-jwt-secret-long-enough-0123456789"
+    static let apiKey = TestDevServer.apiKey
     static let email = "jane@example.com"
     static let password = "correct horse battery"
     static let name = "Jane Doe"
@@ -49,7 +48,7 @@ struct EndToEnd: Sendable {
     }
 
     /// Registers the test account on `server` with the command line, which also signs in.
-    func register(on server: TestServer) async throws -> CommandRunner.Result {
+    func register(on server: TestDevServer) async throws -> CommandRunner.Result {
         try await cli(
             [
                 "register", "--server", server.url, "--email", Self.email, "--name", Self.name, "--date-of-birth",
@@ -88,7 +87,7 @@ struct EndToEnd: Sendable {
     /// With `tracingProcesses`, `fitiq-tui` runs under `strace`, which writes there every process it
     /// starts (see ``startedProcesses(in:)``).
     func openTUI(
-        server: TestServer, tracingProcesses: Bool = false, extraEnvironment: [String: String] = [:],
+        server: TestDevServer, tracingProcesses: Bool = false, extraEnvironment: [String: String] = [:],
         width: Int = 100, height: Int = 30
     ) throws -> TmuxSession {
         // Bare `fitiq-tui`, as people start it; the server comes from the environment.
@@ -100,7 +99,7 @@ struct EndToEnd: Sendable {
     /// An interactive shell (`sh -i`, prompt `$ `) in a fresh tmux server, with this run's environment:
     /// job control works in it (Ctrl-Z, `fg`). Returns the session and the command line that starts
     /// `fitiq-tui` against `server` in it.
-    func openShell(server: TestServer) throws -> (TmuxSession, command: String) {
+    func openShell(server: TestDevServer) throws -> (TmuxSession, command: String) {
         var variables = environment
         variables["LANG"] = "C.UTF-8"
         variables["TERM"] = "tmux-256color"
@@ -157,9 +156,15 @@ struct EndToEnd: Sendable {
         return try TmuxSession.start("/bin/sh \(shellQuote(scriptFile.path))", width: width, height: height)
     }
 
-    /// Starts the development server on `port` (0: a free one), keeping its data in this run's database file.
-    func startServer(port: Int = 0) async throws -> TestServer {
-        try await TestServer.start(port: port, database: database)
+    /// Starts a development server (``TestDevServer``) keeping its data in this run's database file.
+    func startServer() async throws -> TestDevServer {
+        try await TestDevServer.start(TestDevServer.configuration(database: database))
+    }
+
+    /// Runs `body` with a fresh development server (data in this run's database file), stopped
+    /// afterwards whatever happens.
+    func withServer<T: Sendable>(_ body: (TestDevServer) async throws -> T) async throws -> T {
+        try await TestDevServer.with(TestDevServer.configuration(database: database), body)
     }
 }
 
@@ -167,33 +172,8 @@ private func shellQuote(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
 
-/// The development server running in this process until ``stop()``.
-final class TestServer: Sendable {
-    let url: String
-    let port: Int
-    private let server: RunningDevServer
-
-    private init(url: String, port: Int, server: RunningDevServer) {
-        self.url = url
-        self.port = port
-        self.server = server
-    }
-
-    /// Starts a server on `port` (0: a free one) with its data in `database`; the same port, file and
-    /// JWT secret make a restarted server accept the sessions the first one issued.
-    static func start(port: Int, database: URL) async throws -> TestServer {
-        let configuration = DevServerConfiguration(
-            port: port, storage: .file(path: database.path), apiKey: EndToEnd.apiKey, jwtSecret: EndToEnd.jwtSecret,
-            bcryptCost: 4)
-        let server = try await RunningDevServer.start(configuration)
-        return TestServer(url: server.url, port: server.port, server: server)
-    }
-
-    /// Stops the server and waits until it has let go of the port.
-    func stop() async {
-        await server.stop()
-    }
-
+/// Reading the development server's side of an end-to-end run.
+extension TestDevServer {
     /// What the server holds for the test account, read over its HTTP API.
     func snapshot() async throws -> ServerSnapshot {
         let login = try await request(

@@ -10,7 +10,7 @@ import Testing
 struct EndToEndTests {
     @Test func signInThroughTheSignInScreen() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 let registered = try await e2e.register(on: server)
                 #expect(registered.status == 0, "\(registered)")
                 let logout = try await e2e.cli(["logout"])
@@ -68,7 +68,7 @@ struct EndToEndTests {
 
     @Test func aNewNameWithAWideCharacterReachesTheServer() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 let tui = try e2e.openTUI(server: server)
                 defer { tui.kill() }
@@ -96,7 +96,7 @@ struct EndToEndTests {
 
     @Test func imperialUnitsAndAHeightOfFiveFeetElevenReachTheServer() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 let before = try await server.snapshot()
                 #expect(before.heightCm == nil)
@@ -139,7 +139,7 @@ struct EndToEndTests {
 
     @Test func resizingReflowsTheBoxesAndLosesNothing() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 let tui = try e2e.openTUI(server: server)
                 defer { tui.kill() }
@@ -190,7 +190,7 @@ struct EndToEndTests {
     @Test func anEditMadeWhileTheServerIsDownIsSentWhenItReturns() async throws {
         try await EndToEnd.with { e2e in
             let first = try await e2e.startServer()
-            var second: TestServer?
+            var second: TestDevServer?
             do {
                 #expect(try await e2e.register(on: first).status == 0)
                 let tui = try e2e.openTUI(server: first)
@@ -210,7 +210,7 @@ struct EndToEndTests {
                 }
                 #expect(offline.contains("Saved here, not on the server yet"))
 
-                second = try await TestServer.start(port: first.port, database: e2e.database)
+                second = try await first.restart()
                 try tui.send("s")
                 try await tui.waitUntil("synced after the server returned", timeout: .seconds(60)) {
                     $0.title.contains("● synced") && !$0.title.contains("pending")
@@ -230,7 +230,7 @@ struct EndToEndTests {
 
     @Test func quittingWithAnUnsavedEditAsksFirst() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 let tui = try e2e.openTUI(server: server)
                 defer { tui.kill() }
@@ -264,7 +264,7 @@ struct EndToEndTests {
 extension EndToEndTests {
     @Test func theImportKeyReadsAHealthExportAndShowsTheSexFromTheHealthSource() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 let export = e2e.folder.appendingPathComponent("home/export.zip")
                 try FileManager.default.createDirectory(
@@ -344,19 +344,6 @@ extension EndToEndTests {
             _ = try await e2e.waitForExitStatus()
             #expect(try demoFolders().isEmpty)
         }
-    }
-}
-
-/// Runs `body` with a fresh development server, stopped afterwards whatever happens.
-func withServer<T: Sendable>(_ e2e: EndToEnd, _ body: (TestServer) async throws -> T) async throws -> T {
-    let server = try await e2e.startServer()
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
 struct TerminalHabitsEndToEndTests {
     @Test func aMultiLinePasteIntoTheBioIsSavedAsOneLineAndRunsNoCommand() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 let tui = try e2e.openTUI(server: server)
                 defer { tui.kill() }
@@ -38,7 +38,7 @@ struct TerminalHabitsEndToEndTests {
 
     @Test func ctrlZGivesTheShellBackAndFgRepaintsTheEditorWithItsDraft() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 let (shell, command) = try e2e.openShell(server: server)
                 defer { shell.kill() }
@@ -97,7 +97,7 @@ struct TerminalHabitsEndToEndTests {
 
     @Test func theUsersEditorWritesTheBio() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 let script = e2e.folder.appendingPathComponent("my-editor.sh")
                 try "#!/bin/sh\nprintf 'Written in my editor\\nover two lines\\n' > \"$1\"\n".write(
@@ -135,7 +135,7 @@ struct TerminalHabitsEndToEndTests {
 
     @Test func resizingFromLargeToSmallAndBackKeepsADraft() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 let tui = try e2e.openTUI(server: server, width: 120, height: 40)
                 defer { tui.kill() }
@@ -168,7 +168,7 @@ struct TerminalHabitsEndToEndTests {
 extension TerminalHabitsEndToEndTests {
     @Test func aHistoryEntryDeletedFromTheEditorComesBackWithUndo() async throws {
         try await EndToEnd.with { e2e in
-            try await withServer(e2e) { server in
+            try await e2e.withServer { server in
                 #expect(try await e2e.register(on: server).status == 0)
                 #expect(try await e2e.cli(["height", "set", "183 cm"]).status == 0)
                 #expect(try await server.snapshot().heightEntries == [183])

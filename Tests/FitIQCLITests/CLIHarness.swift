@@ -1,18 +1,15 @@
-import FitIQDevServer
 import FitIQTestSupport
 import Foundation
-import Logging
 
-/// The development server in-process and the real `fitiq-tui` binary with its own XDG folders.
+/// The real `fitiq-tui` binary with its own XDG folders, for a development server (``TestDevServer``).
 struct CLIHarness: Sendable {
-    static let apiKey = "cli-test-api-key-0123456789"
+    static let apiKey = TestDevServer.apiKey
     static let password = "correct horse battery"
-    static let jwtSecret = "cli-test-jwt-secret-long-enough-0123456789"
     let folder: URL
     let runner: CommandRunner
     var server: String
 
-    /// Runs `body` with a fresh folder; servers started with ``startServer(_:)`` stop when their task ends.
+    /// Runs `body` with a fresh folder.
     static func with<T: Sendable>(_ body: @Sendable (inout CLIHarness) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -59,20 +56,5 @@ struct CLIHarness: Sendable {
     /// The JSON object or array a command printed.
     static func json(_ result: CommandRunner.Result) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
-    }
-}
-
-/// A development server running in this process until `stop()`.
-typealias RunningServer = RunningDevServer
-
-extension RunningDevServer {
-    static func start(
-        port: Int = 0, database: URL? = nil, accessTokenTTL: Int = 3600,
-        shape: DevServerConfiguration.ResponseShape = .real
-    ) async throws -> RunningDevServer {
-        try await start(
-            DevServerConfiguration(
-                port: port, storage: database.map { .file(path: $0.path) } ?? .inMemory, apiKey: CLIHarness.apiKey,
-                jwtSecret: CLIHarness.jwtSecret, accessTokenTTL: accessTokenTTL, responseShape: shape, bcryptCost: 4))
     }
 }

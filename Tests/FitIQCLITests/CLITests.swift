@@ -14,7 +14,7 @@ import Testing
 struct CLITests {
     @Test func aFullSessionFromTheCommandLine() async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             let registered = try await cli.register()
@@ -81,7 +81,7 @@ struct CLITests {
             let noServer = try await cli.run(["login", "--email", "a@b.c"], input: "pw\n")
             #expect(noServer.status == 1)
             #expect(noServer.stderr.contains("No server is configured"))
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             cli.server = server.url
             _ = try await cli.register()
             let longName = try await cli.run(["profile", "set", "--name", String(repeating: "n", count: 101)])
@@ -116,7 +116,7 @@ struct CLITests {
     @Test func editsMadeWhileTheServerIsDownAreDeliveredWhenItStarts() async throws {
         try await CLIHarness.with { cli in
             let database = cli.folder.appendingPathComponent("server.sqlite")
-            let first = try await RunningServer.start(database: database)
+            let first = try await TestDevServer.start(TestDevServer.configuration(database: database))
             cli.server = first.url
             #expect(try await cli.register().status == 0)
             await first.stop()
@@ -124,7 +124,7 @@ struct CLITests {
             #expect(try await cli.run(["height", "set", "172 cm"]).status == 0)
             let pending = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
             #expect(pending["pendingChanges"] as? Int == 2)
-            let second = try await RunningServer.start(port: first.port, database: database)
+            let second = try await first.restart()
             defer { Task { await second.stop() } }
             let synced = try await cli.run(["sync", "--wait", "--timeout", "20"])
             #expect(synced.status == 0, "\(synced)")
@@ -140,7 +140,7 @@ struct CLITests {
 
     @Test func aClaimLeftByAProcessThatIsGoneDoesNotHoldTheSync() async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)
@@ -207,11 +207,14 @@ struct CLITests {
 
     @Test func twoProcessesRefreshingAtOnceStaySignedIn() async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start(accessTokenTTL: 2)
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)
-            try await Task.sleep(for: .seconds(3))  // the access token expires; both processes must refresh
+            let issued = try sessionTokens(in: cli.folder)
+            // The server's clock passes the access token's expiry (an hour): the server refuses it, so
+            // both processes must refresh, and the refresh token may be spent only once.
+            server.clock.advance(by: 2 * 3600)
             let runner = cli
             async let first = runner.run(["profile", "set", "--bio", "first"])
             async let second = runner.run(["profile", "set", "--name", "Second"])
@@ -221,12 +224,55 @@ struct CLITests {
             let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
             #expect(status["signedIn"] as? Bool == true)
             #expect(status["pendingChanges"] as? Int == 0)
+            let renewed = try sessionTokens(in: cli.folder)
+            #expect(renewed.access != issued.access && renewed.refresh != issued.refresh)
         }
+    }
+
+    @Test func aServerRunAsItsOwnProcessTakesItsClockFromTheTest() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await TestDevServer.launch()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            let issued = try sessionTokens(in: cli.folder)
+            #expect(try await cli.run(["profile", "set", "--bio", "before"]).status == 0)
+            #expect(try sessionTokens(in: cli.folder) == issued)
+            // Two hours later on the server's clock the access token has expired: the next command
+            // is refused once, refreshes and goes through.
+            server.clock.advance(by: 2 * 3600)
+            let after = try await cli.run(["profile", "set", "--bio", "after"])
+            #expect(after.status == 0, "\(after)")
+            let renewed = try sessionTokens(in: cli.folder)
+            #expect(renewed.access != issued.access && renewed.refresh != issued.refresh)
+            let profile = try #require(
+                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+            #expect(profile["bio"] as? String == "after")
+            #expect(profile["pendingChanges"] as? Int == 0)
+        }
+    }
+
+    /// The access and refresh tokens in the one session file under `folder`.
+    private func sessionTokens(in folder: URL) throws -> Tokens {
+        let file = try #require(
+            FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }
+                .first { $0.hasSuffix("session.json") })
+        let session = try String(contentsOfFile: folder.appendingPathComponent(file).path, encoding: .utf8)
+        func token(_ key: String) throws -> String {
+            let match = try #require(session.firstMatch(of: try Regex("\"\(key)\"\\s*:\\s*\"([^\"]+)\"")))
+            return try #require(match.output[1].substring.map(String.init))
+        }
+        return Tokens(access: try token("accessToken"), refresh: try token("refreshToken"))
+    }
+
+    private struct Tokens: Equatable {
+        let access: String
+        let refresh: String
     }
 
     @Test func noSecretLeavesTheSessionFile() async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             var outputs = [try await cli.register()]

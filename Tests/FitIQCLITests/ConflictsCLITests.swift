@@ -9,7 +9,7 @@ struct ConflictsCLITests {
     @Test(arguments: DevServerConfiguration.ResponseShape.allCases)
     func aNameChangedOnTwoMachinesIsHeldUntilResolved(shape: DevServerConfiguration.ResponseShape) async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start(shape: shape)
+            let server = try await TestDevServer.start(TestDevServer.configuration(shape: shape))
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)
@@ -53,7 +53,7 @@ struct ConflictsCLITests {
     @Test func takingTheServersHeightDropsThisMachinesEdit() async throws {
         let shape = DevServerConfiguration.ResponseShape.real
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start(shape: shape)
+            let server = try await TestDevServer.start(TestDevServer.configuration(shape: shape))
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)

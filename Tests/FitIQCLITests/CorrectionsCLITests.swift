@@ -6,7 +6,7 @@ import Testing
 struct CorrectionsCLITests {
     @Test func aMistypedHeightIsCorrectedAndAnotherDeletedOnTheServer() async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)

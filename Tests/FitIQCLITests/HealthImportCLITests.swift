@@ -11,11 +11,7 @@ struct HealthImportCLITests {
     @Test func importingTwiceSendsTheSexOnceAndEachSampleOnce() async throws {
         try await CLIHarness.with { cli in
             let requests = RequestRecorder()
-            let server = try await RunningDevServer.start(
-                DevServerConfiguration(
-                    port: 0, storage: .inMemory, apiKey: CLIHarness.apiKey, jwtSecret: CLIHarness.jwtSecret,
-                    bcryptCost: 4),
-                logger: requests.logger)
+            let server = try await TestDevServer.start(logger: requests.logger)
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)

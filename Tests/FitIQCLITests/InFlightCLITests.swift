@@ -7,7 +7,7 @@ struct InFlightCLITests {
     @Test(arguments: ["0", "33", "eight", "-1", "\u{1B}[2J"])
     func aValueOutsideTheRuleIsRefusedNamingTheVariable(value: String) async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)
@@ -26,7 +26,7 @@ struct InFlightCLITests {
 
     @Test func oneAtATimeStillSendsEveryEntry() async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)

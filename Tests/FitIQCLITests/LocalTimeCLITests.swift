@@ -14,7 +14,7 @@ struct LocalTimeCLITests {
     ])
     func aPastHeightIsLoggedAtNoonLocalTime(zone: String, date: String, loggedAt: String) async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)

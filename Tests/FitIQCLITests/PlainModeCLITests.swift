@@ -6,7 +6,7 @@ import Testing
 struct PlainModeCLITests {
     @Test func aNameSetAndSavedThroughAPipeReachesTheServer() async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)
@@ -34,7 +34,7 @@ struct PlainModeCLITests {
 
     @Test func aBadHeightGivesTheRuleAndSendsNothing() async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)
@@ -57,7 +57,7 @@ struct PlainModeCLITests {
 
     @Test func unsavedEditsAtTheEndOfInputAreNotSavedAndItSaysSo() async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)
@@ -75,7 +75,7 @@ struct PlainModeCLITests {
 
     @Test func signingInWorksInPlainModeWithThePasswordFromThePipe() async throws {
         try await CLIHarness.with { cli in
-            let server = try await RunningServer.start()
+            let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
             #expect(try await cli.register().status == 0)

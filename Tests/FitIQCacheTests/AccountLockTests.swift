@@ -22,10 +22,11 @@ struct AccountLockTests {
                 #expect(error == .locked(pid: holder.pid, path: lockFile.path))
                 #expect(error.description.contains("in use by another fitiq-tui process (pid \(holder.pid))"))
             }
-            // When it waits long enough, then it gets the lock once the holder lets go (here: ends)
+            // When it waits long enough, then it gets the lock once the holder lets go: here, once it is
+            // told to end. (It asks while the holder has the lock, which holds it until told; trying
+            // again and again while it waits is what the impatient waiter above went through.)
             let patient = AccountLock(file: lockFile, timeout: .seconds(30))
             async let held = patient.withLock { true }
-            try await Task.sleep(for: .milliseconds(300))
             holder.kill(SIGTERM)
             #expect(try await held)
             #expect(try await holder.wait() == 128 + SIGTERM)
@@ -71,7 +72,9 @@ struct AccountLockTests {
                         try await lock.withLock {
                             let now = await inside.enter()
                             #expect(now == 1)
-                            try await Task.sleep(for: .milliseconds(5))
+                            // Hand the thread to the other tasks while inside: any that got in too
+                            // would be counted.
+                            for _ in 0..<20 { await Task.yield() }
                             await inside.leave()
                         }
                     }

@@ -34,7 +34,8 @@ struct ChildProcess {
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
-    /// Waits (generously) until the child has printed `count` lines.
+    /// Waits until the child has printed `count` lines. The child is another process writing to a file,
+    /// so this polls the file for the condition; the generous timeout only guards against a hang.
     func waitForLines(_ count: Int, timeout: Duration = .seconds(20)) async throws {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while lines.count < count {
@@ -50,7 +51,8 @@ struct ChildProcess {
         _ = Glibc.kill(pid, signal)
     }
 
-    /// Waits for the child to end and returns its exit status (or 128 + signal).
+    /// Waits for the child to end and returns its exit status (or 128 + signal). It polls `waitpid`
+    /// for the other process's end; the timeout only guards against a hang (the child is then killed).
     @discardableResult
     func wait(timeout: Duration = .seconds(30)) async throws -> Int32 {
         let deadline = ContinuousClock.now.advanced(by: timeout)

@@ -23,7 +23,8 @@ struct CrashSafetyTests {
                     ["save-loop", account.path, "\(start)"], output: folder.appendingPathComponent("round-\(round).out")
                 )
                 try await child.waitForLines(1)
-                // When it is killed at a random moment
+                // When it is killed at a random moment (the random pause picks the moment: it makes the
+                // kill land anywhere in a save, and nothing waits for it to make something happen)
                 try await Task.sleep(for: .microseconds(Int.random(in: 0...30_000)))
                 child.kill(SIGKILL)
                 #expect(try await child.wait() == 128 + SIGKILL)

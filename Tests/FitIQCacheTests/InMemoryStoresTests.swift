@@ -24,19 +24,36 @@ struct InMemoryStoresTests {
     @Test func sessionExchangesRunOneAtATime() async throws {
         let store = InMemorySessionStore(
             Session(account: CacheFixtures.account, email: "0", tokens: TokenPair(accessToken: "a", refreshToken: "r")))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<3 {
-                group.addTask {
-                    _ = try await store.exchange { fresh in
-                        guard var session = fresh else { return nil }
-                        try await Task.sleep(for: .milliseconds(5))
-                        session.email = "\((Int(session.email) ?? 0) + 1)"
-                        return session
-                    }
-                }
-            }
-            try await group.waitForAll()
+        @Sendable func increment(_ fresh: Session?) -> Session? {
+            guard var session = fresh else { return nil }
+            session.email = "\((Int(session.email) ?? 0) + 1)"
+            return session
         }
+        // Given an exchange that stays inside until it is told to go on
+        let inside = Signal()
+        let goOn = Signal()
+        let first = Task {
+            try await store.exchange { fresh in
+                inside.send()
+                await goOn.wait()
+                return increment(fresh)
+            }
+        }
+        await inside.wait()
+        // When two more start meanwhile, and only then the first one goes on
+        let others = (0..<2).map { _ in
+            let calling = Signal()
+            let task = Task { () async throws -> Session? in
+                calling.send()
+                return try await store.exchange { increment($0) }
+            }
+            return (calling, task)
+        }
+        for (calling, _) in others { await calling.wait() }
+        goOn.send()
+        _ = try await first.value
+        for (_, task) in others { _ = try await task.value }
+        // Then each saw the one before it: no increment was lost
         #expect(await store.load()?.email == "3")
         #expect(await store.exchangeCount == 3)
     }

@@ -62,24 +62,37 @@ struct JSONFileSessionStoreTests {
             let directory = JSONFileAccountDirectory(paths: CachePaths(root: root))
             let store = try directory.sessionStore(for: CacheFixtures.account)
             try await store.save(Self.session)
-            // Given two refreshes racing, each reading the tokens, waiting on the network and rotating them
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<2 {
-                    group.addTask {
-                        _ = try await store.exchange { fresh in
-                            guard var session = fresh, let tokens = session.tokens else { return fresh }
-                            try await Task.sleep(for: .milliseconds(30))
-                            let next = (Int(tokens.refreshToken.dropFirst("refresh-".count)) ?? 0) + 1
-                            session.tokens = TokenPair(accessToken: "access-\(next)", refreshToken: "refresh-\(next)")
-                            return session
-                        }
-                    }
+            // Given a refresh inside its exchange, waiting on the network (here: until it is told to go on)
+            let inside = Signal()
+            let answered = Signal()
+            let calling = Signal()
+            let first = Task {
+                try await store.exchange { fresh in
+                    inside.send()
+                    await answered.wait()
+                    return Self.rotated(fresh)
                 }
-                try await group.waitForAll()
             }
+            await inside.wait()
+            // When a second refresh starts meanwhile, and only then the first one's answer comes
+            let second = Task {
+                calling.send()
+                return try await store.exchange { fresh in Self.rotated(fresh) }
+            }
+            await calling.wait()
+            answered.send()
+            _ = try await (first.value, second.value)
             // Then the second saw the first one's tokens: no refresh token was spent twice
             #expect(try await store.load()?.tokens?.refreshToken == "refresh-3")
         }
+    }
+
+    /// `session` with its tokens rotated, as a refresh does: refresh-N becomes refresh-(N + 1).
+    private static func rotated(_ session: Session?) -> Session? {
+        guard var session, let tokens = session.tokens else { return session }
+        let next = (Int(tokens.refreshToken.dropFirst("refresh-".count)) ?? 0) + 1
+        session.tokens = TokenPair(accessToken: "access-\(next)", refreshToken: "refresh-\(next)")
+        return session
     }
 
     @Test func exchangeReturningNilDeletesTheSession() async throws {

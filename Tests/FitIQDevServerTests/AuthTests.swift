@@ -136,7 +136,7 @@ struct AuthTests {
     }
 
     @Test func expiredAccessTokenIsInvalidAuthentication() async throws {
-        let clock = TestClock()
+        let clock = TestSupport.clock()
         try await TestSupport.withServer(TestSupport.configuration(accessTokenTTL: 1), clock: clock) { api in
             // Given a token that lives one second
             let account = try await api.register()
@@ -185,7 +185,7 @@ struct AuthTests {
     }
 
     @Test func expiredRefreshTokenIsRejected() async throws {
-        let clock = TestClock()
+        let clock = TestSupport.clock()
         try await TestSupport.withServer(clock: clock) { api in
             let account = try await api.register()
             clock.advance(by: 31 * 24 * 3600)

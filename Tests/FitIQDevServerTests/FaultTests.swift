@@ -41,7 +41,7 @@ struct FaultTests {
             }
             // When a live server drops every API connection after doing the work
             let dropping = TestSupport.configuration(storage: storage, dropRate: 1)
-            try await TestSupport.withServer(dropping, setup: .ahc(.http)) { api in
+            try await TestSupport.withServer(dropping) { api in
                 await #expect(throws: HTTPClientError.self) {
                     _ = try await api.send(
                         .post, "/api/v1/progress", token: account.accessToken,
@@ -61,7 +61,7 @@ struct FaultTests {
     }
 
     @Test func latencyDelaysAPIRequestsButNotHealth() async throws {
-        let clock = TestClock()
+        let clock = TestSupport.clock()
         try await TestSupport.withServer(TestSupport.configuration(latencyMilliseconds: 250), clock: clock) { api in
             _ = try await api.send(.get, "/health", apiKey: nil)
             #expect(clock.sleeps.isEmpty)

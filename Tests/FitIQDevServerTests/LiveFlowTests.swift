@@ -11,12 +11,11 @@ struct LiveFlowTests {
         case router
         case live
 
-        var setup: TestingSetup { self == .router ? .router : .ahc(.http) }
     }
 
     @Test(arguments: Mode.allCases, DevServerConfiguration.ResponseShape.allCases)
     func registerProfileAndProgressFlow(mode: Mode, shape: DevServerConfiguration.ResponseShape) async throws {
-        try await TestSupport.withServer(TestSupport.configuration(shape: shape), setup: mode.setup) { api in
+        try await TestSupport.withServer(TestSupport.configuration(shape: shape), router: mode == .router) { api in
             // Register, then the profile is missing until POST /users/me
             let account = try await api.register(email: "flow@example.com", dateOfBirth: "1983-07-19")
             #expect(try await api.send(.get, "/api/v1/users/me", token: account.accessToken).status == .notFound)
@@ -74,12 +73,12 @@ struct LiveFlowTests {
         try await TestSupport.withTemporaryDirectory { folder in
             let storage = DevServerConfiguration.Storage.file(path: folder.appendingPathComponent("db.sqlite").path)
             let configuration = TestSupport.configuration(storage: storage)
-            let account = try await TestSupport.withServer(configuration, setup: .ahc(.http)) { api in
+            let account = try await TestSupport.withServer(configuration) { api in
                 let account = try await api.register()
                 _ = try await api.createProfile(account)
                 return account
             }
-            try await TestSupport.withServer(configuration, setup: .ahc(.http)) { api in
+            try await TestSupport.withServer(configuration) { api in
                 let reply = try await api.send(.get, "/api/v1/users/me", token: account.accessToken)
                 #expect(reply.status == .ok)
             }

@@ -1,20 +1,22 @@
+import AsyncHTTPClient
+import FitIQTestSupport
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Synchronization
 import Testing
 
 @testable import FitIQDevServer
 
 /// Shared settings and builders for the development server's tests.
 enum TestSupport {
-    static let apiKey = "test-api-key"
-    static let jwtSecret = "test-jwt-secret-that-is-long-enough-for-hs256"
+    static let apiKey = TestDevServer.apiKey
+    static let jwtSecret = TestDevServer.jwtSecret
     /// 2026-03-10T12:00:00Z: a fixed "now" so ages and windows do not depend on the day the tests run.
     static let fixedNow = Date(timeIntervalSince1970: 1_773_144_000)
 
-    /// A configuration with test secrets, in-memory storage and the cheapest bcrypt cost.
+    /// The test configuration (test secrets, port 0, the cheapest bcrypt cost) with `storage`.
     static func configuration(
         shape: DevServerConfiguration.ResponseShape = .real,
         registerCreatesProfile: Bool = false,
@@ -25,27 +27,43 @@ enum TestSupport {
         latencyMilliseconds: Int = 0,
         demoPassword: String? = nil
     ) -> DevServerConfiguration {
-        DevServerConfiguration(
-            host: "127.0.0.1", port: 0, storage: storage, apiKey: apiKey, jwtSecret: jwtSecret,
-            accessTokenTTL: accessTokenTTL, responseShape: shape, registerCreatesProfile: registerCreatesProfile,
-            latencyMilliseconds: latencyMilliseconds, failRate: failRate, dropRate: dropRate, faultSeed: 42,
-            bcryptCost: 4, demoAccount: demoPassword.map { DevServerConfiguration.DemoAccount(password: $0) }
-        )
+        var configuration = TestDevServer.configuration(
+            accessTokenTTL: accessTokenTTL, shape: shape, registerCreatesProfile: registerCreatesProfile,
+            latencyMilliseconds: latencyMilliseconds, failRate: failRate, dropRate: dropRate,
+            demoPassword: demoPassword)
+        configuration.storage = storage
+        return configuration
     }
 
-    /// Builds the application and runs `body` against it with the given testing setup.
+    /// A settable clock at ``fixedNow`` that records the server's sleeps instead of waiting.
+    static func clock() -> DevServerClock { DevServerClock(now: fixedNow) }
+
+    /// Runs the server on a free loopback port (``TestDevServer``) and `body` against it over HTTP; with
+    /// `router`, against the application's router alone instead (no socket, requests handed straight to it).
     static func withServer<Value: Sendable>(
         _ configuration: DevServerConfiguration = configuration(),
-        setup: TestingSetup = .router,
-        clock: TestClock = TestClock(),
-        onListening: @escaping @Sendable (Int) async -> Void = { _ in },
+        clock: DevServerClock = clock(),
+        router: Bool = false,
         _ body: @Sendable (API) async throws -> Value
     ) async throws -> Value {
-        var logger = Logger(label: "fitiq-dev-server-tests")
-        logger.logLevel = .critical
-        let app = try await DevServer.makeApplication(
-            configuration: configuration, dependencies: clock.dependencies, logger: logger, onListening: onListening)
-        return try await app.test(setup) { client in try await body(API(client: client)) }
+        if router {
+            let app = try await DevServer.makeApplication(
+                configuration: configuration,
+                dependencies: DevServerDependencies(now: { clock.now }, sleep: { try await clock.sleep(for: $0) }),
+                logger: Logger(label: "fitiq-dev-server-tests", factory: { _ in SwiftLogNoOpLogHandler() }))
+            return try await app.test(.router) { client in try await body(API(transport: .router(client))) }
+        }
+        return try await TestDevServer.with(configuration, clock: clock) { server in
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            do {
+                let value = try await body(API(transport: .live(client, server)))
+                try await client.shutdown()
+                return value
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+        }
     }
 
     /// A fresh temporary folder, removed when `body` returns.
@@ -54,29 +72,6 @@ enum TestSupport {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: url) }
         return try await body(url)
-    }
-}
-
-/// A settable clock: tests move time forward instead of sleeping, and see every requested sleep.
-final class TestClock: Sendable {
-    private let state: Mutex<(now: Date, sleeps: [Duration])>
-
-    init(now: Date = TestSupport.fixedNow) {
-        self.state = Mutex((now, []))
-    }
-
-    var now: Date { state.withLock { $0.now } }
-    var sleeps: [Duration] { state.withLock { $0.sleeps } }
-
-    func advance(by seconds: TimeInterval) {
-        state.withLock { $0.now = $0.now.addingTimeInterval(seconds) }
-    }
-
-    var dependencies: DevServerDependencies {
-        DevServerDependencies(
-            now: { self.now },
-            sleep: { duration in self.state.withLock { $0.sleeps.append(duration) } }
-        )
     }
 }
 
@@ -99,7 +94,21 @@ struct Reply {
 
 /// A thin client that adds the API key and bearer token the way the real clients do.
 struct API: Sendable {
-    let client: any TestClientProtocol
+    /// Where requests go.
+    enum Transport: Sendable {
+        /// Over HTTP to a server on a port.
+        case live(HTTPClient, TestDevServer)
+        /// Straight to the application's router.
+        case router(any TestClientProtocol)
+    }
+
+    let transport: Transport
+
+    /// The port the server bound (`nil` without a socket).
+    var port: Int? {
+        guard case .live(_, let server) = transport else { return nil }
+        return server.port
+    }
 
     func send(
         _ method: HTTPRequest.Method, _ path: String, token: String? = nil, body: String? = nil,
@@ -109,9 +118,24 @@ struct API: Sendable {
         if let apiKey { headers[try #require(.init("X-API-Key"))] = apiKey }
         if let token { headers[.authorization] = "Bearer \(token)" }
         if body != nil { headers[.contentType] = "application/json" }
-        let response = try await client.executeRequest(
-            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
-        return Reply(status: response.status, text: String(buffer: response.body), headers: response.headers)
+        switch transport {
+        case .router(let client):
+            let response = try await client.executeRequest(
+                uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+            return Reply(status: response.status, text: String(buffer: response.body), headers: response.headers)
+        case .live(let client, let server):
+            var request = HTTPClientRequest(url: server.url + path)
+            request.method = .init(rawValue: method.rawValue)
+            for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
+            if let body { request.body = .bytes(ByteBuffer(string: body)) }
+            let response = try await client.execute(request, timeout: .seconds(60))
+            let text = String(buffer: try await response.body.collect(upTo: 16 << 20))
+            var fields = HTTPFields()
+            for (name, value) in response.headers {
+                fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value))
+            }
+            return Reply(status: HTTPResponse.Status(code: Int(response.status.code)), text: text, headers: fields)
+        }
     }
 
     /// Registers an account and returns its id and token pair.

@@ -5,57 +5,50 @@ import FitIQHTTP
 import FitIQTestSupport
 import Foundation
 import Logging
-import Synchronization
 
-/// A settable clock shared by the development server and the client, so token expiry needs no sleeping.
-final class SharedNow: Sendable {
-    private let date = Mutex(Date())
-
-    func callAsFunction() -> Date { date.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
-/// The development server running in-process on a free loopback port, and a client wired to it with a
-/// real cache in a temporary folder.
+/// The development server running in-process on a free loopback port (``TestDevServer``), and a client
+/// wired to it with a real cache in a temporary folder. The server and the client share one settable
+/// clock, so token expiry needs no sleeping.
 struct LiveServer: Sendable {
-    static let apiKey = "test-api-key-0123456789"
+    static let apiKey = TestDevServer.apiKey
     let baseURL: String
-    let now: SharedNow
+    let now: DevServerClock
     let folder: URL
     let transport: HTTPTransport
     /// Stops the server before the test ends (it is stopped afterwards anyway).
     var stop: @Sendable () async -> Void = {}
 
-    /// Runs `body` against a fresh server; everything is stopped and removed afterwards.
+    /// Runs `body` against a fresh server; everything is stopped and removed afterwards. The server's
+    /// sleeps (its latency) go to `sleep`: by default recorded and skipped.
     static func with<T: Sendable>(
         shape: DevServerConfiguration.ResponseShape = .real, registerCreatesProfile: Bool = false,
-        accessTokenTTL: Int = 3600, failRate: Double = 0, dropRate: Double = 0, port: Int = 0,
-        latencyMilliseconds: Int = 0,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        accessTokenTTL: Int = 3600, failRate: Double = 0, dropRate: Double = 0, latencyMilliseconds: Int = 0,
+        sleep: (@Sendable (Duration) async throws -> Void)? = nil,
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
-        let now = SharedNow()
-        let configuration = DevServerConfiguration(
-            port: port, apiKey: apiKey, jwtSecret: "a-test-secret-that-is-long-enough-0123456789",
-            accessTokenTTL: accessTokenTTL, responseShape: shape, registerCreatesProfile: registerCreatesProfile,
-            latencyMilliseconds: latencyMilliseconds, failRate: failRate, dropRate: dropRate, faultSeed: 42,
-            bcryptCost: 4)
-        let running = try await RunningDevServer.start(
-            configuration, dependencies: DevServerDependencies(now: { now() }, sleep: sleep))
-        defer { Task { await running.stop() } }
-        let boundPort = running.port
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-http-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var client = try LiveServer.client(port: boundPort, now: now, folder: folder)
-        client.stop = { await running.stop() }
-        let server = client
-        defer { Task { await server.transport.shutdown() } }
-        return try await body(server)
+        let configuration = TestDevServer.configuration(
+            accessTokenTTL: accessTokenTTL, shape: shape, registerCreatesProfile: registerCreatesProfile,
+            latencyMilliseconds: latencyMilliseconds, failRate: failRate, dropRate: dropRate)
+        return try await TestDevServer.with(configuration, clock: DevServerClock(now: Date()), sleep: sleep) {
+            running in
+            let folder = running.folder.appendingPathComponent("client")
+            var client = try LiveServer.client(port: running.port, now: running.clock, folder: folder)
+            client.stop = { await running.stop() }
+            let server = client
+            do {
+                let result = try await body(server)
+                await server.transport.shutdown()
+                return result
+            } catch {
+                await server.transport.shutdown()
+                throw error
+            }
+        }
     }
 
-    /// A client for a server on `port` (which may not be running yet). Its request timeout only guards
-    /// against hangs: the tests run in parallel, and under a sanitizer one answer can take seconds.
-    static func client(port: Int, now: SharedNow, folder: URL) throws -> LiveServer {
+    /// A client for a server on `port`. Its request timeout only guards against hangs: the tests run in
+    /// parallel, and under a sanitizer one answer can take seconds.
+    static func client(port: Int, now: DevServerClock, folder: URL) throws -> LiveServer {
         let transport = HTTPTransport(
             server: try ServerAddress("http://127.0.0.1:\(port)"), apiKey: apiKey,
             logger: Logger(label: "test-http", factory: { _ in SwiftLogNoOpLogHandler() }),

@@ -1,9 +1,10 @@
+import FitIQTestSupport
 import Foundation
 
 /// A clock whose sleeps return at once after moving the shared time forward: retries and backoffs
 /// run against the live server without the test waiting for them.
 struct SkippingClock: Clock {
-    let shared: SharedNow
+    let shared: DevServerClock
 
     struct Instant: InstantProtocol {
         var date: Date

@@ -1,0 +1,315 @@
+import FitIQDevServer
+import Foundation
+import Logging
+import Synchronization
+
+/// The development server's clock in tests: tests move it forward instead of waiting for time to pass,
+/// and it records the sleeps the server asks for (the `--latency-ms` delay) and returns from them at
+/// once, so no test waits on the wall clock.
+///
+/// It either stands still at a given instant until it is advanced (``init(now:)``), or follows the wall
+/// clock plus the time advanced (``init()``), for tests whose clients, in other processes, read the
+/// wall clock. A server in another process (``TestDevServer/launch(_:clock:)``) always follows its own
+/// wall clock plus the time advanced here, which it reads from its `--clock-file`.
+public final class DevServerClock: Sendable {
+    private struct State {
+        var start: Date?
+        var advanced: TimeInterval = 0
+        var sleeps: [Duration] = []
+        var offsetFiles: [URL] = []
+    }
+
+    private let state: Mutex<State>
+
+    /// A clock that stands at `now` until it is advanced.
+    public init(now: Date) {
+        state = Mutex(State(start: now))
+    }
+
+    /// A clock that follows the wall clock, plus whatever it is advanced by.
+    public init() {
+        state = Mutex(State(start: nil))
+    }
+
+    /// The current instant.
+    public var now: Date {
+        state.withLock { ($0.start ?? Date()).addingTimeInterval($0.advanced) }
+    }
+    /// The current instant (so the clock can be passed where a `() -> Date` is wanted).
+    public func callAsFunction() -> Date { now }
+    /// Every sleep the server asked for, in order.
+    public var sleeps: [Duration] { state.withLock { $0.sleeps } }
+
+    /// Moves the clock forward by `seconds`, for this process and for servers launched with it.
+    public func advance(by seconds: TimeInterval) {
+        let (advanced, files) = state.withLock { state in
+            state.advanced += seconds
+            return (state.advanced, state.offsetFiles)
+        }
+        for file in files { try? Self.write(offset: advanced, to: file) }
+    }
+
+    /// Records a sleep and returns at once.
+    public func sleep(for duration: Duration) async throws {
+        state.withLock { $0.sleeps.append(duration) }
+    }
+
+    /// Keeps `file` holding the seconds advanced so far (a launched server's `--clock-file`).
+    func mirror(to file: URL) throws {
+        let advanced = state.withLock { state in
+            state.offsetFiles.append(file)
+            return state.advanced
+        }
+        try Self.write(offset: advanced, to: file)
+    }
+
+    private static func write(offset: TimeInterval, to file: URL) throws {
+        try Data("\(offset)\n".utf8).write(to: file, options: .atomic)
+    }
+}
+
+/// The development server for tests, on a free loopback port: in this process (``start(_:clock:sleep:logger:)``,
+/// ``with(_:clock:sleep:_:)``), or as the built `fitiq-dev-server` in a process of its own
+/// (``launch(_:clock:)``). Every server binds port 0 and gets its own temporary folder; test secrets,
+/// a fixed fault seed and the cheapest bcrypt cost come from ``configuration(database:accessTokenTTL:shape:registerCreatesProfile:latencyMilliseconds:failRate:dropRate:demoPassword:)``.
+public final class TestDevServer: Sendable {
+    /// The API key of every test server.
+    public static let apiKey = "test-api-key-0123456789"
+    /// The secret that signs every test server's access tokens (the same across restarts).
+    public static let jwtSecret = "test-jwt-secret-that-is-long-enough-0123456789"
+
+    /// The base URL, `http://127.0.0.1:PORT`.
+    public let url: String
+    /// The port the server bound.
+    public let port: Int
+    /// The server's clock.
+    public let clock: DevServerClock
+    /// The settings it runs with (its port is the one asked for: 0 unless restarted).
+    public let configuration: DevServerConfiguration
+    /// A fresh temporary folder of this server's own, removed by ``stop()`` (by the end of
+    /// ``with(_:clock:sleep:_:)`` for its server, so a test may keep files there after stopping it).
+    public let folder: URL
+    private let server: Server
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let keepsFolder = Atomic(false)
+
+    private enum Server: Sendable {
+        case inProcess(RunningDevServer)
+        case process(ServerProcess)
+    }
+
+    private init(
+        url: String, port: Int, clock: DevServerClock, configuration: DevServerConfiguration, folder: URL,
+        server: Server, sleep: @escaping @Sendable (Duration) async throws -> Void
+    ) {
+        self.url = url
+        self.port = port
+        self.clock = clock
+        self.configuration = configuration
+        self.folder = folder
+        self.server = server
+        self.sleep = sleep
+    }
+
+    /// Test settings: port 0 on loopback, the test secrets, a fixed fault seed and bcrypt cost 4; data
+    /// in memory unless a `database` file is given.
+    public static func configuration(
+        database: URL? = nil, accessTokenTTL: Int = 3600, shape: DevServerConfiguration.ResponseShape = .real,
+        registerCreatesProfile: Bool = false, latencyMilliseconds: Int = 0, failRate: Double = 0,
+        dropRate: Double = 0, demoPassword: String? = nil
+    ) -> DevServerConfiguration {
+        DevServerConfiguration(
+            host: "127.0.0.1", port: 0, storage: database.map { .file(path: $0.path) } ?? .inMemory, apiKey: apiKey,
+            jwtSecret: jwtSecret, accessTokenTTL: accessTokenTTL, responseShape: shape,
+            registerCreatesProfile: registerCreatesProfile, latencyMilliseconds: latencyMilliseconds,
+            failRate: failRate, dropRate: dropRate, faultSeed: 42, bcryptCost: 4,
+            demoAccount: demoPassword.map { DevServerConfiguration.DemoAccount(password: $0) })
+    }
+
+    /// Starts a server in this process and returns once it accepts connections. Its time is `clock`;
+    /// its sleeps go to `sleep`, by default recorded by the clock and skipped; it logs to `logger`
+    /// (by default nowhere).
+    public static func start(
+        _ configuration: DevServerConfiguration = configuration(), clock: DevServerClock = DevServerClock(),
+        sleep: (@Sendable (Duration) async throws -> Void)? = nil,
+        logger: Logger = Logger(label: "fitiq-dev-server", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> TestDevServer {
+        let sleep = sleep ?? { try await clock.sleep(for: $0) }
+        let folder = try makeFolder()
+        do {
+            let running = try await RunningDevServer.start(
+                configuration, dependencies: DevServerDependencies(now: { clock.now }, sleep: sleep), logger: logger)
+            return TestDevServer(
+                url: running.url, port: running.port, clock: clock, configuration: configuration, folder: folder,
+                server: .inProcess(running), sleep: sleep)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// Runs `body` with a server started by ``start(_:clock:sleep:logger:)``, stopped afterwards whatever happens.
+    public static func with<T: Sendable>(
+        _ configuration: DevServerConfiguration = configuration(), clock: DevServerClock = DevServerClock(),
+        sleep: (@Sendable (Duration) async throws -> Void)? = nil, _ body: (TestDevServer) async throws -> T
+    ) async throws -> T {
+        let server = try await start(configuration, clock: clock, sleep: sleep)
+        server.keepsFolder.store(true, ordering: .relaxed)
+        defer { try? FileManager.default.removeItem(at: server.folder) }
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// Starts the built `fitiq-dev-server` executable as a process of its own and returns once it
+    /// accepts connections. It runs on its wall clock plus the time `clock` is advanced (passed in a
+    /// `--clock-file` in this server's folder); its latency sleeps are real. It stops with ``stop()``,
+    /// and by itself when this process ends (its standard input is a pipe from here).
+    public static func launch(
+        _ configuration: DevServerConfiguration = configuration(), clock: DevServerClock = DevServerClock()
+    ) async throws -> TestDevServer {
+        let folder = try makeFolder()
+        do {
+            let clockFile = folder.appendingPathComponent("clock-offset")
+            try clock.mirror(to: clockFile)
+            let process = try await ServerProcess.start(configuration, clockFile: clockFile, folder: folder)
+            return TestDevServer(
+                url: "http://127.0.0.1:\(process.port)", port: process.port, clock: clock,
+                configuration: configuration, folder: folder, server: .process(process),
+                sleep: { try await clock.sleep(for: $0) })
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// A new server like this one (same settings, clock and kind) on the same port, for clients that
+    /// remember the address; stop this one first. With a `database`, the data and sessions carry over.
+    public func restart() async throws -> TestDevServer {
+        var same = configuration
+        same.port = port
+        switch server {
+        case .inProcess: return try await Self.start(same, clock: clock, sleep: sleep)
+        case .process: return try await Self.launch(same, clock: clock)
+        }
+    }
+
+    /// Stops the server, waits until it has let go of the port, and removes its folder. Stopping twice
+    /// is harmless.
+    public func stop() async {
+        switch server {
+        case .inProcess(let running): await running.stop()
+        case .process(let process): await process.stop()
+        }
+        if !keepsFolder.load(ordering: .relaxed) { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    private static func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-dev-server-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
+
+/// `fitiq-dev-server` running as a child process.
+private final class ServerProcess: Sendable {
+    struct Failed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let port: Int
+    private let process: Process
+    private let input: Pipe
+    private let exited: Task<Void, Never>
+
+    private init(port: Int, process: Process, input: Pipe, exited: Task<Void, Never>) {
+        self.port = port
+        self.process = process
+        self.input = input
+        self.exited = exited
+    }
+
+    static func start(_ configuration: DevServerConfiguration, clockFile: URL, folder: URL) async throws
+        -> ServerProcess
+    {
+        let process = Process()
+        process.executableURL = try BuiltProducts.executable(named: "fitiq-dev-server")
+        var arguments = [
+            "--host", configuration.host, "--port", "\(configuration.port)", "--access-token-ttl",
+            "\(configuration.accessTokenTTL)", "--refresh-token-ttl", "\(configuration.refreshTokenTTL)",
+            "--response-shape", configuration.responseShape.rawValue, "--latency-ms",
+            "\(configuration.latencyMilliseconds)", "--fail-rate", "\(configuration.failRate)", "--drop-rate",
+            "\(configuration.dropRate)", "--fault-seed", "\(configuration.faultSeed)", "--bcrypt-cost",
+            "\(configuration.bcryptCost)", "--log-level", "error", "--stop-on-stdin-eof", "--clock-file",
+            clockFile.path,
+        ]
+        if case .file(let path) = configuration.storage { arguments += ["--database", path] }
+        if configuration.registerCreatesProfile { arguments.append("--register-creates-profile") }
+        if configuration.demoAccount != nil { arguments.append("--demo-account") }
+        process.arguments = arguments
+        var environment = [
+            "PATH": "/usr/bin:/bin", "FITIQ_DEV_API_KEY": configuration.apiKey,
+            "FITIQ_DEV_JWT_SECRET": configuration.jwtSecret,
+        ]
+        environment["FITIQ_DEV_DEMO_PASSWORD"] = configuration.demoAccount?.password
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        // Only the server gets these pipes: other children of this process must not hold them open (a
+        // server whose standard input stays open would outlive a test process that crashed).
+        for descriptor in [input.fileHandleForWriting.fileDescriptor, output.fileHandleForReading.fileDescriptor] {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = try FileHandle(
+            forWritingTo: {
+                let log = folder.appendingPathComponent("server.log")
+                FileManager.default.createFile(atPath: log.path, contents: nil)
+                return log
+            }())
+        let (ended, ending) = AsyncStream.makeStream(of: Void.self)
+        process.terminationHandler = { _ in ending.finish() }
+        try process.run()
+        let exited = Task {
+            for await _ in ended {}
+        }
+        // The first line on standard output names the port; it comes once the server listens. Reading
+        // blocks, so it happens on a thread of its own; a server that never says it (a hang) is
+        // stopped after a generous minute, which ends the reading.
+        let hangGuard = Task {
+            try await Task.sleep(for: .seconds(60))
+            process.terminate()
+        }
+        defer { hangGuard.cancel() }
+        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+            let thread = Thread {
+                var bytes: [UInt8] = []
+                while let byte = try? output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A {
+                    bytes.append(byte)
+                }
+                continuation.resume(returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
+            }
+            thread.start()
+        }
+        guard let line, let port = line.split(separator: ":").last.flatMap({ Int($0) }) else {
+            process.terminate()
+            await exited.value
+            let log = (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+            throw Failed(description: "fitiq-dev-server did not start: \(line ?? "no output")\n\(log)")
+        }
+        return ServerProcess(port: port, process: process, input: input, exited: exited)
+    }
+
+    /// Asks for a graceful shutdown (SIGTERM) and waits until the process has ended.
+    func stop() async {
+        if process.isRunning { process.terminate() }
+        try? input.fileHandleForWriting.close()
+        await exited.value
+    }
+}
