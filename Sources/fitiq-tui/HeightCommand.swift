@@ -42,7 +42,7 @@ struct HeightCommand: AsyncParsableCommand {
         func run() async throws {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
-                guard let profile = try await account.cached().profile else { throw AccountError.profileNotLoaded }
+                guard let profile = try await account.overview().profile else { throw AccountError.profileNotLoaded }
                 let units = profile.preferredUnitSystem
                 let centimetres = try Height.parse(value, unitSystem: units)
                 if let date, let day = CalendarDate(parsing: date) {
@@ -57,7 +57,7 @@ struct HeightCommand: AsyncParsableCommand {
                         )
                         return
                     }
-                    let height = try await account.cached().profile?.heightCm ?? 0
+                    let height = try await account.overview().profile?.heightCm ?? 0
                     print("Height set to \(Height.format(height, unitSystem: units)).")
                 }
                 try await finishWrite(account, noSync: noSync)
@@ -103,7 +103,7 @@ struct HeightCommand: AsyncParsableCommand {
                 } else if csv {
                     print(Output.historyCSV(entries))
                 } else {
-                    let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                    let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
                     print(Output.historyText(entries, units: units, timeZone: .system))
                 }
             }
@@ -126,7 +126,7 @@ struct HeightCommand: AsyncParsableCommand {
         func run() async throws {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
-                let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
                 let removed = try await account.deleteHeight(id: id)
                 let day = CalendarDate(containing: removed.loggedAt, in: .system)
                 print("Removed \(Height.format(removed.quantity, unitSystem: units)) of \(day).")
@@ -151,7 +151,7 @@ struct HeightCommand: AsyncParsableCommand {
         func run() async throws {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
-                let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
                 let centimetres = try Height.parse(words.joined(separator: " "), unitSystem: units)
                 let (before, after) = try await account.correctHeight(id: id, centimetres: centimetres)
                 let day = CalendarDate(containing: before.loggedAt, in: .system)

@@ -11,6 +11,12 @@ extension Account {
         try await store.load()
     }
 
+    /// The cached profile, outbox and summaries without the history's bulk (``ProfileStore/overview()``):
+    /// what a command that does not list the history needs.
+    public func overview() async throws -> AccountState {
+        try await store.overview().state
+    }
+
     /// Pushes local edits, then reads the server's profile and height history into the cache.
     @discardableResult
     public func refresh() async throws -> AccountState {
