@@ -40,6 +40,10 @@ struct ChildProcess {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while lines.count < count {
             guard ContinuousClock.now < deadline else {
+                // Not left running (saving in a loop) after the test gives up on it.
+                kill(SIGKILL)
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, 0)
                 throw ChildProcessError.timedOut("waiting for \(count) lines from pid \(pid)")
             }
             try await Task.sleep(for: .milliseconds(2))
