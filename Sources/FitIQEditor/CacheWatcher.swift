@@ -24,7 +24,7 @@ final class CacheWatcher: Sendable {
     /// Watches the account's cache, and the next account's once one signs in; returns when the task
     /// is cancelled (at once without a watch).
     func run() async {
-        // The first frame showed the overview; the whole account (its history) is read now, here.
+        // The first frame showed the overview read before the loop began: posted again if it moved since.
         if let account = slot.account { await check(account) }
         guard let watch else { return }
         var following: Task<Void, Never>?

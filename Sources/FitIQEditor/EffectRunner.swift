@@ -88,7 +88,7 @@ final class EffectRunner: Sendable {
             spawn {
                 await self.report { account in
                     let removed = try await account.deleteHeight(id: id)
-                    let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                    let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
                     return "Removed \(Height.format(removed.quantity, unitSystem: units)); u undoes it."
                 }
             }
@@ -96,7 +96,7 @@ final class EffectRunner: Sendable {
             spawn {
                 await self.report { account in
                     let (before, after) = try await account.correctHeight(id: id, centimetres: centimetres)
-                    let units = try await account.cached().profile?.preferredUnitSystem ?? .metric
+                    let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
                     return "Corrected \(Height.format(before.quantity, unitSystem: units)) to "
                         + "\(Height.format(after.quantity, unitSystem: units)); u undoes it."
                 }
@@ -161,7 +161,7 @@ final class EffectRunner: Sendable {
                 }
                 if changed { self.inbox.post(.healthImport(.reading(Double(percent) / 100))) }
             }
-            let profile = try? await account.cached().profile
+            let profile = try? await account.overview().profile
             inbox.post(
                 .healthImport(
                     .finished(

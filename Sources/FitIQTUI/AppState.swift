@@ -97,7 +97,8 @@ public struct AccountSnapshot: Sendable, Equatable {
     public var email: String
     public var server: String
     public var state: AccountState
-    /// Height entries, newest first: the whole history, or its latest entries while it is being read.
+    /// Height entries, newest first: the latest ones (``HistorySummary/latest``), or the whole history
+    /// of a snapshot made from a state read whole.
     public var heightHistory: [ProgressEntry]
     /// The height history thinned for the chart, oldest first.
     public var heightChart: [ProgressEntry]
@@ -129,18 +130,15 @@ public struct AccountSnapshot: Sendable, Equatable {
         heightCount = heightHistory.count
     }
 
-    /// The snapshot of what a first frame reads: with an incomplete overview, the list holds the
-    /// latest entries and the chart the summary's series.
+    /// The snapshot of an overview, which is what every frame reads: the list holds the summary's
+    /// latest entries (more than a screen lists) and the chart its series, whether or not the whole
+    /// history is in memory, so a change costs the same at any history size.
     public init(email: String, server: String, overview: AccountOverview) {
         self.email = email
         self.server = server
         self.state = overview.state
         let summary = overview.summaries[ProgressEntry.heightType] ?? .empty
-        if overview.isComplete {
-            heightHistory = HeightChart.chronological(overview.state.history).reversed()
-        } else {
-            heightHistory = HeightChart.chronological(summary.latest).reversed()
-        }
+        heightHistory = summary.latest.filter(\.quantity.isFinite)
         heightChart = Self.chart(summary)
         heightCount = max(summary.count, heightHistory.count)
     }

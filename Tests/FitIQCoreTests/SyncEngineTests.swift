@@ -48,6 +48,34 @@ struct SyncEngineTests {
         #expect(await harness.backend.profile?.metadata.bio == "Trail runner")
     }
 
+    @Test func theNextSaveFindsTheServerAsThePutAnswerLeftItAndWritesNoMerge() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.syncNow()
+        let store = harness.store(of: account)
+        // Each answer's updatedAt differs from the one before.
+        harness.clock.advance(by: .seconds(60))
+        try await account.updateMetadata(bio: "Trail runner")
+        try await account.push()
+        harness.clock.advance(by: .seconds(60))
+        try await account.updateHeight(centimetres: 181)
+        try await account.push()
+        harness.clock.advance(by: .seconds(60))
+        let savesBefore = await store.saveCount
+
+        // The PUT and PATCH answers' updatedAt is in the cache: the check before the next send finds the
+        // server unchanged and writes nothing (save, claim, acknowledgement).
+        #expect(try await account.updateMetadata(bio: "Fell runner"))
+        let report = try await account.push()
+
+        #expect(report.isSynced)
+        let saves = await store.saveCount
+        #expect(saves == savesBefore + 3, "saves: \(saves - savesBefore)")
+        let server = try #require(await harness.backend.profile)
+        #expect(try await account.cached().serverCopy == server)
+        #expect(try await account.cached().profile?.updatedAt == server.updatedAt)
+    }
+
     @Test func savingTheValueAlreadyThereChangesNothing() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()

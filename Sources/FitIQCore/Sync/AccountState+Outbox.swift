@@ -107,12 +107,17 @@ extension AccountState {
                     Self.backoff(afterAttempts: delivery.attempts, random: random))
             case .rejected(let message):
                 delivery.rejection = message
-            case .delivered, .logged, .abandoned:
+            case .delivered, .saved, .logged, .abandoned:
                 break
             }
         }
-        let acknowledged = outcome == .delivered || { if case .logged = outcome { true } else { false } }()
+        let acknowledged = outcome.isAcknowledged
         if acknowledged { lastSyncAt = now }
+        if case .saved(let updatedAt?) = outcome {
+            // The answer is the server's copy now: a read that finds it unchanged has nothing to merge.
+            serverCopy?.updatedAt = updatedAt
+            profile = profile?.updatingTimestamps(createdAt: nil, updatedAt: updatedAt)
+        }
         switch operation {
         case .updateMetadata(let sent, let revision):
             guard var change = outbox.metadata else { return }

@@ -39,7 +39,7 @@ extension SyncOutcome {
     /// Whether the server took the change.
     var isAcknowledged: Bool {
         switch self {
-        case .delivered, .logged: true
+        case .delivered, .saved, .logged: true
         case .retry, .rejected, .abandoned: false
         }
     }

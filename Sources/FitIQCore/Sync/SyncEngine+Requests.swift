@@ -11,21 +11,23 @@ extension SyncEngine {
     func perform(_ operation: SyncOperation) async throws -> SyncOutcome {
         switch operation {
         case .updateMetadata(let metadata, _):
+            let answer: RemoteProfile
             do {
-                _ = try await session.authorized { token throws(RemoteError) in
+                answer = try await session.authorized { token throws(RemoteError) in
                     try await self.profiles.updateMetadata(metadata, accessToken: token)
                 }
             } catch RemoteError.notFound {
                 // No profile yet: create it with these values (201 or 409 both mean it exists), then PUT.
                 try await createProfile(metadata)
-                _ = try await session.authorized { token throws(RemoteError) in
+                answer = try await session.authorized { token throws(RemoteError) in
                     try await self.profiles.updateMetadata(metadata, accessToken: token)
                 }
             }
-            return .delivered
+            return .saved(updatedAt: answer.updatedAt)
         case .updatePhysical(let patch, _):
+            var answer: RemoteProfile?
             do {
-                _ = try await session.authorized { token throws(RemoteError) in
+                answer = try await session.authorized { token throws(RemoteError) in
                     try await self.profiles.updatePhysical(patch, accessToken: token)
                 }
             } catch RemoteError.notFound(let message) {
@@ -39,12 +41,12 @@ extension SyncEngine {
                     let local = try await store.load()
                     try await createProfile(
                         local.profile?.metadata ?? ProfileMetadata(name: Self.defaultName(for: identity.email)))
-                    _ = try await session.authorized { token throws(RemoteError) in
+                    answer = try await session.authorized { token throws(RemoteError) in
                         try await self.profiles.updatePhysical(patch, accessToken: token)
                     }
                 }
             }
-            return .delivered
+            return .saved(updatedAt: answer?.updatedAt)
         case .logProgress(_, let entry, let checkServerFirst):
             if checkServerFirst, let existing = try await findOnServer(entry) {
                 return .logged(serverId: existing)

@@ -40,6 +40,9 @@ public enum SyncAction: Sendable, Equatable {
 public enum SyncOutcome: Sendable, Equatable {
     /// The server acknowledged the change.
     case delivered
+    /// The server acknowledged a profile change (`PUT`/`PATCH`); its answer's `updatedAt`, which the
+    /// server's copy in the cache takes, so that the next read of an unchanged server writes nothing.
+    case saved(updatedAt: Date?)
     /// The server holds the progress entry under this id.
     case logged(serverId: String)
     /// A retryable failure; try again after a backoff.
