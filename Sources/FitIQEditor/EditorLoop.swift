@@ -99,15 +99,19 @@ public final class EditorLoop: Sendable {
 
     /// Drives `screen` until the user quits; the sync and the cache watch run meanwhile.
     public func run(on screen: any TerminalScreen, state initial: AppState) {
-        let background = Task { [sync, watcher] in
-            await withDiscardingTaskGroup { group in
-                group.addTask { await sync.run() }
-                group.addTask { await watcher.run() }
+        var background: Task<Void, Never>?
+        // Started once the first frame is drawn: on two cores, a sync started earlier delays it.
+        let startBackground = { [sync, watcher] in
+            background = Task {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await sync.run() }
+                    group.addTask { await watcher.run() }
+                }
             }
         }
         let loop = TerminalLoop(inbox: inbox, now: dependencies.now, externalEditor: dependencies.externalEditor)
-        loop.run(on: screen, state: initial) { effects.perform($0) }
-        background.cancel()
+        loop.run(on: screen, state: initial, drawn: startBackground) { effects.perform($0) }
+        background?.cancel()
     }
 
     /// Waits for local saves still running (a quit right after Ctrl-S must not lose them).

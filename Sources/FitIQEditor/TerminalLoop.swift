@@ -22,8 +22,12 @@ struct TerminalLoop {
     let externalEditor: @Sendable (String) -> ExternalEditOutcome
 
     /// Drives `screen` from `initial` until the user quits; `perform` starts the use cases' effects.
-    func run(on screen: any TerminalScreen, state initial: AppState, perform: (Effect) -> Void) {
+    /// `drawn` is called once, after the first frame is on the screen.
+    func run(
+        on screen: any TerminalScreen, state initial: AppState, drawn: () -> Void = {}, perform: (Effect) -> Void
+    ) {
         var state = initial
+        var isFirstFrame = true
         var buffer = CellBuffer(width: screen.size.width, height: screen.size.height)
         inbox.wake(with: screen.waker)
         defer { inbox.wake(with: nil) }
@@ -38,6 +42,10 @@ struct TerminalLoop {
                 let cursor = render(state, into: &buffer)
                 screen.draw(buffer, cursor: cursor)
                 dirty = false
+                if isFirstFrame {
+                    isFirstFrame = false
+                    drawn()
+                }
             }
             var events = inbox.take()
             // With results queued, only a look at the terminal (keys are not left behind a stream of

@@ -64,6 +64,19 @@ struct TerminalLoopTests {
         #expect(run.terminal.expiredTimeouts == 0)
         try await run.quit()
     }
+
+    @Test func theBackgroundWorkStartsOnceTheFirstFrameIsDrawn() async throws {
+        // The frames drawn when the loop said it had drawn, one entry per call.
+        let calls = Mutex<[Int]>([])
+        let run = LoopRun.start(drawn: { terminal in calls.withLock { $0.append(terminal.frameCount) } })
+        try await run.terminal.frame("the sign-in screen") { $0.shows("Sign in to FitIQ") }
+        run.terminal.type("jane@example.com")
+        try await run.terminal.frame("the typed email") { $0.shows("jane@example.com") }
+        try await run.quit()
+
+        #expect(run.terminal.frameCount > 1)
+        #expect(calls.withLock { $0 } == [1])
+    }
 }
 
 /// A terminal loop on a thread of its own, on the sign-in screen, recording the effects it hands on.
@@ -74,14 +87,15 @@ struct LoopRun: Sendable {
 
     static func start(
         inbox: EventInbox = EventInbox(),
-        now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_790_000_000) }
+        now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_790_000_000) },
+        drawn: @escaping @Sendable (FakeTerminal) -> Void = { _ in }
     ) -> LoopRun {
         let terminal = FakeTerminal()
         let (ended, finished) = AsyncStream.makeStream(of: Void.self)
         let loop = TerminalLoop(inbox: inbox, now: now, externalEditor: { _ in .failed("No editor here.") })
         let state = AppState(screen: .signIn, size: terminal.size, now: now(), timeZone: .utc, server: "test")
         let thread = Thread {
-            loop.run(on: terminal, state: state) { _ in }
+            loop.run(on: terminal, state: state, drawn: { drawn(terminal) }) { _ in }
             finished.finish()
         }
         thread.start()
