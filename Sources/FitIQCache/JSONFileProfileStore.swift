@@ -62,7 +62,7 @@ public struct JSONFileProfileStore: ProfileStore {
 
     /// What one process has done to the files, for benchmarks and tests.
     public struct Counters: Sendable, Equatable {
-        /// Files read whole (`account.json` counted only when its bytes changed).
+        /// Files decoded (`account.json` counted only when its bytes changed since it was last decoded).
         public var filesDecoded = 0
         /// Files written (each an atomic replacement).
         public var filesWritten = 0
@@ -89,7 +89,7 @@ public struct JSONFileProfileStore: ProfileStore {
         if let known = memory.snapshot(for: data) {
             return AccountOverview(state: known.state, summaries: known.stored.summaries, isComplete: true)
         }
-        switch CacheFile<AccountFileV2>.decode(data) {
+        switch memory.decoded(for: data).map(CacheFile<AccountFileV2>.Contents.value) ?? decodeAccount(data) {
         case .value(let stored):
             if let inline = stored.inlineHistory {
                 var state = stored.state
@@ -119,10 +119,10 @@ public struct JSONFileProfileStore: ProfileStore {
     public func updateRecent<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
         try await lock.withLock {
             guard let data = try file.readData(), memory.snapshot(for: data) == nil,
-                case .value(let stored) = CacheFile<AccountFileV2>.decode(data), stored.inlineHistory == nil,
-                stored.index.journal.count < HistoryIndex.journalLimit
+                case .value(let stored) = memory.decoded(for: data).map(CacheFile<AccountFileV2>.Contents.value)
+                    ?? decodeAccount(data),
+                stored.inlineHistory == nil, stored.index.journal.count < HistoryIndex.journalLimit
             else { return try updateWhole(change) }
-            memory.count { $0.filesDecoded += 1 }
             var recent = stored.state
             recent.history = stored.summaries.values.flatMap(\.latest)
             Self.normalize(&recent.history)
@@ -143,9 +143,18 @@ public struct JSONFileProfileStore: ProfileStore {
             }
             next.state = state
             next.state.history = []
-            try written(next, to: file)
+            memory.remember(decoded: next, bytes: try written(next, to: file))
             return result
         }
+    }
+
+    /// `account.json` decoded alone (no segment), counted, and kept for the next call that finds the
+    /// same bytes (a command's overview, then its save).
+    private func decodeAccount(_ data: Data) -> CacheFile<AccountFileV2>.Contents {
+        let contents = CacheFile<AccountFileV2>.decode(data)
+        memory.count { $0.filesDecoded += 1 }
+        if case .value(let stored) = contents { memory.remember(decoded: stored, bytes: data) }
+        return contents
     }
 
     /// `summaries` with `added` (oldest first), or `nil` when one of them is not newer than every
@@ -324,7 +333,15 @@ public struct JSONFileProfileStore: ProfileStore {
 
     final class Memory: Sendable {
         private let last = Mutex<Snapshot?>(nil)
+        /// `account.json` as last decoded without its segments, with its bytes.
+        private let lastDecoded = Mutex<(bytes: Data, stored: StoredAccount)?>(nil)
         let counters = Mutex(Counters())
+
+        func decoded(for bytes: Data) -> StoredAccount? {
+            lastDecoded.withLock { known in known.flatMap { $0.bytes == bytes ? $0.stored : nil } }
+        }
+
+        func remember(decoded stored: StoredAccount, bytes: Data) { lastDecoded.withLock { $0 = (bytes, stored) } }
 
         func snapshot(for bytes: Data) -> Snapshot? {
             last.withLock { known in known.flatMap { $0.bytes == bytes ? $0 : nil } }
@@ -334,7 +351,10 @@ public struct JSONFileProfileStore: ProfileStore {
 
         func remember(_ snapshot: Snapshot) { last.withLock { $0 = snapshot } }
 
-        func forget() { last.withLock { $0 = nil } }
+        func forget() {
+            last.withLock { $0 = nil }
+            lastDecoded.withLock { $0 = nil }
+        }
 
         func count(_ change: (inout Counters) -> Void) { counters.withLock { change(&$0) } }
     }

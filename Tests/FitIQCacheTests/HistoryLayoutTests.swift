@@ -190,7 +190,7 @@ struct HistoryLayoutTests {
 
             let overview = try await fresh.overview()
 
-            #expect(fresh.counters.filesDecoded == 0)
+            #expect(fresh.counters.filesDecoded == 1)  // account.json alone
             #expect(!overview.isComplete)
             let summary = try #require(overview.summaries[ProgressEntry.heightType])
             #expect(summary.count == 5_000)
@@ -198,6 +198,12 @@ struct HistoryLayoutTests {
             #expect(summary.latest.first?.serverId == "p-0")
             #expect(summary.series.count <= HistorySummary.seriesLimit && summary.series.count > 100)
             #expect(overview.state.profile?.name == "Ada")
+            // A save after it (a command's) decodes nothing again: the overview's decoding is kept.
+            try await fresh.updateRecent { $0.lastSyncAt = Date(timeIntervalSince1970: 1_790_000_000) }
+            #expect(fresh.counters.filesDecoded == 1 && fresh.counters.filesWritten == 1)
+            // Nor does the overview of what that save wrote.
+            #expect(try await fresh.overview().state.lastSyncAt == Date(timeIntervalSince1970: 1_790_000_000))
+            #expect(fresh.counters.filesDecoded == 1)
             // Once the store holds the whole history, the overview is complete.
             _ = try await fresh.load()
             #expect(try await fresh.overview().isComplete)

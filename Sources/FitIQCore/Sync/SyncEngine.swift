@@ -70,14 +70,16 @@ public actor SyncEngine {
             // the check and the send), it is tried again later.
             var unchecked: String?
             if recheck,
-                case .send(let operation) = try await store.load().nextAction(for: owner, now: now, isVoid: isVoid),
+                case .send(let operation) = try await store.overview().state.nextAction(
+                    for: owner, now: now, isVoid: isVoid),
                 operation.item == .metadata || operation.item == .physical
             {
                 unchecked = try await conflictCheck()
                 recheck = unchecked != nil
             }
             let window = self.window.size
-            let (action, batch) = try await store.update { state -> (SyncAction, [SyncOperation]) in
+            // Claims touch the outbox alone: a cold process reads and writes account.json only.
+            let (action, batch) = try await store.updateRecent { state -> (SyncAction, [SyncOperation]) in
                 let action = state.nextAction(for: owner, now: now, isVoid: isVoid)
                 guard case .send(let operation) = action else { return (action, []) }
                 var batch = [operation]
@@ -89,9 +91,9 @@ public actor SyncEngine {
             }
             switch action {
             case .idle:
-                return SyncReport(try await store.load())
+                return SyncReport(try await store.overview().state)
             case .wait(let until):
-                guard let deadline, until <= deadline else { return SyncReport(try await store.load()) }
+                guard let deadline, until <= deadline else { return SyncReport(try await store.overview().state) }
                 try await environment.clock.sleep(for: .seconds(max(0, until.timeIntervalSince(now))))
             case .send:
                 // A check still owed (the batch held no profile or height change) stays owed.
@@ -137,7 +139,9 @@ public actor SyncEngine {
         let now = environment.now()
         let randoms = batch.map { _ in environment.random() }
         let settled = outcomes
-        try await store.update { state in
+        // A profile change's acknowledgement touches no history; a post's gives its entry the server's id
+        // (``ProfileStore/updateRecent`` then runs on the whole history when that entry is not a latest one).
+        try await store.updateRecent { state in
             for (index, operation) in batch.enumerated() {
                 state.finish(operation, outcome: settled[index], now: now, random: randoms[index])
             }
@@ -207,7 +211,7 @@ public actor SyncEngine {
     /// ``checkForConflicts()``, saying why the server was not reached (`nil` when it was, or when
     /// nothing needed a check).
     func conflictCheck() async throws -> String? {
-        let state = try await store.load()
+        let state = try await store.overview().state
         let metadataBased = !(state.outbox.metadata?.bases.isEmpty ?? true)
         let heightBased = state.outbox.physical.map { $0.includesHeight && $0.hasHeightBase } ?? false
         guard metadataBased || heightBased else { return nil }
@@ -228,14 +232,15 @@ public actor SyncEngine {
     /// `savingUnchanged` false, a copy equal to the one last merged writes nothing.
     @discardableResult
     public func pull(nameForNewProfile: String? = nil, savingUnchanged: Bool = true) async throws -> AccountState {
-        let local = try await store.load()
+        let local = try await store.overview().state
         let metadata =
             local.profile?.metadata
             ?? ProfileMetadata(name: nameForNewProfile ?? Self.defaultName(for: identity.email))
         let remote = try await fetchProfile(creatingWith: metadata)
         let identity = self.identity
         let now = environment.now()
-        return try await store.update { state in
+        // The profile's merge touches no history: the state returned may hold only its latest entries.
+        return try await store.updateRecent { state in
             // The server's copy as last merged: every conflict and value it implies is in the cache.
             if !savingUnchanged, state.serverCopy == remote { return state }
             state.mergeServerProfile(remote, identity: identity, now: now)

@@ -1,0 +1,46 @@
+import FitIQCache
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// A command started cold (a new store over a cache with a long history) pushes a profile change and
+/// writes what the server answered reading `account.json` alone: no history segment is decoded.
+struct ColdSyncTests {
+    @Test func aColdPushOfAProfileEditDecodesNoHistorySegment() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let clock = ManualClock()
+            let backend = InMemoryBackend(profile: TestHarness.serverProfile, now: { clock.date() })
+            let environment = SyncEnvironment(clock: clock, now: { clock.date() }, random: { 0.5 }, timeZone: .utc)
+            func accounts() -> Accounts {
+                Accounts(
+                    server: TestHarness.server, apiKey: nil,
+                    directory: JSONFileAccountDirectory(paths: CachePaths(root: root), now: { clock.date() }),
+                    backend: Backend(auth: backend, profiles: backend, progress: backend), environment: environment)
+            }
+            let first = try await accounts().signIn(email: backend.email, password: await backend.password).account
+            let start = Date(timeIntervalSince1970: 1_793_491_200)
+            try await first.store.update { state in
+                state.history = (0..<3_000).map { day in
+                    ProgressEntry(
+                        serverId: "p-\(day)", quantity: 170 + Double(day % 50) / 10,
+                        loggedAt: start.addingTimeInterval(-Double(3_000 - day) * 86_400), source: .server)
+                }
+            }
+
+            // Another process: the edit, then its push (conflict check, PUT, acknowledgement).
+            let cold = try #require(try await accounts().current())
+            let store = try #require(cold.store as? JSONFileProfileStore)
+            #expect(try await cold.updateMetadata(bio: "Trail runner"))
+            let report = try await cold.push()
+
+            #expect(report.isSynced)
+            #expect(await backend.profile?.metadata.bio == "Trail runner")
+            // account.json, decoded once per change of its bytes by another hand: never a segment.
+            #expect(store.counters.filesDecoded == 1, "\(store.counters)")
+            #expect(store.counters.filesWritten == 3)  // the save, the claim, the acknowledgement
+            let summary = try #require(try await store.overview().summaries[ProgressEntry.heightType])
+            #expect(summary.count == 3_000)
+        }
+    }
+}
