@@ -288,15 +288,19 @@ extension EndToEndTests {
                 let result = try await tui.waitFor(all: ["Health data imported", "Heights: 6 found, 6 new."])
                 #expect(result.contains("Heights: 6 found, 6 new."))
                 try tui.send("Escape")
-                let screen = try await tui.waitUntil("the imported sex, synced") { rows in
+                // The result closed (its lines shown behind a key no more), and the imported sex synced.
+                let screen = try await tui.waitUntil("the result closed and the imported sex synced") { rows in
                     guard let row = rows.firstIndex(where: { $0.contains("Biological sex") }), row + 1 < rows.count
                     else { return false }
                     return rows[row].contains("Female") && rows[row + 1].contains("from health source")
-                        && rows.title.contains("● synced")
+                        && rows.title.contains("● synced") && !rows.contains { $0.contains("Heights: 6 found") }
                 }
                 #expect(!screen.contains("press i to import"))
                 // Focused and Enter: it is read, never edited.
                 for _ in 0..<6 { try tui.send("Tab") }
+                try await tui.waitUntil("the biological sex focused") { rows in
+                    rows.contains { $0.contains("›Biological sex") }
+                }
                 try tui.send("Enter")
                 try await tui.waitFor("only from your health data")
                 let stored = try await server.snapshot()
