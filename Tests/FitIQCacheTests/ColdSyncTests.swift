@@ -5,9 +5,10 @@ import Foundation
 import Testing
 
 /// A command started cold (a new store over a cache with a long history) pushes a profile change and
-/// writes what the server answered reading `account.json` alone: no history segment is decoded.
+/// writes what the server answered, and a sync reads what is new, reading `account.json` alone: no
+/// history segment is decoded.
 struct ColdSyncTests {
-    @Test func aColdPushOfAProfileEditDecodesNoHistorySegment() async throws {
+    @Test func aColdPushOfAProfileEditAndASyncOfWhatIsNewDecodeNoHistorySegment() async throws {
         try await withTemporaryDirectory { (root: URL) async throws in
             let clock = ManualClock()
             let backend = InMemoryBackend(profile: TestHarness.serverProfile, now: { clock.date() })
@@ -19,7 +20,7 @@ struct ColdSyncTests {
                     backend: Backend(auth: backend, profiles: backend, progress: backend), environment: environment)
             }
             let first = try await accounts().signIn(email: backend.email, password: await backend.password).account
-            let start = Date(timeIntervalSince1970: 1_793_491_200)
+            let start = clock.date().addingTimeInterval(-86_400)
             try await first.store.update { state in
                 state.history = (0..<3_000).map { day in
                     ProgressEntry(
@@ -41,6 +42,24 @@ struct ColdSyncTests {
             #expect(store.counters.filesWritten == 3)  // the save, the claim, the acknowledgement
             let summary = try #require(try await store.overview().summaries[ProgressEntry.heightType])
             #expect(summary.count == 3_000)
+
+            // Another device logged a height since: a cold sync reads what is new and merges it on the
+            // latest entries, decoding no segment either.
+            let newest = clock.date()
+            await backend.setEntries([
+                RemoteProgressEntry(id: "p-2999", type: "height", quantity: 170, loggedAt: start),
+                RemoteProgressEntry(id: "elsewhere", type: "height", quantity: 171.5, loggedAt: newest),
+            ])
+            let again = try #require(try await accounts().current())
+            let againStore = try #require(again.store as? JSONFileProfileStore)
+            #expect(try await again.syncNow().isSynced)
+            #expect(againStore.counters.filesDecoded == 1, "\(againStore.counters)")
+            let after = try #require(try await againStore.overview().summaries[ProgressEntry.heightType])
+            #expect(after.count == 3_001)
+            #expect(after.latest.first?.serverId == "elsewhere")
+            // The whole history, read now, holds it once, after the rest.
+            let history = try await againStore.load().history
+            #expect(history.count == 3_001 && history.last?.serverId == "elsewhere")
         }
     }
 }

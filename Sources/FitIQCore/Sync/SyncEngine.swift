@@ -251,11 +251,15 @@ public actor SyncEngine {
     /// Reads the height history from the server and merges it; a full read also applies the
     /// initial-height rule.
     public func refreshHistory(full: Bool) async throws {
-        let state = try await store.load()
+        // The newest synced entry is among the latest ones when any of them is synced; a read of what is
+        // new since then merges on them (``ProfileStore/updateRecent``) and touches the rest only when
+        // it finds more than newer entries. A complete read judges every entry: it reads them all.
+        let recent = try await store.overview().state
         let today = CalendarDate(containing: environment.now(), in: environment.timeZone)
-        let newestSynced = state.heightHistory.first(where: \.isSynced)
-        let knownBeforeRead = Set(state.heightHistory.compactMap(\.serverId))
+        let newestSynced = recent.heightHistory.first(where: \.isSynced)
         let complete = full || newestSynced == nil
+        let state = complete ? try await store.load() : recent
+        let knownBeforeRead = Set(state.heightHistory.compactMap(\.serverId))
         let from =
             complete
             ? CalendarDate(year: 1900, month: 1, day: 1)
@@ -263,9 +267,15 @@ public actor SyncEngine {
         let entries = try await fetchAll(
             ProgressQuery(type: ProgressEntry.heightType, from: from, to: today.adding(days: 1)))
         let now = environment.now()
+        guard complete else {
+            try await store.updateRecent { state in
+                state.mergeServerHistory(entries, complete: false, now: now)
+            }
+            return
+        }
         try await store.update { state in
-            state.mergeServerHistory(entries, complete: complete, knownBeforeRead: knownBeforeRead, now: now)
-            if complete { state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now) }
+            state.mergeServerHistory(entries, complete: true, knownBeforeRead: knownBeforeRead, now: now)
+            state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now)
         }
     }
 

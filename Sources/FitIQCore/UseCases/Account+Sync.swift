@@ -23,7 +23,7 @@ extension Account {
     /// Sends pending changes, then reads the server's copy; waits for backoffs until `deadline`.
     @discardableResult
     public func syncNow(until deadline: Date? = nil) async throws -> SyncReport {
-        try await store.update { $0.retryPendingNow() }
+        try await store.updateRecent { $0.retryPendingNow() }
         let checked = try await engine.checkForConflicts()
         try await engine.drain(until: deadline, checkFirst: !checked)
         let pulled = try await engine.pull()
@@ -35,7 +35,7 @@ extension Account {
         // "synced" only once a second read shows the server has it (a read that still differs queues it
         // again, and the report says it is pending).
         try await engine.pull()
-        return SyncReport(try await store.load())
+        return SyncReport(try await store.overview().state)
     }
 
     /// Sends pending changes and reads nothing else: what a save needs. A `PUT` or `PATCH` that is
