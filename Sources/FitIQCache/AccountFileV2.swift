@@ -274,3 +274,39 @@ struct HistorySegment: Sendable, Equatable {
     var key: SegmentKey
     var entries: [ProgressEntry]
 }
+
+extension AccountFileV2 {
+    /// The parts of `account.json` that change only with the history, as last encoded: a profile save
+    /// or a claim encodes the state alone and writes these bytes again.
+    struct EncodedParts: Sendable {
+        var index: HistoryIndex
+        var indexJSON: Data
+        var summaries: [String: HistorySummary]
+        var summariesJSON: Data
+    }
+
+    /// `value` encoded as ``CacheFile`` encodes it (compact, keys sorted), byte for byte, reusing
+    /// `parts` where the history's index and summaries did not change; `parts` becomes this file's.
+    static func encode(_ value: StoredAccount, reusing parts: inout EncodedParts?) throws -> Data {
+        let file = AccountFileV2(value: value)
+        let encoder = CacheFileDecoding.compactEncoder
+        let indexJSON =
+            try parts.flatMap { $0.index == value.index ? $0.indexJSON : nil } ?? encoder.encode(file.history)
+        let summariesJSON =
+            try parts.flatMap { $0.summaries == value.summaries ? $0.summariesJSON : nil }
+            ?? encoder.encode(file.summaries)
+        parts = EncodedParts(
+            index: value.index, indexJSON: indexJSON, summaries: value.summaries, summariesJSON: summariesJSON)
+        // The keys in the order the encoder sorts them: history, schemaVersion, state, summaries.
+        var data = Data(#"{"history":"#.utf8)
+        data.append(indexJSON)
+        data.append(contentsOf: #","schemaVersion":"#.utf8)
+        data.append(contentsOf: String(schemaVersion).utf8)
+        data.append(contentsOf: #","state":"#.utf8)
+        data.append(try encoder.encode(file.state))
+        data.append(contentsOf: #","summaries":"#.utf8)
+        data.append(summariesJSON)
+        data.append(contentsOf: "}".utf8)
+        return data
+    }
+}

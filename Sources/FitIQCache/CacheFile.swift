@@ -63,9 +63,15 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
     /// Replaces the file with `value`; returns the bytes written.
     @discardableResult
     func write(_ value: Format.Value) throws(CacheError) -> Data {
+        try write { try Self.encode(value) }
+    }
+
+    /// Replaces the file with what `encode` returns (``encode(_:)``'s bytes, made another way).
+    @discardableResult
+    func write(_ encode: () throws -> Data) throws(CacheError) -> Data {
         let data: Data
         do {
-            data = try Self.encode(value)
+            data = try encode()
         } catch {
             throw .writeFailed(path: path, reason: "cannot encode it: \(error)")
         }

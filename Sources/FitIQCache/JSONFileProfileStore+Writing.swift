@@ -50,7 +50,7 @@ extension JSONFileProfileStore {
                 }
             }
         }
-        let data = try written(stored, to: file)
+        let data = try writtenAccount(stored)
         if folded {
             // The segments replaced, and any left by a cache that was moved aside or lost.
             let kept = Set(stored.index.segments.map(\.file))
@@ -64,7 +64,19 @@ extension JSONFileProfileStore {
     /// Writes `value` to `file`, counted; returns the bytes written.
     @discardableResult
     func written<Format>(_ value: Format.Value, to file: CacheFile<Format>) throws -> Data {
-        let data = try file.write(value)
+        counted(try file.write(value))
+    }
+
+    /// Writes `stored` to `account.json`, counted, encoding again only the parts that changed since the
+    /// last write (a profile save or a claim leaves the history's index and summaries as they were).
+    func writtenAccount(_ stored: StoredAccount) throws -> Data {
+        counted(
+            try file.write {
+                try memory.withEncodedParts { parts in try AccountFileV2.encode(stored, reusing: &parts) }
+            })
+    }
+
+    private func counted(_ data: Data) -> Data {
         memory.count {
             $0.filesWritten += 1
             $0.bytesWritten += data.count

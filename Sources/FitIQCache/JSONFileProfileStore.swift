@@ -143,7 +143,7 @@ public struct JSONFileProfileStore: ProfileStore {
             }
             next.state = state
             next.state.history = []
-            memory.remember(decoded: next, bytes: try written(next, to: file))
+            memory.remember(decoded: next, bytes: try writtenAccount(next))
             return result
         }
     }
@@ -335,6 +335,12 @@ public struct JSONFileProfileStore: ProfileStore {
         private let last = Mutex<Snapshot?>(nil)
         /// `account.json` as last decoded without its segments, with its bytes.
         private let lastDecoded = Mutex<(bytes: Data, stored: StoredAccount)?>(nil)
+        /// What the last write of `account.json` encoded of the history's index and summaries.
+        private let encodedParts = Mutex<AccountFileV2.EncodedParts?>(nil)
+
+        func withEncodedParts<T>(_ body: (inout AccountFileV2.EncodedParts?) throws -> T) throws -> T {
+            try encodedParts.withLock { try body(&$0) }
+        }
         let counters = Mutex(Counters())
 
         func decoded(for bytes: Data) -> StoredAccount? {
@@ -354,6 +360,7 @@ public struct JSONFileProfileStore: ProfileStore {
         func forget() {
             last.withLock { $0 = nil }
             lastDecoded.withLock { $0 = nil }
+            encodedParts.withLock { $0 = nil }
         }
 
         func count(_ change: (inout Counters) -> Void) { counters.withLock { change(&$0) } }
