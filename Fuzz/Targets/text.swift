@@ -1,11 +1,12 @@
 // libFuzzer target `text`: every parser of what a person types or a file names, in FitIQCore.
 //
-// The first byte of an input picks the parser (its value modulo 8: `0` heights, `1` dates, `2`
-// language codes and unit systems, `3` emails and passwords, `4` names, bios and notes, `5` the
-// terminal sanitizer and paths, `6` server addresses, `7` access tokens); the rest is read as UTF-8
-// text (invalid bytes become U+FFFD, as they do from a terminal). A parser may refuse any text with an
-// error; what it accepts must obey its rule (a height in range, a date that exists, a language code in
-// canonical case), and nothing may trap, hang or blow up memory.
+// The first byte of an input picks the parser (its value modulo 8: `0` measurements (height, weight,
+// body fat), `1` dates, `2` language codes and unit systems, `3` emails and passwords, `4` names, bios
+// and notes, `5` the terminal sanitizer and paths, `6` server addresses, `7` access tokens); the rest
+// is read as UTF-8 text (invalid bytes become U+FFFD, as they do from a terminal). A parser may refuse
+// any text with an error; what it accepts must obey its rule (a measurement in range whose display
+// parses back to itself, a date that exists, a language code in canonical case), and nothing may
+// trap, hang or blow up memory.
 import FitIQCore
 
 #if canImport(FoundationEssentials)
@@ -23,7 +24,7 @@ public func fuzzText(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let selector = bytes.first else { return 0 }
     let text = String(decoding: bytes.dropFirst(), as: UTF8.self)
     switch selector % 8 {
-    case 0: heights(text)
+    case 0: measurements(text)
     case 1: dates(text)
     case 2: languages(text)
     case 3: credentials(text)
@@ -39,21 +40,21 @@ private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError(message()) }
 }
 
-private func heights(_ text: String) {
-    for units in [UnitSystem.metric, .imperial] {
-        guard let centimetres = try? Height.parse(text, unitSystem: units) else { continue }
-        check(
-            Height.allowedRange.contains(centimetres),
-            "height \(centimetres) out of range from \(text.debugDescription)")
-        // What is shown can be typed back: the displayed height parses to the same display.
-        let shown = Height.format(centimetres, unitSystem: units)
-        guard let again = try? Height.parse(shown, unitSystem: units) else {
-            fatalError("the display \(shown.debugDescription) of \(text.debugDescription) does not parse")
+private func measurements(_ text: String) {
+    for metric in Metric.all {
+        for units in [UnitSystem.metric, .imperial] {
+            guard let value = try? metric.parse(text, unitSystem: units) else { continue }
+            check(metric.allowedRange.contains(value), "\(metric) \(value) out of range from \(text.debugDescription)")
+            // What is shown can be typed back: the displayed value parses to the same display.
+            let shown = metric.format(value, unitSystem: units)
+            guard let again = try? metric.parse(shown, unitSystem: units) else {
+                fatalError("the display \(shown.debugDescription) of \(text.debugDescription) does not parse")
+            }
+            check(
+                metric.format(again, unitSystem: units) == shown,
+                "\(metric) display \(shown.debugDescription) does not round-trip")
+            check(metric.change(from: value, to: again, unitSystem: units) == nil, "\(metric) \(shown) drifts")
         }
-        check(
-            Height.format(again, unitSystem: units) == shown,
-            "height display \(shown.debugDescription) does not round-trip")
-        _ = Height.change(from: centimetres, to: again, unitSystem: units)
     }
 }
 

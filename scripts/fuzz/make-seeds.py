@@ -23,7 +23,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # (selector, text): the first byte picks the parser (Fuzz/Targets/text.swift).
 TEXT = [
     ("0", t) for t in ("180.5", "180.5 cm", "1.8 m", "1805 mm", "71 in", '71"', "5 ft 11 in", "5'11\"", "5\u203211\u2033",
-                       "5.9 ft", "5ft11", "6'1", "5'13\"", "180,5", ".5 m")
+                       "5.9 ft", "5ft11", "6'1", "5'13\"", "180,5", ".5 m",
+                       # weights and body fat
+                       "72.4 kg", "160.4 lbs", "11 st 4 lb", "11st4", "4.4 lb", "1400 lb", "18.5 %", "72,4")
 ] + [
     ("1", t) for t in ("1990-01-01", "2012-06-15", "1983-07-20T23:30:00-05:00", "2024-01-15T08:00:00.123Z",
                        "2000-02-29", "1900-02-29")

@@ -1,6 +1,6 @@
 /// A field of a form or a command whose value can be rejected before anything is sent.
 public enum Field: String, Sendable, Codable, CaseIterable {
-    case name, bio, unitSystem, languageCode, height, dateOfBirth, email, password, notes, date
+    case name, bio, unitSystem, languageCode, height, weight, bodyFat, dateOfBirth, email, password, notes, date
 
     /// The label a person sees for this field.
     public var label: String {
@@ -10,6 +10,8 @@ public enum Field: String, Sendable, Codable, CaseIterable {
         case .unitSystem: "Unit system"
         case .languageCode: "Language"
         case .height: "Height"
+        case .weight: "Weight"
+        case .bodyFat: "Body fat"
         case .dateOfBirth: "Date of birth"
         case .email: "Email"
         case .password: "Password"

@@ -1,0 +1,166 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A body measurement logged over time as `/progress` entries: height, weight, body fat.
+///
+/// Everything that differs between them is in this table: the backend `type`, the field named in
+/// messages, the unit values are kept in, how a person types and reads them in each unit system, and
+/// the allowed range. Code that handles entries (the history, the outbox, corrections, the health
+/// import, the commands) takes a metric rather than naming one, so a new measurement is a new entry
+/// here.
+public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible {
+    /// The name in commands and cache keys: `height`, `weight`, `body-fat`.
+    public let id: String
+    /// The `type` of its `/progress` entries.
+    public let type: String
+    /// The field named in validation messages.
+    public let field: Field
+    /// The unit values are kept and sent in: `cm`, `kg`, `%`.
+    public let unit: String
+    /// The values allowed, in ``unit``.
+    public let allowedRange: ClosedRange<Double>
+    /// The coarsest step a value is shown in, in ``unit``: a bound shown rounded (2 kg as `4.4 lb`, 635 kg
+    /// as about `1,400 lb`) is typed back as shown, and taken as the bound.
+    let shownStep: Double
+    private let rangeRule: String
+    private let parseValue: @Sendable (String, UnitSystem) throws(ValidationError) -> Double
+    private let formatValue: @Sendable (Double, UnitSystem) -> String
+
+    public var description: String { id }
+
+    public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.id == rhs.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+    /// Every metric, in the order forms and commands list them.
+    public static let all: [Metric] = [.height, .weight, .bodyFat]
+
+    /// The metric of a `/progress` entry type; `nil` for types this client does not track (`bmi`, `steps`).
+    public static func ofType(_ type: String) -> Metric? {
+        all.first { $0.type == type }
+    }
+
+    /// The metric a command names (`height`, `weight`, `body-fat`).
+    public static func named(_ id: String) -> Metric? {
+        all.first { $0.id == id }
+    }
+
+    /// Parses what a person typed into ``unit``, or throws a ``ValidationError`` naming the field and
+    /// the rule. A written unit always wins; a bare number is in the unit system's unit.
+    public func parse(_ text: String, unitSystem: UnitSystem) throws(ValidationError) -> Double {
+        let value = try parseValue(text, unitSystem)
+        guard value.isFinite else { throw .outOfRange(field, rule: rangeRule) }
+        if allowedRange.contains(value) { return value }
+        if value < allowedRange.lowerBound, allowedRange.lowerBound - value <= shownStep {
+            return allowedRange.lowerBound
+        }
+        if value > allowedRange.upperBound, value - allowedRange.upperBound <= shownStep {
+            return allowedRange.upperBound
+        }
+        throw .outOfRange(field, rule: rangeRule)
+    }
+
+    /// `value` (in ``unit``) as a person reads it in `unitSystem`. Any value is shown, never trapped
+    /// on: values also come from the server and the cache, unchecked.
+    public func format(_ value: Double, unitSystem: UnitSystem) -> String {
+        formatValue(value, unitSystem)
+    }
+
+    /// The value an edit asks for (`proposed`, parsed once), or `nil` when it shows as `current` does
+    /// in `unitSystem`: typing the value already there changes nothing, and switching units never
+    /// makes a value drift.
+    public func change(from current: Double?, to proposed: Double, unitSystem: UnitSystem) -> Double? {
+        if let current, format(current, unitSystem: unitSystem) == format(proposed, unitSystem: unitSystem) {
+            return nil
+        }
+        return proposed
+    }
+}
+
+extension Metric {
+    /// Height in centimetres (``Height`` parses and formats it); also the profile's current height.
+    public static let height = Metric(
+        id: "height", type: ProgressEntry.heightType, field: .height, unit: "cm", allowedRange: Height.allowedRange,
+        shownStep: 0, rangeRule: "must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)",
+        parseValue: { text, units throws(ValidationError) in try Height.parse(text, unitSystem: units) },
+        formatValue: { value, units in Height.format(value, unitSystem: units) })
+
+    /// Body weight in kilograms: `72.4`, `72.4 kg`, `160 lb`, `160.4 lbs`, `11 st 4 lb`; shown to 0.1 kg
+    /// or 0.1 lb.
+    public static let weight = Metric(
+        id: "weight", type: "weight", field: .weight, unit: "kg", allowedRange: 2...635,
+        shownStep: 0.1 * Weight.kilogramsPerPound, rangeRule: "must be between 2 and 635 kg (4.4 and 1,400 lb)",
+        parseValue: { text, units throws(ValidationError) in try Weight.parse(text, unitSystem: units) },
+        formatValue: { value, units in Weight.format(value, unitSystem: units) })
+
+    /// Body fat in percent of body weight, the same in either unit system: `18.5`, `18.5 %`; shown to 0.1 %.
+    public static let bodyFat = Metric(
+        id: "body-fat", type: "body_fat_percentage", field: .bodyFat, unit: "%", allowedRange: 1...75,
+        shownStep: 0.1, rangeRule: "must be between 1 and 75 %",
+        parseValue: { text, _ throws(ValidationError) in try BodyFat.parse(text) },
+        formatValue: { value, _ in DecimalText.format(value, places: 1) + " %" })
+}
+
+/// Weight entry and display; weights are kept in kilograms.
+enum Weight {
+    static let kilogramsPerPound = 0.453_592_37
+    static let poundsPerStone = 14.0
+
+    static func parse(_ text: String, unitSystem: UnitSystem) throws(ValidationError) -> Double {
+        let input = MeasurementText.normalized(text)
+        guard !input.isEmpty else { throw .required(.weight) }
+        guard let kilograms = kilograms(from: input, unitSystem: unitSystem) else {
+            throw .invalidFormat(
+                .weight, rule: "must be a number with an optional unit, e.g. 72.4 kg, 160 lb or 11 st 4 lb")
+        }
+        return kilograms
+    }
+
+    static func format(_ kilograms: Double, unitSystem: UnitSystem) -> String {
+        switch unitSystem {
+        case .metric: DecimalText.format(kilograms, places: 1) + " kg"
+        case .imperial: DecimalText.format(kilograms / kilogramsPerPound, places: 1) + " lb"
+        }
+    }
+
+    private static func kilograms(from input: String, unitSystem: UnitSystem) -> Double? {
+        if let match = input.wholeMatch(of: #/(?<n>\d+(?:\.\d+)?|\.\d+)\s*(?<unit>kg|kgs|kilos?|lb|lbs|pounds?|st)?/#) {
+            guard let value = Double(match.n) else { return nil }
+            switch match.unit.map(String.init) {
+            case nil: return unitSystem == .metric ? value : value * kilogramsPerPound
+            case "st": return value * poundsPerStone * kilogramsPerPound
+            case let unit? where unit.hasPrefix("k"): return value
+            default: return value * kilogramsPerPound
+            }
+        }
+        // Stones and pounds together: 11 st 4 lb, 11st 4, 11 st 4.5 lbs. Pounds must be below 14.
+        guard
+            let match = input.wholeMatch(
+                of: #/(?<st>\d+)\s*st\s*(?<lb>\d+(?:\.\d+)?)\s*(?:lb|lbs|pounds?)?/#),
+            let stones = Double(match.st), let pounds = Double(match.lb), pounds < poundsPerStone
+        else { return nil }
+        return (stones * poundsPerStone + pounds) * kilogramsPerPound
+    }
+}
+
+/// Body fat entry; kept in percent.
+enum BodyFat {
+    static func parse(_ text: String) throws(ValidationError) -> Double {
+        let input = MeasurementText.normalized(text)
+        guard !input.isEmpty else { throw .required(.bodyFat) }
+        guard let match = input.wholeMatch(of: #/(?<n>\d+(?:\.\d+)?|\.\d+)\s*%?/#), let value = Double(match.n) else {
+            throw .invalidFormat(.bodyFat, rule: "must be a percentage, e.g. 18.5 or 18.5 %")
+        }
+        return value
+    }
+}
+
+/// What measurement parsers share: what a person types, tidied.
+enum MeasurementText {
+    /// Trimmed, lower case, with a decimal comma read as a point (`72,4 kg`).
+    static func normalized(_ text: String) -> String {
+        text.trimmingWhitespace().lowercased().replacing(",", with: ".")
+    }
+}
