@@ -62,4 +62,40 @@ struct ColdSyncTests {
             #expect(history.count == 3_001 && history.last?.serverId == "elsewhere")
         }
     }
+
+    @Test func aColdSyncOfAnOlderEntryGivesItTheServersId() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let clock = ManualClock()
+            let backend = InMemoryBackend(profile: TestHarness.serverProfile, now: { clock.date() })
+            let environment = SyncEnvironment(clock: clock, now: { clock.date() }, random: { 0.5 }, timeZone: .utc)
+            func accounts() -> Accounts {
+                Accounts(
+                    server: TestHarness.server, apiKey: nil,
+                    directory: JSONFileAccountDirectory(paths: CachePaths(root: root), now: { clock.date() }),
+                    backend: Backend(auth: backend, profiles: backend, progress: backend), environment: environment)
+            }
+            let first = try await accounts().signIn(email: backend.email, password: await backend.password).account
+            let start = clock.date().addingTimeInterval(-86_400)
+            try await first.store.update { state in
+                state.history = (0..<500).map { day in
+                    ProgressEntry(
+                        serverId: "p-\(day)", quantity: 170, loggedAt: start.addingTimeInterval(-Double(day) * 86_400),
+                        source: .server)
+                }
+            }
+            // An entry a year back, logged without sending: far older than the latest entries.
+            let today = CalendarDate(containing: clock.date(), in: .utc)
+            try await first.logHeight(168.5, on: today.adding(days: -365))
+
+            // Another process sends it: the acknowledgement gives that older entry the server's id.
+            let cold = try #require(try await accounts().current())
+            #expect(try await cold.push().isSynced)
+
+            let history = try await accounts().current()?.cached().history ?? []
+            let older = try #require(history.first { $0.quantity == 168.5 })
+            #expect(older.serverId != nil)
+            #expect(history.filter { !$0.isSynced }.isEmpty)
+            #expect(await backend.entries.filter { $0.quantity == 168.5 }.count == 1)
+        }
+    }
 }

@@ -139,12 +139,17 @@ public actor SyncEngine {
         let now = environment.now()
         let randoms = batch.map { _ in environment.random() }
         let settled = outcomes
-        // A profile change's acknowledgement touches no history; a post's gives its entry the server's id
-        // (``ProfileStore/updateRecent`` then runs on the whole history when that entry is not a latest one).
-        try await store.updateRecent { state in
+        // A profile change's or a deletion's acknowledgement touches no history; a post's gives its entry
+        // the server's id, and that entry may be older than the latest ones: it is done on the whole.
+        let settle: @Sendable (inout AccountState) -> Void = { state in
             for (index, operation) in batch.enumerated() {
                 state.finish(operation, outcome: settled[index], now: now, random: randoms[index])
             }
+        }
+        if batch.contains(where: { if case .logProgress = $0 { true } else { false } }) {
+            try await store.update(settle)
+        } else {
+            try await store.updateRecent(settle)
         }
         if let failure { throw failure }
         return zip(batch, settled).contains { operation, outcome in
