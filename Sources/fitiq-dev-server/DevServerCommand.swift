@@ -55,7 +55,10 @@ struct DevServerCommand: AsyncParsableCommand {
     @Option(help: "Seed for the fault decisions (default: random).")
     var faultSeed: UInt64?
 
-    @Flag(help: "Create demo@fitiq.dev (password from FITIQ_DEV_DEMO_PASSWORD) with a profile and height history.")
+    @Flag(
+        help:
+            "Create demo@fitiq.dev (password from FITIQ_DEV_DEMO_PASSWORD) with a profile and a year of heights, weights and body fat."
+    )
     var demoAccount = false
 
     @Option(help: "bcrypt cost for stored passwords (4...31; each step doubles the time).")

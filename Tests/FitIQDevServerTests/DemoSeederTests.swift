@@ -32,6 +32,50 @@ struct DemoSeederTests {
         }
     }
 
+    @Test func aYearOfWeightsTrendsDownWithNoiseAndBodyFatComesMonthly() throws {
+        let today = try #require(CalendarDate(year: 2026, month: 3, day: 10))
+        let weights = DemoSeeder.weightHistory(userID: "u", today: today)
+        // About five mornings in seven, and today's.
+        #expect((230...290).contains(weights.count), "\(weights.count)")
+        #expect(weights.allSatisfy { $0.type == "weight" && (77.5...85.0).contains($0.quantity) })
+        let newest = try #require(weights.max { $0.loggedAt.milliseconds < $1.loggedAt.milliseconds })
+        #expect(newest.quantity == DemoSeeder.currentWeight)
+        // A trend under the noise: the first month averages well above the last.
+        let byTime = weights.sorted { $0.loggedAt.milliseconds < $1.loggedAt.milliseconds }
+        func mean(_ records: ArraySlice<ProgressRecord>) -> Double {
+            records.map(\.quantity).reduce(0, +) / Double(records.count)
+        }
+        #expect(mean(byTime.prefix(20)) - mean(byTime.suffix(20)) > 4.5)
+        // Day to day it moves, as a scale's readings do.
+        let steps = zip(byTime, byTime.dropFirst()).map { abs($0.quantity - $1.quantity) }
+        #expect(steps.contains { $0 >= 0.5 } && steps.allSatisfy { $0 <= 1.5 })
+
+        let bodyFat = DemoSeeder.bodyFatHistory(userID: "u", today: today)
+        #expect(bodyFat.count == 13)
+        #expect(bodyFat.allSatisfy { $0.type == "body_fat_percentage" && (20.5...24.5).contains($0.quantity) })
+        #expect(bodyFat.max { $0.loggedAt.milliseconds < $1.loggedAt.milliseconds }?.quantity == 21.0)
+        // The same data every time: the demo looks the same on every machine.
+        #expect(DemoSeeder.weightHistory(userID: "u", today: today).map(\.quantity) == weights.map(\.quantity))
+    }
+
+    @Test func theDemoServerListsTheWeightsAndBodyFat() async throws {
+        let configuration = TestSupport.configuration(demoPassword: "demo password")
+        try await TestSupport.withServer(configuration) { api in
+            let login = try await api.send(
+                .post, "/api/v1/auth/login", body: #"{"email":"demo@fitiq.dev","password":"demo password"}"#)
+            let token = try #require(login.data["access_token"] as? String)
+            let weights = try await api.send(
+                .get, "/api/v1/progress?type=weight&from=2025-03-01&to=2026-03-10&limit=5", token: token)
+            #expect((230...290).contains(weights.data["total"] as? Int ?? 0))
+            let newest = (weights.data["entries"] as? [[String: Any]])?.first
+            #expect(newest?["quantity"] as? Double == 78.5)
+            #expect((newest?["date"] as? String)?.hasPrefix("2026-03-10T07:") == true)
+            let bodyFat = try await api.send(
+                .get, "/api/v1/progress?type=body_fat_percentage&from=2025-03-01&to=2026-03-10&limit=5", token: token)
+            #expect(bodyFat.data["total"] as? Int == 13)
+        }
+    }
+
     @Test func seedingTwiceKeepsOneAccountAndTakesTheNewPassword() async throws {
         try await TestSupport.withTemporaryDirectory { folder in
             let storage = DevServerConfiguration.Storage.file(path: folder.appendingPathComponent("db.sqlite").path)
