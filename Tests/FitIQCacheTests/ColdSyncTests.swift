@@ -10,27 +10,14 @@ import Testing
 struct ColdSyncTests {
     @Test func aColdPushOfAProfileEditAndASyncOfWhatIsNewDecodeNoHistorySegment() async throws {
         try await withTemporaryDirectory { (root: URL) async throws in
-            let clock = ManualClock()
-            let backend = InMemoryBackend(profile: TestHarness.serverProfile, now: { clock.date() })
-            let environment = SyncEnvironment(clock: clock, now: { clock.date() }, random: { 0.5 }, timeZone: .utc)
-            func accounts() -> Accounts {
-                Accounts(
-                    server: TestHarness.server, apiKey: nil,
-                    directory: JSONFileAccountDirectory(paths: CachePaths(root: root), now: { clock.date() }),
-                    backend: Backend(auth: backend, profiles: backend, progress: backend), environment: environment)
-            }
-            let first = try await accounts().signIn(email: backend.email, password: await backend.password).account
-            let start = clock.date().addingTimeInterval(-86_400)
-            try await first.store.update { state in
-                state.history = (0..<3_000).map { day in
-                    ProgressEntry(
-                        serverId: "p-\(day)", quantity: 170 + Double(day % 50) / 10,
-                        loggedAt: start.addingTimeInterval(-Double(3_000 - day) * 86_400), source: .server)
-                }
-            }
+            let machines = Machines(root: root)
+            let (clock, backend) = (machines.clock, machines.backend)
+            let first = try await machines.signedIn()
+            let seeded = machines.syncedHistory(3_000)
+            try await first.store.update { $0.history = seeded }
 
             // Another process: the edit, then its push (conflict check, PUT, acknowledgement).
-            let cold = try #require(try await accounts().current())
+            let cold = try #require(try await machines.accounts().current())
             let store = try #require(cold.store as? JSONFileProfileStore)
             #expect(try await cold.updateMetadata(bio: "Trail runner"))
             let report = try await cold.push()
@@ -47,10 +34,10 @@ struct ColdSyncTests {
             // latest entries, decoding no segment either.
             let newest = clock.date()
             await backend.setEntries([
-                RemoteProgressEntry(id: "p-2999", type: "height", quantity: 170, loggedAt: start),
+                RemoteProgressEntry(id: "p-0", type: "height", quantity: 170, loggedAt: seeded[0].loggedAt),
                 RemoteProgressEntry(id: "elsewhere", type: "height", quantity: 171.5, loggedAt: newest),
             ])
-            let again = try #require(try await accounts().current())
+            let again = try #require(try await machines.accounts().current())
             let againStore = try #require(again.store as? JSONFileProfileStore)
             #expect(try await again.syncNow().isSynced)
             #expect(againStore.counters.filesDecoded == 1, "\(againStore.counters)")
@@ -65,37 +52,64 @@ struct ColdSyncTests {
 
     @Test func aColdSyncOfAnOlderEntryGivesItTheServersId() async throws {
         try await withTemporaryDirectory { (root: URL) async throws in
-            let clock = ManualClock()
-            let backend = InMemoryBackend(profile: TestHarness.serverProfile, now: { clock.date() })
-            let environment = SyncEnvironment(clock: clock, now: { clock.date() }, random: { 0.5 }, timeZone: .utc)
-            func accounts() -> Accounts {
-                Accounts(
-                    server: TestHarness.server, apiKey: nil,
-                    directory: JSONFileAccountDirectory(paths: CachePaths(root: root), now: { clock.date() }),
-                    backend: Backend(auth: backend, profiles: backend, progress: backend), environment: environment)
-            }
-            let first = try await accounts().signIn(email: backend.email, password: await backend.password).account
-            let start = clock.date().addingTimeInterval(-86_400)
-            try await first.store.update { state in
-                state.history = (0..<500).map { day in
-                    ProgressEntry(
-                        serverId: "p-\(day)", quantity: 170, loggedAt: start.addingTimeInterval(-Double(day) * 86_400),
-                        source: .server)
-                }
-            }
+            let machines = Machines(root: root)
+            let (clock, backend) = (machines.clock, machines.backend)
+            let first = try await machines.signedIn()
+            let seeded = machines.syncedHistory(500)
+            try await first.store.update { $0.history = seeded }
             // An entry a year back, logged without sending: far older than the latest entries.
             let today = CalendarDate(containing: clock.date(), in: .utc)
             try await first.logHeight(168.5, on: today.adding(days: -365))
 
             // Another process sends it: the acknowledgement gives that older entry the server's id.
-            let cold = try #require(try await accounts().current())
+            let cold = try #require(try await machines.accounts().current())
             #expect(try await cold.push().isSynced)
 
-            let history = try await accounts().current()?.cached().history ?? []
+            let history = try await machines.accounts().current()?.cached().history ?? []
             let older = try #require(history.first { $0.quantity == 168.5 })
             #expect(older.serverId != nil)
             #expect(history.filter { !$0.isSynced }.isEmpty)
             #expect(await backend.entries.filter { $0.quantity == 168.5 }.count == 1)
+        }
+    }
+}
+
+/// One backend and one cache folder shared by several processes of the same user, each an `Accounts`
+/// of its own over the folder (a new store: nothing in memory).
+private struct Machines {
+    let root: URL
+    let clock = ManualClock()
+    let backend: InMemoryBackend
+    let environment: SyncEnvironment
+
+    init(root: URL) {
+        self.root = root
+        let clock = self.clock
+        backend = InMemoryBackend(profile: TestHarness.serverProfile, now: { clock.date() })
+        environment = SyncEnvironment(clock: clock, now: { clock.date() }, random: { 0.5 }, timeZone: .utc)
+    }
+
+    /// A process started now.
+    func accounts() -> Accounts {
+        let clock = self.clock
+        return Accounts(
+            server: TestHarness.server, apiKey: nil,
+            directory: JSONFileAccountDirectory(paths: CachePaths(root: root), now: { clock.date() }),
+            backend: Backend(auth: backend, profiles: backend, progress: backend), environment: environment)
+    }
+
+    /// The backend's user, signed in by a first process.
+    func signedIn() async throws -> Account {
+        try await accounts().signIn(email: backend.email, password: await backend.password).account
+    }
+
+    /// `count` synced height entries, one a day, the newest (`p-0`) a day before the clock's now.
+    func syncedHistory(_ count: Int) -> [ProgressEntry] {
+        let newest = clock.date().addingTimeInterval(-86_400)
+        return (0..<count).map { day in
+            ProgressEntry(
+                serverId: "p-\(day)", quantity: 170 + Double(day % 50) / 10,
+                loggedAt: newest.addingTimeInterval(-Double(day) * 86_400), source: .server)
         }
     }
 }

@@ -6,12 +6,17 @@ import Testing
 @testable import FitIQDevServer
 
 struct DemoSeederTests {
+    /// Signs in as the demo account; its access token.
+    private func demoToken(_ api: API, password: String) async throws -> String {
+        let login = try await api.send(
+            .post, "/api/v1/auth/login", body: #"{"email":"demo@fitiq.dev","password":"\#(password)"}"#)
+        return try #require(login.data["access_token"] as? String)
+    }
+
     @Test func demoAccountHasAProfileAndAYearOfWeeklyHeights() async throws {
         let configuration = TestSupport.configuration(demoPassword: "demo password")
         try await TestSupport.withServer(configuration) { api in
-            let login = try await api.send(
-                .post, "/api/v1/auth/login", body: #"{"email":"demo@fitiq.dev","password":"demo password"}"#)
-            let token = try #require(login.data["access_token"] as? String)
+            let token = try await demoToken(api, password: "demo password")
             let me = try await api.send(.get, "/api/v1/users/me", token: token)
             let profile = try #require(me.data["profile"] as? [String: Any])
             #expect(profile["name"] as? String == "Alex Demo")
@@ -61,9 +66,7 @@ struct DemoSeederTests {
     @Test func theDemoServerListsTheWeightsAndBodyFat() async throws {
         let configuration = TestSupport.configuration(demoPassword: "demo password")
         try await TestSupport.withServer(configuration) { api in
-            let login = try await api.send(
-                .post, "/api/v1/auth/login", body: #"{"email":"demo@fitiq.dev","password":"demo password"}"#)
-            let token = try #require(login.data["access_token"] as? String)
+            let token = try await demoToken(api, password: "demo password")
             let weights = try await api.send(
                 .get, "/api/v1/progress?type=weight&from=2025-03-01&to=2026-03-10&limit=5", token: token)
             #expect((230...290).contains(weights.data["total"] as? Int ?? 0))
@@ -84,9 +87,7 @@ struct DemoSeederTests {
             }
             let second = TestSupport.configuration(storage: storage, demoPassword: "second pass")
             try await TestSupport.withServer(second) { api in
-                let login = try await api.send(
-                    .post, "/api/v1/auth/login", body: #"{"email":"demo@fitiq.dev","password":"second pass"}"#)
-                let token = try #require(login.data["access_token"] as? String)
+                let token = try await demoToken(api, password: "second pass")
                 let history = try await api.send(
                     .get, "/api/v1/progress?type=height&from=2025-01-01&to=2026-12-31&limit=100", token: token)
                 #expect(history.data["total"] as? Int == 53)
