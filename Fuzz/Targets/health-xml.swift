@@ -48,7 +48,7 @@ private func read(_ bytes: UnsafeRawBufferPointer, chunkSize: Int) {
         fatalError("the XML reader threw something other than a HealthImportError: \(error)")
     }
     if verbose { print("read: \(snapshot)") }
-    for height in snapshot.heights {
-        precondition(height.centimetres.isFinite, "a height that is not a number: \(height)")
+    for sample in snapshot.samples {
+        precondition(sample.value.isFinite, "a measurement that is not a number: \(sample)")
     }
 }

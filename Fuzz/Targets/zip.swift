@@ -45,8 +45,8 @@ public func fuzzZip(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         // Small buffers: several inflate rounds even for small members.
         let snapshot = try ZipExportReader(url: scratch, bufferSize: 512).read(file, session: session)
         if verbose { print("read: \(snapshot)") }
-        for height in snapshot.heights {
-            precondition(height.centimetres.isFinite, "a height that is not a number: \(height)")
+        for sample in snapshot.samples {
+            precondition(sample.value.isFinite, "a measurement that is not a number: \(sample)")
         }
     } catch let error as HealthImportError {
         if verbose { print("refused: \(error)") }

@@ -32,7 +32,7 @@ final class HealthDataCollector {
     private(set) var exportedAt: Date?
     private(set) var biologicalSex: HealthValue<BiologicalSex> = .missing
     private(set) var dateOfBirth: HealthValue<CalendarDate> = .missing
-    private(set) var heights: [HeightSample] = []
+    private(set) var samples: [MeasurementSample] = []
     /// The root element's name, once it has started.
     private(set) var rootElement: String?
     /// The first error libxml2 reported (warnings are ignored).
@@ -114,7 +114,7 @@ final class HealthDataCollector {
             let start = Self.attribute("startDate", count, attributes),
             let measuredAt = HealthTimestamp.parse(start)
         else { return }
-        heights.append(HeightSample(centimetres: centimetres, measuredAt: measuredAt))
+        samples.append(MeasurementSample(.height, value: centimetres, measuredAt: measuredAt))
     }
 
     private func me(_ count: Int, _ attributes: SAXAttributes) {

@@ -82,7 +82,7 @@ final class HealthXMLParser {
         try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
         return HealthSnapshot(
             biologicalSex: collector.biologicalSex, dateOfBirth: collector.dateOfBirth,
-            heights: collector.heights.sorted { $0.measuredAt < $1.measuredAt }, exportedAt: collector.exportedAt)
+            samples: collector.samples.sorted { $0.measuredAt < $1.measuredAt }, exportedAt: collector.exportedAt)
     }
 
     private func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws {

@@ -40,11 +40,11 @@ struct ImportHealthCommand: AsyncParsableCommand {
             meter.end()
             let elapsed = ContinuousClock.now - started
             print("Read \(TextSanitizer.sanitize(url.path)) in \(Output.seconds(elapsed)) (\(meter.figures(elapsed))).")
-            var posted: Int?
+            var posted: [String: Int]?
             if result.queuedAnything {
                 try await syncAfterWrite(account)
                 let synced = Set(try await account.cached().history.filter(\.isSynced).map(\.id))
-                posted = result.newHeightEntries.filter(synced.contains).count
+                posted = result.metrics.mapValues { $0.newEntries.filter(synced.contains).count }
             } else {
                 print("Nothing new to send: the server already has everything in this export.")
             }

@@ -7,22 +7,22 @@ import Testing
 struct HealthImportTests {
     /// Three samples in the order an export may hold them: the newest is not the last.
     static let samples = [
-        HeightSample(centimetres: 171.2, measuredAt: start.addingTimeInterval(-86_400 * 10)),
-        HeightSample(centimetres: 172.4, measuredAt: start.addingTimeInterval(-3_600)),
-        HeightSample(centimetres: 170.6, measuredAt: start.addingTimeInterval(-86_400 * 200)),
+        MeasurementSample(.height, value: 171.2, measuredAt: start.addingTimeInterval(-86_400 * 10)),
+        MeasurementSample(.height, value: 172.4, measuredAt: start.addingTimeInterval(-3_600)),
+        MeasurementSample(.height, value: 170.6, measuredAt: start.addingTimeInterval(-86_400 * 200)),
     ]
 
     static let export = HealthSnapshot(
         biologicalSex: .value(.female), dateOfBirth: .value(birthday(20)),
-        heights: samples, exportedAt: start.addingTimeInterval(-60))
+        samples: samples, exportedAt: start.addingTimeInterval(-60))
 
     @Test func oneImportPostsEachSampleAndPatchesTheNewestWithTheSex() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         let result = try await account.importHealth(from: FixedHealthSource(Self.export))
         #expect(result.biologicalSex == BiologicalSexSyncResult.queued(.female))
-        #expect(result.heightsFound == 3)
-        #expect(result.newHeightEntries.count == 3)
+        #expect(result[.height].found == 3)
+        #expect(result[.height].newEntries.count == 3)
         #expect(result.currentHeight == 172.4)
         #expect(!result.dateOfBirthDiffers)
 
@@ -53,7 +53,7 @@ struct HealthImportTests {
 
         let again = try await account.importHealth(from: FixedHealthSource(Self.export))
         #expect(again.biologicalSex == BiologicalSexSyncResult.unchanged(.female))
-        #expect(again.newHeightEntries.isEmpty)
+        #expect(again[.height].newEntries.isEmpty)
         #expect(again.currentHeight == nil)
         #expect(try await account.cached().outbox.isEmpty)
         // Nothing new in the export: the server was not even asked.
@@ -71,10 +71,10 @@ struct HealthImportTests {
         await harness.backend.setEntries(
             Self.samples.prefix(2).enumerated().map { index, sample in
                 RemoteProgressEntry(
-                    id: "server-\(index)", type: "height", quantity: sample.centimetres, loggedAt: sample.measuredAt)
+                    id: "server-\(index)", type: "height", quantity: sample.value, loggedAt: sample.measuredAt)
             })
         let result = try await account.importHealth(from: FixedHealthSource(Self.export))
-        #expect(result.newHeightEntries.count == 1)
+        #expect(result[.height].newEntries.count == 1)
         try await account.engine.drain()
         #expect(await harness.backend.entries.count == 3)
     }
@@ -84,12 +84,12 @@ struct HealthImportTests {
         let account = try await harness.signedIn()
         await harness.backend.setOffline(true)
         let result = try await account.importHealth(from: FixedHealthSource(Self.export))
-        #expect(result.newHeightEntries.count == 3)
+        #expect(result[.height].newEntries.count == 3)
         // Meanwhile another machine posted the same samples.
         await harness.backend.setEntries(
             Self.samples.enumerated().map { index, sample in
                 RemoteProgressEntry(
-                    id: "server-\(index)", type: "height", quantity: sample.centimetres, loggedAt: sample.measuredAt)
+                    id: "server-\(index)", type: "height", quantity: sample.value, loggedAt: sample.measuredAt)
             })
         await harness.backend.setOffline(false)
         try await account.engine.refreshHistory(full: false)
@@ -105,7 +105,7 @@ struct HealthImportTests {
         try await account.logHeight(168)
         let result = try await account.importHealth(from: FixedHealthSource(Self.export))
         #expect(result.currentHeight == nil)
-        #expect(result.newHeightEntries.count == 3)
+        #expect(result[.height].newEntries.count == 3)
         #expect(try await account.cached().profile?.physical.heightCm == 168)
     }
 
@@ -128,11 +128,11 @@ struct HealthImportTests {
         try await account.engine.drain()
         var export = Self.export
         export.biologicalSex = HealthValue.notSet
-        export.heights.append(HeightSample(centimetres: 1_000, measuredAt: start - 5))
+        export.samples.append(MeasurementSample(.height, value: 1_000, measuredAt: start - 5))
         let result = try await account.importHealth(from: FixedHealthSource(export))
         #expect(result.biologicalSex == BiologicalSexSyncResult.notSet)
-        #expect(result.heightsOutOfRange == 1)
-        #expect(result.newHeightEntries.count == 3)
+        #expect(result[.height].outOfRange == 1)
+        #expect(result[.height].newEntries.count == 3)
         #expect(try await account.cached().profile?.biologicalSex?.value == .male)
         #expect(try await account.cached().pendingPhysicalPatch == PhysicalPatch(heightCm: 172.4))
     }

@@ -58,16 +58,19 @@ struct ExpectedAnswersTests {
                         try #require(
                             CalendarDate(parsing: answers.meDob)))))
         #expect(snapshot.exportedAt == Date(timeIntervalSince1970: 1_748_761_964))  // 2025-06-01 07:12:44 UTC
-        #expect(snapshot.heights.count == answers.count)
+        #expect(snapshot.samples(of: .height).count == answers.count)
         let latest = try #require(snapshot.latestHeight)
         #expect(latest.measuredAt == ExportGenerator.instant(answers.latestStartDate))
-        #expect(abs(latest.centimetres - answers.latestCm) < 0.01)
+        #expect(abs(latest.value - answers.latestCm) < 0.01)
         // The decoy sorts last as text and comes last in the file, yet is 30 minutes earlier.
         let decoyInstant = try #require(ExportGenerator.instant(answers.decoyStartDate))
         #expect(
-            snapshot.heights.contains { $0.measuredAt == decoyInstant && abs($0.centimetres - answers.decoyCm) < 0.01 })
+            snapshot.samples(of: .height).contains {
+                $0.measuredAt == decoyInstant && abs($0.value - answers.decoyCm) < 0.01
+            })
         #expect(decoyInstant < latest.measuredAt)
-        #expect(snapshot.heights.map(\.measuredAt) == snapshot.heights.map(\.measuredAt).sorted())
+        #expect(
+            snapshot.samples(of: .height).map(\.measuredAt) == snapshot.samples(of: .height).map(\.measuredAt).sorted())
     }
 
     @Test(arguments: [64, 1000, 4096, 65_536])

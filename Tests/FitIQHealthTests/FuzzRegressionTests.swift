@@ -16,7 +16,7 @@ struct FuzzRegressionTests {
         let parser = try HealthXMLParser(fileName: "export.xml")
         try Data(document.utf8).withUnsafeBytes { try parser.feed($0) }
         let snapshot = try parser.finish()
-        #expect(snapshot.heights.map(\.centimetres) == [171])
+        #expect(snapshot.samples(of: .height).map(\.value) == [171])
         #expect(HealthValueMapping.centimetres(value: "1e308", unit: "ft") == nil)
         #expect(HealthValueMapping.centimetres(value: "1.7e308", unit: "m") == nil)
         let feet = try #require(HealthValueMapping.centimetres(value: "5.5", unit: "ft"))

@@ -57,7 +57,7 @@ struct HostileExportTests {
             let snapshot = try outcome.snapshot()
             #expect(snapshot.biologicalSex == sex)
             #expect(snapshot.dateOfBirth == dateOfBirth)
-            #expect(snapshot.heights.map(\.centimetres) == [178])
+            #expect(snapshot.samples(of: .height).map(\.value) == [178])
         case .malformed:
             guard case .malformed = try #require(outcome.importError) else { return failUnexpected(outcome) }
         case .truncated:
@@ -131,7 +131,7 @@ struct HostileExportTests {
         let snapshot = try await readExport(url).snapshot()
 
         #expect(snapshot.biologicalSex == Self.male)
-        #expect(snapshot.heights.map(\.centimetres) == [178])
+        #expect(snapshot.samples(of: .height).map(\.value) == [178])
     }
 
     private func failUnexpected(_ outcome: ReadOutcome) {

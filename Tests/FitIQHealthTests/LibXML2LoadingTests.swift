@@ -26,7 +26,7 @@ struct LibXML2LoadingTests {
 
         let snapshot = try await readExport(url).snapshot()
 
-        #expect(snapshot.heights.map(\.centimetres) == [171])
+        #expect(snapshot.samples(of: .height).map(\.value) == [171])
         #expect(snapshot.biologicalSex == .value(.female))
         #expect(LibXML2.isLoaded)
         #expect(try Self.mappedFiles().contains("/libxml2.so.2"), "libxml2 is mapped once an export was read")

@@ -138,8 +138,8 @@ struct ReadBehaviourTests {
         let (zip, _) = try await ExportGenerator.export(
             in: directory, name: "really-zip.xml", ["--mb", "0.3", "--zip"])
 
-        #expect(try await readExport(xml).snapshot().heights.count == answers.count)
-        #expect(try await readExport(zip).snapshot().heights.count == answers.count)
+        #expect(try await readExport(xml).snapshot().samples(of: .height).count == answers.count)
+        #expect(try await readExport(zip).snapshot().samples(of: .height).count == answers.count)
     }
 
     @Test

@@ -24,7 +24,7 @@ struct ZipMemberTests {
         let snapshot = try await readExport(zip).snapshot()
 
         #expect(snapshot.biologicalSex == .value(.male))
-        #expect(snapshot.heights.count == answers.count)
+        #expect(snapshot.samples(of: .height).count == answers.count)
     }
 
     @Test

@@ -22,6 +22,8 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     public let unit: String
     /// The values allowed, in ``unit``.
     public let allowedRange: ClosedRange<Double>
+    /// The metric in a summary line: `Heights`, `Weights`, `Body fat readings`.
+    public let pluralName: String
     /// The coarsest step a value is shown in, in ``unit``: a bound shown rounded (2 kg as `4.4 lb`, 635 kg
     /// as about `1,400 lb`) is typed back as shown, and taken as the bound.
     let shownStep: Double
@@ -36,6 +38,13 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
 
     /// Every metric, in the order forms and commands list them.
     public static let all: [Metric] = [.height, .weight, .bodyFat]
+
+    /// The allowed range for people: `50–300 cm`.
+    public var rangeText: String {
+        DecimalText.format(allowedRange.lowerBound, places: 0) + "–"
+            + DecimalText.format(allowedRange.upperBound, places: 0)
+            + " " + unit
+    }
 
     /// The metric of a `/progress` entry type; `nil` for types this client does not track (`bmi`, `steps`).
     public static func ofType(_ type: String) -> Metric? {
@@ -83,6 +92,7 @@ extension Metric {
     /// Height in centimetres (``Height`` parses and formats it); also the profile's current height.
     public static let height = Metric(
         id: "height", type: ProgressEntry.heightType, field: .height, unit: "cm", allowedRange: Height.allowedRange,
+        pluralName: "Heights",
         shownStep: 0, rangeRule: "must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)",
         parseValue: { text, units throws(ValidationError) in try Height.parse(text, unitSystem: units) },
         formatValue: { value, units in Height.format(value, unitSystem: units) })
@@ -90,7 +100,7 @@ extension Metric {
     /// Body weight in kilograms: `72.4`, `72.4 kg`, `160 lb`, `160.4 lbs`, `11 st 4 lb`; shown to 0.1 kg
     /// or 0.1 lb.
     public static let weight = Metric(
-        id: "weight", type: "weight", field: .weight, unit: "kg", allowedRange: 2...635,
+        id: "weight", type: "weight", field: .weight, unit: "kg", allowedRange: 2...635, pluralName: "Weights",
         shownStep: 0.1 * Weight.kilogramsPerPound, rangeRule: "must be between 2 and 635 kg (4.4 and 1,400 lb)",
         parseValue: { text, units throws(ValidationError) in try Weight.parse(text, unitSystem: units) },
         formatValue: { value, units in Weight.format(value, unitSystem: units) })
@@ -98,6 +108,7 @@ extension Metric {
     /// Body fat in percent of body weight, the same in either unit system: `18.5`, `18.5 %`; shown to 0.1 %.
     public static let bodyFat = Metric(
         id: "body-fat", type: "body_fat_percentage", field: .bodyFat, unit: "%", allowedRange: 1...75,
+        pluralName: "Body fat readings",
         shownStep: 0.1, rangeRule: "must be between 1 and 75 %",
         parseValue: { text, _ throws(ValidationError) in try BodyFat.parse(text) },
         formatValue: { value, _ in DecimalText.format(value, places: 1) + " %" })

@@ -16,14 +16,17 @@ public enum HealthValue<Value: Sendable & Equatable>: Sendable, Equatable {
     case missing
 }
 
-/// One height measurement from the health source.
-public struct HeightSample: Sendable, Equatable {
-    public var centimetres: Double
+/// One measurement from the health source: a height, a weight or a body fat reading.
+public struct MeasurementSample: Sendable, Equatable {
+    public var metric: Metric
+    /// The value in the metric's unit (cm, kg, %), converted from the unit the source recorded it in.
+    public var value: Double
     /// The instant of the measurement (offsets in the export already applied).
     public var measuredAt: Date
 
-    public init(centimetres: Double, measuredAt: Date) {
-        self.centimetres = centimetres
+    public init(_ metric: Metric, value: Double, measuredAt: Date) {
+        self.metric = metric
+        self.value = value
         self.measuredAt = measuredAt
     }
 }
@@ -32,18 +35,25 @@ public struct HeightSample: Sendable, Equatable {
 public struct HealthSnapshot: Sendable, Equatable {
     public var biologicalSex: HealthValue<BiologicalSex>
     public var dateOfBirth: HealthValue<CalendarDate>
-    public var heights: [HeightSample]
+    /// Every measurement of every metric, as the source holds them (the same reading may appear more
+    /// than once, written by several sources).
+    public var samples: [MeasurementSample]
     /// When the health data was exported, if the source says.
     public var exportedAt: Date?
 
     public init(
         biologicalSex: HealthValue<BiologicalSex>, dateOfBirth: HealthValue<CalendarDate> = .missing,
-        heights: [HeightSample] = [], exportedAt: Date? = nil
+        samples: [MeasurementSample] = [], exportedAt: Date? = nil
     ) {
         self.biologicalSex = biologicalSex
         self.dateOfBirth = dateOfBirth
-        self.heights = heights
+        self.samples = samples
         self.exportedAt = exportedAt
+    }
+
+    /// The samples of `metric`, in the source's order.
+    public func samples(of metric: Metric) -> [MeasurementSample] {
+        samples.filter { $0.metric == metric }
     }
 }
 

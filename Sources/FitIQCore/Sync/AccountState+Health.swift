@@ -6,13 +6,25 @@
 
 /// What one health import changed in the account.
 public struct HealthImportResult: Sendable, Equatable {
+    /// What the import did with one metric's samples.
+    public struct MetricResult: Sendable, Equatable {
+        /// Samples in the health data, as many times as the data holds each.
+        public var found = 0
+        /// Ids of the history entries this import added; each is one queued `POST /progress`.
+        public var newEntries: [UUID] = []
+        /// Samples outside the metric's range, left out.
+        public var outOfRange = 0
+
+        public init(found: Int = 0, newEntries: [UUID] = [], outOfRange: Int = 0) {
+            self.found = found
+            self.newEntries = newEntries
+            self.outOfRange = outOfRange
+        }
+    }
+
     public var biologicalSex: BiologicalSexSyncResult
-    /// Height samples in the health data.
-    public var heightsFound: Int
-    /// Ids of the history entries this import added; each is one queued `POST /progress`.
-    public var newHeightEntries: [UUID]
-    /// Samples outside 50–300 cm, left out.
-    public var heightsOutOfRange: Int
+    /// By metric id; a metric without samples has no result.
+    public var metrics: [String: MetricResult]
     /// The height that became the current height (one `PATCH`), when the newest sample is newer than it.
     public var currentHeight: Double?
     /// The date of birth the health data holds, if any.
@@ -21,17 +33,25 @@ public struct HealthImportResult: Sendable, Equatable {
     public var dateOfBirthDiffers: Bool
 
     public init(
-        biologicalSex: BiologicalSexSyncResult, heightsFound: Int = 0, newHeightEntries: [UUID] = [],
-        heightsOutOfRange: Int = 0, currentHeight: Double? = nil, healthDateOfBirth: CalendarDate? = nil,
-        dateOfBirthDiffers: Bool = false
+        biologicalSex: BiologicalSexSyncResult, metrics: [String: MetricResult] = [:], currentHeight: Double? = nil,
+        healthDateOfBirth: CalendarDate? = nil, dateOfBirthDiffers: Bool = false
     ) {
         self.biologicalSex = biologicalSex
-        self.heightsFound = heightsFound
-        self.newHeightEntries = newHeightEntries
-        self.heightsOutOfRange = heightsOutOfRange
+        self.metrics = metrics
         self.currentHeight = currentHeight
         self.healthDateOfBirth = healthDateOfBirth
         self.dateOfBirthDiffers = dateOfBirthDiffers
+    }
+
+    /// What the import did with `metric`'s samples.
+    public subscript(metric: Metric) -> MetricResult {
+        get { metrics[metric.id] ?? MetricResult() }
+        set { metrics[metric.id] = newValue }
+    }
+
+    /// The ids of every entry the import added, of every metric.
+    public var newEntries: [UUID] {
+        Metric.all.flatMap { self[$0].newEntries }
     }
 }
 
@@ -47,23 +67,25 @@ extension AccountState {
     {
         guard let profile else { return nil }
         var result = HealthImportResult(
-            biologicalSex: applyHealthBiologicalSex(snapshot.biologicalSex, recordedAt: snapshot.exportedAt),
-            heightsFound: snapshot.heights.count)
-
+            biologicalSex: applyHealthBiologicalSex(snapshot.biologicalSex, recordedAt: snapshot.exportedAt))
+        var seen = Set(history.map(ReadingKey.init))
         var newest: ProgressEntry?
-        for sample in snapshot.heights.sorted(by: { $0.measuredAt < $1.measuredAt }) {
-            guard Height.allowedRange.contains(sample.centimetres) else {
-                result.heightsOutOfRange += 1
+        for sample in snapshot.samples.sorted(by: { $0.measuredAt < $1.measuredAt }) {
+            result[sample.metric].found += 1
+            guard sample.metric.allowedRange.contains(sample.value) else {
+                result[sample.metric].outOfRange += 1
                 continue
             }
             let entry = Self.entry(for: sample)
-            newest = entry
-            guard !history.contains(where: { $0.isSameMeasurement(as: entry) }) else { continue }
+            if sample.metric == .height { newest = entry }
+            // Several sources write the same reading, and a correlation repeats its records: one
+            // reading (same value in the same minute) is one entry.
+            guard seen.insert(ReadingKey(entry)).inserted else { continue }
             history.append(entry)
             let post = NewProgressEntry(type: entry.type, quantity: entry.quantity, loggedAt: entry.loggedAt)
             outbox.progress.append(
                 ProgressPost(id: entry.id, entry: post, changeId: entry.id, sendAttempted: false, delivery: Delivery()))
-            result.newHeightEntries.append(entry.id)
+            result[sample.metric].newEntries.append(entry.id)
         }
         if let newest, profile.physical.heightMeasuredAt.map({ newest.loggedAt > $0 }) ?? true,
             setCurrentHeight(newest.quantity, measuredAt: newest.loggedAt, changeId: newest.id)
@@ -85,19 +107,19 @@ extension AccountState {
         return result
     }
 
-    /// Whether `snapshot` holds a usable height sample that is not in the history yet.
-    public func hasNewHeights(in snapshot: HealthSnapshot) -> Bool {
-        snapshot.heights.contains { sample in
-            guard Height.allowedRange.contains(sample.centimetres) else { return false }
-            let entry = Self.entry(for: sample)
-            return !history.contains { $0.isSameMeasurement(as: entry) }
+    /// Whether `snapshot` holds a usable sample that is not in the history yet.
+    public func hasNewReadings(in snapshot: HealthSnapshot) -> Bool {
+        let seen = Set(history.map(ReadingKey.init))
+        return snapshot.samples.contains { sample in
+            sample.metric.allowedRange.contains(sample.value) && !seen.contains(ReadingKey(Self.entry(for: sample)))
         }
     }
 
-    /// The history entry of a health sample (to a hundredth of a centimetre).
-    static func entry(for sample: HeightSample) -> ProgressEntry {
+    /// The history entry of a health sample (to a hundredth of the metric's unit).
+    static func entry(for sample: MeasurementSample) -> ProgressEntry {
         ProgressEntry(
-            quantity: (sample.centimetres * 100).rounded() / 100, loggedAt: sample.measuredAt, source: .health)
+            type: sample.metric.type, quantity: (sample.value * 100).rounded() / 100, loggedAt: sample.measuredAt,
+            source: .health)
     }
 
     /// Stores a biological sex read from the health source: a known value is kept with provenance
@@ -119,19 +141,28 @@ extension AccountState {
 extension HealthImportResult {
     /// Whether the import queued anything for the server.
     public var queuedAnything: Bool {
-        !newHeightEntries.isEmpty || currentHeight != nil || biologicalSex.isQueued
+        !newEntries.isEmpty || currentHeight != nil || biologicalSex.isQueued
     }
 
     /// What the import did, for people: one line per subject.
     ///
     /// - Parameters:
-    ///   - posted: how many of the new entries the server has acknowledged so far, when known.
+    ///   - posted: how many of each metric's new entries (by metric id) the server has acknowledged so
+    ///     far, when known.
     ///   - profileDateOfBirth: the profile's date of birth, named when the health data's differs.
-    public func summary(unitSystem: UnitSystem, posted: Int? = nil, profileDateOfBirth: CalendarDate?) -> [String] {
-        var heights = "Heights: \(heightsFound) found, \(newHeightEntries.count) new"
-        if let posted { heights += ", \(posted) posted" }
-        if heightsOutOfRange > 0 { heights += " (\(heightsOutOfRange) outside 50–300 cm left out)" }
-        var lines = [biologicalSex.description, heights + "."]
+    public func summary(unitSystem: UnitSystem, posted: [String: Int]? = nil, profileDateOfBirth: CalendarDate?)
+        -> [String]
+    {
+        var lines = [biologicalSex.description]
+        for metric in Metric.all {
+            let done = self[metric]
+            // Height is always reported (an export without heights says so); the others when present.
+            guard metric == .height || done.found > 0 else { continue }
+            var line = "\(metric.pluralName): \(done.found) found, \(done.newEntries.count) new"
+            if let posted = posted?[metric.id] { line += ", \(posted) posted" }
+            if done.outOfRange > 0 { line += " (\(done.outOfRange) outside \(metric.rangeText) left out)" }
+            lines.append(line + ".")
+        }
         if let currentHeight {
             lines.append("Current height: \(Height.format(currentHeight, unitSystem: unitSystem)) (the newest sample).")
         }
@@ -148,5 +179,26 @@ extension BiologicalSexSyncResult {
     public var isQueued: Bool {
         if case .queued = self { return true }
         return false
+    }
+}
+
+/// What makes two entries one reading: the metric, the minute, and the value to a hundredth.
+struct ReadingKey: Hashable {
+    var type: String
+    var minute: Int64
+    var hundredths: Int64
+
+    init(_ entry: ProgressEntry) {
+        type = entry.type
+        let seconds = entry.loggedAt.timeIntervalSince1970
+        let value = entry.quantity * 100
+        minute = seconds.isFinite ? Int64((seconds / 60).rounded(.down).clamped(to: -1e15...1e15)) : 0
+        hundredths = value.isFinite ? Int64(value.rounded().clamped(to: -1e15...1e15)) : Int64.min
+    }
+}
+
+extension Double {
+    fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
+        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
     }
 }

@@ -51,7 +51,7 @@ extension Account {
     /// Imports the health data of `source`: biological sex, height history and current height, and the
     /// health date of birth (shown, never sent). Saved locally at once; the sync engine sends it.
     ///
-    /// When the export holds heights this machine has not seen, the server's height history is read
+    /// When the export holds readings this machine has not seen, the server's height history is read
     /// first (two seconds at most), so that samples it already holds (imported on another machine) are
     /// not posted again; an export with nothing new never touches the network.
     public func importHealth(
@@ -59,7 +59,7 @@ extension Account {
     ) async throws -> HealthImportResult {
         guard try await store.load().profile != nil else { throw AccountError.profileNotLoaded }
         let snapshot = try await source.read(progress: progress)
-        if try await store.load().hasNewHeights(in: snapshot) {
+        if try await store.load().hasNewReadings(in: snapshot) {
             let refresh = Task { try await engine.refreshHistory(full: false) }
             let deadline = Task {
                 try? await environment.clock.sleep(for: .seconds(2))

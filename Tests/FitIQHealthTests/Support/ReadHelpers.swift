@@ -37,7 +37,7 @@ func readExport(_ url: URL, chunkSize: Int = 1 << 20) async throws -> ReadOutcom
 
 extension HealthSnapshot {
     /// The sample with the latest instant.
-    var latestHeight: HeightSample? {
-        heights.max { $0.measuredAt < $1.measuredAt }
+    var latestHeight: MeasurementSample? {
+        samples(of: .height).max { $0.measuredAt < $1.measuredAt }
     }
 }
