@@ -238,8 +238,8 @@ extension AccountFile {
             case .metadata(let previous, _):
                 kind = "metadata"
                 previousMetadata = MetadataV1(previous)
-            case .heightLogged(let entryId, let height, let measuredAt, _):
-                kind = "heightLogged"
+            case .entryLogged(let entryId, let height, let measuredAt, _):
+                kind = "entryLogged"
                 self.entryId = entryId
                 previousHeight = height
                 previousMeasuredAt = measuredAt
@@ -260,9 +260,10 @@ extension AccountFile {
             case "metadata":
                 guard let previous = try previousMetadata?.domain() else { break }
                 return .metadata(previous: previous, description: description)
-            case "heightLogged":
+            // Before weight and body fat, only heights were logged.
+            case "entryLogged", "heightLogged":
                 guard let entryId else { break }
-                return .heightLogged(
+                return .entryLogged(
                     entryId: entryId, previousHeight: previousHeight, previousMeasuredAt: previousMeasuredAt,
                     description: description)
             case "entryRemoved":

@@ -84,21 +84,21 @@ final class EffectRunner: Sendable {
                     return "Undid \(step.description)."
                 }
             }
-        case .deleteHeight(let id):
+        case .deleteEntry(let metric, let id):
             spawn {
                 await self.report { account in
-                    let removed = try await account.deleteHeight(id: id)
+                    let removed = try await account.deleteEntry(of: metric, id: id)
                     let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
-                    return "Removed \(Height.format(removed.quantity, unitSystem: units)); u undoes it."
+                    return "Removed \(metric.format(removed.quantity, unitSystem: units)); u undoes it."
                 }
             }
-        case .correctHeight(let id, let centimetres):
+        case .correctEntry(let metric, let id, let value):
             spawn {
                 await self.report { account in
-                    let (before, after) = try await account.correctHeight(id: id, centimetres: centimetres)
+                    let (before, after) = try await account.correctEntry(of: metric, id: id, to: value)
                     let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
-                    return "Corrected \(Height.format(before.quantity, unitSystem: units)) to "
-                        + "\(Height.format(after.quantity, unitSystem: units)); u undoes it."
+                    return "Corrected \(metric.format(before.quantity, unitSystem: units)) to "
+                        + "\(metric.format(after.quantity, unitSystem: units)); u undoes it."
                 }
             }
         case .quit, .repaint, .suspend, .editExternally:

@@ -32,10 +32,10 @@ public struct AppState: Sendable {
         case importing(path: TextField, fraction: Double?)
         /// What the finished import did; any key closes it.
         case importResult([String])
-        /// Asks before removing the history entry `id` (`summary` says which).
-        case deleteEntryPrompt(id: String, summary: String)
-        /// The new value of history entry `id`, typed in the user's units.
-        case correctEntry(id: String, summary: String, value: TextField, error: String?)
+        /// Asks before removing the entry `id` of `metric`'s history (`summary` says which).
+        case deleteEntryPrompt(Metric, id: String, summary: String)
+        /// The new value of the entry `id` of `metric`'s history, typed in the user's units.
+        case correctEntry(Metric, id: String, summary: String, value: TextField, error: String?)
     }
 
     /// The state of background sync, as the title bar shows it.

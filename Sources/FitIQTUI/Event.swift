@@ -71,9 +71,9 @@ public enum Effect: Sendable, Equatable {
     case editExternally(ProfileField, text: String)
     /// Undo the last saved change.
     case undo
-    /// Remove the history entry with this id.
-    case deleteHeight(id: String)
-    /// Replace the value of the history entry with this id.
-    case correctHeight(id: String, centimetres: Double)
+    /// Remove the entry of `metric`'s history with this id.
+    case deleteEntry(Metric, id: String)
+    /// Replace the value of the entry of `metric`'s history with this id (`value` in its unit).
+    case correctEntry(Metric, id: String, value: Double)
     case quit
 }

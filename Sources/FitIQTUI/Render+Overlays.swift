@@ -93,14 +93,14 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
         drawPanel(
             "Import health data", lines: ["Reading \(name)", "", bar, "", "Esc stops (nothing is imported)"],
             state: state, into: &buffer)
-    case .deleteEntryPrompt(_, let summary):
+    case .deleteEntryPrompt(_, _, let summary):
         drawPanel(
             "Remove this height?",
             lines: [
                 "\(summary) leaves the history, here and on the server.", "",
                 "y  remove it (u undoes it)   any other key  keep it",
             ], state: state, into: &buffer)
-    case .correctEntry(_, let summary, let value, let error):
+    case .correctEntry(_, _, let summary, let value, let error):
         var lines = ["The right value for \(summary) (it keeps its date):", "", "", "Enter correct   Esc cancel"]
         if let error { lines += ["", error] }
         let origin = drawPanel("Correct a height", lines: lines, state: state, into: &buffer)

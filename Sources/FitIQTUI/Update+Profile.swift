@@ -90,11 +90,12 @@ private func handleHistory(_ state: inout AppState, _ selected: Int, _ key: Key)
     case .backTab, .escape:
         state.historySelection = nil
     case .character("d"):
-        state.overlay = .deleteEntryPrompt(id: AccountState.publicId(of: entry), summary: summary)
+        state.overlay = .deleteEntryPrompt(.height, id: AccountState.publicId(of: entry), summary: summary)
     case .character("e"), .enter:
         var value = TextField(Height.format(entry.quantity, unitSystem: units), limit: ProfileField.height.limit)
         value.cursor = value.text.count
-        state.overlay = .correctEntry(id: AccountState.publicId(of: entry), summary: summary, value: value, error: nil)
+        state.overlay = .correctEntry(
+            .height, id: AccountState.publicId(of: entry), summary: summary, value: value, error: nil)
     default:
         return nil
     }

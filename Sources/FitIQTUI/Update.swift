@@ -204,24 +204,27 @@ private func handleOverlay(_ state: inout AppState, _ overlay: AppState.Overlay,
     case .importResult:
         state.overlay = nil
         return []
-    case .deleteEntryPrompt(let id, _):
+    case .deleteEntryPrompt(let metric, let id, _):
         state.overlay = nil
-        return key == .character("y") || key == .character("Y") ? [.deleteHeight(id: id)] : []
-    case .correctEntry(let id, let summary, var value, _):
+        return key == .character("y") || key == .character("Y") ? [.deleteEntry(metric, id: id)] : []
+    case .correctEntry(let metric, let id, let summary, var value, _):
         switch key {
         case .escape:
             state.overlay = nil
         case .enter:
-            // Checked like a typed height, in the units shown.
+            // Checked like a typed value of the metric, in the units shown.
             do {
-                let centimetres = try Height.parse(value.text, unitSystem: ProfileValues(state).unitSystem)
+                let parsed = try metric.parse(value.text, unitSystem: ProfileValues(state).unitSystem)
                 state.overlay = nil
-                return [.correctHeight(id: id, centimetres: centimetres)]
+                return [.correctEntry(metric, id: id, value: parsed)]
             } catch {
-                state.overlay = .correctEntry(id: id, summary: summary, value: value, error: error.description)
+                state.overlay = .correctEntry(
+                    metric, id: id, summary: summary, value: value, error: error.description)
             }
         default:
-            if value.handle(key) { state.overlay = .correctEntry(id: id, summary: summary, value: value, error: nil) }
+            if value.handle(key) {
+                state.overlay = .correctEntry(metric, id: id, summary: summary, value: value, error: nil)
+            }
         }
         return []
     case .languagePicker(var filter, var selection):

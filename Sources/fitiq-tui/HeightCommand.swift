@@ -90,14 +90,15 @@ struct HeightCommand: AsyncParsableCommand {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
                 do {
-                    _ = try await withDeadline(seconds: 10) { try await account.heightHistory(refresh: true) }
+                    _ = try await withDeadline(seconds: 10) { try await account.history(of: .height, refresh: true) }
                 } catch let error as SessionError {
                     throw error
                 } catch {
                     printError(
                         "Offline: showing the cached history (\(TextSanitizer.sanitize(String(describing: error)))).")
                 }
-                let entries = try await account.heightHistory(refresh: false, since: since.flatMap(CalendarDate.init))
+                let entries = try await account.history(
+                    of: .height, refresh: false, since: since.flatMap(CalendarDate.init))
                 if json {
                     print(Output.json(Output.historyJSON(entries)))
                 } else if csv {
@@ -127,7 +128,7 @@ struct HeightCommand: AsyncParsableCommand {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
                 let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
-                let removed = try await account.deleteHeight(id: id)
+                let removed = try await account.deleteEntry(of: .height, id: id)
                 let day = CalendarDate(containing: removed.loggedAt, in: .system)
                 print("Removed \(Height.format(removed.quantity, unitSystem: units)) of \(day).")
                 try await finishWrite(account, noSync: noSync)
@@ -153,7 +154,7 @@ struct HeightCommand: AsyncParsableCommand {
                 let account = try app.requireAccount()
                 let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
                 let centimetres = try Height.parse(words.joined(separator: " "), unitSystem: units)
-                let (before, after) = try await account.correctHeight(id: id, centimetres: centimetres)
+                let (before, after) = try await account.correctEntry(of: .height, id: id, to: centimetres)
                 let day = CalendarDate(containing: before.loggedAt, in: .system)
                 print(
                     "Corrected \(day): \(Height.format(before.quantity, unitSystem: units)) → "

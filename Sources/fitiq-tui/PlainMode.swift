@@ -199,7 +199,7 @@ struct PlainMode {
     }
 
     private func history() async {
-        guard let account, let entries = try? await account.heightHistory(refresh: false) else {
+        guard let account, let entries = try? await account.history(of: .height, refresh: false) else {
             return say("Nothing is signed in.")
         }
         guard !entries.isEmpty else { return say("There is no height history yet.") }

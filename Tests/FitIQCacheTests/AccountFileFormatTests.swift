@@ -155,11 +155,11 @@ struct AccountFileFormatTests {
             let store = try store(in: folder, holding: Self.fixtureV1)
             var state = try await store.load()
             let entry = try #require(state.heightHistory.first { $0.serverId != nil })
-            try state.removeHeightEntry(entry)
+            try state.removeEntry(entry)
             state.remember(.metadata(previous: ProfileMetadata(name: "Old"), description: "the change of name"))
             state.remember(.entryRemoved(entry, wasLatest: false, description: "the removal of it"))
             state.remember(
-                .heightLogged(
+                .entryLogged(
                     entryId: UUID(), previousHeight: 170, previousMeasuredAt: Date(timeIntervalSince1970: 5),
                     description: "a height"))
             state.remember(.entryCorrected(before: entry, afterId: UUID(), wasLatest: true, description: "a fix"))

@@ -62,7 +62,7 @@ struct AccountUseCaseTests {
                     loggedAt: base.addingTimeInterval(-86_400 * Double(day)))
             })
         let account = try await harness.signedIn()
-        let history = try await account.heightHistory(refresh: false)
+        let history = try await account.history(of: .height, refresh: false)
         #expect(history.count == 250)
         #expect(history.first?.serverId == "e0")
         #expect(try await account.cached().outbox.isEmpty)

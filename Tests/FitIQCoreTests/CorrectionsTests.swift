@@ -25,7 +25,7 @@ struct CorrectionsTests {
         let (harness, account, older, latest) = try await twoSyncedHeights()
         let serverId = try #require(latest.serverId)
 
-        try await account.deleteHeight(id: serverId)
+        try await account.deleteEntry(of: .height, id: serverId)
         let pending = try await account.cached()
         #expect(pending.pendingChangeCount == 1)
         #expect(pending.profile?.heightCm == 175)
@@ -43,7 +43,7 @@ struct CorrectionsTests {
         let serverId = try #require(latest.serverId)
         await harness.backend.setEntries(await harness.backend.entries.filter { $0.id != serverId })
 
-        try await account.deleteHeight(id: serverId)
+        try await account.deleteEntry(of: .height, id: serverId)
 
         #expect(try await account.syncNow().isSynced)  // the 404 ends it as well as a 204
         #expect(await harness.backend.requests(.deleteProgress) == [.deleteProgress(serverId)])
@@ -57,7 +57,7 @@ struct CorrectionsTests {
         let entry = try #require(try await account.cached().heightHistory.first { $0.quantity == 199 })
         #expect(entry.serverId == nil)
 
-        try await account.deleteHeight(id: entry.id.uuidString.uppercased())  // local ids in any case
+        try await account.deleteEntry(of: .height, id: entry.id.uuidString.uppercased())  // local ids in any case
 
         await harness.backend.setOffline(false)
         #expect(try await account.syncNow().isSynced)
@@ -69,7 +69,7 @@ struct CorrectionsTests {
     @Test func correctingTheLatestEntryKeepsItsInstantAndMovesTheCurrentHeight() async throws {
         let (harness, account, _, latest) = try await twoSyncedHeights()
 
-        let (_, after) = try await account.correctHeight(id: try #require(latest.serverId), centimetres: 181.5)
+        let (_, after) = try await account.correctEntry(of: .height, id: try #require(latest.serverId), to: 181.5)
 
         #expect(after.loggedAt == latest.loggedAt)
         #expect(try await account.cached().pendingChangeCount == 1)  // a delete and a post: one change
@@ -84,7 +84,7 @@ struct CorrectionsTests {
     @Test func correctingAnOlderEntryLeavesTheCurrentHeight() async throws {
         let (harness, account, older, _) = try await twoSyncedHeights()
 
-        try await account.correctHeight(id: try #require(older.serverId), centimetres: 176)
+        try await account.correctEntry(of: .height, id: try #require(older.serverId), to: 176)
 
         #expect(try await account.syncNow().isSynced)
         #expect(await harness.backend.requests(.updatePhysical) == [])
@@ -96,7 +96,7 @@ struct CorrectionsTests {
         let (harness, account, older, _) = try await twoSyncedHeights()
         await harness.backend.setOffline(true)
 
-        try await account.correctHeight(id: try #require(older.serverId), centimetres: 174)
+        try await account.correctEntry(of: .height, id: try #require(older.serverId), to: 174)
         #expect(try await account.engine.drain().pending == 1)
 
         await harness.backend.setOffline(false)
@@ -109,7 +109,7 @@ struct CorrectionsTests {
         // nor a history read that began before them.
         let (harness, account, _, _) = try await twoSyncedHeights()
         for entry in try await account.cached().heightHistory {
-            try await account.deleteHeight(id: try #require(entry.serverId))
+            try await account.deleteEntry(of: .height, id: try #require(entry.serverId))
         }
         let stale = await harness.backend.entries
         #expect(try await account.syncNow().isSynced)
@@ -117,14 +117,16 @@ struct CorrectionsTests {
         #expect(try await account.cached().heightHistory.isEmpty)
         // A read from before the removals lists them all; they stay removed.
         try await account.store.update { state in
-            state.mergeServerHistory(stale, complete: false, now: harness.clock.date())
+            state.mergeServerHistory(stale, of: .height, complete: false, now: harness.clock.date())
         }
         #expect(try await account.cached().heightHistory.isEmpty)
     }
 
     @Test func anUnknownIdSaysHowToFindOne() async throws {
         let (_, account, _, _) = try await twoSyncedHeights()
-        await #expect(throws: CorrectionError.noSuchEntry("nope")) { try await account.deleteHeight(id: "nope") }
-        #expect(CorrectionError.noSuchEntry("nope").description.contains("height history --json"))
+        await #expect(throws: CorrectionError.noSuchEntry("nope", metric: "height")) {
+            try await account.deleteEntry(of: .height, id: "nope")
+        }
+        #expect(CorrectionError.noSuchEntry("nope", metric: "height").description.contains("height history --json"))
     }
 }

@@ -61,7 +61,7 @@ struct HealthImportTests {
         try await account.engine.drain()
         #expect(await harness.backend.requests(.logProgress).isEmpty)
         #expect(await harness.backend.requests(.updatePhysical).isEmpty)
-        #expect(try await account.heightHistory(refresh: true).filter { $0.source == .health }.count == 3)
+        #expect(try await account.history(of: .height, refresh: true).filter { $0.source == .health }.count == 3)
     }
 
     @Test func samplesTheServerAlreadyHoldsAreNotPostedAgain() async throws {

@@ -259,7 +259,7 @@ struct OutboxTests {
         state.finish(post, outcome: .retry("connection closed"), now: start, random: 0)
         // The server did store it:
         let stored = RemoteProgressEntry(id: "srv-1", type: "height", quantity: 181, loggedAt: start)
-        state.mergeServerHistory([stored], complete: true, now: start)
+        state.mergeServerHistory([stored], of: .height, complete: true, now: start)
         #expect(state.outbox.isEmpty)
         #expect(state.heightHistory.count == 1)
         #expect(state.heightHistory.first?.serverId == "srv-1")
@@ -282,17 +282,17 @@ struct OutboxTests {
         // While the read is under way, another process delivers one more entry.
         try logged(172, as: "srv-new")
         let kept = RemoteProgressEntry(id: "srv-kept", type: "height", quantity: 171, loggedAt: start)
-        state.mergeServerHistory([kept], complete: true, knownBeforeRead: knownBeforeRead, now: start)
+        state.mergeServerHistory([kept], of: .height, complete: true, knownBeforeRead: knownBeforeRead, now: start)
         #expect(Set(state.heightHistory.compactMap(\.serverId)) == ["srv-kept", "srv-new"])
         // The next read lists the new entry; "srv-old" was deleted on the server and stays gone.
         let new = RemoteProgressEntry(id: "srv-new", type: "height", quantity: 172, loggedAt: start)
-        state.mergeServerHistory([new], complete: true, now: start)
+        state.mergeServerHistory([new], of: .height, complete: true, now: start)
         #expect(state.heightHistory.compactMap(\.serverId) == ["srv-new"])
     }
 
     @Test func theInitialHeightIsQueuedOnceWhenNoHistoryExists() {
         var state = syncedState()
-        state.mergeServerHistory([], complete: true, now: start)
+        state.mergeServerHistory([], of: .height, complete: true, now: start)
         let result6 = state.queueInitialHeightIfNeeded(serverHasHeightEntries: false, now: start)
         #expect(result6)
         let result7 = state.queueInitialHeightIfNeeded(serverHasHeightEntries: false, now: start)

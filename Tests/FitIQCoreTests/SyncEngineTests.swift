@@ -110,7 +110,7 @@ struct SyncEngineTests {
         await harness.backend.expireAccessTokens()
         await harness.backend.setRefreshDelay(.milliseconds(50))
         async let first = account.engine.pull()
-        async let second = account.heightHistory(refresh: true)
+        async let second = account.history(of: .height, refresh: true)
         _ = try await (first, second)
         #expect(await harness.backend.requests(.refresh).count == 1)
         // One refresh shared in the process: the session file was exchanged once, not once per 401.

@@ -76,13 +76,13 @@ struct UndoTests {
         let entry = try #require(try await account.cached().heightHistory.first { $0.quantity == 181 })
 
         // Not sent yet: the deletion leaves the outbox and the entry is back as it was.
-        try await account.deleteHeight(id: try #require(entry.serverId))
+        try await account.deleteEntry(of: .height, id: try #require(entry.serverId))
         try await account.undo()
         #expect(try await account.cached().heightHistory.first?.serverId == entry.serverId)
         #expect(try await account.cached().pendingChangeCount == 0)
 
         // Sent: the entry is posted again.
-        try await account.deleteHeight(id: try #require(entry.serverId))
+        try await account.deleteEntry(of: .height, id: try #require(entry.serverId))
         #expect(try await account.syncNow().isSynced)
         try await account.undo()
         #expect(try await account.syncNow().isSynced)

@@ -46,7 +46,7 @@ struct HTTPIntegrationTests {
             // A second machine signs in and reads the whole history.
             let other = try await server.accounts(folder: "second").signIn(
                 email: email, password: "correct horse battery")
-            let history = try await other.account.heightHistory(refresh: false)
+            let history = try await other.account.history(of: .height, refresh: false)
             #expect(history.count == 130)
             #expect(history.allSatisfy { $0.isSynced })
         }

@@ -141,19 +141,19 @@ struct HistoryFocusTests {
         #expect(screen(state).lines.contains { $0.contains("Remove this height?") })
         #expect(press([.character("n")], &state) == [])
         press([.character("d")], &state)
-        #expect(press([.character("y")], &state) == [.deleteHeight(id: "e1")])
+        #expect(press([.character("y")], &state) == [.deleteEntry(.height, id: "e1")])
     }
 
     @Test func eCorrectsThroughACheckedField() {
         var state = historyFocused()
         press([.character("e"), .control("u")] + type("5'13\"") + [.enter], &state)
-        guard case .correctEntry(_, _, _, let error?)? = state.overlay else {
+        guard case .correctEntry(_, _, _, _, let error?)? = state.overlay else {
             Issue.record("the rule should show: \(String(describing: state.overlay))")
             return
         }
         #expect(error.contains("inches after feet must be below 12"))
         press([.control("u")], &state)
-        #expect(press(type("171.5") + [.enter], &state) == [.correctHeight(id: "e0", centimetres: 171.5)])
+        #expect(press(type("171.5") + [.enter], &state) == [.correctEntry(.height, id: "e0", value: 171.5)])
         #expect(state.overlay == nil)
     }
 

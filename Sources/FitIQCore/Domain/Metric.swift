@@ -71,6 +71,12 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
         throw .outOfRange(field, rule: rangeRule)
     }
 
+    /// Throws the range rule when `value` (in ``unit``, from a program rather than typed) is outside
+    /// the allowed range.
+    public func check(_ value: Double) throws(ValidationError) {
+        guard value.isFinite, allowedRange.contains(value) else { throw .outOfRange(field, rule: rangeRule) }
+    }
+
     /// `value` (in ``unit``) as a person reads it in `unitSystem`. Any value is shown, never trapped
     /// on: values also come from the server and the cache, unchecked.
     public func format(_ value: Double, unitSystem: UnitSystem) -> String {

@@ -4,22 +4,33 @@
     import Foundation
 #endif
 
-/// Corrections of the height history: removing an entry, or replacing its value at the same instant.
+/// Corrections of a measurement history: removing an entry, or replacing its value at the same instant.
 extension AccountState {
-    /// The height entry named `id`: its server id, or its local id while it is pending (any case).
-    public func heightEntry(named id: String) -> ProgressEntry? {
+    /// The entry of `metric` named `id`: its server id, or its local id while it is pending (any case).
+    public func entry(of metric: Metric, named id: String) -> ProgressEntry? {
         let wanted = id.trimmingWhitespace()
         return history.first { entry in
-            entry.type == ProgressEntry.heightType
+            entry.type == metric.type
                 && (entry.serverId == wanted || entry.id.uuidString.lowercased() == wanted.lowercased())
         }
+    }
+
+    /// The newest entry of `metric`.
+    public func latestEntry(of metric: Metric) -> ProgressEntry? {
+        history.lazy.filter { $0.type == metric.type }.max { $0.loggedAt < $1.loggedAt }
+    }
+
+    /// Whether `entry` is the newest of its metric.
+    func isLatest(_ entry: ProgressEntry) -> Bool {
+        !history.contains { $0.type == entry.type && $0.loggedAt > entry.loggedAt && $0.id != entry.id }
+            && history.contains { $0.id == entry.id }
     }
 
     /// `180.0 cm of 2024-07-01`, in the user's units.
     func describe(_ entry: ProgressEntry, _ timeZone: LocalZone) -> String {
         let units = profile?.preferredUnitSystem ?? .metric
-        return
-            "\(Height.format(entry.quantity, unitSystem: units)) of \(CalendarDate(containing: entry.loggedAt, in: timeZone))"
+        let value = Metric.ofType(entry.type)?.format(entry.quantity, unitSystem: units) ?? "\(entry.quantity)"
+        return "\(value) of \(CalendarDate(containing: entry.loggedAt, in: timeZone))"
     }
 
     /// The id people and scripts name an entry by: the server's, or the local one while it is pending.
@@ -27,16 +38,16 @@ extension AccountState {
         entry.serverId ?? entry.id.uuidString.lowercased()
     }
 
-    /// Removes the height entry `entry` (see ``heightEntry(named:)``): one never sent just leaves the
-    /// outbox; one the server has is deleted there too (queued). When it was the latest entry, the
-    /// current height follows the entry that is latest now.
+    /// Removes `entry` (see ``entry(of:named:)``): one never sent just leaves the outbox; one the
+    /// server has is deleted there too (queued). When it was the latest height, the current height
+    /// follows the height that is latest now.
     ///
     /// - Returns: whether the current height changed.
     @discardableResult
-    public mutating func removeHeightEntry(_ entry: ProgressEntry, changeId: UUID = UUID()) throws(CorrectionError)
+    public mutating func removeEntry(_ entry: ProgressEntry, changeId: UUID = UUID()) throws(CorrectionError)
         -> Bool
     {
-        let wasLatest = heightHistory.first?.id == entry.id
+        let wasLatest = entry.type == Metric.height.type && isLatest(entry)
         if let post = outbox.progress.first(where: { $0.id == entry.id }) {
             // Sent once without an answer: the server may hold it, under an id not known here yet.
             guard !post.sendAttempted else { throw .beingSent }
@@ -50,7 +61,7 @@ extension AccountState {
                     changeId: changeId, delivery: Delivery()))
         }
         history.removeAll { $0.id == entry.id }
-        guard wasLatest, let latest = heightHistory.first, let profile else { return false }
+        guard wasLatest, let latest = latestEntry(of: .height), let profile else { return false }
         var physical = profile.physical
         physical.heightCm = latest.quantity
         physical.heightMeasuredAt = latest.loggedAt
@@ -59,29 +70,29 @@ extension AccountState {
         return true
     }
 
-    /// Replaces the value of `entry` with `centimetres` at the same instant: a delete and a new post,
-    /// queued as one change. When it is the latest entry, the current height follows.
+    /// Replaces the value of `entry` with `value` (in its metric's unit) at the same instant: a delete
+    /// and a new post, queued as one change. When it is the latest height, the current height follows.
     ///
     /// - Returns: the new entry.
     @discardableResult
-    public mutating func correctHeightEntry(_ entry: ProgressEntry, to centimetres: Double) throws(CorrectionError)
+    public mutating func correctEntry(_ entry: ProgressEntry, to value: Double) throws(CorrectionError)
         -> ProgressEntry
     {
         let changeId = UUID()
-        let wasLatest = heightHistory.first?.id == entry.id
-        try removeHeightEntry(entry, changeId: changeId)
+        let wasLatest = entry.type == Metric.height.type && isLatest(entry)
+        try removeEntry(entry, changeId: changeId)
         let corrected = ProgressEntry(
-            quantity: centimetres, loggedAt: entry.loggedAt, notes: entry.notes, source: .manual)
+            type: entry.type, quantity: value, loggedAt: entry.loggedAt, notes: entry.notes, source: .manual)
         history.append(corrected)
         outbox.progress.append(
             ProgressPost(
                 id: corrected.id,
                 entry: NewProgressEntry(
-                    type: corrected.type, quantity: centimetres, loggedAt: entry.loggedAt, notes: entry.notes),
+                    type: corrected.type, quantity: value, loggedAt: entry.loggedAt, notes: entry.notes),
                 changeId: changeId, sendAttempted: false, delivery: Delivery()))
         if wasLatest, let profile {
             var physical = profile.physical
-            physical.heightCm = centimetres
+            physical.heightCm = value
             physical.heightMeasuredAt = entry.loggedAt
             self.profile = profile.updatingPhysical(physical)
             queuePhysical(height: true, biologicalSex: false, changeId: changeId)
@@ -92,15 +103,15 @@ extension AccountState {
 
 /// Why a history entry cannot be corrected or removed now.
 public enum CorrectionError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// No height entry has this id.
-    case noSuchEntry(String)
+    /// No entry of the metric (its id: `height`, `weight`, `body-fat`) has this id.
+    case noSuchEntry(String, metric: String)
     /// The entry's first send got no answer; whether the server has it is known after the next sync.
     case beingSent
 
     public var description: String {
         switch self {
-        case .noSuchEntry(let id):
-            "No height entry has the id \(TextSanitizer.sanitize(id)); `fitiq-tui height history --json` lists them."
+        case .noSuchEntry(let id, let metric):
+            "No \(metric) entry has the id \(TextSanitizer.sanitize(id)); `fitiq-tui \(metric) history --json` lists them."
         case .beingSent:
             "That entry is being sent to the server right now; run `fitiq-tui sync` and try again."
         }

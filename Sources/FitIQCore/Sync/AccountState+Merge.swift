@@ -57,16 +57,17 @@ extension AccountState {
         return requeueSex
     }
 
-    /// Merges height entries read from the server.
+    /// Merges entries of `metric` read from the server (entries of other types are ignored).
     ///
     /// - Parameters:
-    ///   - complete: the entries are the server's whole height history, so synced local entries
-    ///     missing from it were deleted on the server and are dropped.
+    ///   - complete: the entries are the server's whole history of `metric`, so synced local entries
+    ///     of it missing from it were deleted on the server and are dropped.
     ///   - knownBeforeRead: the server ids the cache held when the read began (default: every one held
     ///     now). Only those can be judged deleted: another process may have delivered an entry after
     ///     the read, and it is on the server although the read does not list it.
     public mutating func mergeServerHistory(
-        _ entries: [RemoteProgressEntry], complete: Bool, knownBeforeRead: Set<String>? = nil, now: Date
+        _ entries: [RemoteProgressEntry], of metric: Metric, complete: Bool, knownBeforeRead: Set<String>? = nil,
+        now: Date
     ) {
         historyCheckedAt = now
         // Entries removed here stay removed, even when a read that began before the removal lists them.
@@ -77,7 +78,7 @@ extension AccountState {
         if !posted.isEmpty {
             for (index, entry) in history.enumerated() where posted.contains(entry.id) { postedAt[entry.id] = index }
         }
-        for remote in entries where remote.type == ProgressEntry.heightType && !known.contains(remote.id) {
+        for remote in entries where remote.type == metric.type && !known.contains(remote.id) {
             let candidate = ProgressEntry(
                 serverId: remote.id, type: remote.type, quantity: remote.quantity, loggedAt: remote.loggedAt,
                 notes: remote.notes, source: .server)
@@ -99,7 +100,7 @@ extension AccountState {
             let onServer = Set(entries.map(\.id))
             let judged = knownBeforeRead ?? known
             history.removeAll { entry in
-                guard entry.type == ProgressEntry.heightType, let id = entry.serverId else { return false }
+                guard entry.type == metric.type, let id = entry.serverId else { return false }
                 return judged.contains(id) && !onServer.contains(id)
             }
         }
@@ -112,7 +113,8 @@ extension AccountState {
     @discardableResult
     public mutating func queueInitialHeightIfNeeded(serverHasHeightEntries: Bool, now: Date) -> Bool {
         // A history emptied by the user's own removals did start somewhere: it is not started again.
-        guard !serverHasHeightEntries, heightHistory.isEmpty, outbox.progress.isEmpty, removedServerIds.isEmpty,
+        guard !serverHasHeightEntries, latestEntry(of: .height) == nil,
+            !outbox.progress.contains(where: { $0.entry.type == Metric.height.type }), removedServerIds.isEmpty,
             outbox.deletions.isEmpty, let height = serverCopy?.heightCm
         else { return false }
         let loggedAt = serverCopy?.updatedAt ?? now

@@ -8,8 +8,9 @@
 public enum UndoStep: Sendable, Equatable, Codable {
     /// Profile fields changed; `previous` holds what they were.
     case metadata(previous: ProfileMetadata, description: String)
-    /// A height was logged as entry `entryId`; the current height before it is kept to go back to.
-    case heightLogged(entryId: UUID, previousHeight: Double?, previousMeasuredAt: Date?, description: String)
+    /// A measurement was logged as entry `entryId`; for a height, the current height before it is kept
+    /// to go back to (`nil` for other metrics).
+    case entryLogged(entryId: UUID, previousHeight: Double?, previousMeasuredAt: Date?, description: String)
     /// A history entry was removed.
     case entryRemoved(ProgressEntry, wasLatest: Bool, description: String)
     /// A history entry was corrected: `before` replaced by the entry `afterId`.
@@ -18,7 +19,7 @@ public enum UndoStep: Sendable, Equatable, Codable {
     /// What the change was, as `undo` says it undid it.
     public var description: String {
         switch self {
-        case .metadata(_, let description), .heightLogged(_, _, _, let description),
+        case .metadata(_, let description), .entryLogged(_, _, _, let description),
             .entryRemoved(_, _, let description), .entryCorrected(_, _, _, let description):
             description
         }
@@ -37,7 +38,7 @@ extension AccountState {
 
     /// Reverses the newest remembered change and forgets it: a change not sent yet leaves the outbox
     /// and the previous values come back; one already sent is reversed by a new change (a logged
-    /// height's entry is deleted). Returns what was undone, or `nil` when there is nothing to undo.
+    /// measurement's entry is deleted). Returns what was undone, or `nil` when there is nothing to undo.
     ///
     /// - Throws: ``CorrectionError/beingSent`` when the entry to remove went out once without an answer
     ///   (whether the server holds it is known after the next sync); the change stays undoable.
@@ -45,7 +46,7 @@ extension AccountState {
         guard let step = undoLog.last else { return nil }
         let added: UUID? =
             switch step {
-            case .heightLogged(let entryId, _, _, _): entryId
+            case .entryLogged(let entryId, _, _, _): entryId
             case .entryCorrected(_, let afterId, _, _): afterId
             case .metadata, .entryRemoved: nil
             }
@@ -56,16 +57,16 @@ extension AccountState {
             editMetadata(previous, now: now)
             // Back at the server's values: nothing is left to send.
             if let server = serverCopy?.metadata, profile?.metadata == server { outbox.metadata = nil }
-        case .heightLogged(let entryId, let previousHeight, let previousMeasuredAt, _):
+        case .entryLogged(let entryId, let previousHeight, let previousMeasuredAt, _):
             if let entry = history.first(where: { $0.id == entryId }) {
-                _ = try? removeHeightEntry(entry)  // not being sent: checked above
+                _ = try? removeEntry(entry)  // not being sent: checked above
             }
             restoreCurrentHeight(previousHeight, measuredAt: previousMeasuredAt)
         case .entryRemoved(let entry, let wasLatest, _):
             restore(entry, wasLatest: wasLatest)
         case .entryCorrected(let before, let afterId, let wasLatest, _):
             if let after = history.first(where: { $0.id == afterId }) {
-                _ = try? removeHeightEntry(after)  // not being sent: checked above
+                _ = try? removeEntry(after)  // not being sent: checked above
             }
             restore(before, wasLatest: wasLatest)
         }
@@ -90,7 +91,9 @@ extension AccountState {
                         type: again.type, quantity: again.quantity, loggedAt: again.loggedAt, notes: again.notes),
                     changeId: again.id, sendAttempted: false, delivery: Delivery()))
         }
-        if wasLatest { restoreCurrentHeight(entry.quantity, measuredAt: entry.loggedAt) }
+        if wasLatest && entry.type == Metric.height.type {
+            restoreCurrentHeight(entry.quantity, measuredAt: entry.loggedAt)
+        }
     }
 
     /// Sets the current height back to `height`; the pending `PATCH` is dropped when that is what the

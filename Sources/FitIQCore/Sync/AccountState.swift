@@ -48,10 +48,13 @@ public struct AccountState: Sendable, Codable, Equatable {
     /// An account with nothing cached.
     public static let empty = AccountState()
 
-    /// Height entries, newest first.
-    public var heightHistory: [ProgressEntry] {
-        history.filter { $0.type == ProgressEntry.heightType }.sorted { $0.loggedAt > $1.loggedAt }
+    /// The entries of `metric`, newest first.
+    public func history(of metric: Metric) -> [ProgressEntry] {
+        history.filter { $0.type == metric.type }.sorted { $0.loggedAt > $1.loggedAt }
     }
+
+    /// Height entries, newest first.
+    public var heightHistory: [ProgressEntry] { history(of: .height) }
 
     /// Applies a metadata edit and queues one coalesced `PUT`; returns `false` when nothing changed.
     @discardableResult
@@ -74,24 +77,37 @@ public struct AccountState: Sendable, Codable, Equatable {
         return true
     }
 
-    /// Records a height measurement: a history entry and its `POST /progress`, and, when it is the
-    /// newest measurement, the current height with a coalesced `PATCH`.
+    /// Records a measurement of `metric` (`value` in its unit): a history entry and its
+    /// `POST /progress`; a height that is the newest measurement also becomes the current height, with
+    /// a coalesced `PATCH`.
     ///
     /// - Parameter postsProgress: `false` for a value the server's history has already.
-    /// - Returns: whether the measurement became the current height.
+    /// - Returns: the entry, and whether it became the current height.
+    @discardableResult
+    public mutating func record(
+        _ metric: Metric, _ value: Double, measuredAt: Date, source: ProgressEntry.Source, notes: String? = nil,
+        postsProgress: Bool = true
+    ) -> (entry: ProgressEntry, isCurrentHeight: Bool) {
+        let entry = ProgressEntry(
+            type: metric.type, quantity: value, loggedAt: measuredAt, notes: notes, source: source)
+        history.append(entry)
+        if postsProgress {
+            let post = NewProgressEntry(type: entry.type, quantity: value, loggedAt: measuredAt, notes: notes)
+            outbox.progress.append(
+                ProgressPost(id: entry.id, entry: post, changeId: entry.id, sendAttempted: false, delivery: Delivery()))
+        }
+        guard metric == .height else { return (entry, false) }
+        return (entry, setCurrentHeight(value, measuredAt: measuredAt, changeId: entry.id))
+    }
+
+    /// ``record(_:_:measuredAt:source:notes:postsProgress:)`` for a height.
     @discardableResult
     public mutating func recordHeight(
         _ centimetres: Double, measuredAt: Date, source: ProgressEntry.Source, notes: String? = nil,
         postsProgress: Bool = true
     ) -> Bool {
-        let entry = ProgressEntry(quantity: centimetres, loggedAt: measuredAt, notes: notes, source: source)
-        history.append(entry)
-        if postsProgress {
-            let post = NewProgressEntry(type: entry.type, quantity: centimetres, loggedAt: measuredAt, notes: notes)
-            outbox.progress.append(
-                ProgressPost(id: entry.id, entry: post, changeId: entry.id, sendAttempted: false, delivery: Delivery()))
-        }
-        return setCurrentHeight(centimetres, measuredAt: measuredAt, changeId: entry.id)
+        record(.height, centimetres, measuredAt: measuredAt, source: source, notes: notes, postsProgress: postsProgress)
+            .isCurrentHeight
     }
 
     /// Makes `centimetres` the current height if it is at least as new as the current height and every

@@ -253,34 +253,51 @@ public actor SyncEngine {
         }
     }
 
-    /// Reads the height history from the server and merges it; a full read also applies the
-    /// initial-height rule.
+    /// Reads each metric's history from the server and merges it; a full read of the heights also
+    /// applies the initial-height rule.
     public func refreshHistory(full: Bool) async throws {
+        let overview = try await store.overview()
+        for metric in Metric.all {
+            try await refreshHistory(of: metric, full: full, overview: overview)
+        }
+    }
+
+    private func refreshHistory(of metric: Metric, full: Bool, overview: AccountOverview) async throws {
         // The newest synced entry is among the latest ones when any of them is synced; a read of what is
         // new since then merges on them (``ProfileStore/updateRecent``) and touches the rest only when
-        // it finds more than newer entries. A complete read judges every entry: it reads them all.
-        let recent = try await store.overview().state
+        // it finds more than newer entries. A complete read judges every entry of the metric: it reads
+        // them all, from the cache's latest entries when those are all there are (a metric never
+        // logged costs no read of the other histories).
+        let recent = overview.state.history(of: metric)
         let today = CalendarDate(containing: environment.now(), in: environment.timeZone)
-        let newestSynced = recent.heightHistory.first(where: \.isSynced)
+        let newestSynced = recent.first(where: \.isSynced)
         let complete = full || newestSynced == nil
-        let state = complete ? try await store.load() : recent
-        let knownBeforeRead = Set(state.heightHistory.compactMap(\.serverId))
         let from =
             complete
             ? CalendarDate(year: 1900, month: 1, day: 1)
             : newestSynced.map { CalendarDate(containing: $0.loggedAt, in: .utc).adding(days: -1) }
-        let entries = try await fetchAll(
-            ProgressQuery(type: ProgressEntry.heightType, from: from, to: today.adding(days: 1)))
+        let holdsAll = overview.isComplete || recent.count >= (overview.summaries[metric.type]?.count ?? 0)
+        let knownBeforeRead =
+            complete
+            ? Set((holdsAll ? recent : try await store.load().history(of: metric)).compactMap(\.serverId)) : []
+        let entries = try await fetchAll(ProgressQuery(type: metric.type, from: from, to: today.adding(days: 1)))
         let now = environment.now()
         guard complete else {
             try await store.updateRecent { state in
-                state.mergeServerHistory(entries, complete: false, now: now)
+                state.mergeServerHistory(entries, of: metric, complete: false, now: now)
             }
             return
         }
-        try await store.update { state in
-            state.mergeServerHistory(entries, complete: true, knownBeforeRead: knownBeforeRead, now: now)
-            state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now)
+        let change: @Sendable (inout AccountState) -> Void = { state in
+            state.mergeServerHistory(entries, of: metric, complete: true, knownBeforeRead: knownBeforeRead, now: now)
+            if metric == .height {
+                state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now)
+            }
+        }
+        if holdsAll {
+            try await store.updateRecent(change)
+        } else {
+            try await store.update(change)
         }
     }
 

@@ -1,0 +1,108 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Use cases on measurements (height, weight, body fat): log one, correct or remove an entry, read
+/// the history.
+extension Account {
+    /// Logs a measurement of `metric` (`value` in its unit): a history entry and one `POST /progress`.
+    /// A height becomes the current height (one `PATCH`) when it is the newest measurement.
+    ///
+    /// - Parameter date: a past measurement, logged at 12:00 local time on that day.
+    /// - Returns: the entry logged, and whether it became the current height.
+    @discardableResult
+    public func log(_ metric: Metric, _ value: Double, on date: CalendarDate? = nil, notes: String? = nil)
+        async throws -> (entry: ProgressEntry, isCurrentHeight: Bool)
+    {
+        try metric.check(value)
+        let notes = try notes.map { text throws(ValidationError) in try ProfileRules.notes(text) }
+        let now = environment.now()
+        let measuredAt = date.map { $0.instant(atHour: 12, in: environment.timeZone) } ?? now
+        if let date, date > CalendarDate(containing: now, in: environment.timeZone) {
+            throw ValidationError.outOfRange(.date, rule: "cannot be in the future")
+        }
+        let timeZone = environment.timeZone
+        // A new measurement needs the latest entries only (whether it is the newest); one logged
+        // before others is recorded on the whole history.
+        return try await store.updateRecent { state in
+            guard let profile = state.profile else { throw AccountError.profileNotLoaded }
+            let logged = state.record(metric, value, measuredAt: measuredAt, source: .manual, notes: notes)
+            let shown = metric.format(value, unitSystem: profile.preferredUnitSystem)
+            state.remember(
+                .entryLogged(
+                    entryId: logged.entry.id, previousHeight: metric == .height ? profile.heightCm : nil,
+                    previousMeasuredAt: metric == .height ? profile.physical.heightMeasuredAt : nil,
+                    description:
+                        "the \(metric.field.label.lowercased()) \(shown) logged on \(CalendarDate(containing: measuredAt, in: timeZone))"
+                ))
+            return logged
+        }
+    }
+
+    /// ``log(_:_:on:notes:)`` for a height; returns whether it became the current height.
+    @discardableResult
+    public func logHeight(_ centimetres: Double, on date: CalendarDate? = nil, notes: String? = nil) async throws
+        -> Bool
+    {
+        try await log(.height, centimetres, on: date, notes: notes).isCurrentHeight
+    }
+
+    /// Removes the entry of `metric` named `id` (its server id, or its local one while pending); offline
+    /// the deletion waits in the outbox like any change. Returns the entry removed.
+    @discardableResult
+    public func deleteEntry(of metric: Metric, id: String) async throws -> ProgressEntry {
+        let timeZone = environment.timeZone
+        return try await store.update { state in
+            guard let entry = state.entry(of: metric, named: id) else {
+                throw CorrectionError.noSuchEntry(id, metric: metric.id)
+            }
+            let wasLatest = state.isLatest(entry)
+            try state.removeEntry(entry)
+            state.remember(
+                .entryRemoved(
+                    entry, wasLatest: wasLatest, description: "the removal of \(state.describe(entry, timeZone))"))
+            return entry
+        }
+    }
+
+    /// Replaces the value of the entry of `metric` named `id`, keeping when it was logged; returns the
+    /// entry before and after.
+    @discardableResult
+    public func correctEntry(of metric: Metric, id: String, to value: Double) async throws -> (
+        before: ProgressEntry, after: ProgressEntry
+    ) {
+        try metric.check(value)
+        let timeZone = environment.timeZone
+        return try await store.update { state in
+            guard let entry = state.entry(of: metric, named: id) else {
+                throw CorrectionError.noSuchEntry(id, metric: metric.id)
+            }
+            let wasLatest = state.isLatest(entry)
+            let corrected = try state.correctEntry(entry, to: value)
+            state.remember(
+                .entryCorrected(
+                    before: entry, afterId: corrected.id, wasLatest: wasLatest,
+                    description: "the correction of \(state.describe(entry, timeZone))"))
+            return (entry, corrected)
+        }
+    }
+
+    /// Undoes the last saved change (walking back through the recent ones on each call); returns it, or
+    /// `nil` when there is nothing left to undo.
+    @discardableResult
+    public func undo() async throws -> UndoStep? {
+        let now = environment.now()
+        return try await store.update { try $0.undoLast(now: now) }
+    }
+
+    /// The history of `metric`, newest first; with `refresh`, new server entries are fetched first.
+    public func history(of metric: Metric, refresh: Bool, since: CalendarDate? = nil) async throws -> [ProgressEntry] {
+        if refresh { try await engine.refreshHistory(full: false) }
+        let entries = try await store.load().history(of: metric)
+        guard let since else { return entries }
+        let start = since.instant(atHour: 0, in: environment.timeZone)
+        return entries.filter { $0.loggedAt >= start }
+    }
+}
