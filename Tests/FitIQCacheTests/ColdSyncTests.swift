@@ -31,7 +31,8 @@ struct ColdSyncTests {
             #expect(summary.count == 3_000)
 
             // Another device logged a height since: a cold sync reads what is new and merges it on the
-            // latest entries, decoding no segment either.
+            // latest entries, decoding no segment either; nor do the whole reads of the metrics never
+            // logged (weight, body fat).
             let newest = clock.date()
             await backend.setEntries([
                 RemoteProgressEntry(id: "p-0", type: "height", quantity: 170, loggedAt: seeded[0].loggedAt),
