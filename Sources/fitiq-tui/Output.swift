@@ -30,6 +30,11 @@ enum Output {
         let languageCode: String?
         let dateOfBirth: String?
         let heightCm: Double?
+        let weightKg: Double?
+        let weightLoggedAt: String?
+        let bodyFatPercent: Double?
+        let bodyFatLoggedAt: String?
+        let bmi: Double?
         let biologicalSex: String?
         let biologicalSexSource: String?
         let pendingChanges: Int
@@ -44,6 +49,11 @@ enum Output {
             try container.encode(languageCode, forKey: .languageCode)
             try container.encode(dateOfBirth, forKey: .dateOfBirth)
             try container.encode(heightCm, forKey: .heightCm)
+            try container.encode(weightKg, forKey: .weightKg)
+            try container.encode(weightLoggedAt, forKey: .weightLoggedAt)
+            try container.encode(bodyFatPercent, forKey: .bodyFatPercent)
+            try container.encode(bodyFatLoggedAt, forKey: .bodyFatLoggedAt)
+            try container.encode(bmi, forKey: .bmi)
             try container.encode(biologicalSex, forKey: .biologicalSex)
             try container.encode(biologicalSexSource, forKey: .biologicalSexSource)
             try container.encode(pendingChanges, forKey: .pendingChanges)
@@ -52,16 +62,24 @@ enum Output {
 
         private enum CodingKeys: String, CodingKey {
             case name, bio, preferredUnitSystem, languageCode, dateOfBirth, heightCm, biologicalSex
+            case weightKg, weightLoggedAt, bodyFatPercent, bodyFatLoggedAt, bmi
             case biologicalSexSource, pendingChanges, rejectedChanges
         }
     }
 
-    static func profile(_ state: AccountState) -> ProfileJSON {
+    /// The profile of `state` (which may hold only each metric's latest entries: they are enough).
+    static func profile(_ state: AccountState, timeZone: LocalZone = .system) -> ProfileJSON {
         let profile = state.profile
+        let weight = state.latestEntry(of: .weight)
+        let bodyFat = state.latestEntry(of: .bodyFat)
         return ProfileJSON(
             name: profile?.name, bio: profile?.bio, preferredUnitSystem: profile?.preferredUnitSystem.rawValue,
             languageCode: profile?.languageCode, dateOfBirth: profile?.dateOfBirth?.description,
-            heightCm: profile?.heightCm, biologicalSex: profile?.biologicalSex?.value.rawValue,
+            heightCm: profile?.heightCm, weightKg: weight?.quantity,
+            weightLoggedAt: weight.map { RFC3339.format($0.loggedAt) },
+            bodyFatPercent: bodyFat?.quantity, bodyFatLoggedAt: bodyFat.map { RFC3339.format($0.loggedAt) },
+            bmi: state.latestBodyMassIndex(timeZone: timeZone)?.value,
+            biologicalSex: profile?.biologicalSex?.value.rawValue,
             biologicalSexSource: profile?.biologicalSex?.source.rawValue, pendingChanges: state.pendingChangeCount,
             rejectedChanges: state.rejectedChangeCount)
     }
@@ -78,6 +96,9 @@ enum Output {
             "Unit system     \(units.rawValue)",
             "Language        \(clean(profile.languageCode ?? ""))",
             "Height          \(profile.heightCm.map { Height.format($0, unitSystem: units) } ?? "not set")",
+            "Weight          \(latest(.weight, in: state, units: units, timeZone: timeZone))",
+            "Body fat        \(latest(.bodyFat, in: state, units: units, timeZone: timeZone))",
+            "BMI             \(state.latestBodyMassIndex(timeZone: timeZone)?.description ?? "not known (needs a weight and a height)")",
             "Date of birth   \(profile.dateOfBirth.map { "\($0) (age \($0.years(until: today)))" } ?? "not set")",
             "Biological sex  \(biologicalSexText(profile.biologicalSex))",
         ]
@@ -93,6 +114,13 @@ enum Output {
         if pending > 0 { lines.append("Pending         \(plural(pending, "change")) not yet on the server") }
         if rejected > 0 { lines.append("Rejected        \(plural(rejected, "change")): run `fitiq-tui status`") }
         return lines.joined(separator: "\n")
+    }
+
+    /// The latest value of `metric` and its day: `72.4 kg on 2026-11-20`.
+    static func latest(_ metric: Metric, in state: AccountState, units: UnitSystem, timeZone: LocalZone) -> String {
+        guard let entry = state.latestEntry(of: metric) else { return "not logged yet" }
+        return
+            "\(metric.format(entry.quantity, unitSystem: units)) on \(CalendarDate(containing: entry.loggedAt, in: timeZone))"
     }
 
     static func biologicalSexText(_ sex: SourcedBiologicalSex?) -> String {
@@ -176,27 +204,46 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
-    /// One entry of `height history --json`.
+    /// One entry of `height history --json` (and of the other metrics): the value under the metric's
+    /// own key (`heightCm`, `weightKg`, `bodyFatPercent`).
     struct HistoryEntryJSON: Encodable {
         /// The server's id, or the local one while the entry is pending.
         let id: String
         let loggedAt: String
-        let heightCm: Double
+        let value: Double
+        let valueKey: String
         let source: String
         let synced: Bool
-    }
 
-    static func historyJSON(_ entries: [ProgressEntry]) -> [HistoryEntryJSON] {
-        entries.map {
-            HistoryEntryJSON(
-                id: AccountState.publicId(of: $0), loggedAt: RFC3339.format($0.loggedAt), heightCm: $0.quantity,
-                source: $0.source.rawValue,
-                synced: $0.isSynced)
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(id, forKey: Key("id"))
+            try container.encode(loggedAt, forKey: Key("loggedAt"))
+            try container.encode(value, forKey: Key(valueKey))
+            try container.encode(source, forKey: Key("source"))
+            try container.encode(synced, forKey: Key("synced"))
         }
     }
 
-    static func historyCSV(_ entries: [ProgressEntry]) -> String {
-        var lines = ["id,logged_at,height_cm,source,synced"]
+    /// A JSON key chosen at run time.
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    static func historyJSON(_ entries: [ProgressEntry], of metric: Metric) -> [HistoryEntryJSON] {
+        entries.map {
+            HistoryEntryJSON(
+                id: AccountState.publicId(of: $0), loggedAt: RFC3339.format($0.loggedAt), value: $0.quantity,
+                valueKey: metric.valueKey, source: $0.source.rawValue, synced: $0.isSynced)
+        }
+    }
+
+    static func historyCSV(_ entries: [ProgressEntry], of metric: Metric) -> String {
+        var lines = ["id,logged_at,\(metric.csvColumn),source,synced"]
         for entry in entries {
             lines.append(
                 "\(AccountState.publicId(of: entry)),\(RFC3339.format(entry.loggedAt)),\(format(entry.quantity)),"
@@ -205,12 +252,14 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
-    static func historyText(_ entries: [ProgressEntry], units: UnitSystem, timeZone: LocalZone) -> String {
-        guard !entries.isEmpty else { return "No height entries yet." }
+    static func historyText(_ entries: [ProgressEntry], of metric: Metric, units: UnitSystem, timeZone: LocalZone)
+        -> String
+    {
+        guard !entries.isEmpty else { return "No \(metric.field.label.lowercased()) entries yet." }
         return entries.map { entry in
             let day = CalendarDate(containing: entry.loggedAt, in: timeZone)
             let mark = entry.isSynced ? "" : "  (not synced yet)"
-            return "\(day)  \(Height.format(entry.quantity, unitSystem: units))  \(entry.source.rawValue)\(mark)"
+            return "\(day)  \(metric.format(entry.quantity, unitSystem: units))  \(entry.source.rawValue)\(mark)"
         }.joined(separator: "\n")
     }
 

@@ -20,6 +20,9 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     public let field: Field
     /// The unit values are kept and sent in: `cm`, `kg`, `%`.
     public let unit: String
+    /// The key of a value in JSON output (`heightCm`, `weightKg`, `bodyFatPercent`); CSV columns are
+    /// the same in snake case (``csvColumn``).
+    public let valueKey: String
     /// The values allowed, in ``unit``.
     public let allowedRange: ClosedRange<Double>
     /// The metric in a summary line: `Heights`, `Weights`, `Body fat readings`.
@@ -38,6 +41,13 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
 
     /// Every metric, in the order forms and commands list them.
     public static let all: [Metric] = [.height, .weight, .bodyFat]
+
+    /// `height_cm`, `weight_kg`, `body_fat_percent`.
+    public var csvColumn: String {
+        valueKey.reduce(into: "") { column, character in
+            if character.isUppercase { column += "_" + character.lowercased() } else { column.append(character) }
+        }
+    }
 
     /// The allowed range for people: `50–300 cm`.
     public var rangeText: String {
@@ -59,7 +69,9 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     /// Parses what a person typed into ``unit``, or throws a ``ValidationError`` naming the field and
     /// the rule. A written unit always wins; a bare number is in the unit system's unit.
     public func parse(_ text: String, unitSystem: UnitSystem) throws(ValidationError) -> Double {
-        let value = try parseValue(text, unitSystem)
+        // Kept to a hundredth of the unit: finer than any value is shown, and a pound or a stone in
+        // kilograms does not carry twelve digits into the history.
+        let value = (try parseValue(text, unitSystem) * 100).rounded() / 100
         guard value.isFinite else { throw .outOfRange(field, rule: rangeRule) }
         if allowedRange.contains(value) { return value }
         if value < allowedRange.lowerBound, allowedRange.lowerBound - value <= shownStep {
@@ -97,7 +109,8 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
 extension Metric {
     /// Height in centimetres (``Height`` parses and formats it); also the profile's current height.
     public static let height = Metric(
-        id: "height", type: ProgressEntry.heightType, field: .height, unit: "cm", allowedRange: Height.allowedRange,
+        id: "height", type: ProgressEntry.heightType, field: .height, unit: "cm", valueKey: "heightCm",
+        allowedRange: Height.allowedRange,
         pluralName: "Heights",
         shownStep: 0, rangeRule: "must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)",
         parseValue: { text, units throws(ValidationError) in try Height.parse(text, unitSystem: units) },
@@ -106,14 +119,16 @@ extension Metric {
     /// Body weight in kilograms: `72.4`, `72.4 kg`, `160 lb`, `160.4 lbs`, `11 st 4 lb`; shown to 0.1 kg
     /// or 0.1 lb.
     public static let weight = Metric(
-        id: "weight", type: "weight", field: .weight, unit: "kg", allowedRange: 2...635, pluralName: "Weights",
+        id: "weight", type: "weight", field: .weight, unit: "kg", valueKey: "weightKg", allowedRange: 2...635,
+        pluralName: "Weights",
         shownStep: 0.1 * Weight.kilogramsPerPound, rangeRule: "must be between 2 and 635 kg (4.4 and 1,400 lb)",
         parseValue: { text, units throws(ValidationError) in try Weight.parse(text, unitSystem: units) },
         formatValue: { value, units in Weight.format(value, unitSystem: units) })
 
     /// Body fat in percent of body weight, the same in either unit system: `18.5`, `18.5 %`; shown to 0.1 %.
     public static let bodyFat = Metric(
-        id: "body-fat", type: "body_fat_percentage", field: .bodyFat, unit: "%", allowedRange: 1...75,
+        id: "body-fat", type: "body_fat_percentage", field: .bodyFat, unit: "%", valueKey: "bodyFatPercent",
+        allowedRange: 1...75,
         pluralName: "Body fat readings",
         shownStep: 0.1, rangeRule: "must be between 1 and 75 %",
         parseValue: { text, _ throws(ValidationError) in try BodyFat.parse(text) },
