@@ -61,8 +61,16 @@ final class EffectRunner: Sendable {
                         name: name, bio: bio, unitSystem: unitSystem, languageCode: languageCode)
                 }
             }
-        case .saveHeight(let centimetres):
-            spawn { await self.save(.physical) { account in try await account.updateHeight(centimetres: centimetres) } }
+        case .saveMeasurement(let metric, let value):
+            spawn {
+                await self.save(.measurement(metric)) { account in
+                    // A height is the profile's current height (unchanged when it shows the same); a
+                    // weight or body fat is a new reading each time it is saved.
+                    guard metric != .height else { return try await account.updateHeight(centimetres: value) }
+                    try await account.log(metric, value)
+                    return true
+                }
+            }
         case .importHealth(let path):
             let task = Task { await self.importHealth(path) }
             importTask.withLock { $0 = task }
@@ -123,7 +131,7 @@ final class EffectRunner: Sendable {
         }
     }
 
-    private func save(_ form: Form, _ change: @Sendable (Account) async throws -> Bool) async {
+    private func save(_ form: SaveTarget, _ change: @Sendable (Account) async throws -> Bool) async {
         guard let account = slot.account else { return }
         do {
             guard try await change(account) else {

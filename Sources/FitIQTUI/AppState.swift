@@ -66,6 +66,8 @@ public struct AppState: Sendable {
     public var canImportHealth = false
     /// The history entry chosen when the history list has the focus (newest first), else `nil`.
     public var historySelection: Int?
+    /// The metric whose history the lower panel shows: the last measurement focused.
+    public var historyMetric = Metric.height
     /// The first line shown of the help and of the sync details when they are longer than the screen.
     public var helpScroll = 0
     public var detailsScroll = 0
@@ -91,43 +93,47 @@ public struct AppState: Sendable {
     public var hasUnsavedEdits: Bool { !profile.drafts.isEmpty || profile.editing != nil }
 }
 
-/// The account shown by the UI: who, where, the cached state, and its height history in the order
+/// The account shown by the UI: who, where, the cached state, and each metric's history in the order
 /// and the thinness the screen draws it, computed once per change of the account rather than per frame.
 public struct AccountSnapshot: Sendable, Equatable {
+    /// One metric's history as the screen draws it.
+    public struct History: Sendable, Equatable {
+        /// Entries, newest first: the latest ones (``HistorySummary/latest``), or the whole history of
+        /// a snapshot made from a state read whole.
+        public var entries: [ProgressEntry]
+        /// The history thinned for the chart, oldest first.
+        public var chart: [ProgressEntry]
+        /// How many entries the history holds.
+        public var count: Int
+
+        public static let empty = History(entries: [], chart: [], count: 0)
+    }
+
     public var email: String
     public var server: String
     public var state: AccountState
-    /// Height entries, newest first: the latest ones (``HistorySummary/latest``), or the whole history
-    /// of a snapshot made from a state read whole.
-    public var heightHistory: [ProgressEntry]
-    /// The height history thinned for the chart, oldest first.
-    public var heightChart: [ProgressEntry]
-    /// How many height entries the history holds.
-    public var heightCount: Int
+    /// By metric id; a metric without entries has none.
+    public var histories: [String: History]
+
+    /// The history of `metric`.
+    public func history(of metric: Metric) -> History {
+        histories[metric.id] ?? .empty
+    }
 
     /// The snapshot of a state read whole.
     public init(email: String, server: String, state: AccountState) {
         self.email = email
         self.server = server
         self.state = state
-        // The cache keeps the history oldest first: newest first is then the history reversed, without
-        // a sort; entries of other metrics are left out.
-        var inOrder = true
-        var heightsOnly = true
-        var previous: Date?
-        for entry in state.history {
-            if entry.type != ProgressEntry.heightType || !entry.quantity.isFinite { heightsOnly = false }
-            if let previous, entry.loggedAt <= previous { inOrder = false }
-            previous = entry.loggedAt
+        var histories: [String: History] = [:]
+        for metric in Metric.all {
+            let entries = state.history.filter { $0.type == metric.type && $0.quantity.isFinite }
+            guard !entries.isEmpty else { continue }
+            let newestFirst = Array(HistoryChart.chronological(entries, of: metric).reversed())
+            histories[metric.id] = History(
+                entries: newestFirst, chart: Self.chart(HistorySummary(of: entries), metric), count: newestFirst.count)
         }
-        if inOrder && heightsOnly {
-            heightHistory = state.history.reversed()
-        } else {
-            heightHistory = HeightChart.chronological(state.history).reversed()
-        }
-        let summary = HistorySummary(of: heightsOnly ? state.history : heightHistory)
-        heightChart = Self.chart(summary)
-        heightCount = heightHistory.count
+        self.histories = histories
     }
 
     /// The snapshot of an overview, which is what every frame reads: the list holds the summary's
@@ -137,16 +143,20 @@ public struct AccountSnapshot: Sendable, Equatable {
         self.email = email
         self.server = server
         self.state = overview.state
-        let summary = overview.summaries[ProgressEntry.heightType] ?? .empty
-        heightHistory = summary.latest.filter(\.quantity.isFinite)
-        heightChart = Self.chart(summary)
-        heightCount = max(summary.count, heightHistory.count)
+        var histories: [String: History] = [:]
+        for metric in Metric.all {
+            guard let summary = overview.summaries[metric.type] else { continue }
+            let entries = summary.latest.filter(\.quantity.isFinite)
+            histories[metric.id] = History(
+                entries: entries, chart: Self.chart(summary, metric), count: max(summary.count, entries.count))
+        }
+        self.histories = histories
     }
 
     /// The summary's series as the chart draws it.
-    private static func chart(_ summary: HistorySummary) -> [ProgressEntry] {
+    private static func chart(_ summary: HistorySummary, _ metric: Metric) -> [ProgressEntry] {
         summary.series.map { point in
-            ProgressEntry(id: chartId, quantity: point.value, loggedAt: point.at, source: .server)
+            ProgressEntry(id: chartId, type: metric.type, quantity: point.value, loggedAt: point.at, source: .server)
         }
     }
 
@@ -195,9 +205,9 @@ public struct ProfileForm: Sendable, Equatable {
     }
     /// Confirmed edits not yet saved (Ctrl-S saves them), as the text the user typed.
     public var drafts: [ProfileField: String] = [:]
-    /// The height draft in centimetres, parsed once when the field was confirmed (in the units then in
-    /// force); it is what Ctrl-S saves while `drafts[.height]` is set.
-    public var draftHeight: Double?
+    /// The drafts of measurement fields in their metric's unit (cm, kg, %), parsed once when the field
+    /// was confirmed (in the units then in force); what Ctrl-S saves while the field's draft is set.
+    public var draftValues: [ProfileField: Double] = [:]
     /// Validation messages under the fields.
     public var errors: [ProfileField: String] = [:]
     private var editingField: ProfileField?
@@ -207,22 +217,36 @@ public struct ProfileForm: Sendable, Equatable {
 
     public static func == (lhs: ProfileForm, rhs: ProfileForm) -> Bool {
         lhs.focus == rhs.focus && lhs.editingField == rhs.editingField && lhs.editor == rhs.editor
-            && lhs.drafts == rhs.drafts && lhs.draftHeight == rhs.draftHeight && lhs.errors == rhs.errors
+            && lhs.drafts == rhs.drafts && lhs.draftValues == rhs.draftValues && lhs.errors == rhs.errors
     }
 }
 
 /// A field of the profile screen.
 public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
-    case name, bio, unitSystem, language, height, dateOfBirth, biologicalSex
+    case name, bio, unitSystem, language, height, weight, bodyFat, bmi, dateOfBirth, biologicalSex
 
     /// The form it belongs to; `nil` for read-only fields.
     public var form: Form? {
         switch self {
         case .name, .bio, .unitSystem, .language: .metadata
-        case .height: .physical
-        case .dateOfBirth, .biologicalSex: nil
+        case .height, .weight, .bodyFat: .physical
+        case .bmi, .dateOfBirth, .biologicalSex: nil
         }
     }
+
+    /// The measurement it edits and whose history it shows; `nil` for other fields.
+    public var metric: Metric? {
+        switch self {
+        case .height: .height
+        case .weight: .weight
+        case .bodyFat: .bodyFat
+        default: nil
+        }
+    }
+
+    /// The fields of each box, in focus order.
+    static let metadataFields: [ProfileField] = [.name, .bio, .unitSystem, .language]
+    static let physicalFields: [ProfileField] = [.height, .weight, .bodyFat, .bmi, .dateOfBirth, .biologicalSex]
 
     public var label: String {
         switch self {
@@ -231,6 +255,9 @@ public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
         case .unitSystem: "Unit system"
         case .language: "Language"
         case .height: "Height"
+        case .weight: "Weight"
+        case .bodyFat: "Body fat"
+        case .bmi: "BMI"
         case .dateOfBirth: "Date of birth"
         case .biologicalSex: "Biological sex"
         }
@@ -242,7 +269,7 @@ public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
         case .name: ProfileRules.nameLimit
         case .bio: ProfileRules.bioLimit
         case .language: 10
-        case .height: 20
+        case .height, .weight, .bodyFat: 20
         default: nil
         }
     }
@@ -252,6 +279,6 @@ public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
 public enum Form: Sendable, Hashable {
     /// Name, bio, unit system, language: one `PUT /users/me`.
     case metadata
-    /// Height: `PATCH /users/me/physical` and a progress entry.
+    /// Height, weight, body fat: a progress entry each (and `PATCH /users/me/physical` for height).
     case physical
 }

@@ -15,10 +15,10 @@ public enum Event: Sendable {
     case connection(AppState.Connection)
     /// Signing in or registering failed with this message.
     case signInFailed(String)
-    /// A form was saved locally (`error` when it could not be).
-    case saved(Form, error: String?)
-    /// A form was saved while it held nothing new: nothing was written or queued.
-    case nothingToSave(Form)
+    /// A save was made locally (`error` when it could not be).
+    case saved(SaveTarget, error: String?)
+    /// A save found nothing new: nothing was written or queued.
+    case nothingToSave(SaveTarget)
     /// The clock moved (for the title bar's time).
     case tick(Date)
     /// A health import moved on.
@@ -53,8 +53,9 @@ public enum Effect: Sendable, Equatable {
     case register(email: String, password: String, name: String, dateOfBirth: String)
     /// Save the metadata form (already validated).
     case saveMetadata(name: String, bio: String, unitSystem: UnitSystem, languageCode: String)
-    /// Save the height the user typed, parsed once when the field was confirmed.
-    case saveHeight(centimetres: Double)
+    /// Save the measurement the user typed (in the metric's unit), parsed once when the field was
+    /// confirmed: a height becomes the current height, a weight or body fat is logged now.
+    case saveMeasurement(Metric, value: Double)
     /// Import the health export at this path (as typed; `~` allowed).
     case importHealth(path: String)
     case cancelImport
@@ -76,4 +77,26 @@ public enum Effect: Sendable, Equatable {
     /// Replace the value of the entry of `metric`'s history with this id (`value` in its unit).
     case correctEntry(Metric, id: String, value: Double)
     case quit
+}
+
+/// What one save covers: the metadata form (one `PUT`), or one measurement.
+public enum SaveTarget: Sendable, Equatable {
+    case metadata
+    case measurement(Metric)
+
+    /// The fields whose drafts the save took.
+    var fields: [ProfileField] {
+        switch self {
+        case .metadata: ProfileField.metadataFields
+        case .measurement(let metric): ProfileField.allCases.filter { $0.metric == metric }
+        }
+    }
+
+    /// What the message line says once it is saved.
+    var savedMessage: String {
+        switch self {
+        case .metadata: "Profile saved."
+        case .measurement(let metric): "\(metric.field.label) saved."
+        }
+    }
 }

@@ -8,12 +8,16 @@ import FitIQCore
 
 /// The text each profile field shows: the draft when there is one, else the cached value.
 struct ProfileValues {
+    let account: AccountState?
     let profile: UserProfile?
     let drafts: [ProfileField: String]
+    let timeZone: LocalZone
 
     init(_ state: AppState, includingDrafts: Bool = true) {
-        profile = state.account?.state.profile
+        account = state.account?.state
+        profile = account?.profile
         drafts = includingDrafts ? state.profile.drafts : [:]
+        timeZone = state.timeZone
     }
 
     /// The unit system in force for height entry (a drafted switch counts).
@@ -30,9 +34,18 @@ struct ProfileValues {
         case .unitSystem: return profile.preferredUnitSystem.rawValue
         case .language: return TextSanitizer.sanitize(profile.languageCode ?? "")
         case .height: return profile.heightCm.map { Height.format($0, unitSystem: unitSystem) } ?? ""
+        case .weight, .bodyFat:
+            guard let metric = field.metric, let entry = account?.latestEntry(of: metric) else { return "" }
+            return metric.format(entry.quantity, unitSystem: unitSystem)
+        case .bmi: return bodyMassIndex.map { DecimalText.format($0.value, places: 1) } ?? ""
         case .dateOfBirth: return profile.dateOfBirth?.description ?? ""
         case .biologicalSex: return profile.biologicalSex.map { $0.value.description } ?? ""
         }
+    }
+
+    /// The BMI of the latest weight (see ``AccountState/latestBodyMassIndex(timeZone:)``).
+    var bodyMassIndex: BodyMassIndex? {
+        account?.latestBodyMassIndex(timeZone: timeZone)
     }
 
     /// What is wrong with `text` for `field`, naming the field and the rule; `nil` when it is fine.
@@ -43,8 +56,8 @@ struct ProfileValues {
             case .bio: _ = try ProfileRules.bio(text)
             case .language: _ = try ProfileRules.languageCode(text)
             case .unitSystem: _ = try ProfileRules.unitSystem(text)
-            case .height: _ = try Height.parse(text, unitSystem: unitSystem)
-            case .dateOfBirth, .biologicalSex: return nil
+            case .height, .weight, .bodyFat: _ = try field.metric?.parse(text, unitSystem: unitSystem)
+            case .dateOfBirth, .biologicalSex, .bmi: return nil
             }
             return nil
         } catch {

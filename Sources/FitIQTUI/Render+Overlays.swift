@@ -93,17 +93,18 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
         drawPanel(
             "Import health data", lines: ["Reading \(name)", "", bar, "", "Esc stops (nothing is imported)"],
             state: state, into: &buffer)
-    case .deleteEntryPrompt(_, _, let summary):
+    case .deleteEntryPrompt(let metric, _, let summary):
         drawPanel(
-            "Remove this height?",
+            "Remove this \(metric.field.label.lowercased())?",
             lines: [
                 "\(summary) leaves the history, here and on the server.", "",
                 "y  remove it (u undoes it)   any other key  keep it",
             ], state: state, into: &buffer)
-    case .correctEntry(_, _, let summary, let value, let error):
+    case .correctEntry(let metric, _, let summary, let value, let error):
         var lines = ["The right value for \(summary) (it keeps its date):", "", "", "Enter correct   Esc cancel"]
         if let error { lines += ["", error] }
-        let origin = drawPanel("Correct a height", lines: lines, state: state, into: &buffer)
+        let origin = drawPanel(
+            "Correct a \(metric.field.label.lowercased()) entry", lines: lines, state: state, into: &buffer)
         if let error {
             buffer.put(error, x: origin.x + 1, y: origin.y + 5, style: Styles.error, limit: origin.width - 1)
         }

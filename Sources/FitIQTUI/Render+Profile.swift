@@ -21,23 +21,23 @@ func renderProfile(_ state: AppState, into buffer: inout CellBuffer, bottom: Int
     let values = ProfileValues(state)
     let outbox = state.account?.state
     let metadataRows =
-        rows(for: [.name, .bio, .unitSystem, .language], state: state, values: values, width: leftWidth - 2)
+        rows(for: ProfileField.metadataFields, state: state, values: values, width: leftWidth - 2)
         + resultRows(
             outbox?.outbox.metadata?.delivery, pending: outbox?.outbox.metadata != nil, state: state,
             width: leftWidth - 3)
     let physicalRows =
-        rows(for: [.height, .dateOfBirth, .biologicalSex], state: state, values: values, width: rightWidth - 2)
+        rows(for: ProfileField.physicalFields, state: state, values: values, width: rightWidth - 2)
         + resultRows(
             physicalDelivery(outbox), pending: outbox?.outbox.physical != nil, state: state, width: rightWidth - 3)
     let focusForm = state.profile.focus.form
     let boxes: [(title: String, rows: [Row], x: Int, width: Int, focused: Bool, focusRow: Int?)] = [
         (
             "Profile", metadataRows, 0, leftWidth, focusForm == .metadata,
-            focusRow(state, in: [.name, .bio, .unitSystem, .language])
+            focusRow(state, in: ProfileField.metadataFields)
         ),
         (
             "Physical", physicalRows, sideBySide ? leftWidth : 0, rightWidth, focusForm != .metadata,
-            focusRow(state, in: [.height, .dateOfBirth, .biologicalSex])
+            focusRow(state, in: ProfileField.physicalFields)
         ),
     ]
     let heights = boxes.map { $0.rows.count + 2 }
@@ -159,6 +159,21 @@ private func display(
         }
     case .height:
         if text.isEmpty { text = "not set" }
+    case .weight, .bodyFat:
+        // The latest reading and how long ago: "72.4 kg · 3 days ago".
+        if let metric = field.metric, let entry = state.account?.state.latestEntry(of: metric), !draft {
+            text += " · " + relativeDay(entry.loggedAt, now: state.now, timeZone: state.timeZone)
+        } else if text.isEmpty {
+            text = "not logged"
+            if !focused { style = Styles.muted }
+        }
+    case .bmi:
+        if let bmi = values.bodyMassIndex, let category = bmi.category, !text.isEmpty {
+            text += " · " + category.rawValue
+        } else if text.isEmpty {
+            text = "needs a weight and a height"
+            if !focused { style = Styles.muted }
+        }
     case .language:
         if text.isEmpty { text = "—" }
     default:
@@ -169,6 +184,19 @@ private func display(
         style = focused ? CellStyle([.reverse, .bold], color: .warning) : Styles.draft
     }
     return (text, style)
+}
+
+/// How long ago `date` was, in days: `today`, `yesterday`, `3 days ago`, or the date past a month.
+func relativeDay(_ date: Date, now: Date, timeZone: LocalZone) -> String {
+    let day = CalendarDate(containing: date, in: timeZone)
+    let days = CalendarDate(containing: now, in: timeZone).daysSince1970 - day.daysSince1970
+    switch days {
+    case ..<0: return day.description
+    case 0: return "today"
+    case 1: return "yesterday"
+    case 2...31: return "\(days) days ago"
+    default: return day.description
+    }
 }
 
 /// `text` cut to `width` columns with `…`, keeping `suffix` (a draft's ` *` must always show).
@@ -199,6 +227,10 @@ private func extraLines(_ field: ProfileField, state: AppState) -> [(text: Strin
             lines.append(("imported \(day)\(file)", Styles.muted))
         }
         return lines
+    case .bmi:
+        // The category shows in the row itself; under 20 the adult ranges do not apply, and it says so.
+        guard let bmi = ProfileValues(state).bodyMassIndex, bmi.isUnderTwenty else { return [] }
+        return [("adult ranges do not apply", Styles.muted)]
     case .dateOfBirth:
         guard let health = profile.healthSync.healthDateOfBirth, health != profile.dateOfBirth else { return [] }
         return [("health data says \(health)", Styles.muted)]
@@ -270,21 +302,25 @@ func wrap(_ text: String, width: Int, maximumLines: Int = 3) -> [String] {
 /// chart goes first when the screen is short or narrow), as many as fit.
 private func renderHistory(_ state: AppState, x: Int, y: Int, width: Int, height: Int, into buffer: inout CellBuffer) {
     let focused = state.historySelection != nil
+    let metric = state.historyMetric
+    let history = state.account?.history(of: metric) ?? .empty
+    let title = "\(metric.field.label) history"
     let inner = drawBox(
-        focused ? "Height history (↑↓ choose, d remove, e correct)" : "Height history", x: x, y: y, width: width,
+        focused ? title + " (↑↓ choose, d remove, e correct)" : title, x: x, y: y, width: width,
         height: height, focused: focused, into: &buffer)
-    let entries = state.account?.heightHistory ?? []
+    let entries = history.entries
     let units = ProfileValues(state).unitSystem
     let withChart = inner.height >= 6 && inner.width >= 60 && !entries.isEmpty
     let listWidth = withChart ? min(40, inner.width / 2) : inner.width - 1
     if withChart {
-        HeightChart.render(
-            state.account?.heightChart ?? [], unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x,
+        HistoryChart.render(
+            history.chart, metric: metric, unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x,
             y: inner.y, width: inner.width - listWidth - 1, height: inner.height, style: .plain,
-            total: state.account?.heightCount)
+            total: history.count)
     }
-    HeightChart.list(
-        entries, unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x + inner.width - listWidth,
+    HistoryChart.list(
+        entries, metric: metric, unitSystem: units, timeZone: state.timeZone, into: &buffer,
+        x: inner.x + inner.width - listWidth,
         y: inner.y, width: listWidth, height: inner.height, style: .plain, selected: state.historySelection,
         isNewestFirst: true)
 }

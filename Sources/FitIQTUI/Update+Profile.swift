@@ -6,13 +6,22 @@ import FitIQCore
     import Foundation
 #endif
 
-/// Keys on the profile screen: outside an edit letters are commands; Enter edits or confirms.
+/// Keys on the profile screen: outside an edit letters are commands; Enter edits or confirms. The
+/// history panel follows the measurement last focused.
 func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
+    let effects = handleProfileKey(&state, key)
+    if let metric = state.profile.focus.metric, metric != state.historyMetric, state.historySelection == nil {
+        state.historyMetric = metric
+    }
+    return effects
+}
+
+private func handleProfileKey(_ state: inout AppState, _ key: Key) -> [Effect] {
     if let editing = state.profile.editing { return handleEditing(&state, editing.field, editing.editor, key) }
     if let selected = state.historySelection, let effects = handleHistory(&state, selected, key) { return effects }
     let fields = ProfileField.allCases
     let index = fields.firstIndex(of: state.profile.focus) ?? 0
-    let entries = state.account?.heightHistory ?? []
+    let entries = state.account?.history(of: state.historyMetric).entries ?? []
     // While the sync details show a conflict, `k` keeps this machine's value and `t` takes the
     // server's, for the first one listed (↑ still moves between fields).
     if state.lower == .syncDetails, key == .character("k") || key == .character("t"),
@@ -24,6 +33,15 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
     case .tab where state.profile.focus == fields.last && state.lower == .history && !entries.isEmpty:
         // From the last field into the history list.
         state.historySelection = 0
+    case .character("l") where state.profile.focus.metric != nil && state.lower == .history:
+        // Straight into the focused measurement's list (Tab would pass the other measurements).
+        let metric = state.profile.focus.metric ?? state.historyMetric
+        state.historyMetric = metric
+        if state.account?.history(of: metric).entries.isEmpty ?? true {
+            state.message = ("No \(state.historyMetric.field.label.lowercased()) entries yet.", false)
+        } else {
+            state.historySelection = 0
+        }
     case .tab, .down, .character("j"):
         state.profile.focus = fields[(index + 1) % fields.count]
     case .backTab, .up, .character("k"):
@@ -70,7 +88,8 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
 
 /// Keys while the history list has the focus; `nil` for keys it leaves to the profile screen.
 private func handleHistory(_ state: inout AppState, _ selected: Int, _ key: Key) -> [Effect]? {
-    let entries = state.account?.heightHistory ?? []
+    let metric = state.historyMetric
+    let entries = state.account?.history(of: metric).entries ?? []
     guard entries.indices.contains(selected) else {
         state.historySelection = entries.isEmpty ? nil : entries.count - 1
         return state.historySelection == nil ? nil : []
@@ -78,7 +97,7 @@ private func handleHistory(_ state: inout AppState, _ selected: Int, _ key: Key)
     let entry = entries[selected]
     let units = ProfileValues(state).unitSystem
     let summary =
-        "\(Height.format(entry.quantity, unitSystem: units)) of \(CalendarDate(containing: entry.loggedAt, in: state.timeZone))"
+        "\(metric.format(entry.quantity, unitSystem: units)) of \(CalendarDate(containing: entry.loggedAt, in: state.timeZone))"
     switch key {
     case .down, .character("j"):
         state.historySelection = min(entries.count - 1, selected + 1)
@@ -90,12 +109,12 @@ private func handleHistory(_ state: inout AppState, _ selected: Int, _ key: Key)
     case .backTab, .escape:
         state.historySelection = nil
     case .character("d"):
-        state.overlay = .deleteEntryPrompt(.height, id: AccountState.publicId(of: entry), summary: summary)
+        state.overlay = .deleteEntryPrompt(metric, id: AccountState.publicId(of: entry), summary: summary)
     case .character("e"), .enter:
-        var value = TextField(Height.format(entry.quantity, unitSystem: units), limit: ProfileField.height.limit)
+        var value = TextField(metric.format(entry.quantity, unitSystem: units), limit: ProfileField.height.limit)
         value.cursor = value.text.count
         state.overlay = .correctEntry(
-            .height, id: AccountState.publicId(of: entry), summary: summary, value: value, error: nil)
+            metric, id: AccountState.publicId(of: entry), summary: summary, value: value, error: nil)
     default:
         return nil
     }
@@ -104,8 +123,8 @@ private func handleHistory(_ state: inout AppState, _ selected: Int, _ key: Key)
 
 private func startEditing(_ state: inout AppState, _ field: ProfileField) {
     switch field {
-    case .dateOfBirth, .biologicalSex:
-        // Read-only: set at registration, or only from the health source.
+    case .dateOfBirth, .biologicalSex, .bmi:
+        // Read-only: set at registration, only from the health source, or derived.
         state.message = (readOnlyReason(field, canImport: state.canImportHealth), false)
     case .unitSystem:
         let current = ProfileValues(state).text(.unitSystem)
@@ -120,10 +139,13 @@ private func startEditing(_ state: inout AppState, _ field: ProfileField) {
 }
 
 private func readOnlyReason(_ field: ProfileField, canImport: Bool) -> String {
-    field == .dateOfBirth
-        ? "Date of birth is set at registration and cannot be changed here."
-        : "Biological sex comes only from your health data; it cannot be edited."
+    switch field {
+    case .dateOfBirth: "Date of birth is set at registration and cannot be changed here."
+    case .bmi: "BMI is derived from your latest weight and your height then; it is never typed."
+    default:
+        "Biological sex comes only from your health data; it cannot be edited."
             + (canImport ? " Press i to import it." : "")
+    }
 }
 
 private func handleEditing(_ state: inout AppState, _ field: ProfileField, _ editor: TextField, _ key: Key) -> [Effect]
@@ -141,7 +163,7 @@ private func handleEditing(_ state: inout AppState, _ field: ProfileField, _ edi
     case .tab, .backTab:
         // Moving away confirms, as in most form editors.
         guard confirmEdit(&state, field, editor.text) else { return [] }
-        return handleProfile(&state, key)
+        return handleProfileKey(&state, key)
     default:
         let before = editor.text
         if editor.handle(key) {
@@ -159,10 +181,10 @@ private func handleEditing(_ state: inout AppState, _ field: ProfileField, _ edi
 /// Ends the edit of `field` with `text` as its draft; `false` (edit kept open) when the text breaks a rule.
 func confirmEdit(_ state: inout AppState, _ field: ProfileField, _ text: String) -> Bool {
     let values = ProfileValues(state)
-    if field == .height {
-        // The one place a typed height is parsed: from here it travels as centimetres.
+    if let metric = field.metric {
+        // The one place a typed measurement is parsed: from here it travels in its unit (cm, kg, %).
         do {
-            state.profile.draftHeight = try Height.parse(text, unitSystem: values.unitSystem)
+            state.profile.draftValues[field] = try metric.parse(text, unitSystem: values.unitSystem)
         } catch {
             state.profile.errors[field] = error.description
             return false
@@ -188,8 +210,8 @@ func saveAll(_ state: inout AppState) -> [Effect] {
     let values = ProfileValues(state)
     var effects: [Effect] = []
     state.profile.errors = [:]
-    // A height draft was parsed when its field was confirmed; the other drafts are checked again here.
-    for field in state.profile.drafts.keys where field != .height {
+    // A measurement draft was parsed when its field was confirmed; the other drafts are checked again here.
+    for field in state.profile.drafts.keys where field.metric == nil {
         if let problem = values.problem(field, values.text(field)) { state.profile.errors[field] = problem }
     }
     let metadataDrafts = state.profile.drafts.keys.contains { $0.form == .metadata }
@@ -200,8 +222,10 @@ func saveAll(_ state: inout AppState) -> [Effect] {
                 name: values.text(.name), bio: values.text(.bio), unitSystem: units,
                 languageCode: values.text(.language)))
     }
-    if state.profile.drafts[.height] != nil, let centimetres = state.profile.draftHeight {
-        effects.append(.saveHeight(centimetres: centimetres))
+    for field in ProfileField.physicalFields {
+        if let metric = field.metric, state.profile.drafts[field] != nil, let value = state.profile.draftValues[field] {
+            effects.append(.saveMeasurement(metric, value: value))
+        }
     }
     if effects.isEmpty && state.profile.drafts.isEmpty { state.message = ("Nothing to save.", false) }
     if !state.profile.errors.isEmpty { state.message = ("Fix the marked fields; nothing was sent for them.", true) }

@@ -44,16 +44,16 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         state.signIn.busy = false
         state.message = (TextSanitizer.sanitize(message), true)
         return []
-    case .saved(let form, let error):
+    case .saved(let target, let error):
         if let error {
             state.message = (TextSanitizer.sanitize(error), true)
             return []
         }
-        for field in ProfileField.allCases where field.form == form { state.profile.drafts[field] = nil }
-        state.message = (form == .metadata ? "Profile saved." : "Height saved.", false)
+        for field in target.fields { state.profile.drafts[field] = nil }
+        state.message = (target.savedMessage, false)
         return []
-    case .nothingToSave(let form):
-        for field in ProfileField.allCases where field.form == form { state.profile.drafts[field] = nil }
+    case .nothingToSave(let target):
+        for field in target.fields { state.profile.drafts[field] = nil }
         state.message = ("Nothing to save.", false)
         return []
     case .tick(let date):

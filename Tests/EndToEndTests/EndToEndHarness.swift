@@ -181,15 +181,20 @@ extension TestDevServer {
         guard let token = login["access_token"] as? String else { throw APIFailure(text: "no token in \(login)") }
         let me = try await request("GET", "users/me", token: token)
         guard let profile = me["profile"] as? [String: Any] else { throw APIFailure(text: "no profile in \(me)") }
-        let progress = try await request(
-            "GET", "progress?type=height&from=1900-01-01&to=2100-01-01&limit=100", token: token)
-        guard let entries = progress["entries"] as? [[String: Any]] else {
-            throw APIFailure(text: "no entries in \(progress)")
+        var quantities: [String: [Double]] = [:]
+        for type in ["height", "weight", "body_fat_percentage"] {
+            let progress = try await request(
+                "GET", "progress?type=\(type)&from=1900-01-01&to=2100-01-01&limit=100", token: token)
+            guard let entries = progress["entries"] as? [[String: Any]] else {
+                throw APIFailure(text: "no entries in \(progress)")
+            }
+            quantities[type] = entries.compactMap { $0["quantity"] as? Double }
         }
         return ServerSnapshot(
             name: profile["name"] as? String, bio: profile["bio"] as? String,
             unitSystem: profile["preferred_unit_system"] as? String, heightCm: profile["height_cm"] as? Double,
-            heightEntries: entries.compactMap { $0["quantity"] as? Double })
+            heightEntries: quantities["height"] ?? [], weightEntries: quantities["weight"] ?? [],
+            bodyFatEntries: quantities["body_fat_percentage"] ?? [])
     }
 
     struct APIFailure: Error, CustomStringConvertible {
@@ -228,8 +233,10 @@ struct ServerSnapshot: Sendable {
     let bio: String?
     let unitSystem: String?
     let heightCm: Double?
-    /// The quantities of the account's `height` progress entries.
+    /// The quantities of the account's `height`, `weight` and `body_fat_percentage` progress entries.
     let heightEntries: [Double]
+    let weightEntries: [Double]
+    let bodyFatEntries: [Double]
 }
 
 /// Reading the profile screen's text.

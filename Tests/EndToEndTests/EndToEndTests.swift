@@ -297,7 +297,7 @@ extension EndToEndTests {
                 }
                 #expect(!screen.contains("press i to import"))
                 // Focused and Enter: it is read, never edited.
-                for _ in 0..<6 { try tui.send("Tab") }
+                try tui.send("BTab")  // from Name back to the last field
                 try await tui.waitUntil("the biological sex focused") { rows in
                     rows.contains { $0.contains("›Biological sex") }
                 }

@@ -176,7 +176,9 @@ extension TerminalHabitsEndToEndTests {
                 defer { tui.kill() }
                 try await waitForProfile(tui) { $0.contains { $0.contains("183.0 cm  manual") } }
 
-                for _ in 0..<7 { try tui.send("Tab") }
+                for _ in 0..<4 { try tui.send("Tab") }  // Height
+                try await tui.waitFor("›Height")
+                try tui.send("l")
                 try await tui.waitFor(all: ["Height history (↑↓ choose", "›"])
                 try tui.send("d")
                 try await tui.waitFor("Remove this height?")
@@ -194,6 +196,46 @@ extension TerminalHabitsEndToEndTests {
                         && $0.title.contains("● synced") && !$0.title.contains("pending")
                 }
                 #expect(try await server.snapshot().heightEntries == [183])
+            }
+        }
+    }
+}
+
+extension TerminalHabitsEndToEndTests {
+    @Test func aWeightTypedInTheEditorIsLoggedOnTheServerAndItsHistoryFollowsTheFocus() async throws {
+        try await EndToEnd.with { e2e in
+            try await e2e.withServer { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                #expect(try await e2e.cli(["weight", "set", "80.2 kg"]).status == 0)
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await waitForProfile(tui) { $0.contains { $0.contains("80.2 kg · today") } }
+
+                for _ in 0..<5 { try tui.send("Tab") }  // Weight
+                try await tui.waitFor(all: ["›Weight", "Weight history", "80.2 kg  manual"])
+                try tui.send("Enter")
+                try tui.send("C-u")
+                try tui.paste("176 lb")
+                try tui.send("Enter")
+                try await tui.waitFor("176 lb *")
+                try tui.send("C-s")
+                try await tui.waitUntil("the weight logged and synced") { rows in
+                    rows.contains { $0.contains("Weight saved.") } && rows.contains { $0.contains("79.8 kg  manual") }
+                        && rows.title.contains("● synced") && !rows.title.contains("pending")
+                }
+                #expect(try await server.snapshot().weightEntries.sorted() == [79.83, 80.2])
+
+                // Its own list: the newest removed, and undone.
+                try tui.send("l")
+                try await tui.waitFor(all: ["Weight history (↑↓ choose", "›"])
+                try tui.send("d")
+                try await tui.waitFor("Remove this weight?")
+                try tui.send("y")
+                try await tui.waitUntil("the weight removed and synced") { rows in
+                    rows.contains { $0.contains("Removed 79.8 kg; u undoes it.") } && rows.title.contains("● synced")
+                        && !rows.title.contains("pending")
+                }
+                #expect(try await server.snapshot().weightEntries == [80.2])
             }
         }
     }

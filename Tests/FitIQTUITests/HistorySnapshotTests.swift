@@ -27,12 +27,12 @@ struct HistorySnapshotTests {
         let partial = AccountSnapshot(email: "jane@example.com", server: "s", overview: overview)
         let whole = AccountSnapshot(email: "jane@example.com", server: "s", state: full)
 
-        #expect(partial.heightCount == 5_000 && whole.heightCount == 5_000)
-        #expect(partial.heightHistory.count == HistorySummary.latestLimit)
-        #expect(whole.heightHistory.count == 5_000)
-        #expect(partial.heightHistory.first?.quantity == 181)
-        #expect(partial.heightChart.count <= HistorySummary.seriesLimit)
-        #expect(partial.heightChart == whole.heightChart)
+        #expect(partial.history(of: .height).count == 5_000 && whole.history(of: .height).count == 5_000)
+        #expect(partial.history(of: .height).entries.count == HistorySummary.latestLimit)
+        #expect(whole.history(of: .height).entries.count == 5_000)
+        #expect(partial.history(of: .height).entries.first?.quantity == 181)
+        #expect(partial.history(of: .height).chart.count <= HistorySummary.seriesLimit)
+        #expect(partial.history(of: .height).chart == whole.history(of: .height).chart)
         var state = profileState(width: 120, height: 30)
         state.account = partial
         let first = screen(state).lines
@@ -45,7 +45,7 @@ struct HistorySnapshotTests {
         let points = (0..<3).map { index in
             ProgressEntry(quantity: 170, loggedAt: fixedNow.addingTimeInterval(Double(index) * 86_400), source: .server)
         }
-        let line = HeightChart.summary(points, unitSystem: .metric, timeZone: .utc, total: 4_321)
+        let line = HistoryChart.summary(points, metric: .height, unitSystem: .metric, timeZone: .utc, total: 4_321)
         #expect(line.contains("4321 entries since"))
     }
 }

@@ -64,7 +64,24 @@ struct ProfileScreenTests {
             seen.append(state.profile.focus)
         }
         #expect(seen == ProfileField.allCases)
-        // (Tab went from the last field straight back to Name before the history list took the focus.)
+        // The history followed the measurements passed: body fat, the last, has no entries, so Tab
+        // goes from the last field back to Name.
+        #expect(state.historyMetric == .bodyFat)
+        press([.tab], &state)
+        #expect(state.historySelection == nil)
+        #expect(state.profile.focus == .name)
+        // Back up to Height, then down past Weight and Body fat to the last field: the history follows
+        // each, and Tab from the last field goes into the list shown (the height's, when it is chosen
+        // with `l`).
+        press([.down, .down, .down, .down], &state)
+        #expect(state.historyMetric == .height)
+        press([.character("l")], &state)
+        #expect(state.historySelection == 0)
+        press([.backTab], &state)
+        #expect(state.historySelection == nil)
+        press([.up, .up, .up, .up, .up], &state)
+        #expect(state.profile.focus == .biologicalSex)
+        #expect(state.historyMetric == .height)
         press([.tab], &state)
         #expect(state.historySelection == 0)
         press([.tab], &state)
@@ -72,7 +89,7 @@ struct ProfileScreenTests {
         #expect(state.profile.focus == .name)
         press([.backTab], &state)
         #expect(state.profile.focus == .biologicalSex)
-        press([.up, .up], &state)
+        press([.up, .up, .up, .up, .up], &state)
         #expect(state.profile.focus == .height)
     }
 
@@ -119,10 +136,10 @@ struct ProfileScreenTests {
         var state = profileState()
         state.profile.focus = .height
         press([.enter, .control("u")] + type("181") + [.enter], &state)
-        #expect(press([.control("s")], &state) == [.saveHeight(centimetres: 181)])
+        #expect(press([.control("s")], &state) == [.saveMeasurement(.height, value: 181)])
 
         // The use case found the height already there.
-        _ = update(&state, .nothingToSave(.physical))
+        _ = update(&state, .nothingToSave(.measurement(.height)))
 
         let lines = screen(state).lines
         #expect(lines.contains { $0.contains("Nothing to save.") })
@@ -137,7 +154,7 @@ struct ProfileScreenTests {
         press([.enter, .control("u")] + type("181") + [.enter], &state)
         let effects = press([.control("s")], &state)
         #expect(effects.count == 2)
-        #expect(effects.contains(.saveHeight(centimetres: 181)))
+        #expect(effects.contains(.saveMeasurement(.height, value: 181)))
         // The metadata saved; the height's rejection shows under the Physical box only.
         _ = update(&state, .saved(.metadata, error: nil))
         var account = state.account?.state ?? .empty

@@ -128,7 +128,9 @@ struct SmallTruthsTests {
 struct HistoryFocusTests {
     func historyFocused() -> AppState {
         var state = profileState()
-        press(Array(repeating: .tab, count: ProfileField.allCases.count), &state)
+        // Height (Name, Bio, Unit system, Language, Height), then `l` for its list.
+        press(Array(repeating: .down, count: 4) + [.character("l")], &state)
+        #expect(state.historyMetric == .height)
         return state
     }
 

@@ -3,7 +3,7 @@ import FitIQTUI
 import Foundation
 import Testing
 
-struct HeightChartTests {
+struct HistoryChartTests {
     private static let utc = LocalZone.utc
 
     /// A height entry logged at noon UTC on `day` (`YYYY-MM-DD`).
@@ -31,8 +31,9 @@ struct HeightChartTests {
         _ entries: [ProgressEntry], width: Int, height: Int, units: UnitSystem = .metric
     ) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
-        HeightChart.render(
-            entries, unitSystem: units, timeZone: utc, into: &buffer, x: 0, y: 0, width: width, height: height,
+        HistoryChart.render(
+            entries, metric: .height, unitSystem: units, timeZone: utc, into: &buffer, x: 0, y: 0, width: width,
+            height: height,
             style: .plain)
         return buffer
     }
@@ -149,12 +150,14 @@ struct HeightChartTests {
             [ProgressEntry], UnitSystem, LocalZone, inout CellBuffer, Int, Int, Int, Int, CellStyle
         ) -> Void
         let chart: Draw = {
-            HeightChart.render(
-                $0, unitSystem: $1, timeZone: $2, into: &$3, x: $4, y: $5, width: $6, height: $7, style: $8)
+            HistoryChart.render(
+                $0, metric: .height, unitSystem: $1, timeZone: $2, into: &$3, x: $4, y: $5, width: $6, height: $7,
+                style: $8)
         }
         let list: Draw = {
-            HeightChart.list(
-                $0, unitSystem: $1, timeZone: $2, into: &$3, x: $4, y: $5, width: $6, height: $7, style: $8)
+            HistoryChart.list(
+                $0, metric: .height, unitSystem: $1, timeZone: $2, into: &$3, x: $4, y: $5, width: $6, height: $7,
+                style: $8)
         }
         for draw in [chart, list] {
             // Given a buffer full of markers
@@ -197,8 +200,9 @@ struct HeightChartTests {
 
     @Test func listsTheLatestEntriesWithTheirSourceAndSyncState() throws {
         var buffer = CellBuffer(width: 40, height: 3)
-        HeightChart.list(
-            try Self.year2024(), unitSystem: .metric, timeZone: Self.utc, into: &buffer, x: 0, y: 0, width: 40,
+        HistoryChart.list(
+            try Self.year2024(), metric: .height, unitSystem: .metric, timeZone: Self.utc, into: &buffer, x: 0, y: 0,
+            width: 40,
             height: 3, style: .plain)
         #expect(
             buffer
@@ -214,9 +218,10 @@ struct HeightChartTests {
         let tokyo = LocalZone(try #require(TimeZone(identifier: "Asia/Tokyo")))
         var buffer = CellBuffer(width: 40, height: 4)
         // 18:00 UTC on December 31 is already January 1 in Tokyo.
-        HeightChart.list(
+        HistoryChart.list(
             [try Self.entry("2024-12-31", 180.3, source: .manual, hour: 18), try Self.entry("2024-06-01", 170)],
-            unitSystem: .imperial, timeZone: tokyo, into: &buffer, x: 0, y: 0, width: 40, height: 4, style: .plain)
+            metric: .height, unitSystem: .imperial, timeZone: tokyo, into: &buffer, x: 0, y: 0, width: 40, height: 4,
+            style: .plain)
         #expect(
             buffer.reads([
                 "2025-01-01  5 ft 11 in  manual",
@@ -228,8 +233,9 @@ struct HeightChartTests {
 
     @Test func listSaysWhenThereIsNoHistory() {
         var buffer = CellBuffer(width: 30, height: 2)
-        HeightChart.list(
-            [], unitSystem: .metric, timeZone: Self.utc, into: &buffer, x: 0, y: 0, width: 30, height: 2, style: .plain)
+        HistoryChart.list(
+            [], metric: .height, unitSystem: .metric, timeZone: Self.utc, into: &buffer, x: 0, y: 0, width: 30,
+            height: 2, style: .plain)
         #expect(buffer.reads(["No height history yet.", ""]))
     }
 }

@@ -12,12 +12,15 @@ import FitIQCore
 /// equal slice of the time between the first and the last entry and shows the height in effect at
 /// its end. The y-axis shows the lowest and highest height in the user's units, the x-axis the
 /// first and last dates. Everything stays inside the given rectangle, whatever its size.
-public enum HeightChart {
+public enum HistoryChart {
     /// The fewest columns the bars need; narrower rectangles get a one-line summary.
     static let minimumPlotWidth = 10
     /// The fewest rows of bars; lower rectangles get a one-line summary.
     static let minimumPlotRows = 2
-    static let emptyMessage = "No height history yet."
+    /// What an empty history shows: `No weight history yet.`
+    static func emptyMessage(_ metric: Metric) -> String {
+        "No \(metric.field.label.lowercased()) history yet."
+    }
     private static let eighths: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// Draws the chart of the `height` entries (in any order; newest first as stored) into the
@@ -29,26 +32,26 @@ public enum HeightChart {
     /// `entries` may be a history thinned to a few points per column (``HistorySummary/series``);
     /// `total` then gives the number of entries of the whole history for the one-line summary.
     public static func render(
-        _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone,
+        _ entries: [ProgressEntry], metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone,
         into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle, total: Int? = nil
     ) {
         guard width > 0, height > 0 else { return }
         buffer.fill(x: x, y: y, width: width, height: height, style: style)
-        let points = chronological(entries)
+        let points = chronological(entries, of: metric)
         guard let oldest = points.first, let newest = points.last else {
-            buffer.put(emptyMessage, x: x, y: y, style: style, limit: width)
+            buffer.put(emptyMessage(metric), x: x, y: y, style: style, limit: width)
             return
         }
         let low = points.map(\.quantity).min() ?? oldest.quantity
         let high = points.map(\.quantity).max() ?? oldest.quantity
         let isFlat = high <= low
-        let lowLabel = Height.format(low, unitSystem: unitSystem)
-        let highLabel = Height.format(high, unitSystem: unitSystem)
+        let lowLabel = metric.format(low, unitSystem: unitSystem)
+        let highLabel = metric.format(high, unitSystem: unitSystem)
         let labelWidth = isFlat ? DisplayWidth.of(lowLabel) : max(DisplayWidth.of(lowLabel), DisplayWidth.of(highLabel))
         // Label, a space, the axis, then the bars; the last row holds the dates.
         let plot = (x: x + labelWidth + 2, width: width - labelWidth - 2, rows: height - 1)
         guard plot.width >= minimumPlotWidth, plot.rows >= minimumPlotRows else {
-            let summary = summary(points, unitSystem: unitSystem, timeZone: timeZone, total: total)
+            let summary = summary(points, metric: metric, unitSystem: unitSystem, timeZone: timeZone, total: total)
             buffer.put(summary, x: x, y: y, style: style, limit: width)
             return
         }
@@ -89,11 +92,11 @@ public enum HeightChart {
         }
     }
 
-    /// The height entries with a usable value, oldest first; of entries logged at the same instant,
-    /// the one listed first (the newest as stored) comes last, so it wins.
-    static func chronological(_ entries: [ProgressEntry]) -> [ProgressEntry] {
+    /// The entries of `metric` with a usable value, oldest first; of entries logged at the same
+    /// instant, the one listed first (the newest as stored) comes last, so it wins.
+    static func chronological(_ entries: [ProgressEntry], of metric: Metric) -> [ProgressEntry] {
         entries.enumerated()
-            .filter { $0.element.type == ProgressEntry.heightType && $0.element.quantity.isFinite }
+            .filter { $0.element.type == metric.type && $0.element.quantity.isFinite }
             .sorted { ($0.element.loggedAt, $1.offset) < ($1.element.loggedAt, $0.offset) }
             .map(\.element)
     }
@@ -136,11 +139,11 @@ public enum HeightChart {
     }
 
     /// One line for rectangles too small for a chart: the latest height and the extent of the history.
-    static func summary(_ points: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone, total: Int? = nil)
-        -> String
-    {
-        guard let oldest = points.first, let newest = points.last else { return emptyMessage }
-        let latest = Height.format(newest.quantity, unitSystem: unitSystem)
+    static func summary(
+        _ points: [ProgressEntry], metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone, total: Int? = nil
+    ) -> String {
+        guard let oldest = points.first, let newest = points.last else { return emptyMessage(metric) }
+        let latest = metric.format(newest.quantity, unitSystem: unitSystem)
         let day = CalendarDate(containing: newest.loggedAt, in: timeZone)
         guard (total ?? points.count) > 1 else { return "\(latest) on \(day)" }
         let since = CalendarDate(containing: oldest.loggedAt, in: timeZone)

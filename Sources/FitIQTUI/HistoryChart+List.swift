@@ -6,7 +6,7 @@ import FitIQCore
     import Foundation
 #endif
 
-extension HeightChart {
+extension HistoryChart {
     /// The marker after an entry the server does not have yet.
     static let pendingMarker = "(pending)"
 
@@ -14,21 +14,22 @@ extension HeightChart {
     /// the height in the user's units, where it came from (`manual`, `health`, `server`) and
     /// `(pending)` for an entry not synced yet. Clears the rectangle first and stays inside it.
     public static func list(
-        _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone,
+        _ entries: [ProgressEntry], metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone,
         into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle
     ) {
         list(
-            entries, unitSystem: unitSystem, timeZone: timeZone, into: &buffer, x: x, y: y, width: width,
+            entries, metric: metric, unitSystem: unitSystem, timeZone: timeZone, into: &buffer, x: x, y: y,
+            width: width,
             height: height, style: style, selected: nil)
     }
 
-    /// ``list(_:unitSystem:timeZone:into:x:y:width:height:style:)`` with the entry `selected` (newest first)
+    /// ``list(_:metric:unitSystem:timeZone:into:x:y:width:height:style:)`` with the entry `selected` (newest first)
     /// marked and kept in view.
     ///
     /// With `isNewestFirst`, `entries` are the height entries already in the list's order (as
-    /// ``chronological(_:)`` reversed gives them), and only the rows shown are looked at.
+    /// ``chronological(_:of:)`` reversed gives them), and only the rows shown are looked at.
     public static func list(
-        _ entries: [ProgressEntry], unitSystem: UnitSystem, timeZone: LocalZone,
+        _ entries: [ProgressEntry], metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone,
         into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int, style: CellStyle, selected: Int?,
         isNewestFirst: Bool = false
     ) {
@@ -36,13 +37,13 @@ extension HeightChart {
         buffer.fill(x: x, y: y, width: width, height: height, style: style)
         // The chosen entry (newest first) stays in view: the list scrolls past the first rows if need be.
         let first = selected.map { max(0, $0 - height + 1) } ?? 0
-        let ordered = isNewestFirst ? entries : Array(chronological(entries).reversed())
+        let ordered = isNewestFirst ? entries : Array(chronological(entries, of: metric).reversed())
         let shown = ordered.dropFirst(first).prefix(height)
         guard !shown.isEmpty else {
-            buffer.put(emptyMessage, x: x, y: y, style: style, limit: width)
+            buffer.put(emptyMessage(metric), x: x, y: y, style: style, limit: width)
             return
         }
-        let heights = shown.map { Height.format($0.quantity, unitSystem: unitSystem) }
+        let heights = shown.map { metric.format($0.quantity, unitSystem: unitSystem) }
         let heightWidth = heights.map(DisplayWidth.of).max() ?? 0
         for (row, (entry, text)) in zip(shown, heights).enumerated() {
             let date = CalendarDate(containing: entry.loggedAt, in: timeZone)
