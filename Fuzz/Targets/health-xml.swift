@@ -1,5 +1,6 @@
 // libFuzzer target `health-xml`: the health export's XML as FitIQHealth reads it: the DOCTYPE
-// stripper, libxml2's SAX2 push parser and the collector of Height records, `<Me>` and `<ExportDate>`.
+// stripper, libxml2's SAX2 push parser and the collector of Height, BodyMass and BodyFatPercentage
+// records (a Correlation's skipped), `<Me>` and `<ExportDate>`.
 //
 // Compiled into the module FitIQHealth without AppleHealthExport.swift (its NIO thread pool), so it
 // feeds `HealthXMLParser` directly, as `AppleHealthExport.readXML` does: in chunks, here of 1 to 64

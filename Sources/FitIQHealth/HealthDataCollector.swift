@@ -16,8 +16,11 @@ import FitIQCore
 /// Collects the few values fitiq-tui needs from libxml2's start-element events.
 ///
 /// Element and attribute names are compared bytewise in libxml2's own buffers; Strings are built
-/// only for `<ExportDate>`, `<Me>` and Height records, so the millions of other records cost a
-/// first-byte check or a short comparison each.
+/// only for `<ExportDate>`, `<Me>` and Height, BodyMass and BodyFatPercentage records, so the
+/// millions of other records cost a first-byte check and a few length comparisons of their type each.
+///
+/// A record nested in a `<Correlation>` also appears at the top level of the export (the DTD says
+/// so): it is read there only.
 final class HealthDataCollector {
     /// An error libxml2 reported while parsing.
     struct ParserError: Equatable {
@@ -41,6 +44,8 @@ final class HealthDataCollector {
     private var sawExportDate = false
     /// How many elements are open (started and not yet ended).
     private var depth: Int32 = 0
+    /// The ``depth`` of the open `<Correlation>` whose records are skipped; 0 when none is open.
+    private var correlationDepth: Int32 = 0
 
     init(libxml2: LibXML2) {
         self.libxml2 = libxml2
@@ -67,7 +72,9 @@ final class HealthDataCollector {
         }
         switch name[0] {
         case UInt8(ascii: "R"):
-            if Self.equals(name, "Record") { record(attributeCount, attributes) }
+            if correlationDepth == 0 && Self.equals(name, "Record") { record(attributeCount, attributes) }
+        case UInt8(ascii: "C"):
+            if correlationDepth == 0 && Self.equals(name, "Correlation") { correlationDepth = depth }
         case UInt8(ascii: "M"):
             if !sawMe && Self.equals(name, "Me") { me(attributeCount, attributes) }
         case UInt8(ascii: "E"):
@@ -82,6 +89,7 @@ final class HealthDataCollector {
 
     /// Handles one end tag (also sent for an empty-element tag).
     func endElement() {
+        if depth == correlationDepth { correlationDepth = 0 }
         depth -= 1
     }
 
@@ -104,17 +112,49 @@ final class HealthDataCollector {
         if let context { libxml2.stopParser(context) }
     }
 
+    /// Reads a record of a type fitiq-tui takes; `sourceName` and `device` are not read: the same
+    /// reading written by several sources is one reading.
     private func record(_ count: Int, _ attributes: SAXAttributes) {
-        guard let type = Self.attribute("type", count, attributes),
-            Self.equals(type, "HKQuantityTypeIdentifierHeight")
-        else { return }
+        guard let type = Self.attribute("type", count, attributes), let kind = Self.recordKind(type) else { return }
         guard let value = Self.value(of: "value", count, attributes),
             let unit = Self.value(of: "unit", count, attributes),
-            let centimetres = HealthValueMapping.centimetres(value: value, unit: unit),
+            let converted = kind.convert(value, unit),
             let start = Self.attribute("startDate", count, attributes),
             let measuredAt = HealthTimestamp.parse(start)
         else { return }
-        samples.append(MeasurementSample(.height, value: centimetres, measuredAt: measuredAt))
+        samples.append(MeasurementSample(kind.metric, value: converted, measuredAt: measuredAt))
+    }
+
+    /// A record type fitiq-tui takes: its metric and how a value in the record's unit becomes one in
+    /// the metric's.
+    enum RecordKind {
+        case height, bodyMass, bodyFat
+
+        var metric: Metric {
+            switch self {
+            case .height: .height
+            case .bodyMass: .weight
+            case .bodyFat: .bodyFat
+            }
+        }
+
+        func convert(_ value: String, _ unit: String) -> Double? {
+            switch self {
+            case .height: HealthValueMapping.centimetres(value: value, unit: unit)
+            case .bodyMass: HealthValueMapping.kilograms(value: value, unit: unit)
+            case .bodyFat: HealthValueMapping.percent(value: value, unit: unit)
+            }
+        }
+    }
+
+    /// The kind of a record's `type`, or `nil` for the types fitiq-tui skips. The three names differ in
+    /// length (30, 32 and 41 bytes), so another type costs three length comparisons, or one memcmp
+    /// when its length matches.
+    static func recordKind(_ type: UnsafeBufferPointer<UInt8>) -> RecordKind? {
+        if equals(type, "HKQuantityTypeIdentifierHeight") { return .height }
+        if equals(type, "HKQuantityTypeIdentifierBodyMass") { return .bodyMass }
+        if equals(type, "HKQuantityTypeIdentifierBodyFatPercentage") { return .bodyFat }
+        return nil
     }
 
     private func me(_ count: Int, _ attributes: SAXAttributes) {

@@ -26,14 +26,19 @@ struct HealthImportCLITests {
             let answers = try #require(
                 try JSONSerialization.jsonObject(with: Data(contentsOf: expect)) as? [String: Any])
             let samples = try #require(answers["count"] as? Int)
+            // The export's BodyMass records are weights, imported too (each a distinct reading here).
+            let weights = try #require(answers["weight_records"] as? Int)
+            #expect(weights > 0 && answers["weight_readings"] as? Int == weights)
+            #expect(answers["body_fat_records"] as? Int == 0)
 
             requests.clear()
             let first = try await cli.run(["import-health", export.path])
             #expect(first.status == 0, "\(first)")
             #expect(first.stdout.contains("Biological sex Female from the health source; sending it to the server."))
             #expect(first.stdout.contains("Heights: \(samples) found, \(samples) new, \(samples) posted."))
+            #expect(first.stdout.contains("Weights: \(weights) found, \(weights) new, \(weights) posted."))
             #expect(requests.count("PATCH /api/v1/users/me/physical") == 1)
-            #expect(requests.count("POST /api/v1/progress") == samples)
+            #expect(requests.count("POST /api/v1/progress") == samples + weights)
 
             let shown = try #require(
                 try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
@@ -54,6 +59,7 @@ struct HealthImportCLITests {
                 }, "libxml2 is loaded for the import")
             #expect(second.stdout.contains("Nothing new to send"))
             #expect(second.stdout.contains("Heights: \(samples) found, 0 new."))
+            #expect(second.stdout.contains("Weights: \(weights) found, 0 new."))
             #expect(requests.count("PATCH /api/v1/users/me/physical") == 0)
             #expect(requests.count("POST /api/v1/progress") == 0)
 

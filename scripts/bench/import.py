@@ -14,6 +14,8 @@ Throughput is MB (10^6 bytes) of uncompressed XML per second of wall time; peak 
 process tree's maximum resident set (wait4). Each figure is the median of --runs runs.
 
 Usage: import.py --bin-dir DIR --healthkit-to-sqlite PATH [--mb 200] [--large-mb 1000] [--runs 3]
+                 [--body-fat-share 0.5]
+The export's body records (about 0.2 % of it) are weights and, by --body-fat-share, body fat readings.
 Only the Python standard library is used.
 """
 
@@ -61,8 +63,9 @@ def median_run(label, argv, runs, env=None, prepare=None):
     return statistics.median(times), max(peaks)
 
 
-def generate(path, mb, zipped, seed=1):
-    argv = [sys.executable, GENERATOR, "--mb", str(mb), "--seed", str(seed), "--sex", "female", "--out", path]
+def generate(path, mb, zipped, body_fat_share, seed=1):
+    argv = [sys.executable, GENERATOR, "--mb", str(mb), "--seed", str(seed), "--sex", "female",
+            "--body-fat-share", str(body_fat_share), "--out", path]
     if zipped:
         argv.append("--zip")
     subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -81,6 +84,8 @@ def main():
     parser.add_argument("--mb", type=int, default=200, help="size of export.xml in MB (default 200)")
     parser.add_argument("--large-mb", type=int, default=1000, help="size of the large export.xml (0: skip)")
     parser.add_argument("--runs", type=int, default=3, help="runs per row (median time, max RSS)")
+    parser.add_argument("--body-fat-share", type=float, default=0.5,
+                        help="share of the export's body records written as body fat, the rest weights (default 0.5)")
     args = parser.parse_args()
     bin_dir = os.path.abspath(args.bin_dir)
     tui = os.path.join(bin_dir, "fitiq-tui")
@@ -96,12 +101,12 @@ def main():
         print(f"generating exports in {work} …", flush=True)
         xml = os.path.join(work, "export.xml")
         archive = os.path.join(work, "export.zip")
-        generate(xml, args.mb, zipped=False)
-        generate(archive, args.mb, zipped=True)
+        generate(xml, args.mb, zipped=False, body_fat_share=args.body_fat_share)
+        generate(archive, args.mb, zipped=True, body_fat_share=args.body_fat_share)
         large = None
         if args.large_mb:
             large = os.path.join(work, "large.xml")
-            generate(large, args.large_mb, zipped=False)
+            generate(large, args.large_mb, zipped=False, body_fat_share=args.body_fat_share)
         xml_mb = os.path.getsize(xml) / 1e6
         zip_xml_mb = xml_bytes_in_zip(archive) / 1e6
 

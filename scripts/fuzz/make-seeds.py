@@ -97,6 +97,20 @@ WIRE = {
     "error-html.html": "<html><body>502 Bad Gateway</body></html>",
 }
 
+# Every unit of a weight, a body fat fraction and a Correlation repeating a record, small.
+BODY_UNITS = """<?xml version="1.0" encoding="UTF-8"?>
+<HealthData locale="fr_FR">
+ <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Sant\u00e9" unit="kg" startDate="2025-05-01 07:00:10 +0200" value="72.4"/>
+ <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Withings" unit="g" startDate="2025-05-01 07:00:14 +0200" value="72400"/>
+ <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Health" unit="lb" startDate="2025-05-02 07:00:00 +0200" value="159.6"/>
+ <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Health" unit="st" startDate="2025-05-03 07:00:00 +0200" value="11.4"/>
+ <Record type="HKQuantityTypeIdentifierBodyFatPercentage" sourceName="Withings" unit="%" startDate="2025-05-01 07:00:10 +0200" value="0.162"/>
+ <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Withings" startDate="2025-05-01 07:00:10 +0200" endDate="2025-05-01 07:00:10 +0200">
+  <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Sant\u00e9" unit="kg" startDate="2025-05-01 07:00:10 +0200" value="72.4"/>
+ </Correlation>
+</HealthData>
+"""
+
 NAME = b"apple_health_export/export.xml"
 
 
@@ -164,15 +178,19 @@ def main():
         write(os.path.join(out, "wire", name), body)
     with tempfile.TemporaryDirectory() as folder:
         exports = {}
-        for dtd in ("none", "ios16"):
-            path = os.path.join(folder, f"export-{dtd}.xml")
+        for name, options in (("none", ["--dtd", "none"]), ("ios16", ["--dtd", "ios16"]),
+                              ("body", ["--dtd", "none", "--weights", "3", "--body-fat", "2"])):
+            path = os.path.join(folder, f"export-{name}.xml")
             subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "health", "make-health-export.py"),
-                            "--mb", "0.002", "--heights", "3", "--routes", "0", "--dtd", dtd, "--out", path],
+                            "--mb", "0.002", "--heights", "3", "--routes", "0", "--out", path] + options,
                            check=True, capture_output=True)
             with open(path, "rb") as f:
-                exports[dtd] = f.read()
+                exports[name] = f.read()
     write(os.path.join(out, "health-xml", "export.xml"), exports["none"])
     write(os.path.join(out, "health-xml", "export-doctype.xml"), exports["ios16"])
+    # weights and body fat: several sources, kg / lb / st / g, a fraction in %, a Correlation's repeat
+    write(os.path.join(out, "health-xml", "export-body.xml"), exports["body"])
+    write(os.path.join(out, "health-xml", "body-units.xml"), BODY_UNITS)
     write(os.path.join(out, "health-xml", "minimal.xml"),
           '<?xml version="1.0"?>\n<HealthData><Me HKCharacteristicTypeIdentifierDateOfBirth=""/></HealthData>\n')
     document = exports["none"]

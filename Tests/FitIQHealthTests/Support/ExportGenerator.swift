@@ -13,9 +13,28 @@ enum ExportGenerator {
         var meDob: String
         var meSex: String
         var bytes: Int
+        /// BodyMass records at the top level (a Correlation's are repeats), and the distinct readings
+        /// they are (same minute and value to 0.01 kg); the latest reading, if any.
+        var weightRecords: Int
+        var weightReadings: Int
+        var weightLatestStartDate: String?
+        var weightLatestKg: Double?
+        /// The same for BodyFatPercentage records, in percent.
+        var bodyFatRecords: Int
+        var bodyFatReadings: Int
+        var bodyFatLatestStartDate: String?
+        var bodyFatLatestPercent: Double?
 
         enum CodingKeys: String, CodingKey {
             case count, bytes
+            case weightRecords = "weight_records"
+            case weightReadings = "weight_readings"
+            case weightLatestStartDate = "weight_latest_startDate"
+            case weightLatestKg = "weight_latest_kg"
+            case bodyFatRecords = "body_fat_records"
+            case bodyFatReadings = "body_fat_readings"
+            case bodyFatLatestStartDate = "body_fat_latest_startDate"
+            case bodyFatLatestPercent = "body_fat_latest_percent"
             case latestStartDate = "latest_startDate"
             case latestCm = "latest_cm"
             case decoyStartDate = "decoy_startDate"
