@@ -63,13 +63,7 @@ final class EffectRunner: Sendable {
             }
         case .saveMeasurement(let metric, let value):
             spawn {
-                await self.save(.measurement(metric)) { account in
-                    // A height is the profile's current height (unchanged when it shows the same); a
-                    // weight or body fat is a new reading each time it is saved.
-                    guard metric != .height else { return try await account.updateHeight(centimetres: value) }
-                    try await account.log(metric, value)
-                    return true
-                }
+                await self.save(.measurement(metric)) { account in try await account.saveMeasurement(metric, value) }
             }
         case .importHealth(let path):
             let task = Task { await self.importHealth(path) }

@@ -221,7 +221,9 @@ public struct ProfileForm: Sendable, Equatable {
     }
 }
 
-/// A field of the profile screen.
+/// A field of the profile screen: the field table. Its label, the word plain mode and scripts name it
+/// by, its form, its measurement, its typing limit and its help drive the editor's forms, plain mode's
+/// `set`, `show` and `help`, and validation (``ProfileValues/problem(_:_:)``).
 public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
     case name, bio, unitSystem, language, height, weight, bodyFat, bmi, dateOfBirth, biologicalSex
 
@@ -260,6 +262,43 @@ public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
         case .bmi: "BMI"
         case .dateOfBirth: "Date of birth"
         case .biologicalSex: "Biological sex"
+        }
+    }
+
+    /// The word plain mode's `set` names it by: `name`, `units`, `body-fat`, …
+    public var name: String {
+        switch self {
+        case .name: "name"
+        case .bio: "bio"
+        case .unitSystem: "units"
+        case .language: "language"
+        case .height: "height"
+        case .weight: "weight"
+        case .bodyFat: "body-fat"
+        case .bmi: "bmi"
+        case .dateOfBirth: "date-of-birth"
+        case .biologicalSex: "biological-sex"
+        }
+    }
+
+    /// The field plain mode names `name` (any case).
+    public static func named(_ name: String) -> ProfileField? {
+        allCases.first { $0.name == name.lowercased() }
+    }
+
+    /// What the field holds and how it is typed, for the help.
+    public var help: String {
+        switch self {
+        case .name: "your name, up to \(ProfileRules.nameLimit) characters"
+        case .bio: "a few words about you, up to \(ProfileRules.bioLimit) characters"
+        case .unitSystem: "metric or imperial: the units heights and weights are typed and shown in"
+        case .language: "a language code such as en, pt-BR or es-419"
+        case .height: "180.5 cm, 1.8 m, 5'11\" or 71 in; logged in the height history"
+        case .weight: "72.4 kg, 160 lb or 11 st 4 lb; each save logs a reading"
+        case .bodyFat: "a percentage such as 18.5; each save logs a reading"
+        case .bmi: "derived from the latest weight and the height then; never typed"
+        case .dateOfBirth: "set at registration; read-only"
+        case .biologicalSex: "only from your health data (import it); read-only"
         }
     }
 

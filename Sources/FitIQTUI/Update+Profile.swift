@@ -138,7 +138,7 @@ private func startEditing(_ state: inout AppState, _ field: ProfileField) {
     }
 }
 
-private func readOnlyReason(_ field: ProfileField, canImport: Bool) -> String {
+func readOnlyReason(_ field: ProfileField, canImport: Bool) -> String {
     switch field {
     case .dateOfBirth: "Date of birth is set at registration and cannot be changed here."
     case .bmi: "BMI is derived from your latest weight and your height then; it is never typed."

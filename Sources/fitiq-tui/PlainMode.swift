@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQHealth
+import FitIQTUI
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -16,32 +17,13 @@ import FitIQHealth
 /// The editor for screen readers, dumb terminals, `script` logs and scripted input (`--plain`,
 /// `TERM=dumb`, `FITIQ_PLAIN=1`): labelled lines and a `fitiq>` prompt that reads one command per line,
 /// from a terminal or a pipe. No full screen, no boxes, no cursor addressing; every answer is one or
-/// more complete sentences, with the editor's own validation messages.
+/// more complete sentences, with the editor's own form model (``FormSession``): the same fields,
+/// drafts, checks and saves.
 struct PlainMode {
     let accounts: Accounts
     var account: Account?
-    /// Edits made with `set` and not saved yet, by field, in the order given.
-    private var edits: [(field: Field, text: String, value: Value)] = []
-
-    enum Field: String, CaseIterable {
-        case name, bio, units, language, height
-
-        var label: String {
-            switch self {
-            case .name: "Name"
-            case .bio: "Bio"
-            case .units: "Unit system"
-            case .language: "Language"
-            case .height: "Height"
-            }
-        }
-    }
-
-    enum Value {
-        case text(String)
-        case units(UnitSystem)
-        case centimetres(Double)
-    }
+    /// Edits made with `set` and not saved yet.
+    private var form: FormSession?
 
     init(accounts: Accounts, account: Account?) {
         self.accounts = accounts
@@ -83,7 +65,7 @@ struct PlainMode {
         case "save": await save()
         case "sync": await sync()
         case "status": await status()
-        case "history": await history()
+        case "history": await history(rest)
         case "import": await importHealth(rest)
         case "help": help()
         case "quit", "exit": return await quit()
@@ -100,67 +82,66 @@ struct PlainMode {
         }
         say("You are signed in as \(TextSanitizer.sanitize(account.email)).")
         say(Output.profileText(state))
-        for edit in edits { say("\(edit.field.label) will be \(edit.text) once you save (not saved yet).") }
+        for draft in form?.drafts ?? [] {
+            say("\(draft.field.label) will be \(draft.shown) once you save (not saved yet).")
+        }
+    }
+
+    /// The form over the account as cached now, keeping the drafts made so far.
+    private mutating func currentForm() async -> FormSession? {
+        guard let account, let overview = try? await account.store.overview() else { return nil }
+        let snapshot = AccountSnapshot(email: account.email, server: accounts.server, overview: overview)
+        if form == nil {
+            form = FormSession(account: snapshot, now: Date(), timeZone: accounts.environment.timeZone)
+        } else {
+            form?.update(snapshot)
+        }
+        return form
+    }
+
+    /// The editable fields, as `set` names them.
+    private static var editableNames: String {
+        ProfileField.allCases.filter { $0.form != nil }.map(\.name).joined(separator: "|")
     }
 
     private mutating func set(_ arguments: String) async {
         let parts = arguments.split(separator: " ", maxSplits: 1).map(String.init)
-        guard let first = parts.first, let field = Field(rawValue: first.lowercased()) else {
-            return say("Say what to set: set name|bio|units|language|height VALUE.")
+        guard let first = parts.first, let field = ProfileField.named(first) else {
+            return say("Say what to set: set \(Self.editableNames) VALUE.")
         }
-        let text = parts.count > 1 ? parts[1] : ""
-        let units = (try? await account?.cached().profile?.preferredUnitSystem) ?? .metric
-        let pendingUnits = edits.last { $0.field == .units }.flatMap { edit -> UnitSystem? in
-            if case .units(let units) = edit.value { return units }
-            return nil
+        guard var form = await currentForm() else { return say("No profile is cached yet; run sync.") }
+        switch form.set(field, parts.count > 1 ? parts[1] : "") {
+        case .drafted(let shown): say("\(field.label) will be \(shown) once you save.")
+        case .unchanged(let shown): say("\(field.label) is already \(shown); nothing to save for it.")
+        case .refused(let problem): say(problem.message)
         }
-        do {
-            let value: Value
-            switch field {
-            case .name: value = .text(try ProfileRules.name(text))
-            case .bio: value = .text(try ProfileRules.bio(text))
-            case .language: value = .text(try ProfileRules.languageCode(text))
-            case .units: value = .units(try ProfileRules.unitSystem(text))
-            case .height: value = .centimetres(try Height.parse(text, unitSystem: pendingUnits ?? units))
-            }
-            edits.removeAll { $0.field == field }
-            let shown =
-                if case .centimetres(let centimetres) = value {
-                    Height.format(centimetres, unitSystem: pendingUnits ?? units)
-                } else { TextSanitizer.sanitize(text) }
-            edits.append((field, shown, value))
-            say("\(field.label) will be \(shown) once you save.")
-        } catch {
-            say("\(error)")
-        }
+        self.form = form
     }
 
     private mutating func save() async {
         guard let account else { return say("Nothing is signed in.") }
-        guard !edits.isEmpty else { return say("There is nothing to save.") }
-        var metadata: (name: String?, bio: String?, units: UnitSystem?, language: String?) = (nil, nil, nil, nil)
-        var height: Double?
-        for edit in edits {
-            switch (edit.field, edit.value) {
-            case (.name, .text(let text)): metadata.name = text
-            case (.bio, .text(let text)): metadata.bio = text
-            case (.language, .text(let text)): metadata.language = text
-            case (.units, .units(let units)): metadata.units = units
-            case (.height, .centimetres(let centimetres)): height = centimetres
-            default: break
-            }
-        }
+        guard var form = await currentForm(), !form.drafts.isEmpty else { return say("There is nothing to save.") }
+        let (effects, problems) = form.save()
+        for problem in problems { say(problem.message) }
+        guard problems.isEmpty else { return say("Nothing was saved; fix the values above.") }
         // Each form is its own change, saved here first, then sent.
         do {
-            if metadata.name != nil || metadata.bio != nil || metadata.units != nil || metadata.language != nil {
-                try await account.updateMetadata(
-                    name: metadata.name, bio: metadata.bio, unitSystem: metadata.units, languageCode: metadata.language)
+            for effect in effects {
+                switch effect {
+                case .saveMetadata(let name, let bio, let units, let language):
+                    try await account.updateMetadata(
+                        name: name, bio: bio, unitSystem: units, languageCode: language)
+                case .saveMeasurement(let metric, let value):
+                    try await account.saveMeasurement(metric, value)
+                default:
+                    break
+                }
             }
-            if let height { try await account.updateHeight(centimetres: height) }
         } catch {
             return say("Nothing was saved: \(TextSanitizer.sanitize(String(describing: error)))")
         }
-        edits = []
+        form.clear()
+        self.form = form
         say("Saved on this machine.")
         await sync()
     }
@@ -198,16 +179,21 @@ struct PlainMode {
         }
     }
 
-    private func history() async {
-        guard let account, let entries = try? await account.history(of: .height, refresh: false) else {
+    private func history(_ argument: String) async {
+        let name = argument.trimmingWhitespace().lowercased()
+        guard let metric = name.isEmpty ? .height : Metric.named(name) else {
+            return say("Say which history: history \(Metric.all.map(\.id).joined(separator: "|")).")
+        }
+        guard let account, let entries = try? await account.history(of: metric, refresh: false) else {
             return say("Nothing is signed in.")
         }
-        guard !entries.isEmpty else { return say("There is no height history yet.") }
+        let label = metric.field.label.lowercased()
+        guard !entries.isEmpty else { return say("There is no \(label) history yet.") }
         let units = (try? await account.cached().profile?.preferredUnitSystem) ?? .metric
         for entry in entries {
             let day = CalendarDate(containing: entry.loggedAt, in: accounts.environment.timeZone)
             let synced = entry.isSynced ? "on the server" : "not on the server yet"
-            say("On \(day): \(Height.format(entry.quantity, unitSystem: units)), \(entry.source.rawValue), \(synced).")
+            say("On \(day): \(metric.format(entry.quantity, unitSystem: units)), \(entry.source.rawValue), \(synced).")
         }
     }
 
@@ -234,17 +220,22 @@ struct PlainMode {
 
     private func help() {
         say("show writes your profile.")
-        say(
-            "set name, set bio, set units, set language or set height, followed by the value, changes a field; save saves."
-        )
+        say("set FIELD VALUE changes a field; save saves. The fields:")
+        for field in ProfileField.allCases {
+            say("  \(field.name): \(field.help)\(field.form == nil ? "" : ".")")
+        }
         say("save saves the changes on this machine and sends them; sync sends what is waiting and reads the server.")
-        say("status tells what is waiting or refused; history lists your heights.")
+        say(
+            "status tells what is waiting or refused; history lists your heights, history weight or "
+                + "history body-fat the others.")
         say("import PATH reads an Apple Health export (export.zip or export.xml).")
         say("quit ends; it asks first when changes are not saved.")
     }
 
+    private var unsavedCount: Int { form?.drafts.count ?? 0 }
+
     private mutating func quit() async -> Bool {
-        guard !edits.isEmpty else { return false }
+        guard unsavedCount > 0 else { return false }
         StandardStreams.write("Save changes? (y/n) ", to: STDOUT_FILENO)
         guard let answer = readLine(strippingNewline: true) else {
             endOfInput()
@@ -253,14 +244,14 @@ struct PlainMode {
         if answer.trimmingWhitespace().lowercased().hasPrefix("y") {
             await save()
         } else {
-            say("\(notSaved(edits.count)).")
+            say("\(notSaved(unsavedCount)).")
         }
         return false
     }
 
     private func endOfInput() {
-        guard !edits.isEmpty else { return say("End of input.") }
-        say("End of input: \(notSaved(edits.count)).")
+        guard unsavedCount > 0 else { return say("End of input.") }
+        say("End of input: \(notSaved(unsavedCount)).")
     }
 
     // MARK: Signing in

@@ -55,6 +55,39 @@ struct PlainModeCLITests {
         }
     }
 
+    @Test func weightAndBodyFatAreSetSavedAndListedWithTheEditorsFields() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await TestDevServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+
+            let run = try await cli.run(
+                ["--plain"],
+                input: "help\nset weight 160 lb\nset body-fat 80\nset body-fat 18.5 %\nset bmi 22\nsave\n"
+                    + "history weight\nhistory body-fat\nhistory steps\nquit\n")
+
+            #expect(run.status == 0, "\(run)")
+            // The help lists every field of the editor's table.
+            for field in ["name", "bio", "units", "language", "height", "weight", "body-fat", "bmi"] {
+                #expect(run.stdout.contains("  \(field): "), "\(field) in \(run.stdout)")
+            }
+            #expect(run.stdout.contains("Weight will be 72.6 kg once you save."), "\(run)")
+            #expect(run.stdout.contains("Body fat must be between 1 and 75 %"), "\(run)")
+            #expect(run.stdout.contains("Body fat will be 18.5 % once you save."), "\(run)")
+            #expect(run.stdout.contains("BMI is derived from your latest weight"), "\(run)")
+            #expect(run.stdout.contains("Synced: the server has every change."), "\(run)")
+            #expect(run.stdout.contains(": 72.6 kg, manual, on the server."), "\(run)")
+            #expect(run.stdout.contains(": 18.5 %, manual, on the server."), "\(run)")
+            #expect(run.stdout.contains("Say which history: history height|weight|body-fat."), "\(run)")
+
+            let other = try #require(try await cli.otherMachine())
+            let weights = try #require(
+                try CLIHarness.json(try await other.run(["weight", "history", "--json"])) as? [[String: Any]])
+            #expect(weights.map { $0["weightKg"] as? Double } == [72.57])
+        }
+    }
+
     @Test func unsavedEditsAtTheEndOfInputAreNotSavedAndItSaysSo() async throws {
         try await CLIHarness.with { cli in
             let server = try await TestDevServer.start()

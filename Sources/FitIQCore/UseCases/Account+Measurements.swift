@@ -41,6 +41,15 @@ extension Account {
         }
     }
 
+    /// Saves a measurement typed into a form: a height becomes the current height (nothing is saved when
+    /// it shows as the current one does); a weight or body fat is a new reading, logged now. Returns
+    /// whether anything was saved.
+    public func saveMeasurement(_ metric: Metric, _ value: Double) async throws -> Bool {
+        guard metric != .height else { return try await updateHeight(centimetres: value) }
+        try await log(metric, value)
+        return true
+    }
+
     /// ``log(_:_:on:notes:)`` for a height; returns whether it became the current height.
     @discardableResult
     public func logHeight(_ centimetres: Double, on date: CalendarDate? = nil, notes: String? = nil) async throws
