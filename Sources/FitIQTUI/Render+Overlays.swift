@@ -10,23 +10,7 @@ import FitIQCore
 func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
     switch overlay {
     case .help:
-        var keys: [(String, String)] = [
-            ("Tab / Shift-Tab / ↑ ↓ / j k", "move between fields"),
-            ("Enter", "edit the field, or confirm the edit"),
-            ("Esc", "cancel the edit"),
-            ("Ctrl-S", "save every form with edits"),
-            ("e", "on the bio: write it in $VISUAL or $EDITOR"),
-            ("Ctrl-W, Alt-B/F, Ctrl-←/→", "in a field: delete a word, move by word"),
-            ("h", "height history / sync details (PgUp/PgDn scroll)"),
-            ("s", "sync now"),
-            ("r / x", "retry / discard rejected changes (sync details)"),
-            ("k / t", "conflict in sync details: keep this machine's / take the server's"),
-        ]
-        if state.canImportHealth { keys.append(("i", "import health data (export.zip or export.xml)")) }
-        keys += [
-            ("Ctrl-L", "repaint the screen"), ("Ctrl-Z", "suspend (fg brings it back)"), ("?", "this help"),
-            ("q", "quit (asks first when edits are unsaved)"),
-        ]
+        let keys = KeyTable.helpRows
         let notes: [String] = [
             "",
             "Date of birth is set at registration. Biological sex comes only from your health data and "

@@ -136,16 +136,7 @@ func keyHints(_ state: AppState) -> [String] {
                 "? help",
             ]
         }
-        if state.historySelection != nil {
-            return ["↑↓ choose", "d remove", "e correct", "u undo", "Tab back", "? help"]
-        }
-        var hints = ["Enter edit", "Ctrl-S save", "Tab move"]
-        if state.profile.focus == .bio { hints.append("e editor") }
-        if state.lower == .syncDetails { hints += ["r retry", "x discard"] }
-        if state.canImportHealth { hints.append("i import") }
-        hints += ["s sync", "u undo", state.lower == .history ? "h details" : "h history", "q quit"]
-        if state.lower == .syncDetails { hints.append("PgUp/PgDn scroll") }
-        return hints + ["? help"]
+        return KeyTable.hints(state)
     }
 }
 

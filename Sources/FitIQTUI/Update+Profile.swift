@@ -18,107 +18,111 @@ func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
 
 private func handleProfileKey(_ state: inout AppState, _ key: Key) -> [Effect] {
     if let editing = state.profile.editing { return handleEditing(&state, editing.field, editing.editor, key) }
-    if let selected = state.historySelection, let effects = handleHistory(&state, selected, key) { return effects }
+    if let selected = state.historySelection {
+        // The list's entries may have changed under it (a sync, a removal): the choice stays in range.
+        let count = state.account?.history(of: state.historyMetric).entries.count ?? 0
+        if selected >= count {
+            state.historySelection = count == 0 ? nil : count - 1
+            if count > 0 { return [] }
+        }
+    }
+    guard let binding = KeyTable.binding(for: key, in: state) else { return [] }
+    return perform(binding.action, key: key, &state)
+}
+
+/// Does what the key table binds a key to.
+private func perform(_ action: ProfileAction, key: Key, _ state: inout AppState) -> [Effect] {
     let fields = ProfileField.allCases
     let index = fields.firstIndex(of: state.profile.focus) ?? 0
-    let entries = state.account?.history(of: state.historyMetric).entries ?? []
-    // While the sync details show a conflict, `k` keeps this machine's value and `t` takes the
-    // server's, for the first one listed (↑ still moves between fields).
-    if state.lower == .syncDetails, key == .character("k") || key == .character("t"),
-        let conflict = state.account?.state.conflicts.first
-    {
-        return [.resolveConflict(field: conflict.field, keepLocal: key == .character("k"))]
-    }
-    switch key {
-    case .tab where state.profile.focus == fields.last && state.lower == .history && !entries.isEmpty:
-        // From the last field into the history list.
+    switch action {
+    case .enterList:
         state.historySelection = 0
-    case .character("l") where state.profile.focus.metric != nil && state.lower == .history:
+    case .nextField:
+        state.profile.focus = fields[(index + 1) % fields.count]
+    case .previousField:
+        state.profile.focus = fields[(index + fields.count - 1) % fields.count]
+    case .keepLocal, .takeServer:
+        // The first conflict listed (↑ still moves between fields).
+        guard let conflict = state.conflicts.first else { return [] }
+        return [.resolveConflict(field: conflict.field, keepLocal: key == .character("k"))]
+    case .openList:
         // Straight into the focused measurement's list (Tab would pass the other measurements).
         let metric = state.profile.focus.metric ?? state.historyMetric
         state.historyMetric = metric
         if state.account?.history(of: metric).entries.isEmpty ?? true {
-            state.message = ("No \(state.historyMetric.field.label.lowercased()) entries yet.", false)
+            state.message = ("No \(metric.field.label.lowercased()) entries yet.", false)
         } else {
             state.historySelection = 0
         }
-    case .tab, .down, .character("j"):
-        state.profile.focus = fields[(index + 1) % fields.count]
-    case .backTab, .up, .character("k"):
-        state.profile.focus = fields[(index + fields.count - 1) % fields.count]
-    case .character("u"):
+    case .undo:
         return [.undo]
-    case .enter:
+    case .edit:
         startEditing(&state, state.profile.focus)
-    case .control("s"):
+    case .save:
         return saveAll(&state)
-    case .character("h"):
+    case .toggleLower:
         state.lower = state.lower == .history ? .syncDetails : .history
         state.detailsScroll = 0
-    case .pageDown where state.lower == .syncDetails:
+    case .scrollDetailsDown:
         state.detailsScroll += max(1, state.size.height / 3)
-    case .pageUp where state.lower == .syncDetails:
+    case .scrollDetailsUp:
         state.detailsScroll = max(0, state.detailsScroll - max(1, state.size.height / 3))
-    case .character("s"):
+    case .syncNow:
         state.message = ("Syncing…", false)
         return [.syncNow]
-    case .character("?"):
+    case .help:
         state.overlay = .help
-    case .character("e") where state.profile.focus == .bio:
+    case .editBioExternally:
         // Long text in the user's own editor; what comes back is checked like typed text.
         return [.editExternally(.bio, text: ProfileValues(state).text(.bio))]
-    case .character("i") where state.canImportHealth:
+    case .importHealth:
         state.overlay = .importPrompt(path: TextField(""), error: nil)
-    case .character("r") where state.lower == .syncDetails:
+    case .retryRejected:
         return [.retryRejected]
-    case .character("x") where state.lower == .syncDetails:
+    case .discardRejected:
         if (state.account?.state.rejectedChangeCount ?? 0) > 0 { state.overlay = .discardPrompt }
-    case .character("q"):
+    case .quit:
         if state.hasUnsavedEdits {
             state.overlay = .quitPrompt
             return []
         }
         state.shouldQuit = true
         return [.quit]
-    default:
-        break
+    case .listDown, .listUp, .leaveListForward, .leaveList, .removeEntry, .correctEntry:
+        performInList(action, &state)
     }
     return []
 }
 
-/// Keys while the history list has the focus; `nil` for keys it leaves to the profile screen.
-private func handleHistory(_ state: inout AppState, _ selected: Int, _ key: Key) -> [Effect]? {
+/// The list's own keys (see ``KeyTable``); the choice is in range (checked by the caller).
+private func performInList(_ action: ProfileAction, _ state: inout AppState) {
     let metric = state.historyMetric
     let entries = state.account?.history(of: metric).entries ?? []
-    guard entries.indices.contains(selected) else {
-        state.historySelection = entries.isEmpty ? nil : entries.count - 1
-        return state.historySelection == nil ? nil : []
-    }
+    guard let selected = state.historySelection, entries.indices.contains(selected) else { return }
     let entry = entries[selected]
     let units = ProfileValues(state).unitSystem
     let summary =
         "\(metric.format(entry.quantity, unitSystem: units)) of \(CalendarDate(containing: entry.loggedAt, in: state.timeZone))"
-    switch key {
-    case .down, .character("j"):
+    switch action {
+    case .listDown:
         state.historySelection = min(entries.count - 1, selected + 1)
-    case .up, .character("k"):
+    case .listUp:
         state.historySelection = max(0, selected - 1)
-    case .tab:
+    case .leaveListForward:
         state.historySelection = nil
         state.profile.focus = .name
-    case .backTab, .escape:
+    case .leaveList:
         state.historySelection = nil
-    case .character("d"):
+    case .removeEntry:
         state.overlay = .deleteEntryPrompt(metric, id: AccountState.publicId(of: entry), summary: summary)
-    case .character("e"), .enter:
+    case .correctEntry:
         var value = TextField(metric.format(entry.quantity, unitSystem: units), limit: ProfileField.height.limit)
         value.cursor = value.text.count
         state.overlay = .correctEntry(
             metric, id: AccountState.publicId(of: entry), summary: summary, value: value, error: nil)
     default:
-        return nil
+        break
     }
-    return []
 }
 
 private func startEditing(_ state: inout AppState, _ field: ProfileField) {

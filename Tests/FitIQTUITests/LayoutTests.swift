@@ -42,7 +42,7 @@ struct LayoutTests {
             case .profile: ["›Name", "Jane Doe", "Profile"]
             case .editingBio: ["›Bio", "Trail runner", "Enter confirm"]
             case .syncDetails: ["Profile"]
-            case .help: ["Help", "move between fields"]
+            case .help: ["Help", "edit the field"]
             case .quitPrompt: ["Unsaved edits", "y  quit and discard them"]
             case .importPrompt: ["Import health data", "export.zip"]
             case .languagePicker: ["Language", "English"]
