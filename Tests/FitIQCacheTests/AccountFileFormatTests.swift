@@ -94,6 +94,51 @@ struct AccountFileFormatTests {
         }
     }
 
+    /// The previous release's cache (`Fixtures/account-v2/`: heights only, a height and a bio pending,
+    /// the height's undo step written as `heightLogged`) is read by this one, which logs a weight beside
+    /// it; the old undo step still undoes the height, and what is left reaches the server.
+    @Test func thePreviousReleasesCacheIsConvertedAndItsPendingChangesDelivered() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let target = folder.appendingPathComponent("account")
+            try FileManager.default.copyItem(at: Self.fixtureV2, to: target)
+            let store = JSONFileProfileStore(
+                folder: target, lock: AccountLock(file: folder.appendingPathComponent("lock")))
+            // The server as the cache last saw it: no change there since.
+            let harness = TestHarness(profile: try await store.load().serverCopy)
+            let signedIn = try await harness.signedIn()
+            let account = Account(
+                key: signedIn.key, email: signedIn.email, store: store, sessions: harness.sessions(of: signedIn),
+                backend: Backend(auth: harness.backend, profiles: harness.backend, progress: harness.backend),
+                environment: harness.environment)
+
+            // This release undoes the bio (the save writes the converted file), then, with the step the
+            // previous release wrote, the pending height; then it logs a weight beside the heights.
+            let bio = try await account.undo()
+            #expect(bio?.description == "the change of bio")
+            let heightStep = try await account.undo()
+            #expect(heightStep?.description == "the height 181.0 cm logged on 2026-11-25")
+            #expect(heightStep.map { if case .entryLogged = $0 { true } else { false } } == true)
+            try await account.log(.weight, 80.5)
+            let converted = try await store.load()
+            #expect(converted.heightHistory.count == 100)
+            #expect(converted.history(of: .weight).map(\.quantity) == [80.5])
+
+            let report = try await account.syncNow()
+            let left = try await store.load().pendingChanges(timeZone: .utc)
+            #expect(report.isSynced, "\(report) \(left)")
+            let posted = await harness.backend.requests(.logProgress).compactMap { request -> String? in
+                guard case .logProgress(let entry) = request else { return nil }
+                return "\(entry.type) \(entry.quantity)"
+            }
+            #expect(posted == ["weight 80.5"])
+            #expect(await harness.backend.requests(.updateMetadata).isEmpty)
+            let written =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: target.appendingPathComponent("account.json"))) as? [String: Any]
+            #expect(written?["schemaVersion"] as? Int == 2)
+        }
+    }
+
     @Test func aVersionOneFileUpgradedByASaveKeepsEveryPendingChangeAcrossARestart() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = try store(in: folder, holding: Self.fixtureV1)

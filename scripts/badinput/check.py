@@ -112,8 +112,8 @@ class QuietServer(http.server.ThreadingHTTPServer):
         pass  # the client hanging up on a 10 MB answer is expected
 
 
-PROFILE_FIELDS = ["Name", "Bio", "Unit system", "Language", "Height"]  # in Tab order
-LABELS = PROFILE_FIELDS + ["Date of birth", "Biological sex", "Email", "Password"]
+PROFILE_FIELDS = ["Name", "Bio", "Unit system", "Language", "Height", "Weight", "Body fat"]  # in Tab order
+LABELS = PROFILE_FIELDS + ["BMI", "Date of birth", "Biological sex", "Email", "Password"]
 
 
 def complete(message):
@@ -230,6 +230,10 @@ def editor_rows(tui, env, work, pending):
     profile_row("language xx-invalid-!!", "Language", [("text", "xx-invalid-!!")], True)
     for height in ("abc", "-5", "0", "1e9", "5'13\""):
         profile_row(f"height {height}", "Height", [("text", height)], True)
+    for weight in ("abc", "700", "1 kg", "72 stone", "11 st 15 lb"):
+        profile_row(f"weight {weight}", "Weight", [("text", weight)], True)
+    for fat in ("abc", "80", "0.5 %", "18 kg"):
+        profile_row(f"body fat {fat}", "Body fat", [("text", fat)], True)
     profile_row("name with escape sequence", "Name", [("text", "Eve\x1b[2J")], False, saves=True)
     profile_row("bio with OSC title", "Bio", [("text", "\x1b]0;pwned\x07 ok")], False, saves=True)
     profile_row("name invalid UTF-8", "Name", [("text", "Ana "), ("hex", ["ff", "fe"]), ("text", "B")], False,
@@ -293,6 +297,16 @@ def main():
             ("height 1e9", ["height", "set", "1e9"], "Height"),
             ("height 5'13\"", ["height", "set", "5'13\""], "Height"),
             ("height date in the future", ["height", "set", "180", "--date", "2999-01-01"], "Date"),
+            ("weight abc", ["weight", "set", "abc"], "Weight"),
+            ("weight 700", ["weight", "set", "700"], "Weight"),
+            ("weight 1 kg", ["weight", "set", "1", "kg"], "Weight"),
+            ("weight 72 stone", ["weight", "set", "72", "stone"], "Weight"),
+            ("weight 11 st 15 lb", ["weight", "set", "11 st 15 lb"], "Weight"),
+            ("weight date in the future", ["weight", "set", "72", "--date", "2999-01-01"], "Date"),
+            ("weight correct: no such entry", ["weight", "correct", "no-such-id", "72"], "weight"),
+            ("body-fat 80", ["body-fat", "set", "80"], "Body fat"),
+            ("body-fat -5", ["body-fat", "set", "--", "-5"], "Body fat"),
+            ("body-fat abc", ["body-fat", "set", "abc"], "Body fat"),
             ("register: future date of birth",
              ["register", "--server", url, "--email", "x@example.com", "--name", "X", "--date-of-birth", "2999-01-01"],
              "Date of birth"),
@@ -312,6 +326,19 @@ def main():
             status, text, seconds = run(arguments, stdin="a-good-password\n")
             ok = status == 64 and field.lower() in message(text).lower() and pending() == 0 and clean(text)
             row("command line", case, ok, f"exit {status}: {message(text)}")
+
+        # Plain mode: each bad value answered with its field and rule; nothing saved or queued.
+        for case, line, field in [
+            ("set weight 700", "set weight 700", "Weight must be between 2 and 635 kg"),
+            ("set weight abc", "set weight abc", "Weight must be a number"),
+            ("set body-fat 80", "set body-fat 80", "Body fat must be between 1 and 75 %"),
+            ("set bmi 22", "set bmi 22", "BMI is derived"),
+            ("set height 5'13\"", "set height 5'13\"", "Height inches after feet must be below 12"),
+        ]:
+            status, text, _ = run(["--plain"], stdin=line + "\nsave\nquit\n")
+            ok = status == 0 and field in text and "There is nothing to save." in text and pending() == 0 and clean(text)
+            said = next((l for l in text.splitlines() if field in l), text.strip()[:110])
+            row("plain mode", case, ok, said.replace("fitiq> ", "")[:110])
 
         answers = ["garbage", "html", "huge", "wrong-types", "missing-fields", "escapes"]
         for mode in answers:
