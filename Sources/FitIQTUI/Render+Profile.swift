@@ -19,16 +19,16 @@ func renderProfile(_ state: AppState, into buffer: inout CellBuffer, bottom: Int
     let leftWidth = sideBySide ? buffer.width / 2 : buffer.width
     let rightWidth = sideBySide ? buffer.width - leftWidth : buffer.width
     let values = ProfileValues(state)
-    let outbox = state.account?.state
+    let account = state.account?.state
     let metadataRows =
         rows(for: ProfileField.metadataFields, state: state, values: values, width: leftWidth - 2)
         + resultRows(
-            outbox?.outbox.metadata?.delivery, pending: outbox?.outbox.metadata != nil, state: state,
+            account?.metadataStatus ?? .settled, state: state,
             width: leftWidth - 3)
     let physicalRows =
         rows(for: ProfileField.physicalFields, state: state, values: values, width: rightWidth - 2)
         + resultRows(
-            physicalDelivery(outbox), pending: outbox?.outbox.physical != nil, state: state, width: rightWidth - 3)
+            account?.physicalStatus ?? .settled, state: state, width: rightWidth - 3)
     let focusForm = state.profile.focus.form
     let boxes: [(title: String, rows: [Row], x: Int, width: Int, focused: Bool, focusRow: Int?)] = [
         (
@@ -240,11 +240,11 @@ private func extraLines(_ field: ProfileField, state: AppState) -> [(text: Strin
 }
 
 /// The form's own result: rejected with the server's message, or waiting to be sent.
-private func resultRows(_ delivery: Delivery?, pending: Bool, state: AppState, width: Int) -> [Row] {
-    guard pending else { return [] }
+private func resultRows(_ status: FormChangeStatus, state: AppState, width: Int) -> [Row] {
+    guard status.isPending else { return [] }
     let text: String
     let style: CellStyle
-    if let rejection = delivery?.rejection {
+    if let rejection = status.rejection {
         text = "! Rejected by the server: \(TextSanitizer.sanitize(rejection))"
         style = Styles.error
     } else {
@@ -257,12 +257,6 @@ private func resultRows(_ delivery: Delivery?, pending: Bool, state: AppState, w
             return nil
         }
     }
-}
-
-private func physicalDelivery(_ state: AccountState?) -> Delivery? {
-    guard let state else { return nil }
-    if let rejected = state.outbox.progress.first(where: { $0.delivery.isRejected }) { return rejected.delivery }
-    return state.outbox.physical?.delivery
 }
 
 /// Splits `text` into lines of at most `width` columns at spaces (a word longer than a line is cut

@@ -121,7 +121,7 @@ struct LayoutTests {
     }
 
     @Test func syncDetailsScrollWhenLongerThanTheBox() {
-        var state = profileState(width: 60, height: 20)
+        var state = profileState(width: 60, height: 24)
         state.account?.state.outbox.progress = (0..<12).map { index in
             ProgressPost(
                 id: UUID(), entry: NewProgressEntry(type: "height", quantity: 170 + Double(index), loggedAt: fixedNow),

@@ -102,4 +102,23 @@ struct MeasurementFieldsTests {
         press([.character("e"), .control("u")] + type("72.0") + [.enter], &state)
         #expect(state.overlay == nil)
     }
+
+    @Test func aWeightWaitingToBeSentOrRefusedShowsUnderThePhysicalBox() {
+        var state = withWeights()
+        var account = state.account?.state ?? .empty
+        account.record(.weight, 71.9, measuredAt: fixedNow, source: .manual)
+        state.account = AccountSnapshot(email: "jane@example.com", server: "s", state: account)
+        #expect(screen(state).lines.contains { $0.contains("○ Saved here, not on the server yet") })
+
+        let post = account.outbox.progress[0]
+        account.begin(.logProgress(id: post.id, post.entry, checkServerFirst: false), owner: UUID(), now: fixedNow)
+        account.finish(
+            .logProgress(id: post.id, post.entry, checkServerFirst: false),
+            outcome: .rejected("Weight is implausible"), now: fixedNow, random: 0)
+        state.account = AccountSnapshot(email: "jane@example.com", server: "s", state: account)
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains("! Rejected by the server: Weight is") })
+        #expect(lines.contains { $0.contains("implausible") })
+        #expect(account.metadataStatus == .settled)
+    }
 }

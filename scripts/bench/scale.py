@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""How the editor and the commands scale with the height history: 0, 1,000, 10,000 and 100,000 entries.
+"""How the editor and the commands scale with the history: 0, 1,000, 10,000 and 100,000 height entries,
+and a row of 10,000 heights plus 10,000 weights (--mixed).
 
 For each size, a development server with an SQLite database (`--database FILE`) gets an account
 (registered through `fitiq-tui register`), then the entries are written straight into the server's
@@ -134,10 +135,11 @@ class ServerLog:
 class Size:
     """One history size: its server (restarted on the same database and port) and its user."""
 
-    def __init__(self, bin_dir, root, entries, latency_ms=0):
-        self.bin_dir, self.entries, self.latency_ms = bin_dir, entries, latency_ms
+    def __init__(self, bin_dir, root, entries, latency_ms=0, weights=0):
+        self.bin_dir, self.entries, self.latency_ms, self.weights = bin_dir, entries, latency_ms, weights
         self.tui = os.path.join(bin_dir, "fitiq-tui")
-        self.work = os.path.join(root, f"{entries}-entries" + (f"-{latency_ms}ms" if latency_ms else ""))
+        self.work = os.path.join(root, f"{entries}-entries" + (f"-{weights}-weights" if weights else "")
+                                 + (f"-{latency_ms}ms" if latency_ms else ""))
         os.makedirs(self.work)
         self.database = os.path.join(self.work, "server.sqlite")
         api_key = "bench-" + os.urandom(12).hex()
@@ -188,10 +190,11 @@ class Size:
         """Registers the account, writes the entries into the server's database, restarts the server on
         it and lets the client's first sync fetch them. Returns (insert seconds, sync seconds)."""
         self.start()
-        register(self.cli, self.url, f"scale{self.entries}@example.com")
+        register(self.cli, self.url, f"scale{self.entries}w{self.weights}@example.com")
         self.stop()
         started = time.perf_counter()
         insert_heights(self.database, self.entries)
+        insert_weights(self.database, self.weights)
         inserted = time.perf_counter() - started
         self.start(logged=not self.latency_ms)
         started = time.perf_counter()
@@ -227,6 +230,27 @@ def insert_heights(database, count):
         connection.close()
 
 
+def insert_weights(database, count):
+    """`count` weight entries for the database's only user, spread like the heights, the newest an hour
+    ago: 84 kg easing to 78 kg with day-to-day noise."""
+    if count == 0:
+        return
+    connection = sqlite3.connect(database)
+    try:
+        user = connection.execute("SELECT id FROM users").fetchone()[0]
+        now_ms = int(time.time() * 1000)
+        step_ms = min(24 * 3600 * 1000, 10 * 365 * 24 * 3600 * 1000 // count)
+        newest = now_ms - 3600 * 1000
+        with connection:
+            connection.executemany(
+                "INSERT INTO progress_entries (id, user_id, type, quantity, logged_at, notes, created_at) "
+                "VALUES (?, ?, 'weight', ?, ?, NULL, ?)",
+                ((str(uuid.uuid4()), user, round(84 - 6 * index / count + (index * 7919 % 13 - 6) / 10, 1),
+                  newest - (count - 1 - index) * step_ms, now_ms) for index in range(count)))
+    finally:
+        connection.close()
+
+
 def run(tui, env, *arguments, timeout=300):
     """Runs `fitiq-tui ARGUMENTS`; returns its wall time in ms (raises, with its output, on failure)."""
     started = time.perf_counter()
@@ -250,7 +274,7 @@ def cached_entries(env):
             if account.get("schemaVersion") == 1:
                 total += len(account["state"]["history"])
             else:
-                total += account.get("summaries", {}).get("height", {}).get("count", 0)
+                total += sum(summary.get("count", 0) for summary in account.get("summaries", {}).values())
     return total
 
 
@@ -390,17 +414,22 @@ def strace_save(size, strace, value):
             "renames": renames, "ms": elapsed}
 
 
+def label(row):
+    """The row's history: `10,000`, or `10,000 + 10,000 w` with weights."""
+    return f"{row['entries']:,}" + (f" + {row['weights']:,} w" if row.get("weights") else "")
+
+
 def verdict(ok):
     return "met" if ok else "NOT met"
 
 
-def measure_size(args, bin_dir, root, entries, tools):
+def measure_size(args, bin_dir, root, entries, tools, weights=0):
     trivial, nano, text_file, strace = tools
-    size = Size(bin_dir, root, entries)
+    size = Size(bin_dir, root, entries, weights=weights)
     try:
         inserted, synced = size.fill()
         cached = cached_entries(size.env)
-        print(f"{entries:,} entries: written into the server's database in {inserted:.2f} s; first sync filled the "
+        print(f"{entries:,} heights{f' + {weights:,} weights' if weights else ''}: written into the server's database in {inserted:.2f} s; first sync filled the "
               f"cache with {cached:,} in {synced:.2f} s", flush=True)
         frames = first_frames(size, trivial, nano, text_file, args.runs)
         echoes, requests, preceding, peak = editor_session(size, args.keys, args.saves)
@@ -409,7 +438,7 @@ def measure_size(args, bin_dir, root, entries, tools):
         traced = strace_save(size, strace, "182.5 cm") if strace else None
         version, height, status = command_times(size, args.runs)
         return {
-            "entries": entries, "cached": cached, "frames": frames, "echo_p50": statistics.median(echoes),
+            "entries": entries, "weights": weights, "cached": cached, "frames": frames, "echo_p50": statistics.median(echoes),
             "echo_p99": percentile(echoes, 0.99), "nano_p50": statistics.median(theirs),
             "save_request": statistics.median(requests), "before_put": preceding, "rss_mb": peak / 1024,
             "version": version, "height_set": height, "status": status, "traced": traced, "sync_s": synced,
@@ -440,7 +469,7 @@ def print_tables(rows, args):
     for row in rows:
         trivial, nano, bare, with_url = row["frames"]
         ratio = max(bare, with_url) / trivial
-        print(f"| {row['entries']:,} | {bare:.1f} | {with_url:.1f} | {trivial:.1f} | {ratio:.2f} | {nano:.1f} "
+        print(f"| {label(row)} | {bare:.1f} | {with_url:.1f} | {trivial:.1f} | {ratio:.2f} | {nano:.1f} "
               f"| {row['echo_p50']:.2f} | {row['echo_p99']:.2f} | {row['nano_p50']:.2f} | {row['save_request']:.1f} "
               f"| {row['before_put']} | {row['rss_mb']:.1f} |")
     print()
@@ -455,36 +484,36 @@ def print_tables(rows, args):
         traced = row["traced"]
         io = (f"{traced['bytes']:,} | {traced['read']} | {traced['written']} | {traced['fsyncs']} | "
               f"{traced['renames']}") if traced else "- | - | - | - | -"
-        print(f"| {row['entries']:,} | {row['version']:.1f} | {row['height_set']:.1f} | "
+        print(f"| {label(row)} | {row['version']:.1f} | {row['height_set']:.1f} | "
               f"{row['height_set'] - row['version']:.1f} | {row['status']:.1f} | {io} |")
 
 
 def print_targets(rows, latency):
     def line(label, values):
-        print(f"- {label}: " + "; ".join(f"{entries:,}: {text} {verdict(ok)}" for entries, text, ok in values))
+        print(f"- {label}: " + "; ".join(f"{entries}: {text} {verdict(ok)}" for entries, text, ok in values))
 
     print()
     print("Targets (per size: figure, met or not; a benchmark, never a failed run):")
     line(f"first frame ≤ {TARGET_FRAME_RATIO:.0f}× trivial C (worse of the two ways)",
-         [(row["entries"], f"{max(row['frames'][2:]) / row['frames'][0]:.2f}×",
+         [(label(row), f"{max(row['frames'][2:]) / row['frames'][0]:.2f}×",
            max(row["frames"][2:]) / row["frames"][0] <= TARGET_FRAME_RATIO) for row in rows])
     line(f"key → echo p50 ≤ {TARGET_ECHO_P50_MS} ms",
-         [(row["entries"], f"{row['echo_p50']:.2f} ms", row["echo_p50"] <= TARGET_ECHO_P50_MS) for row in rows])
+         [(label(row), f"{row['echo_p50']:.2f} ms", row["echo_p50"] <= TARGET_ECHO_P50_MS) for row in rows])
     line(f"Ctrl-S → request median ≤ {TARGET_SAVE_REQUEST_MS:.0f} ms",
-         [(row["entries"], f"{row['save_request']:.1f} ms", row["save_request"] <= TARGET_SAVE_REQUEST_MS)
+         [(label(row), f"{row['save_request']:.1f} ms", row["save_request"] <= TARGET_SAVE_REQUEST_MS)
           for row in rows])
     line(f"local part of height set ≤ {TARGET_LOCAL_SAVE_MS:.0f} ms",
-         [(row["entries"], f"{row['height_set'] - row['version']:.1f} ms",
+         [(label(row), f"{row['height_set'] - row['version']:.1f} ms",
            row["height_set"] - row["version"] <= TARGET_LOCAL_SAVE_MS) for row in rows])
     traced = [row for row in rows if row["traced"]]
     if traced:
         line(f"bytes written by one save ≤ {TARGET_SAVE_BYTES // 1024} KB",
-             [(row["entries"], f"{row['traced']['bytes'] / 1024:.1f} KB", row["traced"]["bytes"] <= TARGET_SAVE_BYTES)
+             [(label(row), f"{row['traced']['bytes'] / 1024:.1f} KB", row["traced"]["bytes"] <= TARGET_SAVE_BYTES)
               for row in traced])
     else:
         print("- bytes written by one save: not measured (strace not found)")
     line(f"peak RSS ≤ {TARGET_RSS_MB:.0f} MB",
-         [(row["entries"], f"{row['rss_mb']:.1f} MB", row["rss_mb"] <= TARGET_RSS_MB) for row in rows])
+         [(label(row), f"{row['rss_mb']:.1f} MB", row["rss_mb"] <= TARGET_RSS_MB) for row in rows])
     if latency:
         entries, latency_ms, seconds, cached = latency
         print(f"- first sync of {entries:,} entries, server {latency_ms} ms away, ≤ {TARGET_LATENCY_SYNC_S} s: "
@@ -502,6 +531,8 @@ def main():
     parser.add_argument("--latency-entries", type=int, default=10000,
                         help="entries of the first sync from a distant server (default 10,000; 0 skips it)")
     parser.add_argument("--latency-ms", type=int, default=50, help="that server's delay per answer (default 50)")
+    parser.add_argument("--mixed", type=int, default=10000,
+                        help="one more row with this many heights plus as many weights (default 10,000; 0 skips it)")
     args = parser.parse_args()
     try:
         sizes = [int(size.replace("_", "")) for size in args.sizes.split(",") if size.strip()]
@@ -530,7 +561,10 @@ def main():
             f.write("nano-bench-marker: a file for the benchmark\n" + "lorem ipsum dolor sit amet\n" * 40)
         print(f"binaries: {bin_dir}; sizes {', '.join(f'{size:,}' for size in sizes)}; "
               f"load average {os.getloadavg()[0]:.2f}", flush=True)
-        rows = [measure_size(args, bin_dir, root, entries, (trivial, nano, text_file, strace)) for entries in sizes]
+        tools = (trivial, nano, text_file, strace)
+        rows = [measure_size(args, bin_dir, root, entries, tools) for entries in sizes]
+        if args.mixed > 0:
+            rows.append(measure_size(args, bin_dir, root, args.mixed, tools, weights=args.mixed))
         latency = None
         if args.latency_entries > 0:
             seconds, cached = latency_row(args, bin_dir, root)
