@@ -221,7 +221,8 @@ struct AccountFileV2: VersionedFileFormat {
         var first: Date?
         var last: Date?
         var latest: [AccountFile.EntryV1]
-        /// `[seconds since 2001, value]` pairs.
+        /// `[seconds since 2001, value]` pairs: whole seconds and hundredths, finer than any chart
+        /// draws, so that a summary of each metric costs a save little (a series point is about 18 bytes).
         var series: [[Double]]
 
         init(_ summary: HistorySummary) {
@@ -229,7 +230,9 @@ struct AccountFileV2: VersionedFileFormat {
             first = summary.first
             last = summary.last
             latest = summary.latest.map(AccountFile.EntryV1.init)
-            series = summary.series.map { [$0.at.timeIntervalSinceReferenceDate, $0.value] }
+            series = summary.series.map {
+                [$0.at.timeIntervalSinceReferenceDate.rounded(), ($0.value * 100).rounded() / 100]
+            }
         }
 
         func domain() throws -> HistorySummary {

@@ -59,6 +59,35 @@ struct HistoryLayoutTests {
         }
     }
 
+    /// Every metric's summary travels in `account.json`: with 10,000 entries of each of the three
+    /// metrics (fractional seconds, unrounded pounds), a save still writes less than 64 KB.
+    @Test func theAccountFileStaysSmallWithLongHistoriesOfEveryMetric() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = makeStore(in: folder)
+            let start = Date(timeIntervalSince1970: 1_793_491_200.123_456)
+            var entries: [ProgressEntry] = []
+            for metric in Metric.all {
+                for index in 0..<10_000 {
+                    entries.append(
+                        ProgressEntry(
+                            serverId: "\(metric.id)-\(UUID().uuidString.lowercased())", type: metric.type,
+                            quantity: 20 + Double(index % 97) * 0.453_592_37, loggedAt: start - Double(index) * 3_271.7,
+                            source: .server))
+                }
+            }
+            let history = entries
+            try await store.update { state in
+                state = CacheFixtures.state(name: "Ada")
+                state.history = history
+            }
+            try await store.update { $0.profile = $0.profile?.updatingMetadata(ProfileMetadata(name: "Bo"), at: start) }
+            let size = try Data(contentsOf: store.folder.appendingPathComponent("account.json")).count
+            #expect(size < 64 * 1_024, "account.json is \(size) bytes")
+            let overview = try await makeStore(in: folder).overview()
+            #expect(Metric.all.allSatisfy { overview.summaries[$0.type]?.count == 10_000 })
+        }
+    }
+
     @Test func aFullJournalRewritesOnlyTheSegmentsItTouchedAndDeletesTheOldOnes() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = makeStore(in: folder)

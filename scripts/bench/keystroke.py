@@ -154,7 +154,8 @@ def main():
         wait_for(master, b"Alex Demo")
         drain(master, 0.5)
         os.write(master, b"\t" * 5)
-        wait_for(master, b"Weight history")
+        # Only changed cells are written ("Height history" becomes "We…"): the weights listed show it.
+        wait_for(master, b" kg  server")
         drain(master, 0.3)
         os.write(master, b"\r")
         wait_for(master, b"confirm  Esc cancel")

@@ -43,8 +43,9 @@ public struct HistorySummary: Sendable, Equatable {
     /// No entries.
     public static let empty = HistorySummary(count: 0, first: nil, last: nil, latest: [], series: [])
 
-    /// How many of the newest entries a summary keeps: more than any screen lists at once.
-    public static let latestLimit = 64
+    /// How many of the newest entries a summary keeps: more than a screen lists at once, few enough
+    /// that the summaries of three long histories keep `account.json` under 64 KB.
+    public static let latestLimit = 48
     /// How many points the series keeps: more columns than a chart on a wide terminal has.
     public static let seriesLimit = 480
 

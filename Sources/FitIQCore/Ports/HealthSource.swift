@@ -18,17 +18,20 @@ public enum HealthValue<Value: Sendable & Equatable>: Sendable, Equatable {
 
 /// One measurement from the health source: a height, a weight or a body fat reading.
 public struct MeasurementSample: Sendable, Equatable {
-    public var metric: Metric
+    /// The metric's place in ``Metric/all``: a sample is 24 bytes, however many an export holds.
+    private let metricIndex: UInt8
     /// The value in the metric's unit (cm, kg, %), converted from the unit the source recorded it in.
     public var value: Double
     /// The instant of the measurement (offsets in the export already applied).
     public var measuredAt: Date
 
     public init(_ metric: Metric, value: Double, measuredAt: Date) {
-        self.metric = metric
+        metricIndex = UInt8(Metric.all.firstIndex(of: metric) ?? 0)
         self.value = value
         self.measuredAt = measuredAt
     }
+
+    public var metric: Metric { Metric.all[Int(metricIndex)] }
 }
 
 /// Everything fitiq-tui takes from one reading of the health source.
