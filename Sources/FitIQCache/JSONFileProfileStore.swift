@@ -203,7 +203,7 @@ public struct JSONFileProfileStore: ProfileStore {
     // MARK: - Reading
 
     /// The state on disk, from memory when `account.json` did not change. Call it holding the lock.
-    private func current() throws -> Snapshot {
+    func current() throws -> Snapshot {
         guard let data = try file.readData() else {
             // Not remembered: an empty file is damage, not this.
             return Snapshot(
@@ -305,7 +305,7 @@ public struct JSONFileProfileStore: ProfileStore {
         if !inOrder { history.sort(by: precedes) }
     }
 
-    private static func precedes(_ lhs: ProgressEntry, _ rhs: ProgressEntry) -> Bool {
+    static func precedes(_ lhs: ProgressEntry, _ rhs: ProgressEntry) -> Bool {
         if lhs.loggedAt != rhs.loggedAt { return lhs.loggedAt < rhs.loggedAt }
         return lhs.id.uuidString < rhs.id.uuidString
     }
@@ -329,7 +329,7 @@ public struct JSONFileProfileStore: ProfileStore {
     }
 
     /// A lock-free read met something only a read under the lock may settle.
-    private struct Unsettled: Error {}
+    struct Unsettled: Error {}
 
     final class Memory: Sendable {
         private let last = Mutex<Snapshot?>(nil)

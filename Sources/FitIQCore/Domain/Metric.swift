@@ -27,6 +27,9 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     public let allowedRange: ClosedRange<Double>
     /// The metric in a summary line: `Heights`, `Weights`, `Body fat readings`.
     public let pluralName: String
+    /// The imperial unit and how many of ``unit`` one of it is (`in`, 2.54), or `nil` when the metric
+    /// is the same in either unit system.
+    let imperialUnit: (name: String, size: Double)?
     /// The coarsest step a value is shown in, in ``unit``: a bound shown rounded (2 kg as `4.4 lb`, 635 kg
     /// as about `1,400 lb`) is typed back as shown, and taken as the bound.
     let shownStep: Double
@@ -47,6 +50,13 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
         valueKey.reduce(into: "") { column, character in
             if character.isUppercase { column += "_" + character.lowercased() } else { column.append(character) }
         }
+    }
+
+    /// `value` (in ``unit``) as a number in `units`' unit, to a hundredth, with the unit's name:
+    /// `(70.87, "in")`; the metric's own unit when `units` is `nil` or metric.
+    public func value(_ value: Double, in units: UnitSystem?) -> (value: Double, unit: String) {
+        guard units == .imperial, let imperialUnit else { return (value, unit) }
+        return ((value / imperialUnit.size * 100).rounded() / 100, imperialUnit.name)
     }
 
     /// The allowed range for people: `50–300 cm`.
@@ -111,7 +121,7 @@ extension Metric {
     public static let height = Metric(
         id: "height", type: ProgressEntry.heightType, field: .height, unit: "cm", valueKey: "heightCm",
         allowedRange: Height.allowedRange,
-        pluralName: "Heights",
+        pluralName: "Heights", imperialUnit: ("in", 2.54),
         shownStep: 0, rangeRule: "must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)",
         parseValue: { text, units throws(ValidationError) in try Height.parse(text, unitSystem: units) },
         formatValue: { value, units in Height.format(value, unitSystem: units) })
@@ -120,7 +130,7 @@ extension Metric {
     /// or 0.1 lb.
     public static let weight = Metric(
         id: "weight", type: "weight", field: .weight, unit: "kg", valueKey: "weightKg", allowedRange: 2...635,
-        pluralName: "Weights",
+        pluralName: "Weights", imperialUnit: ("lb", Weight.kilogramsPerPound),
         shownStep: 0.1 * Weight.kilogramsPerPound, rangeRule: "must be between 2 and 635 kg (4.4 and 1,400 lb)",
         parseValue: { text, units throws(ValidationError) in try Weight.parse(text, unitSystem: units) },
         formatValue: { value, units in Weight.format(value, unitSystem: units) })
@@ -129,7 +139,7 @@ extension Metric {
     public static let bodyFat = Metric(
         id: "body-fat", type: "body_fat_percentage", field: .bodyFat, unit: "%", valueKey: "bodyFatPercent",
         allowedRange: 1...75,
-        pluralName: "Body fat readings",
+        pluralName: "Body fat readings", imperialUnit: nil,
         shownStep: 0.1, rangeRule: "must be between 1 and 75 %",
         parseValue: { text, _ throws(ValidationError) in try BodyFat.parse(text) },
         formatValue: { value, _ in DecimalText.format(value, places: 1) + " %" })

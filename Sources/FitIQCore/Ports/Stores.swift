@@ -17,12 +17,20 @@ public protocol ProfileStore: Sendable {
     /// (``HistorySummary/latest``), and run again on the whole state when it did more than add newer
     /// entries. It must be a pure function of the state it is given.
     func updateRecent<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T
+    /// Calls `body` with each entry of `metric`'s history, oldest first, without holding the whole
+    /// history at once (an export of years of data).
+    func forEachEntry(of metric: Metric, _ body: (ProgressEntry) throws -> Void) async throws
 }
 
 extension ProfileStore {
     /// The whole state: for stores whose history costs nothing to read (in memory).
     public func updateRecent<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
         try await update(change)
+    }
+
+    /// The entries of a full ``load()``: for stores whose history costs nothing to read (in memory).
+    public func forEachEntry(of metric: Metric, _ body: (ProgressEntry) throws -> Void) async throws {
+        for entry in try await load().history(of: metric).reversed() { try body(entry) }
     }
 
     /// Summarises a full ``load()``: for stores whose history costs nothing to read (in memory).

@@ -1,0 +1,80 @@
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Reading one metric's history a month at a time, for exports of any length.
+extension JSONFileProfileStore {
+    /// Calls `body` with each entry of `metric`'s history, oldest first: `account.json` once, then one
+    /// segment file at a time with the journal's changes to it applied, so a long history is never
+    /// held whole. A segment replaced while it is read (another process wrote the history anew) makes
+    /// the read start over, under the account lock.
+    public func forEachEntry(of metric: Metric, _ body: (ProgressEntry) throws -> Void) async throws {
+        // The last entry given, so that a read started over gives none twice.
+        var given: ProgressEntry?
+        let giving: (ProgressEntry) throws -> Void = { entry in
+            if let last = given, !Self.precedes(last, entry) { return }
+            try body(entry)
+            given = entry
+        }
+        do {
+            try stream(metric, giving)
+        } catch is Unsettled {
+            // A segment was written anew (or damaged) while it was read: the rest from the whole state,
+            // read under the lock (where damage is moved aside and named).
+            let rest = try await lock.withLock { try current().state.history.filter { $0.type == metric.type } }
+            try rest.forEach(giving)
+        }
+    }
+
+    /// One read without the lock; throws ``Unsettled`` when the files changed under it.
+    private func stream(_ metric: Metric, _ body: (ProgressEntry) throws -> Void) throws {
+        guard let data = try file.readData() else { return }
+        let stored: StoredAccount
+        switch CacheFile<AccountFileV2>.decode(data) {
+        case .missing: return
+        case .value(let value): stored = value
+        case .newer(let version): throw file.newer(version)
+        case .unreadable: throw Unsettled()
+        }
+        if let inline = stored.inlineHistory {
+            var entries = inline.filter { $0.type == metric.type }
+            Self.normalize(&entries)
+            try entries.forEach(body)
+            return
+        }
+        let segments = stored.index.segments.filter { $0.key.metric == metric.type }
+        let journal = stored.index.journal
+        var months = Set(segments.map(\.key.month))
+        for change in journal { for key in change.keys where key.metric == metric.type { months.insert(key.month) } }
+        for month in months.sorted() {
+            let key = SegmentKey(metric: metric.type, month: month)
+            var entries: [ProgressEntry] = []
+            for segment in segments where segment.key == key {
+                let segmentFile = CacheFile<HistorySegmentFile>(
+                    url: historyFolder.appendingPathComponent(segment.file), now: now)
+                switch try segmentFile.contents() {
+                case .value(let read) where read.key == key: entries += read.entries
+                case .newer(let version): throw segmentFile.newer(version)
+                default: throw Unsettled()  // written anew since account.json was read, or damaged
+                }
+            }
+            // The journal's changes to this month: an entry moved to another month leaves this one.
+            let changes = journal.compactMap { change -> HistoryIndex.Change? in
+                switch change {
+                case .put(let entry, let previous):
+                    if SegmentKey(entry) == key { return change }
+                    return previous == key ? .remove(entry.id, from: key) : nil
+                case .remove(_, let from):
+                    return from == key ? change : nil
+                }
+            }
+            entries = Self.applying(changes, to: entries)
+            Self.normalize(&entries)
+            try entries.forEach(body)
+        }
+    }
+}
