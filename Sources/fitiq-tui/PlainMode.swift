@@ -66,6 +66,7 @@ struct PlainMode {
         case "sync": await sync()
         case "status": await status()
         case "history": await history(rest)
+        case "trend": await trend(rest)
         case "import": await importHealth(rest)
         case "help": help()
         case "quit", "exit": return await quit()
@@ -197,6 +198,55 @@ struct PlainMode {
         }
     }
 
+    /// `trend [metric] [4w|3m|1y|all]`: what the progress chart shows, as sentences, then the weekly means.
+    private func trend(_ arguments: String) async {
+        let words = arguments.split(separator: " ").map { $0.lowercased() }
+        let ranges: [String: (days: Int?, text: String)] = [
+            "4w": (28, "the last 4 weeks"), "3m": (91, "the last 3 months"), "1y": (365, "the last year"),
+            "all": (nil, "the whole history"),
+        ]
+        let metric = words.first.flatMap { Metric.named($0) } ?? .weight
+        let rangeWord = words.first { ranges[$0] != nil } ?? "4w"
+        let unknown = words.filter { Metric.named($0) == nil && ranges[$0] == nil }
+        guard unknown.isEmpty, let range = ranges[rangeWord] else {
+            return say(
+                "Say which trend: trend \(Metric.all.map(\.id).joined(separator: "|")) 4w|3m|1y|all "
+                    + "(\(TextSanitizer.sanitize(unknown.joined(separator: " "))) is neither).")
+        }
+        guard let account else { return say("Nothing is signed in.") }
+        let since = range.days.map { Date().addingTimeInterval(-Double($0) * 86_400) }
+        do {
+            let report = try await account.progress(of: metric, since: since)
+            let units = (try? await account.cached().profile?.preferredUnitSystem) ?? .metric
+            let zone = accounts.environment.timeZone
+            let label = metric.field.label
+            let show = { (value: Double) in metric.format(value, unitSystem: units) }
+            let day = { (entry: ProgressEntry) in CalendarDate(containing: entry.loggedAt, in: zone).description }
+            guard let latest = report.latest, let trend = report.trend else {
+                return say("There are no \(label.lowercased()) entries in \(range.text).")
+            }
+            say("\(label) over \(range.text): latest \(show(latest.quantity)) on \(day(latest)).")
+            var sentence = "The trend is \(show(trend))"
+            if let rate = report.weeklyRate {
+                let (value, unit) = metric.value(abs(rate), in: units)
+                let direction = rate < 0 ? "down" : "up"
+                sentence += ", \(direction) \(DecimalText.format(value, places: 1)) \(unit) a week over \(range.text)"
+            }
+            say(sentence + ".")
+            if let lowest = report.lowest, let highest = report.highest {
+                say(
+                    "Lowest \(show(lowest.quantity)) on \(day(lowest)); highest \(show(highest.quantity)) on \(day(highest))."
+                )
+            }
+            say("Weekly means, oldest first:")
+            for week in report.weeks {
+                say("  Week of \(week.start): \(show(week.mean)) (\(plural(week.count, "reading"))).")
+            }
+        } catch {
+            say("No trend: \(TextSanitizer.sanitize(String(describing: error)))")
+        }
+    }
+
     private func importHealth(_ path: String) async {
         guard let account else { return say("Nothing is signed in.") }
         let typed = path.trimmingWhitespace()
@@ -228,6 +278,9 @@ struct PlainMode {
         say(
             "status tells what is waiting or refused; history lists your heights, history weight or "
                 + "history body-fat the others.")
+        say(
+            "trend weight 4w (or height, body-fat; 3m, 1y, all) says the latest value, the trend and its weekly rate, then the weekly means."
+        )
         say("import PATH reads an Apple Health export (export.zip or export.xml).")
         say("quit ends; it asks first when changes are not saved.")
     }

@@ -1,3 +1,4 @@
+import FitIQCore
 import FitIQTestSupport
 import Foundation
 import Testing
@@ -85,6 +86,34 @@ struct PlainModeCLITests {
             let weights = try #require(
                 try CLIHarness.json(try await other.run(["weight", "history", "--json"])) as? [[String: Any]])
             #expect(weights.map { $0["weightKg"] as? Double } == [72.57])
+        }
+    }
+
+    @Test func trendSaysWhatTheChartShowsAsSentencesThenTheWeeklyMeans() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await TestDevServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            let today = CalendarDate(containing: Date(), in: .utc)
+            for (daysAgo, kilograms) in [(20, "82.0"), (13, "81.2"), (12, "81.0"), (6, "80.1"), (1, "79.5")] {
+                let day = today.adding(days: -daysAgo).description
+                #expect(try await cli.run(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
+            }
+
+            let run = try await cli.run(
+                ["--plain"], input: "trend weight 4w\ntrend height all\ntrend weight 5x\nquit\n")
+
+            #expect(run.status == 0, "\(run)")
+            let latestDay = today.adding(days: -1)
+            #expect(run.stdout.contains("Weight over the last 4 weeks: latest 79.5 kg on \(latestDay)."), "\(run)")
+            // 82 → 81.92 → 81.828 → 81.655 → 81.440 (T ← T + 0.1 (W − T)), falling over 19 days.
+            #expect(run.stdout.contains("The trend is 81.4 kg, down 0.2 kg a week over the last 4 weeks."), "\(run)")
+            #expect(run.stdout.contains("Lowest 79.5 kg on \(latestDay); highest 82.0 kg on"), "\(run)")
+            #expect(run.stdout.contains("Weekly means, oldest first:"))
+            #expect(run.stdout.contains("reading)."), "\(run)")
+            #expect(run.stdout.contains("There are no height entries in the whole history."), "\(run)")
+            #expect(run.stdout.contains("Say which trend: trend height|weight|body-fat 4w|3m|1y|all (5x is neither)."))
         }
     }
 

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQTestSupport
 import Foundation
 import Testing
 
@@ -38,5 +39,37 @@ struct TrendTests {
         let restarted = Trend.line(line.suffix(29).map(\.entry))
         #expect(abs((restarted.first?.trend ?? 0) - (line.suffix(29).first?.trend ?? 0)) > 0.5)
         #expect(Trend.weeklyRate(Array(line.prefix(1)), from: end - 86_400 * 400, to: end) == nil)
+    }
+}
+
+/// The progress report of a metric over a range, read from the account's history.
+struct ProgressReportTests {
+    @Test func theRangeShowsTheTrendCarriedFromBeforeItAndItsWeeklyMeans() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        let today = CalendarDate(containing: harness.clock.date(), in: .utc)
+        // 70 daily weights falling 0.1 kg a day, and a height that must not mix in.
+        for day in 0..<70 {
+            try await account.log(.weight, 90 - Double(day) / 10, on: today.adding(days: day - 69))
+        }
+        try await account.log(.height, 181, on: today.adding(days: -3))
+        let since = today.adding(days: -27).instant(atHour: 0, in: .utc)
+
+        let report = try await account.progress(of: .weight, since: since)
+
+        #expect(report.points.count == 28)
+        #expect(report.latest?.quantity == 83.1)
+        #expect(report.lowest?.quantity == 83.1 && report.highest?.quantity == 85.8)
+        // The trend was carried over the 42 readings before the range: it lags the weights by about
+        // 0.9 kg, as a trend started afresh at the range would not.
+        let trend = try #require(report.trend)
+        #expect(abs(trend - 84.0) < 0.05, "\(trend)")
+        let rate = try #require(report.weeklyRate)
+        #expect(abs(rate - -0.7) < 0.02, "\(rate)")
+        #expect(report.weeks.map(\.count).reduce(0, +) == 28)
+        #expect(report.weeks.allSatisfy { (($0.start.daysSince1970 + 3) % 7) == 0 })  // Mondays
+        let firstWeek = try #require(report.weeks.first)
+        let inFirstWeek = report.points.prefix(firstWeek.count).map(\.entry.quantity)
+        #expect(abs(firstWeek.mean - inFirstWeek.reduce(0, +) / Double(inFirstWeek.count)) < 1e-9)
     }
 }
