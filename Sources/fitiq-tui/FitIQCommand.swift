@@ -25,7 +25,7 @@ struct FitIQCommand: AsyncParsableCommand {
         version: buildVersion,
         subcommands: [
             Register.self, Login.self, Logout.self, Whoami.self, ProfileCommand.self, HeightCommand.self,
-            WeightCommand.self, BodyFatCommand.self, ExportCommand.self,
+            WeightCommand.self, BodyFatCommand.self, ExportCommand.self, ImportCSVCommand.self,
             SyncCommand.self, StatusCommand.self, ResolveCommand.self, UndoCommand.self, ImportHealthCommand.self,
             DemoCommand.self,
         ]

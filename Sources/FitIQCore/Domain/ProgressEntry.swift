@@ -14,6 +14,8 @@ public struct ProgressEntry: Sendable, Codable, Equatable, Identifiable {
         case health
         /// Found on the server.
         case server
+        /// Read from a file (`import-csv`).
+        case `import`
     }
 
     /// Local id, stable from creation on.

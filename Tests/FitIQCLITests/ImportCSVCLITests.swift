@@ -1,0 +1,83 @@
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// `fitiq-tui import-csv`: our export round-trips, a file imported again sends nothing, and a bad row
+/// stops the whole import unless --skip-invalid.
+@Suite(.timeLimit(.minutes(3)))
+struct ImportCSVCLITests {
+    @Test func anExportImportedIntoAWipedCacheExportsTheSameRowsAndSendsNothingTwice() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await TestDevServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            #expect(try await cli.run(["height", "set", "180 cm", "--date", "2025-01-10"]).status == 0)
+            #expect(try await cli.run(["weight", "set", "81.3", "--date", "2025-07-15"]).status == 0)
+            #expect(try await cli.run(["body-fat", "set", "18.5", "--date", "2025-07-16"]).status == 0)
+            let exported = try await cli.run(["export"])
+            let file = cli.folder.appendingPathComponent("measurements.csv")
+            try Data(exported.stdout.utf8).write(to: file)
+
+            // A new machine (an empty cache): the import finds everything on the server already.
+            let other = try #require(try await cli.otherMachine())
+            let imported = try await other.run(["import-csv", file.path])
+            #expect(imported.status == 0, "\(imported)")
+            #expect(imported.stdout.contains("Weights: 1 read, 0 new, 1 already there."), "\(imported)")
+            #expect(imported.stdout.contains("Skipped 1 BMI row: BMI is derived from weight and height."))
+            let again = try await other.run(["export"])
+            // The ids are the server's on both machines: the rows are the same.
+            #expect(again.stdout == exported.stdout)
+
+            // Readings the server lacks are posted once; the same file again sends nothing.
+            let openScale = cli.folder.appendingPathComponent("openscale.csv")
+            try Data(
+                """
+                "dateTime","weight","fat","water"
+                "01.08.2025 07:45","80.4","18.1","55.0"
+                "02.08.2025 07:50","80.0","0.0","0.0"
+
+                """.utf8
+            ).write(to: openScale)
+            let first = try await cli.run(["import-csv", openScale.path])
+            #expect(first.stdout.contains("Weights: 2 read, 2 new, 0 already there."), "\(first)")
+            #expect(first.stdout.contains("Body fat readings: 1 read, 1 new, 0 already there."), "\(first)")
+            #expect(first.stdout.contains("Columns not imported: water."))
+            let second = try await cli.run(["import-csv", openScale.path])
+            #expect(second.stdout.contains("Weights: 2 read, 0 new, 2 already there."), "\(second)")
+            let weights = try #require(
+                try CLIHarness.json(try await other.run(["weight", "history", "--json"])) as? [[String: Any]])
+            #expect(weights.count == 3)
+        }
+    }
+
+    @Test func aBadRowImportsNothingUnlessSkippingInvalidRows() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await TestDevServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            let file = cli.folder.appendingPathComponent("weights.csv")
+            try Data("Date,Weight\n2025-03-01,80.5\n2025-03-02,heavy\n2025-03-03,9000\n".utf8).write(to: file)
+
+            let refused = try await cli.run(["import-csv", file.path])
+            #expect(refused.status == 64)
+            #expect(refused.stderr.contains("nothing was imported: 2 rows break a rule"), "\(refused)")
+            #expect(refused.stderr.contains("line 3: Weight must be a number"))
+            #expect(refused.stderr.contains("line 4: Weight must be between 2 and 635 kg"))
+            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            #expect(status["pendingChanges"] as? Int == 0)
+
+            let skipped = try await cli.run(["import-csv", file.path, "--skip-invalid"])
+            #expect(skipped.status == 0, "\(skipped)")
+            #expect(skipped.stdout.contains("Weights: 1 read, 1 new, 0 already there."))
+            #expect(skipped.stdout.contains("Skipped 2 bad rows."))
+            let unknown = cli.folder.appendingPathComponent("unknown.csv")
+            try Data("when,kilos\n".utf8).write(to: unknown)
+            let refusedHeader = try await cli.run(["import-csv", unknown.path])
+            #expect(refusedHeader.status == 64)
+            #expect(refusedHeader.stderr.contains("is not one of the formats read"), "\(refusedHeader)")
+        }
+    }
+}
