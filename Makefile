@@ -40,7 +40,7 @@ build: deps
 
 # Fuzzing (README "Fuzzing"): seconds per target, which targets, how many run at once.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= text cache wire health-xml zip
+FUZZ_TARGETS ?= text cache wire health-xml zip csv
 FUZZ_JOBS ?= 1
 
 # Builds the libFuzzer targets of Fuzz/Targets into .build/fuzz/bin and runs each for FUZZ_SECONDS on a

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 
 SWIFTC=${SWIFTC:-swiftc}
 OUT=.build/fuzz
-ALL_TARGETS=(text cache wire health-xml zip)
+ALL_TARGETS=(text cache wire health-xml zip csv)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${ALL_TARGETS[@]}")
 
@@ -41,6 +41,8 @@ for target in "${targets[@]}"; do
     case "$target" in
     text)
         "$SWIFTC" "${FLAGS[@]}" -module-name FuzzText Fuzz/Targets/text.swift "${CORE[@]}" -o "$OUT/bin/text" ;;
+    csv)
+        "$SWIFTC" "${FLAGS[@]}" -module-name FuzzCSV Fuzz/Targets/csv.swift "${CORE[@]}" -o "$OUT/bin/csv" ;;
     cache)
         # shellcheck disable=SC2046
         "$SWIFTC" "${FLAGS[@]}" -module-name FitIQCache $(find Sources/FitIQCache -name '*.swift' | sort) \

@@ -157,9 +157,22 @@ def write(path, content):
         f.write(content.encode() if isinstance(content, str) else content)
 
 
+# import-csv's formats, with quoting, a byte-order mark, CRLF, other separators and bad rows.
+CSV = {
+    "fitiq.csv": "logged_at,metric,value,unit,source,id\r\n"
+                 "2025-03-01T12:00:00+01:00,weight,80.20,kg,manual,a\r\n"
+                 "2025-03-01T12:00:00+01:00,height,70.87,in,server,\"b,c\"\r\n"
+                 "2025-03-01T12:00:00+01:00,bmi,24.70,kg/m²,derived,a\r\n",
+    "openscale.csv": '"dateTime","weight","fat","water"\n"01.03.2025 07:45","80.2","18.5","55.0"\n'
+                     '"02.03.2025 07:50","79.9","0.0","0.0"\n',
+    "wger.csv": "\ufeffDate,Weight\n2025-03-01,80.5\n2025-03-02,heavy\n",
+    "semicolons.csv": "date;weight\n2025-03-01;\"80,5\"\n2025-13-40;81\n\"2025-03-03;9000\n",
+}
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "Fuzz", "corpus")
-    for target in ("text", "cache", "wire", "health-xml", "zip"):
+    for target in ("text", "cache", "wire", "health-xml", "zip", "csv"):
         shutil.rmtree(os.path.join(out, target), ignore_errors=True)
     for index, (selector, text) in enumerate(TEXT):
         write(os.path.join(out, "text", f"{index:02d}.txt"), selector + text)
@@ -176,6 +189,8 @@ def main():
     write(os.path.join(out, "cache", "config.json"), CONFIG)
     for name, body in WIRE.items():
         write(os.path.join(out, "wire", name), body)
+    for name, body in CSV.items():
+        write(os.path.join(out, "csv", name), body)
     with tempfile.TemporaryDirectory() as folder:
         exports = {}
         for name, options in (("none", ["--dtd", "none"]), ("ios16", ["--dtd", "ios16"]),

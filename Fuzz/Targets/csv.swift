@@ -1,0 +1,34 @@
+// libFuzzer target `csv`: CSV files for `import-csv` (fitiq-tui's export, openScale, wger, date,weight).
+//
+// The input is read as UTF-8 text (invalid bytes become U+FFFD). The reader may refuse the file whole
+// (an unknown or missing header); otherwise every reading it accepts must be in its metric's range at
+// a usable instant, every problem must name a line of the file, and nothing may trap, hang or blow up
+// memory.
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCSV(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    let lines = text.reduce(into: 1) { lines, character in if character == "\n" || character == "\r\n" { lines += 1 } }
+    for unit in [nil, "lb"] {
+        guard let csv = try? MeasurementCSV.read(text, unit: unit, zone: .fixed(secondsEastOfUTC: 3_600)) else {
+            continue
+        }
+        for reading in csv.readings {
+            precondition(reading.metric.allowedRange.contains(reading.value), "out of range: \(reading)")
+            precondition(abs(reading.loggedAt.timeIntervalSince1970) < 1e12, "no usable instant: \(reading)")
+            precondition((2...lines).contains(reading.line), "line \(reading.line) of \(lines): \(reading)")
+        }
+        for problem in csv.problems {
+            precondition((2...lines).contains(problem.line), "line \(problem.line) of \(lines): \(problem)")
+            precondition(!problem.rule.isEmpty)
+        }
+    }
+    return 0
+}
