@@ -141,9 +141,27 @@ final class EffectRunner: Sendable {
         }
     }
 
-    /// Imports the export at `path` (typed by the user), reporting progress as events.
+    /// Imports the export at `path` (typed by the user), reporting progress as events; a `.csv` file
+    /// is read as measurements (`import-csv`).
     private func importHealth(_ path: String) async {
         guard let account = slot.account, let open = healthSource else { return }
+        let expanded = UserPath.expand(path, home: home)
+        if expanded.lowercased().hasSuffix(".csv") {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: expanded))
+                guard let text = String(validating: data, as: UTF8.self) else {
+                    inbox.post(.healthImport(.failed("The file is not UTF-8 text; nothing was imported.")))
+                    return
+                }
+                let (file, result) = try await account.importCSV(text)
+                inbox.post(.healthImport(.finished(result.summary(of: file))))
+                await inbox.publish(account)
+                requestSync()
+            } catch {
+                inbox.post(.healthImport(.failed(String(describing: error))))
+            }
+            return
+        }
         let source: any HealthSource
         do {
             source = try open(UserPath.expand(path, home: home))

@@ -80,7 +80,7 @@ enum KeyTable {
             help: "discard rejected changes (sync details)"),
         KeyBinding(
             [.character("i")], when: { $0.canImportHealth }, .importHealth, hint: "i import",
-            help: "import health data (export.zip or export.xml)"),
+            help: "import health data (export.zip or export.xml) or measurements (a .csv file)"),
         KeyBinding([.character("s")], .syncNow, hint: "s sync", help: "sync now"),
         KeyBinding(
             [.character("u")], .undo, hint: "u undo", help: "undo the last saved change (again: the one before)"),

@@ -52,7 +52,7 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
         return (column, origin.y + origin.height - 1)
     case .importPrompt(let path, let error):
         let lines = [
-            "Path of your Apple Health export (export.zip or export.xml; ~ allowed):", "", "",
+            "Path of your Apple Health export (export.zip or export.xml) or a .csv file; ~ allowed:", "", "",
             "Enter import   Esc cancel",
         ]
         let origin = drawPanel(

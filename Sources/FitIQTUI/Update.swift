@@ -189,7 +189,8 @@ private func handleOverlay(_ state: inout AppState, _ overlay: AppState.Overlay,
         case .enter:
             let typed = path.text.trimmingSpaces()
             guard !typed.isEmpty else {
-                state.overlay = .importPrompt(path: path, error: "Path: type where export.zip or export.xml is.")
+                state.overlay = .importPrompt(
+                    path: path, error: "Path: type where export.zip, export.xml or the .csv file is.")
                 return []
             }
             state.overlay = .importing(path: path, fraction: 0)

@@ -49,32 +49,22 @@ struct ImportCSVCommand: AsyncParsableCommand {
                     "Error: \(TextSanitizer.sanitize(url.lastPathComponent)) is not UTF-8 text; nothing was imported.")
                 throw Exit.usage
             }
-            let csv = try MeasurementCSV.read(text, unit: unit, zone: .system)
-            if !csv.problems.isEmpty && !skipInvalid {
+            let imported: (file: MeasurementCSV, result: ReadingsImportResult)
+            do {
+                imported = try await account.importCSV(text, unit: unit, skipInvalid: skipInvalid)
+            } catch let error as BadRowsError {
                 printError(
-                    "Error: nothing was imported: \(plural(csv.problems.count, "row")) break a rule "
+                    "Error: nothing was imported: \(plural(error.problems.count, "row")) break a rule "
                         + "(--skip-invalid imports the rest):")
-                for problem in csv.problems.prefix(20) {
+                for problem in error.problems.prefix(20) {
                     printError("  " + TextSanitizer.sanitize(problem.description))
                 }
-                if csv.problems.count > 20 { printError("  … and \(csv.problems.count - 20) more") }
+                if error.problems.count > 20 { printError("  … and \(error.problems.count - 20) more") }
                 throw Exit.usage
             }
-            let result = try await account.importReadings(csv.readings)
-            print("Read \(TextSanitizer.sanitize(url.lastPathComponent)) as \(csv.format.rawValue).")
-            for metric in Metric.all where result[metric].read > 0 {
-                let done = result[metric]
-                print("\(metric.pluralName): \(done.read) read, \(done.new) new, \(done.alreadyThere) already there.")
-            }
-            if !csv.problems.isEmpty { print("Skipped \(plural(csv.problems.count, "bad row")).") }
-            if csv.derivedRowsSkipped > 0 {
-                print("Skipped \(plural(csv.derivedRowsSkipped, "BMI row")): BMI is derived from weight and height.")
-            }
-            if !csv.skippedColumns.isEmpty {
-                print(
-                    "Columns not imported: \(csv.skippedColumns.map(TextSanitizer.sanitize).joined(separator: ", ")).")
-            }
-            if Metric.all.contains(where: { result[$0].new > 0 }) { try await finishWrite(account, noSync: noSync) }
+            print("Read \(TextSanitizer.sanitize(url.lastPathComponent)).")
+            for line in imported.result.summary(of: imported.file) { print(line) }
+            if imported.result.queuedAnything { try await finishWrite(account, noSync: noSync) }
         }
     }
 }

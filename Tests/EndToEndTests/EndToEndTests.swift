@@ -380,3 +380,32 @@ private func expectCleanExit(_ e2e: EndToEnd, _ tui: TmuxSession) async throws {
     #expect(before == after, "stty -g before: \(before) after: \(after)")
     #expect(!screen.contains("Physical") && !screen.contains("Unsaved edits"), "the TUI is still shown:\n\(screen)")
 }
+
+extension EndToEndTests {
+    @Test func theImportKeyAlsoReadsACSVFileOfMeasurements() async throws {
+        try await EndToEnd.with { e2e in
+            try await e2e.withServer { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let file = e2e.folder.appendingPathComponent("home/weights.csv")
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data("Date,Weight\n2025-03-01,80.5\n2025-03-08,79.8\n".utf8).write(to: file)
+
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await waitForProfile(tui)
+                try tui.send("i")
+                try await tui.waitFor("or a .csv file")
+                try tui.type("~/weights.csv")
+                try tui.send("Enter")
+                try await tui.waitFor(all: ["Health data imported", "Weights: 2 read, 2 new, 0 already there."])
+                try tui.send("Escape")
+                try await tui.waitUntil("the weights synced") { rows in
+                    rows.contains { $0.contains("Weight") && $0.contains("79.8 kg") }
+                        && rows.title.contains("● synced") && !rows.title.contains("pending")
+                }
+                #expect(try await server.snapshot().weightEntries.sorted() == [79.8, 80.5])
+            }
+        }
+    }
+}

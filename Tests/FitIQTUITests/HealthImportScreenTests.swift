@@ -27,7 +27,9 @@ struct HealthImportScreenTests {
         press([.character("i")], &state)
         #expect(screen(state).lines.contains { $0.contains("Path of your Apple Health export") })
         #expect(press([.enter], &state).isEmpty)
-        #expect(screen(state).lines.contains { $0.contains("Path: type where export.zip or export.xml is.") })
+        #expect(
+            screen(state).lines.contains { $0.contains("Path: type where export.zip, export.xml or the .csv file is.") }
+        )
         let effects = press(type("~/Downloads/export.zip") + [.enter], &state)
         #expect(effects == [.importHealth(path: "~/Downloads/export.zip")])
         guard case .importing = state.overlay else {

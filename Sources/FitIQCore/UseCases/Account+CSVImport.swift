@@ -73,3 +73,55 @@ extension Account {
         }
     }
 }
+
+/// A CSV file with rows that break a rule, imported not at all.
+public struct BadRowsError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var problems: [MeasurementCSV.Problem]
+
+    /// The first 20 by line, each with its rule.
+    public var description: String {
+        let listed = problems.prefix(20).map(\.description).joined(separator: "; ")
+        let more = problems.count > 20 ? "; … and \(problems.count - 20) more" : ""
+        return "Nothing was imported: \(problems.count == 1 ? "1 row breaks" : "\(problems.count) rows break") a rule "
+            + "(\(TextSanitizer.sanitize(listed))\(more))."
+    }
+}
+
+extension Account {
+    /// Reads a CSV file's `text` (see ``MeasurementCSV``) and imports its readings: none when a row
+    /// breaks a rule, unless `skipInvalid`.
+    public func importCSV(_ text: String, unit: String? = nil, skipInvalid: Bool = false) async throws -> (
+        file: MeasurementCSV, result: ReadingsImportResult
+    ) {
+        let csv = try MeasurementCSV.read(text, unit: unit, zone: environment.timeZone)
+        if !csv.problems.isEmpty && !skipInvalid { throw BadRowsError(problems: csv.problems) }
+        return (csv, try await importReadings(csv.readings))
+    }
+}
+
+extension ReadingsImportResult {
+    /// What the import did, for people: a line per metric, then what was left out.
+    public func summary(of file: MeasurementCSV) -> [String] {
+        var lines = ["Read as \(file.format.rawValue)."]
+        for metric in Metric.all where self[metric].read > 0 {
+            let done = self[metric]
+            lines.append(
+                "\(metric.pluralName): \(done.read) read, \(done.new) new, \(done.alreadyThere) already there.")
+        }
+        if !file.problems.isEmpty {
+            lines.append("Skipped \(file.problems.count == 1 ? "1 bad row" : "\(file.problems.count) bad rows").")
+        }
+        if file.derivedRowsSkipped > 0 {
+            let rows = file.derivedRowsSkipped == 1 ? "1 BMI row" : "\(file.derivedRowsSkipped) BMI rows"
+            lines.append("Skipped \(rows): BMI is derived from weight and height.")
+        }
+        if !file.skippedColumns.isEmpty {
+            lines.append(
+                "Columns not imported: \(file.skippedColumns.map(TextSanitizer.sanitize).joined(separator: ", ")).")
+        }
+        return lines
+    }
+
+    /// Whether anything new was queued.
+    public var queuedAnything: Bool { metrics.values.contains { $0.new > 0 } }
+}
