@@ -45,8 +45,10 @@ struct ImportCSVCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             guard let text = String(validating: data, as: UTF8.self) else {
-                printError(
-                    "Error: \(TextSanitizer.sanitize(url.lastPathComponent)) is not UTF-8 text; nothing was imported.")
+                // The first line that is not UTF-8 (lines counted from 1, the header's).
+                let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                let line = (lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0) + 1
+                printError("Error: nothing was imported: line \(line) is not UTF-8 text.")
                 throw Exit.usage
             }
             let imported: (file: MeasurementCSV, result: ReadingsImportResult)
@@ -54,7 +56,9 @@ struct ImportCSVCommand: AsyncParsableCommand {
                 imported = try await account.importCSV(text, unit: unit, skipInvalid: skipInvalid)
             } catch let error as BadRowsError {
                 printError(
-                    "Error: nothing was imported: \(plural(error.problems.count, "row")) break a rule "
+                    "Error: nothing was imported: "
+                        + (error.problems.count == 1 ? "1 row breaks" : "\(error.problems.count) rows break")
+                        + " a rule "
                         + "(--skip-invalid imports the rest):")
                 for problem in error.problems.prefix(20) {
                     printError("  " + TextSanitizer.sanitize(problem.description))

@@ -340,6 +340,32 @@ def main():
             said = next((l for l in text.splitlines() if field in l), text.strip()[:110])
             row("plain mode", case, ok, said.replace("fitiq> ", "")[:110])
 
+        # CSV files for import-csv: each ends with a message naming the line and the rule, and nothing
+        # is queued (a file with a bad row imports nothing).
+        csv_files = [
+            ("csv broken quoting", b'date,weight\n2025-03-01,80.5\n"2025-03-02,81\n', "line 3"),
+            ("csv byte-order mark and CRLF", b"\xef\xbb\xbfDate,Weight\r\n2025-03-01,80.5\r\n2025-03-02,x\r\n",
+             "line 3: Weight must be a number"),
+            ("csv separator ;", b'date;weight\n2025-03-01;"80,5"\n2025-02-30;81\n', "line 3: date must be"),
+            ("csv separator tab", b"date\tweight\n2025-03-01\t80.5\n2025-03-02\t700\n",
+             "line 3: Weight must be between 2 and 635 kg"),
+            ("csv invalid UTF-8", b"date,weight\n2025-03-01,80.5\n2025-03-02,8\xff\xfe1\n", "line 3 is not UTF-8"),
+            ("csv 100 MB line", b"date,weight\n2025-03-01,80.5\n2025-03-02," + b"9" * 100_000_000 + b"\n",
+             "line 3: Weight must be a number"),
+            ("csv date out of range", b"logged_at,metric,value,unit,source,id\n"
+                                      b"9999999-01-01T00:00:00Z,weight,80,kg,manual,a\n", "line 2: logged_at must be"),
+            ("csv number out of range", b"date,weight\n2025-03-01,1e400\n", "line 2: Weight must be"),
+            ("csv unknown header", b"when,kilos\n2025-03-01,80\n", "is not one of the formats read"),
+        ]
+        for case, content, said in csv_files:
+            path = os.path.join(work, case.replace(" ", "-") + ".csv")
+            with open(path, "wb") as f:
+                f.write(content)
+            status, text, seconds = run(["import-csv", path], timeout=120)
+            os.remove(path)
+            ok = status == 64 and said in text and pending() == 0 and clean(text)
+            row("csv file", case, ok, f"exit {status} in {seconds:.1f} s: {message(text)[:100]}")
+
         answers = ["garbage", "html", "huge", "wrong-types", "missing-fields", "escapes"]
         for mode in answers:
             Proxy.mode = mode
