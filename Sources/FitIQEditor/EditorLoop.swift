@@ -37,6 +37,8 @@ public final class EditorLoop: Sendable {
         /// Reports writes to the account's cache (another process's); `nil`: none, and other processes'
         /// changes show at the next sync.
         public var cacheWatch: (any CacheWatch)?
+        /// The symbols charts are drawn with.
+        public var graphics: ChartGraphics
 
         public init(
             clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, timeZone: LocalZone, home: String?,
@@ -44,8 +46,9 @@ public final class EditorLoop: Sendable {
             externalEditor: @escaping @Sendable (String) -> ExternalEditOutcome = { _ in
                 .failed("No editor is available here.")
             },
-            cacheWatch: (any CacheWatch)? = nil
+            cacheWatch: (any CacheWatch)? = nil, graphics: ChartGraphics = .braille
         ) {
+            self.graphics = graphics
             self.clock = clock
             self.now = now
             self.timeZone = timeZone
@@ -89,6 +92,7 @@ public final class EditorLoop: Sendable {
             screen: .signIn, size: size, now: dependencies.now(), timeZone: dependencies.timeZone,
             server: accounts.server)
         state.canImportHealth = dependencies.healthSource != nil
+        state.graphics = dependencies.graphics
         // The overview reads no history: the whole of it follows from the background work.
         if let account = slot.account, let cached = try? await account.store.overview() {
             state.account = AccountSnapshot(email: account.email, server: account.key.server, overview: cached)

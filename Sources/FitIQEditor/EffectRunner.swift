@@ -103,6 +103,15 @@ final class EffectRunner: Sendable {
                         + "\(metric.format(after.quantity, unitSystem: units)); u undoes it."
                 }
             }
+        case .loadProgress(let metric, let since):
+            spawn {
+                guard let account = self.slot.account else { return }
+                do {
+                    self.inbox.post(.progressLoaded(try await account.progress(of: metric, since: since)))
+                } catch {
+                    self.inbox.post(.notice(String(describing: error), isError: true))
+                }
+            }
         case .quit, .repaint, .suspend, .editExternally:
             break
         }

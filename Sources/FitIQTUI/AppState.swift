@@ -12,6 +12,8 @@ public struct AppState: Sendable {
     public enum Screen: Sendable, Equatable {
         case signIn
         case profile
+        /// One measurement's chart and trend (`p`).
+        case progress
     }
 
     /// What the lower part of the profile screen shows.
@@ -68,6 +70,10 @@ public struct AppState: Sendable {
     public var historySelection: Int?
     /// The metric whose history the lower panel shows: the last measurement focused.
     public var historyMetric = Metric.height
+    /// The progress screen's metric, range and data.
+    public var progress = ProgressScreen()
+    /// The symbols charts are drawn with.
+    public var graphics = ChartGraphics.braille
     /// The first line shown of the help and of the sync details when they are longer than the screen.
     public var helpScroll = 0
     public var detailsScroll = 0

@@ -27,6 +27,8 @@ public enum Event: Sendable {
     case externalEdit(ProfileField, ExternalEditOutcome)
     /// Something finished that the user should read (an undo, a removal, a correction).
     case notice(String, isError: Bool)
+    /// The progress screen's data was read.
+    case progressLoaded(ProgressReport)
 }
 
 /// How editing a field in the user's own editor ended.
@@ -72,6 +74,8 @@ public enum Effect: Sendable, Equatable {
     case editExternally(ProfileField, text: String)
     /// Undo the last saved change.
     case undo
+    /// Read `metric`'s progress from `since` on (the whole history when `nil`).
+    case loadProgress(Metric, since: Date?)
     /// Remove the entry of `metric`'s history with this id.
     case deleteEntry(Metric, id: String)
     /// Replace the value of the entry of `metric`'s history with this id (`value` in its unit).

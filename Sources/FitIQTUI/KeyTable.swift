@@ -3,7 +3,7 @@ import FitIQCore
 /// What a key does on the profile screen outside an edit.
 enum ProfileAction: Sendable, Equatable {
     case nextField, previousField, edit, save, toggleLower, syncNow, help, editBioExternally, importHealth
-    case retryRejected, discardRejected, keepLocal, takeServer, undo, openList, enterList, quit
+    case retryRejected, discardRejected, keepLocal, takeServer, undo, openList, enterList, quit, openProgress
     case scrollDetailsDown, scrollDetailsUp
     /// In the history list.
     case listDown, listUp, leaveListForward, leaveList, removeEntry, correctEntry
@@ -81,6 +81,9 @@ enum KeyTable {
         KeyBinding(
             [.character("i")], when: { $0.canImportHealth }, .importHealth, hint: "i import",
             help: "import health data (export.zip or export.xml) or measurements (a .csv file)"),
+        KeyBinding(
+            [.character("p")], .openProgress, hint: "p progress",
+            help: "progress: the measurement's chart, trend and weekly rate (←/→ range, Tab metric, Esc back)"),
         KeyBinding([.character("s")], .syncNow, hint: "s sync", help: "sync now"),
         KeyBinding(
             [.character("u")], .undo, hint: "u undo", help: "undo the last saved change (again: the one before)"),

@@ -35,6 +35,7 @@ public func render(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int,
     switch state.screen {
     case .signIn: cursor = renderSignIn(state, into: &buffer, bottom: bottom)
     case .profile: cursor = renderProfile(state, into: &buffer, bottom: bottom)
+    case .progress: renderProgress(state, into: &buffer, bottom: bottom)
     }
     renderBottom(state, messageLines: messageLines, into: &buffer)
     if let overlay = state.overlay { cursor = renderOverlay(overlay, state: state, into: &buffer) }
@@ -129,6 +130,8 @@ func keyHints(_ state: AppState) -> [String] {
         return state.signIn.registering
             ? ["Enter register", "Tab next field", "Ctrl-R back to sign-in", "Esc quit"]
             : ["Enter sign in", "Tab next field", "Ctrl-R register a new account", "Esc quit"]
+    case .progress:
+        return ["←/→ range", "Tab metric", "Esc back", "? help"]
     case .profile:
         if state.profile.editing != nil {
             return [

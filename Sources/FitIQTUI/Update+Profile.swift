@@ -56,6 +56,8 @@ private func perform(_ action: ProfileAction, key: Key, _ state: inout AppState)
         }
     case .undo:
         return [.undo]
+    case .openProgress:
+        return openProgress(&state)
     case .edit:
         startEditing(&state, state.profile.focus)
     case .save:

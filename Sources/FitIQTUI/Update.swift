@@ -27,6 +27,7 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         switch state.screen {
         case .signIn: return handleSignIn(&state, key)
         case .profile: return handleProfile(&state, key)
+        case .progress: return handleProgress(&state, key)
         }
     case .accountChanged(let snapshot):
         let wasSignIn = state.screen == .signIn
@@ -68,6 +69,10 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
     case .notice(let text, let isError):
         state.message = (TextSanitizer.sanitize(text), isError)
         return []
+    case .progressLoaded(let report):
+        // An answer for what is on show, not for a range or metric left meanwhile.
+        if report.metric == state.progress.metric { state.progress.report = report }
+        return []
     }
 }
 
@@ -98,6 +103,8 @@ private func handlePaste(_ state: inout AppState, _ text: String) -> [Effect] {
         return []
     }
     switch state.screen {
+    case .progress:
+        return []
     case .signIn:
         var field = state.signIn.fields[state.signIn.focus] ?? TextField("")
         paste(into: &field, label: state.signIn.focus.label)

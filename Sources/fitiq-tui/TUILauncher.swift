@@ -29,7 +29,7 @@ enum TUILauncher {
                 clock: ContinuousClock(), now: { Date() }, timeZone: accounts.environment.timeZone,
                 home: environment["HOME"], healthSource: openHealthExport,
                 externalEditor: { ExternalEditor(environment: environment).edit($0) },
-                cacheWatch: accountFolderWatch))
+                cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment)))
         let initial = await loop.initialState(size: (0, 0))
         StartupTrace.mark("account read from the cache")
         // ncurses belongs to one thread for its whole life (docs/ncurses.md "One thread"): a pool of one thread of its

@@ -1,3 +1,4 @@
+import FitIQCore
 import FitIQTestSupport
 import Foundation
 import Testing
@@ -236,6 +237,36 @@ extension TerminalHabitsEndToEndTests {
                         && !rows.title.contains("pending")
                 }
                 #expect(try await server.snapshot().weightEntries == [80.2])
+            }
+        }
+    }
+}
+
+extension TerminalHabitsEndToEndTests {
+    @Test func pShowsTheFocusedMeasurementsChartTrendAndRate() async throws {
+        try await EndToEnd.with { e2e in
+            try await e2e.withServer { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let today = CalendarDate(containing: Date(), in: .utc)
+                for (daysAgo, kilograms) in [(21, "82.0"), (14, "81.4"), (7, "80.6"), (1, "80.1")] {
+                    let day = today.adding(days: -daysAgo).description
+                    #expect(try await e2e.cli(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
+                }
+                let tui = try e2e.openTUI(server: server)
+                defer { tui.kill() }
+                try await waitForProfile(tui) { $0.contains { $0.contains("80.1 kg") } }
+                for _ in 0..<5 { try tui.send("Tab") }  // Weight
+                try await tui.waitFor("›Weight")
+                try tui.send("p")
+                try await tui.waitFor(all: [
+                    "Weight · 4 weeks", "Latest 80.1 kg on", "a week over the last 4 weeks", "readings",
+                ])
+                try tui.send("Right")
+                try await tui.waitFor(all: ["Weight · 3 months", "over the last 3 months"])
+                try tui.send("Escape")
+                try await tui.waitUntil("the profile again") { rows in
+                    rows.contains { $0.contains("›Weight") } && !rows.contains { $0.contains("Weight · 3 months") }
+                }
             }
         }
     }

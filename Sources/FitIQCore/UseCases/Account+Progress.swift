@@ -21,6 +21,15 @@ public struct ProgressReport: Sendable, Equatable {
     public var weeklyRate: Double?
     public var weeks: [Week]
 
+    public init(
+        metric: Metric, points: [(entry: ProgressEntry, trend: Double)], weeklyRate: Double?, weeks: [Week]
+    ) {
+        self.metric = metric
+        self.points = points
+        self.weeklyRate = weeklyRate
+        self.weeks = weeks
+    }
+
     public var latest: ProgressEntry? { points.last?.entry }
     public var trend: Double? { points.last?.trend }
     public var lowest: ProgressEntry? { points.min { $0.entry.quantity < $1.entry.quantity }?.entry }

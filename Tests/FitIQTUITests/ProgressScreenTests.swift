@@ -1,0 +1,94 @@
+import FitIQCore
+import Foundation
+import Testing
+
+@testable import FitIQTUI
+
+/// The progress screen: a measurement's chart, trend and rate, in braille, half blocks or ASCII.
+struct ProgressScreenTests {
+    /// 60 daily weights falling 0.1 kg a day, the last yesterday.
+    static func report() -> ProgressReport {
+        let entries = (0..<60).map { day in
+            ProgressEntry(
+                serverId: "w\(day)", type: Metric.weight.type, quantity: 86 - Double(day) / 10,
+                loggedAt: fixedNow - Double(60 - day) * 86_400, source: .server)
+        }
+        var trend = Trend()
+        let points = entries.map { ($0, trend.add($0.quantity)) }
+        let end = points.last?.0.loggedAt ?? fixedNow
+        return ProgressReport(
+            metric: .weight, points: points, weeklyRate: Trend.weeklyRate(points, from: end - 59 * 86_400, to: end),
+            weeks: [])
+    }
+
+    static func opened(graphics: ChartGraphics = .braille, width: Int = 100, height: Int = 30) -> AppState {
+        var state = profileState(width: width, height: height)
+        state.graphics = graphics
+        state.profile.focus = .weight
+        #expect(press([.character("p")], &state) == [.loadProgress(.weight, since: fixedNow - 28 * 86_400)])
+        _ = update(&state, .progressLoaded(report()))
+        return state
+    }
+
+    @Test func pOpensTheFocusedMeasurementAndEscGoesBack() {
+        var state = Self.opened()
+        #expect(state.screen == .progress)
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains("Weight · 4 weeks") })
+        #expect(lines.contains { $0.contains("Latest 80.1 kg on") })
+        #expect(lines.contains { $0.contains("kg a week over the last 4 weeks") && $0.contains("Trend ") })
+        #expect(lines.contains { $0.contains("Lowest 80.1 kg on") && $0.contains("highest 86.0 kg on") })
+        press([.escape], &state)
+        #expect(state.screen == .profile)
+    }
+
+    @Test func rangesAndMetricsAreSwitchedByKeysAndReadAgain() {
+        var state = Self.opened()
+        #expect(press([.right], &state) == [.loadProgress(.weight, since: fixedNow - 91 * 86_400)])
+        #expect(state.progress.report == nil)
+        #expect(screen(state).lines.contains { $0.contains("Reading the history") })
+        #expect(press([.right, .right], &state).last == .loadProgress(.weight, since: nil))
+        #expect(press([.tab], &state) == [.loadProgress(.bodyFat, since: nil)])
+        // A late answer for the metric left is not shown as this one's.
+        _ = update(&state, .progressLoaded(Self.report()))
+        #expect(state.progress.report == nil)
+    }
+
+    @Test(arguments: [ChartGraphics.braille, .block, .ascii])
+    func theTrendIsToldApartByItsSymbol(_ graphics: ChartGraphics) {
+        let lines = screen(Self.opened(graphics: graphics)).lines
+        let chart = lines.filter { $0.contains("│") && !$0.contains("Latest") }.joined()
+        switch graphics {
+        case .braille:
+            #expect(chart.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) })
+            #expect(chart.contains("·"))
+        case .block:
+            #expect(chart.contains("▀") || chart.contains("▄") || chart.contains("█"))
+            #expect(!chart.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) })
+        case .ascii:
+            #expect(chart.contains("*") && chart.contains("."))
+            let plot = lines.filter { $0.contains(" kg ┤") || $0.contains("│") }
+            #expect(!plot.joined().unicodeScalars.contains { (0x2580...0x28FF).contains($0.value) })
+        }
+    }
+
+    @Test func itFitsEverySizeFrom40By12() {
+        for (width, height) in [(40, 12), (60, 20), (80, 24), (120, 40)] {
+            var state = Self.opened(width: width, height: height)
+            _ = update(&state, .input(.resize(width: width, height: height)))
+            let lines = screen(state).lines
+            #expect(lines.count == height)
+            #expect(lines.contains { $0.contains("Weight") })
+            #expect(lines.last?.contains("? help") == true)
+        }
+    }
+
+    @Test func theSymbolsFollowTheTerminalAndTheLocale() {
+        #expect(ChartGraphics.choose(environment: ["TERM": "xterm-256color", "LANG": "en_US.UTF-8"]) == .braille)
+        #expect(ChartGraphics.choose(environment: ["TERM": "linux", "LANG": "en_US.UTF-8"]) == .block)
+        #expect(ChartGraphics.choose(environment: ["TERM": "xterm", "LANG": "C"]) == .block)
+        #expect(ChartGraphics.choose(environment: ["TERM": "linux"]) == .ascii)
+        #expect(ChartGraphics.choose(environment: ["LC_ALL": "de_DE.utf8", "LANG": "C"]) == .braille)
+        #expect(ChartGraphics.choose(environment: ["FITIQ_GRAPHICS": "ascii", "LANG": "en_US.UTF-8"]) == .ascii)
+    }
+}
