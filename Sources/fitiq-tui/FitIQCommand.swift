@@ -40,6 +40,15 @@ struct FitIQCommand: AsyncParsableCommand {
             """)
     var plain = false
 
+    @Option(help: "The symbols of charts: braille, block or ascii (also FITIQ_GRAPHICS; chosen by TERM and locale).")
+    var graphics: String?
+
+    func validate() throws {
+        if let graphics, ChartGraphics(rawValue: graphics.lowercased()) == nil {
+            throw ValidationError("--graphics must be braille, block or ascii.")
+        }
+    }
+
     /// Bare `fitiq-tui` opens the editor without parsing arguments (its first frame comes sooner);
     /// anything else is parsed as a command.
     static func main() async {
@@ -63,10 +72,10 @@ struct FitIQCommand: AsyncParsableCommand {
 
     /// With no command: the interactive editor (the sign-in screen when nobody is signed in).
     func run() async throws {
-        try await Self.openEditor(.live(options: globals), plain: plain)
+        try await Self.openEditor(.live(options: globals), plain: plain, graphics: graphics?.lowercased())
     }
 
-    static func openEditor(_ config: AppConfig, plain: Bool = false) async throws {
+    static func openEditor(_ config: AppConfig, plain: Bool = false, graphics: String? = nil) async throws {
         try await withApp(config) { app in
             StartupTrace.mark("server, session and API key resolved")
             let accounts = try app.requireAccounts()
@@ -75,8 +84,9 @@ struct FitIQCommand: AsyncParsableCommand {
                 await session.run()
                 return
             }
-            try await TUILauncher.run(
-                accounts: accounts, account: app.account, environment: ProcessInfo.processInfo.environment)
+            var environment = ProcessInfo.processInfo.environment
+            if let graphics { environment["FITIQ_GRAPHICS"] = graphics }
+            try await TUILauncher.run(accounts: accounts, account: app.account, environment: environment)
         }
     }
 }

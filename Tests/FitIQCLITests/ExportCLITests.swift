@@ -57,6 +57,9 @@ struct ExportCLITests {
             let refused = try await lisbon.run(["export", "--metric", "steps"])
             #expect(refused.status == 64)
             #expect(refused.stderr.contains("--metric steps is not a metric"), "\(refused)")
+            let graphics = try await lisbon.run(["--graphics", "sixel"])
+            #expect(graphics.status == 64)
+            #expect(graphics.stderr.contains("--graphics must be braille, block or ascii."), "\(graphics)")
         }
     }
 }
