@@ -103,11 +103,11 @@ final class EffectRunner: Sendable {
                         + "\(metric.format(after.quantity, unitSystem: units)); u undoes it."
                 }
             }
-        case .loadProgress(let metric, let since):
+        case .loadProgress(let series, let since):
             spawn {
                 guard let account = self.slot.account else { return }
                 do {
-                    self.inbox.post(.progressLoaded(try await account.progress(of: metric, since: since)))
+                    self.inbox.post(.progressLoaded(try await account.progress(of: series, since: since)))
                 } catch {
                     self.inbox.post(.notice(String(describing: error), isError: true))
                 }

@@ -74,8 +74,8 @@ public enum Effect: Sendable, Equatable {
     case editExternally(ProfileField, text: String)
     /// Undo the last saved change.
     case undo
-    /// Read `metric`'s progress from `since` on (the whole history when `nil`).
-    case loadProgress(Metric, since: Date?)
+    /// Read a series' progress from `since` on (the whole history when `nil`).
+    case loadProgress(MeasurementSeries, since: Date?)
     /// Remove the entry of `metric`'s history with this id.
     case deleteEntry(Metric, id: String)
     /// Replace the value of the entry of `metric`'s history with this id (`value` in its unit).

@@ -62,15 +62,15 @@ public enum ChartGraphics: String, CaseIterable, Sendable {
 
 /// The progress screen: one metric over a range, loaded in the background.
 public struct ProgressScreen: Sendable, Equatable {
-    public var metric: Metric = .weight
+    public var series = MeasurementSeries.metric(.weight)
     public var range: ProgressRange = .fourWeeks
     /// What was read for `metric` and `range`; `nil` while it is read.
     public var report: ProgressReport?
 
     public init() {}
 
-    /// The metrics it cycles through.
-    static let metrics: [Metric] = [.weight, .bodyFat, .height]
+    /// The series it cycles through.
+    static let metrics: [MeasurementSeries] = [.metric(.weight), .metric(.bodyFat), .metric(.height), .bmi]
 
     /// The first instant of the range, as of `now`.
     func since(now: Date) -> Date? {
@@ -92,12 +92,12 @@ func handleProgress(_ state: inout AppState, _ key: Key) -> [Effect] {
         screen.range = ProgressRange(rawValue: (screen.range.rawValue + count - 1) % count) ?? .fourWeeks
     case .tab, .character("m"):
         let metrics = ProgressScreen.metrics
-        let index = metrics.firstIndex(of: screen.metric) ?? 0
-        screen.metric = metrics[(index + 1) % metrics.count]
+        let index = metrics.firstIndex(of: screen.series) ?? 0
+        screen.series = metrics[(index + 1) % metrics.count]
     case .backTab:
         let metrics = ProgressScreen.metrics
-        let index = metrics.firstIndex(of: screen.metric) ?? 0
-        screen.metric = metrics[(index + metrics.count - 1) % metrics.count]
+        let index = metrics.firstIndex(of: screen.series) ?? 0
+        screen.series = metrics[(index + metrics.count - 1) % metrics.count]
     case .character("?"):
         state.overlay = .help
         return []
@@ -106,19 +106,21 @@ func handleProgress(_ state: inout AppState, _ key: Key) -> [Effect] {
     }
     screen.report = nil
     state.progress = screen
-    return [.loadProgress(screen.metric, since: screen.since(now: state.now))]
+    return [.loadProgress(screen.series, since: screen.since(now: state.now))]
 }
 
 /// Opens the progress screen on the measurement focused (weight otherwise) and asks for its data.
 func openProgress(_ state: inout AppState) -> [Effect] {
     var screen = state.progress
-    if let metric = state.profile.focus.metric ?? (state.historySelection == nil ? nil : state.historyMetric) {
-        screen.metric = metric
+    if state.profile.focus == .bmi {
+        screen.series = .bmi
+    } else if let metric = state.profile.focus.metric ?? (state.historySelection == nil ? nil : state.historyMetric) {
+        screen.series = .metric(metric)
     }
     screen.report = nil
     state.progress = screen
     state.screen = .progress
-    return [.loadProgress(screen.metric, since: screen.since(now: state.now))]
+    return [.loadProgress(screen.series, since: screen.since(now: state.now))]
 }
 
 /// The progress screen: a title, the sentences (latest, trend and rate, lowest and highest), then
@@ -126,9 +128,8 @@ func openProgress(_ state: inout AppState) -> [Effect] {
 func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) {
     renderTitle(state, into: &buffer)
     let screen = state.progress
-    let metric = screen.metric
     let units = ProfileValues(state).unitSystem
-    let title = "\(metric.field.label) · \(screen.range.label) (←/→ range, Tab metric, Esc back)"
+    let title = "\(screen.series.label) · \(screen.range.label) (←/→ range, Tab metric, Esc back)"
     let inner = drawBox(
         title, x: 0, y: 1, width: buffer.width, height: buffer.height - 1 - bottom, focused: true, into: &buffer)
     guard let report = screen.report else {
@@ -145,7 +146,10 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
     }
     let chartHeight = inner.y + inner.height - row - 1
     guard report.points.count > 1, chartHeight >= 3 else { return }
-    ProgressChart(report: report, units: units, timeZone: state.timeZone, graphics: state.graphics).draw(
+    ProgressChart(
+        report: report, units: units, timeZone: state.timeZone, graphics: state.graphics,
+        dateOfBirth: state.account?.state.profile?.dateOfBirth
+    ).draw(
         into: &buffer, x: inner.x, y: row + 1, width: inner.width, height: chartHeight)
 }
 
@@ -153,16 +157,17 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
 func progressSentences(_ report: ProgressReport, range: ProgressRange, units: UnitSystem, timeZone: LocalZone)
     -> [String]
 {
-    let metric = report.metric
-    let show = { (value: Double) in metric.format(value, unitSystem: units) }
+    let series = report.series
+    let show = { (value: Double) in series.format(value, unitSystem: units) }
     let day = { (entry: ProgressEntry) in CalendarDate(containing: entry.loggedAt, in: timeZone).description }
     guard let latest = report.latest, let trend = report.trend else {
-        return ["No \(metric.field.label.lowercased()) entries \(range.span)."]
+        let what = series == .bmi ? "weights (BMI needs them)" : "\(series.label.lowercased()) entries"
+        return ["No \(what) \(range.span)."]
     }
     var lines = ["Latest \(show(latest.quantity)) on \(day(latest))."]
     var sentence = "Trend \(show(trend))"
     if let rate = report.weeklyRate {
-        let (value, unit) = metric.value(abs(rate), in: units)
+        let (value, unit) = series.value(abs(rate), in: units)
         sentence += ", \(rate < 0 ? "−" : "+")\(DecimalText.format(value, places: 1)) \(unit) a week \(range.span)"
     }
     lines.append(sentence + ".")
@@ -180,6 +185,8 @@ struct ProgressChart {
     let units: UnitSystem
     let timeZone: LocalZone
     let graphics: ChartGraphics
+    /// For BMI: the WHO adult bands are drawn from the 20th birthday on.
+    var dateOfBirth: CalendarDate?
 
     /// Sub-cell dots per cell, across and down.
     private var resolution: (x: Int, y: Int) {
@@ -195,9 +202,9 @@ struct ProgressChart {
         let values = points.flatMap { [$0.entry.quantity, $0.trend] }
         guard let low = values.min(), let high = values.max(), let first = points.first, let last = points.last
         else { return }
-        let metric = report.metric
-        let highLabel = metric.format(high, unitSystem: units)
-        let lowLabel = metric.format(low, unitSystem: units)
+        let series = report.series
+        let highLabel = series.format(high, unitSystem: units)
+        let lowLabel = series.format(low, unitSystem: units)
         let labelWidth = max(DisplayWidth.of(highLabel), DisplayWidth.of(lowLabel))
         let plot = (x: x + labelWidth + 2, width: width - labelWidth - 3, rows: height - 1)
         guard plot.width >= 8, plot.rows >= 2 else { return }
@@ -229,6 +236,26 @@ struct ProgressChart {
                 trend.insert(row * columns + column)
             }
             previous = current
+        }
+        if series == .bmi {
+            // The WHO adult bands' edges as reference lines, from the day the person turned 20 (all of
+            // it when the date of birth is unknown): 18.5, 25 and 30.
+            let adult = dateOfBirth.flatMap { birth in
+                CalendarDate(year: birth.year + BodyMassIndex.adultAge, month: birth.month, day: min(birth.day, 28))?
+                    .instant(atHour: 0, in: timeZone)
+            }
+            for edge in [18.5, 25, 30] where edge > low && edge < high {
+                let (_, row) = dot(start, edge)
+                let from = adult.map { $0 <= start ? 0 : dot($0, edge).0 / dotsX } ?? 0
+                guard from < plot.width else { continue }
+                for column in from..<plot.width {
+                    buffer.put(
+                        graphics == .ascii ? "-" : "┄", x: plot.x + column, y: y + row / dotsY, style: Styles.border)
+                }
+                // Labelled where the line starts: a rising series leaves that end free more often.
+                let label = " " + DecimalText.format(edge, places: 1) + " "
+                buffer.put(label, x: plot.x + from, y: y + row / dotsY, style: Styles.muted, limit: plot.width - from)
+            }
         }
         for cellRow in 0..<plot.rows {
             for cellColumn in 0..<plot.width {

@@ -71,7 +71,7 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         return []
     case .progressLoaded(let report):
         // An answer for what is on show, not for a range or metric left meanwhile.
-        if report.metric == state.progress.metric { state.progress.report = report }
+        if report.series == state.progress.series { state.progress.report = report }
         return []
     }
 }

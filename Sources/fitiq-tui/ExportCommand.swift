@@ -36,7 +36,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if csv && json { throw ValidationError("Choose one of --csv and --json.") }
-        for name in metrics where ExportSeries.named(name) == nil {
+        for name in metrics where MeasurementSeries.named(name) == nil {
             throw ValidationError(
                 "--metric \(TextSanitizer.sanitize(name)) is not a metric: use height, weight, "
                     + "body_fat_percentage (or body-fat) or bmi.")
@@ -54,11 +54,11 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await withApp(globals) { app in
             let account = try app.requireAccount()
-            var series: [ExportSeries] = []
+            var series: [MeasurementSeries] = []
             for name in metrics {
-                if let item = ExportSeries.named(name), !series.contains(item) { series.append(item) }
+                if let item = MeasurementSeries.named(name), !series.contains(item) { series.append(item) }
             }
-            if series.isEmpty { series = ExportSeries.all }
+            if series.isEmpty { series = MeasurementSeries.all }
             let output = BufferedOutput(descriptor: STDOUT_FILENO)
             let zone = LocalZone.system
             var first = true

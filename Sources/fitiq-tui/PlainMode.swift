@@ -205,30 +205,31 @@ struct PlainMode {
             "4w": (28, "the last 4 weeks"), "3m": (91, "the last 3 months"), "1y": (365, "the last year"),
             "all": (nil, "the whole history"),
         ]
-        let metric = words.first.flatMap { Metric.named($0) } ?? .weight
+        let series = words.first.flatMap(Self.trendSeries) ?? .metric(.weight)
         let rangeWord = words.first { ranges[$0] != nil } ?? "4w"
-        let unknown = words.filter { Metric.named($0) == nil && ranges[$0] == nil }
+        let unknown = words.filter { Self.trendSeries($0) == nil && ranges[$0] == nil }
         guard unknown.isEmpty, let range = ranges[rangeWord] else {
             return say(
-                "Say which trend: trend \(Metric.all.map(\.id).joined(separator: "|")) 4w|3m|1y|all "
+                "Say which trend: trend \((Metric.all.map(\.id) + ["bmi"]).joined(separator: "|")) 4w|3m|1y|all "
                     + "(\(TextSanitizer.sanitize(unknown.joined(separator: " "))) is neither).")
         }
         guard let account else { return say("Nothing is signed in.") }
         let since = range.days.map { Date().addingTimeInterval(-Double($0) * 86_400) }
         do {
-            let report = try await account.progress(of: metric, since: since)
+            let report = try await account.progress(of: series, since: since)
             let units = (try? await account.cached().profile?.preferredUnitSystem) ?? .metric
             let zone = accounts.environment.timeZone
-            let label = metric.field.label
-            let show = { (value: Double) in metric.format(value, unitSystem: units) }
+            let label = series.label
+            let show = { (value: Double) in series.format(value, unitSystem: units) }
             let day = { (entry: ProgressEntry) in CalendarDate(containing: entry.loggedAt, in: zone).description }
             guard let latest = report.latest, let trend = report.trend else {
-                return say("There are no \(label.lowercased()) entries in \(range.text).")
+                let what = series == .bmi ? "weights (BMI needs them)" : "\(label.lowercased()) entries"
+                return say("There are no \(what) in \(range.text).")
             }
             say("\(label) over \(range.text): latest \(show(latest.quantity)) on \(day(latest)).")
             var sentence = "The trend is \(show(trend))"
             if let rate = report.weeklyRate {
-                let (value, unit) = metric.value(abs(rate), in: units)
+                let (value, unit) = series.value(abs(rate), in: units)
                 let direction = rate < 0 ? "down" : "up"
                 sentence += ", \(direction) \(DecimalText.format(value, places: 1)) \(unit) a week over \(range.text)"
             }
@@ -245,6 +246,11 @@ struct PlainMode {
         } catch {
             say("No trend: \(TextSanitizer.sanitize(String(describing: error)))")
         }
+    }
+
+    /// The series `trend` names by a command word: `height`, `weight`, `body-fat`, `bmi`.
+    private static func trendSeries(_ word: String) -> MeasurementSeries? {
+        word == "bmi" ? .bmi : Metric.named(word).map(MeasurementSeries.metric)
     }
 
     private func importHealth(_ path: String) async {

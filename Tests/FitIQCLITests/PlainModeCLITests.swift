@@ -113,7 +113,8 @@ struct PlainModeCLITests {
             #expect(run.stdout.contains("Weekly means, oldest first:"))
             #expect(run.stdout.contains("reading)."), "\(run)")
             #expect(run.stdout.contains("There are no height entries in the whole history."), "\(run)")
-            #expect(run.stdout.contains("Say which trend: trend height|weight|body-fat 4w|3m|1y|all (5x is neither)."))
+            #expect(
+                run.stdout.contains("Say which trend: trend height|weight|body-fat|bmi 4w|3m|1y|all (5x is neither)."))
         }
     }
 

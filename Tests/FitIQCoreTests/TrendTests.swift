@@ -55,7 +55,7 @@ struct ProgressReportTests {
         try await account.log(.height, 181, on: today.adding(days: -3))
         let since = today.adding(days: -27).instant(atHour: 0, in: .utc)
 
-        let report = try await account.progress(of: .weight, since: since)
+        let report = try await account.progress(of: .metric(.weight), since: since)
 
         #expect(report.points.count == 28)
         #expect(report.latest?.quantity == 83.1)
@@ -71,5 +71,27 @@ struct ProgressReportTests {
         let firstWeek = try #require(report.weeks.first)
         let inFirstWeek = report.points.prefix(firstWeek.count).map(\.entry.quantity)
         #expect(abs(firstWeek.mean - inFirstWeek.reduce(0, +) / Double(inFirstWeek.count)) < 1e-9)
+    }
+}
+
+/// BMI over time: one value per weight, with the height at that weight's date.
+struct BodyMassIndexProgressTests {
+    @Test func eachWeightGivesABMIWithTheHeightOfItsDate() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        let today = CalendarDate(containing: harness.clock.date(), in: .utc)
+        try await account.log(.height, 160, on: today.adding(days: -60))
+        try await account.log(.weight, 64, on: today.adding(days: -50))
+        try await account.log(.height, 180, on: today.adding(days: -40))
+        try await account.log(.weight, 81, on: today.adding(days: -30))
+
+        let report = try await account.progress(of: .bmi, since: nil)
+
+        #expect(report.series == .bmi)
+        // 64 / 1.6² and 81 / 1.8²: each weight with the height of its own date.
+        #expect(report.points.map(\.entry.quantity) == [25, 25])
+        #expect(report.points.map(\.trend) == [25, 25])
+        let none = try await TestHarness().signedIn().progress(of: .bmi, since: nil)
+        #expect(none.points.isEmpty)
     }
 }

@@ -17,7 +17,8 @@ struct ProgressScreenTests {
         let points = entries.map { ($0, trend.add($0.quantity)) }
         let end = points.last?.0.loggedAt ?? fixedNow
         return ProgressReport(
-            metric: .weight, points: points, weeklyRate: Trend.weeklyRate(points, from: end - 59 * 86_400, to: end),
+            series: .metric(.weight), points: points,
+            weeklyRate: Trend.weeklyRate(points, from: end - 59 * 86_400, to: end),
             weeks: [])
     }
 
@@ -25,7 +26,7 @@ struct ProgressScreenTests {
         var state = profileState(width: width, height: height)
         state.graphics = graphics
         state.profile.focus = .weight
-        #expect(press([.character("p")], &state) == [.loadProgress(.weight, since: fixedNow - 28 * 86_400)])
+        #expect(press([.character("p")], &state) == [.loadProgress(.metric(.weight), since: fixedNow - 28 * 86_400)])
         _ = update(&state, .progressLoaded(report()))
         return state
     }
@@ -44,11 +45,11 @@ struct ProgressScreenTests {
 
     @Test func rangesAndMetricsAreSwitchedByKeysAndReadAgain() {
         var state = Self.opened()
-        #expect(press([.right], &state) == [.loadProgress(.weight, since: fixedNow - 91 * 86_400)])
+        #expect(press([.right], &state) == [.loadProgress(.metric(.weight), since: fixedNow - 91 * 86_400)])
         #expect(state.progress.report == nil)
         #expect(screen(state).lines.contains { $0.contains("Reading the history") })
-        #expect(press([.right, .right], &state).last == .loadProgress(.weight, since: nil))
-        #expect(press([.tab], &state) == [.loadProgress(.bodyFat, since: nil)])
+        #expect(press([.right, .right], &state).last == .loadProgress(.metric(.weight), since: nil))
+        #expect(press([.tab], &state) == [.loadProgress(.metric(.bodyFat), since: nil)])
         // A late answer for the metric left is not shown as this one's.
         _ = update(&state, .progressLoaded(Self.report()))
         #expect(state.progress.report == nil)
@@ -90,5 +91,28 @@ struct ProgressScreenTests {
         #expect(ChartGraphics.choose(environment: ["TERM": "linux"]) == .ascii)
         #expect(ChartGraphics.choose(environment: ["LC_ALL": "de_DE.utf8", "LANG": "C"]) == .braille)
         #expect(ChartGraphics.choose(environment: ["FITIQ_GRAPHICS": "ascii", "LANG": "en_US.UTF-8"]) == .ascii)
+    }
+
+    @Test func bmiShowsTheWHOBandsFromTheTwentiethBirthday() {
+        var state = profileState(width: 100, height: 30)
+        state.graphics = .ascii
+        state.profile.focus = .bmi
+        #expect(press([.character("p")], &state) == [.loadProgress(.bmi, since: fixedNow - 28 * 86_400)])
+        // BMI from 19 to 31 over the last 60 days; the fixture's date of birth is 1983 (an adult).
+        let entries = (0..<60).map { day in
+            ProgressEntry(
+                type: Metric.weight.type, quantity: 19 + Double(day) / 5,
+                loggedAt: fixedNow - Double(60 - day) * 86_400,
+                source: .server)
+        }
+        var trend = Trend()
+        let points = entries.map { ($0, trend.add($0.quantity)) }
+        _ = update(&state, .progressLoaded(ProgressReport(series: .bmi, points: points, weeklyRate: nil, weeks: [])))
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains("BMI · 4 weeks") })
+        for edge in ["18.5", "25.0", "30.0"] where edge != "18.5" {
+            #expect(lines.contains { $0.contains("--") && $0.contains(edge) }, "\(edge)")
+        }
+        #expect(lines.contains { $0.contains("Latest 30.8 on") })
     }
 }

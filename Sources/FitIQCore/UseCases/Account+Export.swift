@@ -4,21 +4,22 @@
     import Foundation
 #endif
 
-/// What an export holds: a metric's history, or the BMI derived from the weights.
-public enum ExportSeries: Sendable, Hashable {
+/// A series of values over time: a metric's history, or the BMI derived from the weights. What an
+/// export holds and the progress view draws.
+public enum MeasurementSeries: Sendable, Hashable {
     case metric(Metric)
-    /// One row per weight entry: the weight ÷ (the height at its date)².
+    /// One value per weight entry: the weight ÷ (the height at its date)².
     case bmi
 
     /// Every series, in the order an export lists them.
-    public static let all: [ExportSeries] = Metric.all.map(ExportSeries.metric) + [.bmi]
+    public static let all: [MeasurementSeries] = Metric.all.map(MeasurementSeries.metric) + [.bmi]
 
     /// The series `name` stands for: a backend type (`height`, `weight`, `body_fat_percentage`,
     /// `bmi`) or a command name (`body-fat`).
-    public static func named(_ name: String) -> ExportSeries? {
+    public static func named(_ name: String) -> MeasurementSeries? {
         let name = name.trimmingWhitespace().lowercased()
         if name == "bmi" { return .bmi }
-        return (Metric.ofType(name) ?? Metric.named(name)).map(ExportSeries.metric)
+        return (Metric.ofType(name) ?? Metric.named(name)).map(MeasurementSeries.metric)
     }
 
     /// The backend's type name, the `metric` column.
@@ -26,6 +27,30 @@ public enum ExportSeries: Sendable, Hashable {
         switch self {
         case .metric(let metric): metric.type
         case .bmi: "bmi"
+        }
+    }
+
+    /// `Weight`, `BMI`.
+    public var label: String {
+        switch self {
+        case .metric(let metric): metric.field.label
+        case .bmi: "BMI"
+        }
+    }
+
+    /// `value` as a person reads it in `unitSystem`: `72.4 kg`, `24.7`.
+    public func format(_ value: Double, unitSystem: UnitSystem) -> String {
+        switch self {
+        case .metric(let metric): metric.format(value, unitSystem: unitSystem)
+        case .bmi: DecimalText.format(value, places: 1)
+        }
+    }
+
+    /// `value` as a number in `units`' unit, with the unit's name (BMI is always kg/m²).
+    public func value(_ value: Double, in units: UnitSystem?) -> (value: Double, unit: String) {
+        switch self {
+        case .metric(let metric): metric.value(value, in: units)
+        case .bmi: (value, "kg/m²")
         }
     }
 }
@@ -58,7 +83,7 @@ extension Account {
     /// included), oldest first within each series, one history month at a time: a long history is
     /// never held whole. Values are in each metric's unit (cm, kg, %), or `units`' units when given.
     public func export(
-        _ series: [ExportSeries], since: CalendarDate? = nil, until: CalendarDate? = nil, units: UnitSystem? = nil,
+        _ series: [MeasurementSeries], since: CalendarDate? = nil, until: CalendarDate? = nil, units: UnitSystem? = nil,
         _ body: (ExportRow) throws -> Void
     ) async throws {
         let zone = environment.timeZone
@@ -77,27 +102,35 @@ extension Account {
                             source: entry.source.rawValue, id: AccountState.publicId(of: entry)))
                 }
             case .bmi:
-                // The heights are few beside the weights; each weight takes the newest height logged
-                // no later than it (the profile's height before the first).
-                var heights: [(at: Date, centimetres: Double)] = []
-                try await store.forEachEntry(of: .height) { heights.append(($0.loggedAt, $0.quantity)) }
-                let fallback = try await store.overview().state.profile?.heightCm
-                var next = 0
-                var height = fallback
-                try await store.forEachEntry(of: .weight) { weight in
-                    while next < heights.count, heights[next].at <= weight.loggedAt {
-                        height = heights[next].centimetres
-                        next += 1
-                    }
-                    guard inRange(weight), let height,
-                        let value = BodyMassIndex.value(kilograms: weight.quantity, centimetres: height)
-                    else { return }
+                try await forEachBodyMassIndex { weight, value in
+                    guard inRange(weight) else { return }
                     try body(
                         ExportRow(
                             loggedAt: weight.loggedAt, metric: "bmi", value: value, unit: "kg/m²", source: "derived",
                             id: AccountState.publicId(of: weight)))
                 }
             }
+        }
+    }
+}
+
+extension Account {
+    /// Calls `body` with each weight entry, oldest first, and its BMI: the weight ÷ (the newest height
+    /// logged no later than it, else the profile's height)². The heights are read first (they are few
+    /// beside the weights), then the weights one month at a time.
+    func forEachBodyMassIndex(_ body: (ProgressEntry, Double) throws -> Void) async throws {
+        var heights: [(at: Date, centimetres: Double)] = []
+        try await store.forEachEntry(of: .height) { heights.append(($0.loggedAt, $0.quantity)) }
+        var height = try await store.overview().state.profile?.heightCm
+        var next = 0
+        try await store.forEachEntry(of: .weight) { weight in
+            while next < heights.count, heights[next].at <= weight.loggedAt {
+                height = heights[next].centimetres
+                next += 1
+            }
+            guard let height, let value = BodyMassIndex.value(kilograms: weight.quantity, centimetres: height)
+            else { return }
+            try body(weight, value)
         }
     }
 }

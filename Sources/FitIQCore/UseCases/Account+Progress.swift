@@ -14,17 +14,18 @@ public struct ProgressReport: Sendable, Equatable {
         public var count: Int
     }
 
-    public var metric: Metric
-    /// The entries in the range with the trend after each (the trend runs over the whole history).
+    public var series: MeasurementSeries
+    /// The entries in the range (for BMI, the weights with their BMI as the quantity) with the trend after each (the trend runs over the whole history).
     public var points: [(entry: ProgressEntry, trend: Double)]
     /// The trend's change per week across the range, when the range holds enough of it.
     public var weeklyRate: Double?
     public var weeks: [Week]
 
     public init(
-        metric: Metric, points: [(entry: ProgressEntry, trend: Double)], weeklyRate: Double?, weeks: [Week]
+        series: MeasurementSeries, points: [(entry: ProgressEntry, trend: Double)], weeklyRate: Double?,
+        weeks: [Week]
     ) {
-        self.metric = metric
+        self.series = series
         self.points = points
         self.weeklyRate = weeklyRate
         self.weeks = weeks
@@ -36,19 +37,19 @@ public struct ProgressReport: Sendable, Equatable {
     public var highest: ProgressEntry? { points.max { $0.entry.quantity < $1.entry.quantity }?.entry }
 
     public static func == (lhs: ProgressReport, rhs: ProgressReport) -> Bool {
-        lhs.metric == rhs.metric && lhs.weeklyRate == rhs.weeklyRate && lhs.weeks == rhs.weeks
+        lhs.series == rhs.series && lhs.weeklyRate == rhs.weeklyRate && lhs.weeks == rhs.weeks
             && lhs.points.map(\.entry) == rhs.points.map(\.entry) && lhs.points.map(\.trend) == rhs.points.map(\.trend)
     }
 }
 
 extension Account {
-    /// The progress of `metric` from `since` on (the whole history when `nil`), read one month of
+    /// The progress of `series` from `since` on (the whole history when `nil`), read one month of
     /// history at a time: the trend is carried over the entries before the range without keeping them.
-    public func progress(of metric: Metric, since: Date?) async throws -> ProgressReport {
+    public func progress(of series: MeasurementSeries, since: Date?) async throws -> ProgressReport {
         var trend = Trend()
         var before: (entry: ProgressEntry, trend: Double)?
         var points: [(entry: ProgressEntry, trend: Double)] = []
-        try await store.forEachEntry(of: metric) { entry in
+        let add = { (entry: ProgressEntry) in
             guard entry.quantity.isFinite else { return }
             let value = trend.add(entry.quantity)
             if let since, entry.loggedAt < since {
@@ -57,11 +58,21 @@ extension Account {
                 points.append((entry, value))
             }
         }
+        switch series {
+        case .metric(let metric):
+            try await store.forEachEntry(of: metric, add)
+        case .bmi:
+            try await forEachBodyMassIndex { weight, value in
+                var entry = weight
+                entry.quantity = value
+                add(entry)
+            }
+        }
         let end = points.last?.entry.loggedAt ?? Date()
         let start = since ?? points.first?.entry.loggedAt ?? end
         let rate = Trend.weeklyRate((before.map { [$0] } ?? []) + points, from: start, to: end)
         return ProgressReport(
-            metric: metric, points: points, weeklyRate: rate, weeks: Self.weeks(points, in: environment.timeZone))
+            series: series, points: points, weeklyRate: rate, weeks: Self.weeks(points, in: environment.timeZone))
     }
 
     /// The mean of each week (Monday to Sunday, local time) that holds readings, oldest first.
