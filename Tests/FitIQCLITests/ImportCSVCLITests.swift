@@ -3,6 +3,10 @@ import FitIQTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `fitiq-tui import-csv`: our export round-trips, a file imported again sends nothing, and a bad row
 /// stops the whole import unless --skip-invalid.
 @Suite(.timeLimit(.minutes(3)))
@@ -78,6 +82,49 @@ struct ImportCSVCLITests {
             let refusedHeader = try await cli.run(["import-csv", unknown.path])
             #expect(refusedHeader.status == 64)
             #expect(refusedHeader.stderr.contains("is not one of the formats read"), "\(refusedHeader)")
+        }
+    }
+
+    /// An import killed at any moment (SIGKILL) leaves every row queued or none: the cache is read
+    /// afterwards, and a last import queues exactly the rest.
+    @Test func anImportKilledAtAnyMomentLeavesEveryRowQueuedOrNone() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await TestDevServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            let rows = 20_000
+            let start = CalendarDate(daysSince1970: 0)
+            var text = "date,weight\n"
+            for day in 0..<rows { text += "\(start.adding(days: 3_650 + day)),\(60 + Double(day % 300) / 10)\n" }
+            let file = cli.folder.appendingPathComponent("many.csv")
+            try Data(text.utf8).write(to: file)
+
+            var outcomes: [Int] = []
+            for delay in [40, 120, 250, 500, 900] {
+                let process = Process()
+                process.executableURL = cli.runner.executable
+                process.arguments = ["import-csv", file.path, "--no-sync"]
+                process.environment = cli.runner.environment
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                try await Task.sleep(for: .milliseconds(delay))  // a random moment, not a wait for a state
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                let status = try await cli.run(["status", "--json"])
+                #expect(status.status == 0, "\(status)")
+                let pending = try #require(try CLIHarness.json(status) as? [String: Any])["pendingChanges"] as? Int
+                #expect(pending == 0 || pending == rows, "\(String(describing: pending)) after \(delay) ms")
+                outcomes.append(pending ?? -1)
+                if pending == rows { break }
+            }
+            let last = try await cli.run(["import-csv", file.path, "--no-sync"])
+            #expect(last.status == 0, "\(last)")
+            let queued = outcomes.last == rows ? 0 : rows
+            #expect(last.stdout.contains("Weights: \(rows) read, \(queued) new"), "\(last) after \(outcomes)")
+            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            #expect(status["pendingChanges"] as? Int == rows)
         }
     }
 }
