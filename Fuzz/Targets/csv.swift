@@ -15,7 +15,7 @@ import FitIQCore
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCSV(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
-    let lines = text.reduce(into: 1) { lines, character in if character == "\n" || character == "\r\n" { lines += 1 } }
+    let lines = text.utf8.reduce(into: 1) { lines, byte in if byte == UInt8(ascii: "\n") { lines += 1 } }
     for unit in [nil, "lb"] {
         guard let csv = try? MeasurementCSV.read(text, unit: unit, zone: .fixed(secondsEastOfUTC: 3_600)) else {
             continue
