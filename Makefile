@@ -21,7 +21,7 @@ STAGE := .build/stage
 ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
-.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale release security badinput faults faults-quick sanitize fuzz
+.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export release security badinput faults faults-quick sanitize fuzz
 
 all: build
 
@@ -101,6 +101,10 @@ bench-sync: release
 
 # 0, 1,000, 10,000 and 100,000 height history entries: first frame, key → echo, Ctrl-S → request,
 # command times, peak RSS, cache bytes per save (strace), and a first sync from a server 50 ms away.
+# Export's time and peak RSS at 1,000 and 100,000 entries: the export is streamed.
+bench-export: release
+	python3 scripts/bench/export.py --bin-dir .build/release
+
 bench-scale: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
 	python3 scripts/bench/scale.py --bin-dir .build/release
