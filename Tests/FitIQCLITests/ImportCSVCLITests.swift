@@ -85,8 +85,9 @@ struct ImportCSVCLITests {
         }
     }
 
-    /// An import killed at any moment (SIGKILL) leaves every row queued or none: the cache is read
-    /// afterwards, and a last import queues exactly the rest.
+    /// An import killed (SIGKILL) at once, while it reads the file, while it holds the account lock or
+    /// while it writes a cache file leaves every row queued or none: the cache is read afterwards, and a
+    /// last import queues exactly the rest.
     @Test func anImportKilledAtAnyMomentLeavesEveryRowQueuedOrNone() async throws {
         try await CLIHarness.with { cli in
             let server = try await TestDevServer.start()
@@ -100,8 +101,23 @@ struct ImportCSVCLITests {
             let file = cli.folder.appendingPathComponent("many.csv")
             try Data(text.utf8).write(to: file)
 
+            // Moments told by what the process holds open (/proc/PID/fd), never by the time passed.
+            let openFiles = { (pid: pid_t) -> [String] in
+                let folder = "/proc/\(pid)/fd"
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                return names.compactMap {
+                    try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)
+                }
+            }
+            let moments: [(name: String, reached: (pid_t) -> Bool)] = [
+                ("at once", { _ in true }),
+                ("reading the file", { openFiles($0).contains(file.path) }),
+                ("holding the account lock", { openFiles($0).contains { $0.hasSuffix("/lock") } }),
+                // Writing the history's month files or account.json: a temporary file open, not renamed.
+                ("writing a cache file", { openFiles($0).contains { $0.contains(".tmp-") } }),
+            ]
             var outcomes: [Int] = []
-            for delay in [40, 120, 250, 500, 900] {
+            for moment in moments {
                 let process = Process()
                 process.executableURL = cli.runner.executable
                 process.arguments = ["import-csv", file.path, "--no-sync"]
@@ -109,13 +125,13 @@ struct ImportCSVCLITests {
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice
                 try process.run()
-                try await Task.sleep(for: .milliseconds(delay))  // a random moment, not a wait for a state
+                while process.isRunning && !moment.reached(process.processIdentifier) { await Task.yield() }
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 let status = try await cli.run(["status", "--json"])
                 #expect(status.status == 0, "\(status)")
                 let pending = try #require(try CLIHarness.json(status) as? [String: Any])["pendingChanges"] as? Int
-                #expect(pending == 0 || pending == rows, "\(String(describing: pending)) after \(delay) ms")
+                #expect(pending == 0 || pending == rows, "\(String(describing: pending)) killed \(moment.name)")
                 outcomes.append(pending ?? -1)
                 if pending == rows { break }
             }
