@@ -37,15 +37,7 @@ extension Account {
                         type: reading.metric.type, quantity: reading.value, loggedAt: reading.loggedAt, source: .import)
                 ))
         }
-        if hasNew {
-            let refresh = Task { try await engine.refreshHistory(full: false) }
-            let deadline = Task {
-                try? await environment.clock.sleep(for: .seconds(2))
-                refresh.cancel()
-            }
-            _ = await refresh.result
-            deadline.cancel()
-        }
+        if hasNew { await readServerHistoryBriefly() }
         return try await store.update { state in
             guard state.profile != nil else { throw AccountError.profileNotLoaded }
             var result = ReadingsImportResult()

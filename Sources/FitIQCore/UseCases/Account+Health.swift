@@ -59,15 +59,7 @@ extension Account {
     ) async throws -> HealthImportResult {
         guard try await store.load().profile != nil else { throw AccountError.profileNotLoaded }
         let snapshot = try await source.read(progress: progress)
-        if try await store.load().hasNewReadings(in: snapshot) {
-            let refresh = Task { try await engine.refreshHistory(full: false) }
-            let deadline = Task {
-                try? await environment.clock.sleep(for: .seconds(2))
-                refresh.cancel()
-            }
-            _ = await refresh.result
-            deadline.cancel()
-        }
+        if try await store.load().hasNewReadings(in: snapshot) { await readServerHistoryBriefly() }
         try Task.checkCancellation()
         let now = environment.now()
         return try await store.update { state in
@@ -76,5 +68,19 @@ extension Account {
             }
             return result
         }
+    }
+}
+
+extension Account {
+    /// Reads what is new in the server's history before an import queues readings, for two seconds
+    /// at most (offline, the import goes on): readings the server holds are then not posted again.
+    func readServerHistoryBriefly() async {
+        let refresh = Task { try await engine.refreshHistory(full: false) }
+        let deadline = Task {
+            try? await environment.clock.sleep(for: .seconds(2))
+            refresh.cancel()
+        }
+        _ = await refresh.result
+        deadline.cancel()
     }
 }
