@@ -61,6 +61,14 @@ public final class HTTPTransport: Sendable {
         }
     }
 
+    /// A request made after ``shutdown()`` (a sync still running as the program ends) opened a client
+    /// that nobody closes: it is closed here. `HTTPClient` keeps itself alive until that completes.
+    deinit {
+        if let client = lazyClient.withLock({ $0.take() }) {
+            _ = client.shutdown()
+        }
+    }
+
     /// Closes the client's connections (a later request opens new ones).
     public func shutdown() async {
         let client = lazyClient.withLock { client in

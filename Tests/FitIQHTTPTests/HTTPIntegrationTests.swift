@@ -35,6 +35,23 @@ struct HTTPIntegrationTests {
         }
     }
 
+    /// A sync still running when the program shuts its transport down opens a new client; dropping the
+    /// transport closes it (`HTTPClient` stops a debug build whose client is dropped open).
+    @Test func aRequestAfterShutdownLeavesNoClientOpenWhenTheTransportGoes() async throws {
+        try await LiveServer.with { server in
+            var transport: HTTPTransport? = try LiveServer.client(
+                port: try #require(URL(string: server.baseURL)?.port), now: server.now, folder: server.folder
+            ).transport
+            await transport?.shutdown()
+            let answer = try await transport?.send(.GET, "health")
+            #expect(answer?.status == 200)
+            transport = nil
+            // Still usable: the process did not stop at the drop, and a new transport works.
+            let again = try await server.transport.send(.GET, "health")
+            #expect(again.status == 200)
+        }
+    }
+
     @Test(arguments: DevServerConfiguration.ResponseShape.allCases)
     func historyPagesPastAHundredEntries(shape: DevServerConfiguration.ResponseShape) async throws {
         try await LiveServer.with(shape: shape) { server in
