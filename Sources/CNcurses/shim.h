@@ -36,6 +36,21 @@ extern int wcwidth(wchar_t);
 // `stdout` and `stdin` are C globals too. `newterm` (unlike `initscr`) returns NULL for an unknown
 // TERM instead of exiting the process, so opening the terminal can throw.
 static inline SCREEN *fitiq_newterm(const char *term) { return newterm(term, stdout, stdin); }
+// Whether terminfo has an entry for `name`, without opening the terminal: setupterm loads it into a
+// terminal of its own, which is dropped again. (From <term.h>, which is not included: its capability
+// macros, such as `lines` and `columns`, would clash with ordinary names.)
+struct term;
+extern struct term *set_curterm(struct term *);
+extern int del_curterm(struct term *);
+extern int setupterm(const char *, int, int *);
+static inline int fitiq_terminfo_has(const char *name) {
+    int status = 0;
+    struct term *before = set_curterm(NULL);
+    int found = setupterm(name, STDOUT_FILENO, &status) == OK && status == 1;
+    struct term *loaded = set_curterm(before);
+    if (loaded != NULL && loaded != before) del_curterm(loaded);
+    return found;
+}
 static inline int fitiq_stdio_are_terminals(void) { return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO); }
 
 // Restoring the terminal on signals and at exit. Written in C, not Swift, so the handler does no

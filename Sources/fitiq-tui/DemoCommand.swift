@@ -50,8 +50,10 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             let signedIn = try await accounts.signIn(email: "demo@fitiq.dev", password: password)
             if let error = signedIn.profileError { throw error }
-            try await TUILauncher.run(
-                accounts: accounts, account: signedIn.account, environment: ProcessInfo.processInfo.environment)
+            let environment = ProcessInfo.processInfo.environment
+            try await TUILauncher.open(
+                accounts: accounts, account: signedIn.account,
+                plain: PlainMode.isWanted(flag: false, environment: environment), environment: environment)
         } catch {
             await transport.shutdown()
             throw report(error)

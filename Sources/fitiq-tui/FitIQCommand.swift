@@ -36,7 +36,9 @@ struct FitIQCommand: AsyncParsableCommand {
     @Flag(
         help: """
             Plain mode: labelled lines and a fitiq> prompt reading one command per line, for screen readers, \
-            dumb terminals, logs and scripts (also with TERM=dumb or FITIQ_PLAIN=1).
+            dumb terminals, logs and scripts (also with FITIQ_PLAIN=1, and when TERM is unset or dumb). \
+            FITIQ_TERM sets the terminal type instead of TERM; a type this machine does not know opens \
+            as xterm-256color or xterm, with a notice.
             """)
     var plain = false
 
@@ -79,14 +81,11 @@ struct FitIQCommand: AsyncParsableCommand {
         try await withApp(config) { app in
             StartupTrace.mark("server, session and API key resolved")
             let accounts = try app.requireAccounts()
-            if PlainMode.isWanted(flag: plain, environment: config.environment) {
-                var session = PlainMode(accounts: accounts, account: app.account)
-                await session.run()
-                return
-            }
-            var environment = ProcessInfo.processInfo.environment
+            var environment = config.environment
             if let graphics { environment["FITIQ_GRAPHICS"] = graphics }
-            try await TUILauncher.run(accounts: accounts, account: app.account, environment: environment)
+            try await TUILauncher.open(
+                accounts: accounts, account: app.account,
+                plain: PlainMode.isWanted(flag: plain, environment: environment), environment: environment)
         }
     }
 }

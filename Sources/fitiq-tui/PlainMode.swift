@@ -15,7 +15,7 @@ import FitIQTUI
 #endif
 
 /// The editor for screen readers, dumb terminals, `script` logs and scripted input (`--plain`,
-/// `TERM=dumb`, `FITIQ_PLAIN=1`): labelled lines and a `fitiq>` prompt that reads one command per line,
+/// `FITIQ_PLAIN=1`, `TERM` unset or `dumb`): labelled lines and a `fitiq>` prompt that reads one command per line,
 /// from a terminal or a pipe. No full screen, no boxes, no cursor addressing; every answer is one or
 /// more complete sentences, with the editor's own form model (``FormSession``): the same fields,
 /// drafts, checks and saves.
@@ -30,9 +30,10 @@ struct PlainMode {
         self.account = account
     }
 
-    /// Whether plain mode is asked for: `--plain`, `TERM=dumb` or `FITIQ_PLAIN=1`.
+    /// Whether plain mode is asked for: `--plain` or `FITIQ_PLAIN=1`. (It also starts when no terminal
+    /// type works, `TERM=dumb` among them: ``TUILauncher/open(accounts:account:plain:environment:)``.)
     static func isWanted(flag: Bool, environment: [String: String]) -> Bool {
-        flag || environment["TERM"] == "dumb" || environment["FITIQ_PLAIN"] == "1"
+        flag || environment["FITIQ_PLAIN"] == "1"
     }
 
     /// Runs until `quit` or the end of the input.

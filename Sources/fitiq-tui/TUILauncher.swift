@@ -21,8 +21,29 @@ import NcursesTerminal
 /// Opens the editor for `accounts` (the current account's profile, or the sign-in screen), in this
 /// process: sign-in, sync and health imports run here as tasks whose results reach the screen as events.
 enum TUILauncher {
-    /// Runs the editor until the user quits.
-    static func run(accounts: Accounts, account: Account?, environment: [String: String]) async throws {
+    /// The editor, or plain mode: when `plain` asks for it, or when no terminal type works (`TERM` and
+    /// `FITIQ_TERM` unset, empty or `dumb`, or unknown with no fallback installed). An unknown type in
+    /// the xterm family opens as `xterm-256color` or `xterm`, with a notice (``TerminalType``).
+    static func open(accounts: Accounts, account: Account?, plain: Bool, environment: [String: String]) async throws {
+        let terminal = plain ? nil : TerminalType.resolve(environment: environment, isKnown: TerminalType.terminfoHas)
+        guard let terminal, let chosen = terminal.chosen else {
+            if let reason = terminal?.plainModeReason { printError(TextSanitizer.sanitize(reason)) }
+            var session = PlainMode(accounts: accounts, account: account)
+            await session.run()
+            return
+        }
+        var environment = environment
+        environment["TERM"] = chosen  // also what an external editor started from here is told
+        let notice = terminal.notice.map(TextSanitizer.sanitize)
+        try await run(accounts: accounts, account: account, environment: environment, notice: notice)
+        // Said again once the screen is gone, where it can be copied.
+        if let notice { printError(notice) }
+    }
+
+    /// Runs the editor until the user quits, with `notice` in the footer at first.
+    static func run(
+        accounts: Accounts, account: Account?, environment: [String: String], notice: String? = nil
+    ) async throws {
         let loop = EditorLoop(
             accounts: accounts, account: account,
             dependencies: EditorLoop.Dependencies(
@@ -30,7 +51,9 @@ enum TUILauncher {
                 home: environment["HOME"], healthSource: openHealthExport,
                 externalEditor: { ExternalEditor(environment: environment).edit($0) },
                 cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment)))
-        let initial = await loop.initialState(size: (0, 0))
+        var firstState = await loop.initialState(size: (0, 0))
+        if let notice { firstState.message = (notice, false) }
+        let initial = firstState
         StartupTrace.mark("account read from the cache")
         // ncurses belongs to one thread for its whole life (docs/ncurses.md "One thread"): a pool of one thread of its
         // own, so the loop that waits for keys never holds a thread of the cooperative pool.

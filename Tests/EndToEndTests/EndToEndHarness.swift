@@ -134,9 +134,9 @@ struct EndToEnd: Sendable {
         arguments: [String], extraEnvironment: [String: String] = [:], tracingProcesses: Bool = false,
         width: Int = 100, height: Int = 30
     ) throws -> TmuxSession {
-        var variables = environment.merging(extraEnvironment) { $1 }
-        variables["LANG"] = "C.UTF-8"
-        variables["TERM"] = "tmux-256color"
+        // LANG and TERM as in tmux, unless `extraEnvironment` says otherwise.
+        let variables = environment.merging(["LANG": "C.UTF-8", "TERM": "tmux-256color"]) { $1 }
+            .merging(extraEnvironment) { $1 }
         let assignments = variables.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
         let tracer =
             tracingProcesses

@@ -345,7 +345,9 @@ extension EndToEndTests {
             try await second.waitUntil("the second demo") { $0.title.contains("demo@fitiq.dev") }
             #expect(try demoFolders().count == 1)
             try second.send("q")
-            _ = try await e2e.waitForExitStatus()
+            let status = try await e2e.waitForExitStatus()
+            let screen = try second.screen()
+            #expect(status == 0, "the demo did not end:\n\(screen)")
             #expect(try demoFolders().isEmpty)
         }
     }
@@ -405,6 +407,56 @@ extension EndToEndTests {
                         && rows.title.contains("● synced") && !rows.title.contains("pending")
                 }
                 #expect(try await server.snapshot().weightEntries.sorted() == [79.8, 80.5])
+            }
+        }
+    }
+}
+
+/// A terminal type this machine's terminfo does not know (Ghostty, kitty and WezTerm send their own).
+extension EndToEndTests {
+    @Test func anUnknownXtermTypeOpensAsXterm256ColorWithANoticeSaidAgainAfterQuitting() async throws {
+        try await EndToEnd.with { e2e in
+            try await e2e.withServer { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let tui = try e2e.openTUI(server: server, extraEnvironment: ["TERM": "xterm-no-such-terminal"])
+                defer { tui.kill() }
+                let notice =
+                    "TERM xterm-no-such-terminal is unknown here, shown as xterm-256color. "
+                    + "To install it: infocmp -x | ssh HOST -- tic -x -"
+                // The notice is wrapped at spaces over the footer's lines.
+                try await waitForProfile(tui) { rows in
+                    rows.suffix(4).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+                        .contains(notice)
+                }
+                // It works as usual: an edit saves.
+                try tui.send("Enter", "C-e", " Jr", "Enter", "C-s")
+                try await tui.waitUntil("the name saved and synced") {
+                    $0.field("Name")?.contains("Jane Doe Jr") == true && $0.field("Name")?.contains("*") == false
+                        && $0.title.contains("● synced")
+                }
+                #expect(try await server.snapshot().name == "Jane Doe Jr")
+                try tui.send("q")
+                try await expectCleanExit(e2e, tui)
+                // Said again on the shell, where it can be copied.
+                let after = try tui.screenAndHistory()
+                #expect(TmuxSession.rows(of: after).contains(notice), "\(after)")
+            }
+        }
+    }
+
+    @Test func fitiqTermChoosesTheTypeOverTerm() async throws {
+        try await EndToEnd.with { e2e in
+            try await e2e.withServer { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                // TERM=dumb alone starts plain mode; FITIQ_TERM opens the editor anyway.
+                let tui = try e2e.openTUI(
+                    server: server, extraEnvironment: ["TERM": "dumb", "FITIQ_TERM": "xterm-kitty-not-here"])
+                defer { tui.kill() }
+                try await waitForProfile(tui) { rows in
+                    rows.contains { $0.contains("TERM xterm-kitty-not-here is unknown here, shown as xterm-256color.") }
+                }
+                try tui.send("q")
+                try await expectCleanExit(e2e, tui)
             }
         }
     }

@@ -118,6 +118,12 @@ struct TmuxSession: Sendable {
         try run(["capture-pane", "-p", "-t", Self.target])
     }
 
+    /// The screen with the lines scrolled off above it, lines the terminal wrapped joined (when the pane ends, tmux's "Pane is dead" line
+    /// scrolls the screen by one).
+    func screenAndHistory() throws -> String {
+        try run(["capture-pane", "-p", "-J", "-S", "-", "-t", Self.target])
+    }
+
     /// The screen's rows.
     func lines() throws -> [String] {
         Self.rows(of: try screen())

@@ -3,7 +3,7 @@ import FitIQTestSupport
 import Foundation
 import Testing
 
-/// Plain mode (`--plain`, `TERM=dumb`, `FITIQ_PLAIN=1`) read from a pipe, against the development server.
+/// Plain mode (`--plain`, `TERM` unset or `dumb`, `FITIQ_PLAIN=1`) read from a pipe, against the development server.
 struct PlainModeCLITests {
     @Test func aNameSetAndSavedThroughAPipeReachesTheServer() async throws {
         try await CLIHarness.with { cli in
@@ -53,6 +53,24 @@ struct PlainModeCLITests {
             let history = try #require(
                 try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
             #expect(history.isEmpty)
+        }
+    }
+
+    /// `ssh host fitiq-tui < script` has no TERM at all: plain mode, not an error about the terminal.
+    @Test func withNoTerminalTypePlainModeStartsWithoutTheFlag() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await TestDevServer.start()
+            defer { Task { await server.stop() } }
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            #expect(cli.runner.environment["TERM"] == nil)
+
+            let run = try await cli.run([], input: "show\nquit\n")
+
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains("fitiq> "), "\(run)")
+            #expect(run.stdout.split(separator: "\n").contains { $0.hasPrefix("Name ") && $0.hasSuffix(" Jane Doe") })
+            #expect(run.stderr.isEmpty, "\(run)")
         }
     }
 
