@@ -32,6 +32,9 @@ public final class EditorLoop: Sendable {
         /// Opens the health export at a path (the `i` key); `nil` hides the key. A thrown error's
         /// description is shown as the import's failure.
         public var healthSource: (@Sendable (String) throws -> any HealthSource)?
+        /// Reads a CSV file of measurements at a path (the `i` key with a `.csv` path), telling how far
+        /// it has got; `nil`: such files are refused.
+        public var measurementFile: MeasurementFileReader?
         /// Edits text in the user's editor (`$VISUAL`/`$EDITOR`); it runs with the terminal given back.
         public var externalEditor: @Sendable (String) -> ExternalEditOutcome
         /// Reports writes to the account's cache (another process's); `nil`: none, and other processes'
@@ -46,8 +49,10 @@ public final class EditorLoop: Sendable {
             externalEditor: @escaping @Sendable (String) -> ExternalEditOutcome = { _ in
                 .failed("No editor is available here.")
             },
-            cacheWatch: (any CacheWatch)? = nil, graphics: ChartGraphics = .braille
+            measurementFile: MeasurementFileReader? = nil, cacheWatch: (any CacheWatch)? = nil,
+            graphics: ChartGraphics = .braille
         ) {
+            self.measurementFile = measurementFile
             self.graphics = graphics
             self.clock = clock
             self.now = now
@@ -83,7 +88,8 @@ public final class EditorLoop: Sendable {
         self.effects = EffectRunner(
             accounts: accounts, slot: slot, inbox: inbox, requestSync: { sync.requestSync() },
             requestPush: { sync.requestPush() },
-            healthSource: dependencies.healthSource, home: dependencies.home)
+            healthSource: dependencies.healthSource, measurementFile: dependencies.measurementFile,
+            home: dependencies.home)
     }
 
     /// The first state: the profile screen from the cache when signed in, else the sign-in screen.
@@ -123,3 +129,8 @@ public final class EditorLoop: Sendable {
         await effects.finish()
     }
 }
+
+/// Reads a CSV file of measurements at a path, telling how far it has got (``MeasurementCSV/Reader``
+/// over the file, in pieces).
+public typealias MeasurementFileReader =
+    @Sendable (_ path: String, _ progress: @escaping @Sendable (HealthReadProgress) -> Void) throws -> MeasurementCSV

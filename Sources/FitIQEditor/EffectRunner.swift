@@ -17,6 +17,7 @@ final class EffectRunner: Sendable {
     private let requestSync: @Sendable () -> Void
     private let requestPush: @Sendable () -> Void
     private let healthSource: (@Sendable (String) throws -> any HealthSource)?
+    private let measurementFile: MeasurementFileReader?
     private let home: String?
     private let work = Mutex<[Task<Void, Never>]>([])
     private let importTask = Mutex<Task<Void, Never>?>(nil)
@@ -26,8 +27,10 @@ final class EffectRunner: Sendable {
     init(
         accounts: Accounts, slot: AccountSlot, inbox: EventInbox, requestSync: @escaping @Sendable () -> Void,
         requestPush: (@Sendable () -> Void)? = nil,
-        healthSource: (@Sendable (String) throws -> any HealthSource)?, home: String?
+        healthSource: (@Sendable (String) throws -> any HealthSource)?, measurementFile: MeasurementFileReader? = nil,
+        home: String?
     ) {
+        self.measurementFile = measurementFile
         self.accounts = accounts
         self.slot = slot
         self.inbox = inbox
@@ -103,11 +106,11 @@ final class EffectRunner: Sendable {
                         + "\(metric.format(after.quantity, unitSystem: units)); u undoes it."
                 }
             }
-        case .loadProgress(let series, let since):
+        case .loadProgress(let series):
             spawn {
                 guard let account = self.slot.account else { return }
                 do {
-                    self.inbox.post(.progressLoaded(try await account.progress(of: series, since: since)))
+                    self.inbox.post(.progressLoaded(try await account.progressHistory(of: series)))
                 } catch {
                     self.inbox.post(.notice(String(describing: error), isError: true))
                 }
@@ -150,6 +153,25 @@ final class EffectRunner: Sendable {
         }
     }
 
+    /// Reports a reading's progress as events, one per percent at most: the screen is not flooded by a
+    /// fast reader.
+    private func percentReporter() -> @Sendable (HealthReadProgress) -> Void {
+        let lastShown = Mutex(-1)
+        return { [inbox] progress in
+            guard let total = progress.totalBytes, total > 0 else { return }
+            let percent = Int(progress.bytesRead * 100 / total)
+            let changed = lastShown.withLock { shown in
+                defer { shown = max(shown, percent) }
+                return percent > shown
+            }
+            if changed { inbox.post(.healthImport(.reading(Double(percent) / 100))) }
+        }
+    }
+
+    private struct CSVUnavailable: Error, CustomStringConvertible {
+        var description: String { "CSV files cannot be imported here." }
+    }
+
     /// Imports the export at `path` (typed by the user), reporting progress as events; a `.csv` file
     /// is read as measurements (`import-csv`).
     private func importHealth(_ path: String) async {
@@ -157,12 +179,9 @@ final class EffectRunner: Sendable {
         let expanded = UserPath.expand(path, home: home)
         if expanded.lowercased().hasSuffix(".csv") {
             do {
-                let data = try Data(contentsOf: URL(fileURLWithPath: expanded))
-                guard let text = String(validating: data, as: UTF8.self) else {
-                    inbox.post(.healthImport(.failed("The file is not UTF-8 text; nothing was imported.")))
-                    return
-                }
-                let (file, result) = try await account.importCSV(text)
+                guard let measurementFile else { throw CSVUnavailable() }
+                let file = try measurementFile(expanded, percentReporter())
+                let result = try await account.importCSV(file)
                 inbox.post(.healthImport(.finished(result.summary(of: file))))
                 await inbox.publish(account)
                 requestSync()
@@ -178,18 +197,8 @@ final class EffectRunner: Sendable {
             inbox.post(.healthImport(.failed(String(describing: error))))
             return
         }
-        let lastShown = Mutex(-1)
         do {
-            let result = try await account.importHealth(from: source) { progress in
-                guard let total = progress.totalBytes, total > 0 else { return }
-                let percent = Int(progress.bytesRead * 100 / total)
-                // One event per percent at most: the screen is not flooded by a fast reader.
-                let changed = lastShown.withLock { shown in
-                    defer { shown = max(shown, percent) }
-                    return percent > shown
-                }
-                if changed { self.inbox.post(.healthImport(.reading(Double(percent) / 100))) }
-            }
+            let result = try await account.importHealth(from: source, progress: percentReporter())
             let profile = try? await account.overview().profile
             inbox.post(
                 .healthImport(

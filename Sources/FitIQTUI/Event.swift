@@ -28,7 +28,7 @@ public enum Event: Sendable {
     /// Something finished that the user should read (an undo, a removal, a correction).
     case notice(String, isError: Bool)
     /// The progress screen's data was read.
-    case progressLoaded(ProgressReport)
+    case progressLoaded(ProgressHistory)
 }
 
 /// How editing a field in the user's own editor ended.
@@ -74,8 +74,8 @@ public enum Effect: Sendable, Equatable {
     case editExternally(ProfileField, text: String)
     /// Undo the last saved change.
     case undo
-    /// Read a series' progress from `since` on (the whole history when `nil`).
-    case loadProgress(MeasurementSeries, since: Date?)
+    /// Read a series' whole history with its trend (each range is cut from it).
+    case loadProgress(MeasurementSeries)
     /// Remove the entry of `metric`'s history with this id.
     case deleteEntry(Metric, id: String)
     /// Replace the value of the entry of `metric`'s history with this id (`value` in its unit).

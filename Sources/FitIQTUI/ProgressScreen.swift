@@ -64,7 +64,9 @@ public enum ChartGraphics: String, CaseIterable, Sendable {
 public struct ProgressScreen: Sendable, Equatable {
     public var series = MeasurementSeries.metric(.weight)
     public var range: ProgressRange = .fourWeeks
-    /// What was read for `metric` and `range`; `nil` while it is read.
+    /// `series`' whole history with its trend, read once; `nil` while it is read.
+    public var history: ProgressHistory?
+    /// What is shown: `range`'s cut of `history`.
     public var report: ProgressReport?
 
     public init() {}
@@ -75,6 +77,11 @@ public struct ProgressScreen: Sendable, Equatable {
     /// The first instant of the range, as of `now`.
     func since(now: Date) -> Date? {
         range.days.map { now.addingTimeInterval(-Double($0) * 86_400) }
+    }
+
+    /// Cuts the report for `range` from the history read (nothing is read again).
+    mutating func cut(now: Date, in zone: LocalZone) {
+        report = history.map { $0.report(since: since(now: now), in: zone) }
     }
 }
 
@@ -104,9 +111,16 @@ func handleProgress(_ state: inout AppState, _ key: Key) -> [Effect] {
     default:
         return []
     }
+    if screen.history?.series == screen.series {
+        // Another range of the series on show: cut from what was read.
+        screen.cut(now: state.now, in: state.timeZone)
+        state.progress = screen
+        return []
+    }
+    screen.history = nil
     screen.report = nil
     state.progress = screen
-    return [.loadProgress(screen.series, since: screen.since(now: state.now))]
+    return [.loadProgress(screen.series)]
 }
 
 /// Opens the progress screen on the measurement focused (weight otherwise) and asks for its data.
@@ -117,10 +131,11 @@ func openProgress(_ state: inout AppState) -> [Effect] {
     } else if let metric = state.profile.focus.metric ?? (state.historySelection == nil ? nil : state.historyMetric) {
         screen.series = .metric(metric)
     }
+    screen.history = nil
     screen.report = nil
     state.progress = screen
     state.screen = .progress
-    return [.loadProgress(screen.series, since: screen.since(now: state.now))]
+    return [.loadProgress(screen.series)]
 }
 
 /// The progress screen: a title, the sentences (latest, trend and rate, lowest and highest), then

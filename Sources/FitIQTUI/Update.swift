@@ -32,6 +32,10 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
     case .accountChanged(let snapshot):
         let wasSignIn = state.screen == .signIn
         state.account = snapshot
+        if state.screen == .progress {
+            // A sync or a save: the chart stays, and is read again (the old one shows until then).
+            return [.loadProgress(state.progress.series)]
+        }
         state.screen = .profile
         if wasSignIn {
             state.signIn = SignInForm()
@@ -69,9 +73,12 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
     case .notice(let text, let isError):
         state.message = (TextSanitizer.sanitize(text), isError)
         return []
-    case .progressLoaded(let report):
-        // An answer for what is on show, not for a range or metric left meanwhile.
-        if report.series == state.progress.series { state.progress.report = report }
+    case .progressLoaded(let history):
+        // An answer for the series on show, not for one left meanwhile; the range is cut here, so a
+        // range changed meanwhile is the one shown.
+        guard history.series == state.progress.series else { return [] }
+        state.progress.history = history
+        state.progress.cut(now: state.now, in: state.timeZone)
         return []
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FitIQCore
+import FitIQHealth
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -37,23 +38,23 @@ struct ImportCSVCommand: AsyncParsableCommand {
         try await withApp(globals) { app in
             let account = try app.requireAccount()
             let url = URL(fileURLWithPath: UserPath.expand(path, home: ProcessInfo.processInfo.environment["HOME"]))
-            let data: Data
+            let meter = ProgressMeter(label: url.lastPathComponent, terminal: StandardStreams.isTerminal(2))
+            let file: MeasurementCSV
             do {
-                data = try Data(contentsOf: url)
-            } catch {
-                printError("Error: cannot read \(TextSanitizer.sanitize(url.path)).")
+                file = try MeasurementCSVFile.read(
+                    url, unit: unit, zone: account.environment.timeZone, progress: meter.report)
+                meter.end()
+            } catch let error as HealthImportError {
+                meter.end()
+                printError("Error: \(error)")
                 throw ExitCode.failure
+            } catch {
+                meter.end()
+                throw error
             }
-            guard let text = String(validating: data, as: UTF8.self) else {
-                // The first line that is not UTF-8 (lines counted from 1, the header's).
-                let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-                let line = (lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0) + 1
-                printError("Error: nothing was imported: line \(line) is not UTF-8 text.")
-                throw Exit.usage
-            }
-            let imported: (file: MeasurementCSV, result: ReadingsImportResult)
+            let result: ReadingsImportResult
             do {
-                imported = try await account.importCSV(text, unit: unit, skipInvalid: skipInvalid)
+                result = try await account.importCSV(file, skipInvalid: skipInvalid)
             } catch let error as BadRowsError {
                 printError(
                     "Error: nothing was imported: "
@@ -67,8 +68,8 @@ struct ImportCSVCommand: AsyncParsableCommand {
                 throw Exit.usage
             }
             print("Read \(TextSanitizer.sanitize(url.lastPathComponent)).")
-            for line in imported.result.summary(of: imported.file) { print(line) }
-            if imported.result.queuedAnything { try await finishWrite(account, noSync: noSync) }
+            for line in result.summary(of: file) { print(line) }
+            if result.queuedAnything { try await finishWrite(account, noSync: noSync) }
         }
     }
 }

@@ -50,6 +50,9 @@ enum TUILauncher {
                 clock: ContinuousClock(), now: { Date() }, timeZone: accounts.environment.timeZone,
                 home: environment["HOME"], healthSource: openHealthExport,
                 externalEditor: { ExternalEditor(environment: environment).edit($0) },
+                measurementFile: { [zone = accounts.environment.timeZone] path, progress in
+                    try MeasurementCSVFile.read(URL(fileURLWithPath: path), zone: zone, progress: progress)
+                },
                 cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment)))
         var firstState = await loop.initialState(size: (0, 0))
         if let notice { firstState.message = (notice, false) }

@@ -1,3 +1,4 @@
+import FitIQCore
 import FitIQTestSupport
 import Foundation
 import Testing
@@ -407,6 +408,36 @@ extension EndToEndTests {
                         && rows.title.contains("● synced") && !rows.title.contains("pending")
                 }
                 #expect(try await server.snapshot().weightEntries.sorted() == [79.8, 80.5])
+            }
+        }
+    }
+}
+
+extension EndToEndTests {
+    /// On a terminal, `import-csv` draws a bar that fills in place, then says what it did.
+    @Test func importCSVOnATerminalShowsItsProgressBarThenTheSummary() async throws {
+        try await EndToEnd.with { e2e in
+            try await e2e.withServer { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let file = e2e.folder.appendingPathComponent("weights.csv")
+                let start = CalendarDate(daysSince1970: 10_000)
+                let rows = (0..<3_000).map { "\(start.adding(days: $0)),\(70 + Double($0 % 100) / 10)" }
+                try Data((["date,weight"] + rows + [""]).joined(separator: "\n").utf8).write(to: file)
+
+                let tui = try e2e.openTUI(arguments: ["import-csv", file.path, "--no-sync"])
+                defer { tui.kill() }
+                _ = try await tui.waitFor(all: [
+                    "Weights: 3000 read, 3000 new, 0 already there.", "fitiq-tui exited with status 0",
+                ])
+                // (With the history: the pane's end scrolls the screen by a line.)
+                let lines = TmuxSession.rows(of: try tui.screenAndHistory())
+                let bar = "Reading weights.csv  " + String(repeating: "█", count: 30) + " 100 %"
+                // Drawn in place: one line of bar, not a line per step.
+                #expect(lines.filter { $0.hasPrefix("Reading weights.csv") }.count == 1, "\(lines)")
+                #expect(lines.contains { $0.hasPrefix(bar) }, "\(lines)")
+                let status = try await e2e.cli(["status", "--json"]).stdout
+                let fields = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
+                #expect(fields?["pendingChanges"] as? Int == 3_000, "\(status)")
             }
         }
     }

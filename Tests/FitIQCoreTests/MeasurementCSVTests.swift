@@ -67,4 +67,45 @@ struct MeasurementCSVTests {
         }
         #expect(throws: ImportError.empty) { try MeasurementCSV.read("", zone: .utc) }
     }
+
+    /// A file read in pieces, as `import-csv` reads it, gives what the whole text gives, wherever the
+    /// pieces split it: in a CRLF, a quoted field with a line break, a byte-order mark or a character.
+    @Test(arguments: [1, 2, 3, 7, 64, 1 << 16])
+    func piecesOfAnySizeReadAsTheWholeText(size: Int) throws {
+        let text =
+            "\u{FEFF}logged_at,metric,value,unit,source,id\r\n"
+            + "2025-03-01T07:45:00+01:00,weight,80.20,kg,manual,\"a\r\nb\"\r\n"
+            + "2025-03-02T07:45:00+01:00,body_fat_percentage,18.50,%,health,ü李🏃\r\n"
+            + "2025-03-03T07:45:00+01:00,weight,x,kg,manual,c\r\n" + "2025-03-04T07:45:00+01:00,height,180,cm,import,d"
+        let whole = try MeasurementCSV.read(text, zone: .utc)
+        #expect(whole.readings.count == 3)
+        #expect(whole.problems.map(\.description) == ["line 5: Weight must be a number"])
+        var reader = MeasurementCSV.Reader(zone: .utc)
+        let bytes = Array(text.utf8)
+        for start in stride(from: 0, to: bytes.count, by: size) {
+            try reader.read(bytes[start..<min(start + size, bytes.count)])
+        }
+        #expect(try reader.finish() == whole)
+    }
+
+    /// A 100 MB line is not kept: the reader holds at most the limit of a row, and names the line.
+    @Test func aRowLongerThanTheLimitIsNamedAndNotKept() throws {
+        var reader = MeasurementCSV.Reader(zone: .utc)
+        try reader.read("date,weight\n2025-03-01,80.5\n2025-03-02,".utf8)
+        let piece = [UInt8](repeating: UInt8(ascii: "9"), count: 1 << 20)
+        for _ in 0..<8 { try reader.read(piece) }
+        try reader.read("\n2025-03-03,81\n".utf8)
+        let csv = try reader.finish()
+        #expect(csv.readings.map(\.value) == [80.5, 81])
+        #expect(csv.problems.map(\.description) == ["line 3: a row must be at most 4096 bytes long"])
+    }
+
+    @Test func aRowThatIsNotUTF8IsNamedAndTheOthersAreRead() throws {
+        var reader = MeasurementCSV.Reader(zone: .utc)
+        try reader.read(Array("date,weight\n2025-03-01,80.5\n2025-03-02,8".utf8) + [0xFF, 0xFE] + Array("1\n".utf8))
+        try reader.read("2025-03-03,81\n".utf8)
+        let csv = try reader.finish()
+        #expect(csv.readings.map(\.value) == [80.5, 81])
+        #expect(csv.problems.map(\.description) == ["line 3: a row must be UTF-8 text"])
+    }
 }

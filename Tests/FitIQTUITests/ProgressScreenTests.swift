@@ -7,27 +7,22 @@ import Testing
 /// The progress screen: a measurement's chart, trend and rate, in braille, half blocks or ASCII.
 struct ProgressScreenTests {
     /// 60 daily weights falling 0.1 kg a day, the last yesterday.
-    static func report() -> ProgressReport {
+    static func history() -> ProgressHistory {
         let entries = (0..<60).map { day in
             ProgressEntry(
                 serverId: "w\(day)", type: Metric.weight.type, quantity: 86 - Double(day) / 10,
                 loggedAt: fixedNow - Double(60 - day) * 86_400, source: .server)
         }
         var trend = Trend()
-        let points = entries.map { ($0, trend.add($0.quantity)) }
-        let end = points.last?.0.loggedAt ?? fixedNow
-        return ProgressReport(
-            series: .metric(.weight), points: points,
-            weeklyRate: Trend.weeklyRate(points, from: end - 59 * 86_400, to: end),
-            weeks: [])
+        return ProgressHistory(series: .metric(.weight), points: entries.map { ($0, trend.add($0.quantity)) })
     }
 
     static func opened(graphics: ChartGraphics = .braille, width: Int = 100, height: Int = 30) -> AppState {
         var state = profileState(width: width, height: height)
         state.graphics = graphics
         state.profile.focus = .weight
-        #expect(press([.character("p")], &state) == [.loadProgress(.metric(.weight), since: fixedNow - 28 * 86_400)])
-        _ = update(&state, .progressLoaded(report()))
+        #expect(press([.character("p")], &state) == [.loadProgress(.metric(.weight))])
+        _ = update(&state, .progressLoaded(history()))
         return state
     }
 
@@ -38,21 +33,49 @@ struct ProgressScreenTests {
         #expect(lines.contains { $0.contains("Weight · 4 weeks") })
         #expect(lines.contains { $0.contains("Latest 80.1 kg on") })
         #expect(lines.contains { $0.contains("kg a week over the last 4 weeks") && $0.contains("Trend ") })
-        #expect(lines.contains { $0.contains("Lowest 80.1 kg on") && $0.contains("highest 86.0 kg on") })
+        // The 4 weeks' lowest and highest: the history is cut to the range.
+        #expect(lines.contains { $0.contains("Lowest 80.1 kg on") && $0.contains("highest 82.8 kg on") })
         press([.escape], &state)
         #expect(state.screen == .profile)
     }
 
-    @Test func rangesAndMetricsAreSwitchedByKeysAndReadAgain() {
+    @Test func rangesAreCutFromWhatWasReadAndAMetricIsReadAgain() {
         var state = Self.opened()
-        #expect(press([.right], &state) == [.loadProgress(.metric(.weight), since: fixedNow - 91 * 86_400)])
+        #expect(state.progress.report?.points.count == 28)
+        // Another range: nothing is read again.
+        #expect(press([.right], &state) == [])
+        #expect(state.progress.range == .threeMonths)
+        #expect(state.progress.report?.points.count == 60)
+        #expect(screen(state).lines.contains { $0.contains("Weight · 3 months") })
+        #expect(press([.right, .right], &state) == [])
+        #expect(state.progress.range == .all)
+        #expect(press([.tab], &state) == [.loadProgress(.metric(.bodyFat))])
         #expect(state.progress.report == nil)
         #expect(screen(state).lines.contains { $0.contains("Reading the history") })
-        #expect(press([.right, .right], &state).last == .loadProgress(.metric(.weight), since: nil))
-        #expect(press([.tab], &state) == [.loadProgress(.metric(.bodyFat), since: nil)])
         // A late answer for the metric left is not shown as this one's.
-        _ = update(&state, .progressLoaded(Self.report()))
+        _ = update(&state, .progressLoaded(Self.history()))
         #expect(state.progress.report == nil)
+    }
+
+    /// A range changed while the history is read: the answer is cut for the range on show then.
+    @Test func theRangeShownIsTheOneChosenWhenTheAnswerArrives() {
+        var state = profileState(width: 100, height: 30)
+        state.profile.focus = .weight
+        #expect(press([.character("p")], &state) == [.loadProgress(.metric(.weight))])
+        press([.right, .right], &state)
+        _ = update(&state, .progressLoaded(Self.history()))
+        #expect(state.progress.range == .year)
+        #expect(state.progress.report?.points.count == 60)
+        #expect(screen(state).lines.contains { $0.contains("Weight · 1 year") })
+    }
+
+    /// A sync or a save while the chart is on show: it stays, and is read again.
+    @Test func aChangeOfTheAccountKeepsTheChartAndReadsItAgain() throws {
+        var state = Self.opened()
+        let snapshot = try #require(state.account)
+        #expect(update(&state, .accountChanged(snapshot)) == [.loadProgress(.metric(.weight))])
+        #expect(state.screen == .progress)
+        #expect(state.progress.report?.points.count == 28, "the old chart shows until the new one")
     }
 
     @Test(arguments: [ChartGraphics.braille, .block, .ascii])
@@ -97,7 +120,8 @@ struct ProgressScreenTests {
         var state = profileState(width: 100, height: 30)
         state.graphics = .ascii
         state.profile.focus = .bmi
-        #expect(press([.character("p")], &state) == [.loadProgress(.bmi, since: fixedNow - 28 * 86_400)])
+        state.progress.range = .all
+        #expect(press([.character("p")], &state) == [.loadProgress(.bmi)])
         // BMI from 19 to 31 over the last 60 days; the fixture's date of birth is 1983 (an adult).
         let entries = (0..<60).map { day in
             ProgressEntry(
@@ -107,9 +131,9 @@ struct ProgressScreenTests {
         }
         var trend = Trend()
         let points = entries.map { ($0, trend.add($0.quantity)) }
-        _ = update(&state, .progressLoaded(ProgressReport(series: .bmi, points: points, weeklyRate: nil, weeks: [])))
+        _ = update(&state, .progressLoaded(ProgressHistory(series: .bmi, points: points)))
         let lines = screen(state).lines
-        #expect(lines.contains { $0.contains("BMI · 4 weeks") })
+        #expect(lines.contains { $0.contains("BMI · all") })
         for edge in ["18.5", "25.0", "30.0"] where edge != "18.5" {
             #expect(lines.contains { $0.contains("--") && $0.contains(edge) }, "\(edge)")
         }

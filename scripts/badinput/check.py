@@ -349,9 +349,10 @@ def main():
             ("csv separator ;", b'date;weight\n2025-03-01;"80,5"\n2025-02-30;81\n', "line 3: date must be"),
             ("csv separator tab", b"date\tweight\n2025-03-01\t80.5\n2025-03-02\t700\n",
              "line 3: Weight must be between 2 and 635 kg"),
-            ("csv invalid UTF-8", b"date,weight\n2025-03-01,80.5\n2025-03-02,8\xff\xfe1\n", "line 3 is not UTF-8"),
+            ("csv invalid UTF-8", b"date,weight\n2025-03-01,80.5\n2025-03-02,8\xff\xfe1\n",
+             "line 3: a row must be UTF-8 text"),
             ("csv 100 MB line", b"date,weight\n2025-03-01,80.5\n2025-03-02," + b"9" * 100_000_000 + b"\n",
-             "line 3: Weight must be a number"),
+             "line 3: a row must be at most 4096 bytes long"),
             ("csv date out of range", b"logged_at,metric,value,unit,source,id\n"
                                       b"9999999-01-01T00:00:00Z,weight,80,kg,manual,a\n", "line 2: logged_at must be"),
             ("csv number out of range", b"date,weight\n2025-03-01,1e400\n", "line 2: Weight must be"),

@@ -42,54 +42,146 @@ public struct MeasurementCSV: Sendable, Equatable {
     public var derivedRowsSkipped: Int
 
     /// The separators a header may use, tried in this order.
-    static let separators: [Character] = [",", ";", "\t"]
+    static let separators: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")]
 
-    /// Reads `text` (UTF-8; a byte-order mark and CRLF line ends are fine). `unit` is the unit of a
-    /// `date,weight` file's weights (kg when `nil`); dates without a time are logged at 12:00 in `zone`.
+    /// The longest row read: every format's rows are a few dozen bytes.
+    public static let maximumRowBytes = 4_096
+
+    /// Reads `text` whole (``Reader`` reads a file in pieces).
     public static func read(_ text: String, unit: String? = nil, zone: LocalZone) throws(ImportError) -> MeasurementCSV
     {
-        var body = Substring(text)
-        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
-        var lines = Self.records(body)
-        guard let header = lines.first else { throw .empty }
-        lines.removeFirst()
-        let separator = separators.max { Self.split(header.text, $0).count < Self.split(header.text, $1).count } ?? ","
-        let columns = Self.split(header.text, separator).map { $0.trimmingWhitespace().lowercased() }
-        var csv: MeasurementCSV
-        if columns == ["logged_at", "metric", "value", "unit", "source", "id"] {
-            csv = MeasurementCSV(format: .fitiq, readings: [], problems: [], skippedColumns: [], derivedRowsSkipped: 0)
-        } else if columns.first == "datetime", columns.contains("weight") {
-            let used: Set = ["datetime", "weight", "fat"]
-            csv = MeasurementCSV(
-                format: .openScale, readings: [], problems: [], skippedColumns: columns.filter { !used.contains($0) },
-                derivedRowsSkipped: 0)
-        } else if columns == ["date", "weight"] {
-            csv = MeasurementCSV(
-                format: .dateWeight, readings: [], problems: [], skippedColumns: [], derivedRowsSkipped: 0)
-        } else {
-            throw .unknownHeader(TextSanitizer.sanitize(String(header.text.prefix(120))))
+        var reader = Reader(unit: unit, zone: zone)
+        try reader.read(text.utf8)
+        return try reader.finish()
+    }
+
+    /// Reads a CSV file as its bytes arrive, one row at a time: memory holds at most
+    /// ``MeasurementCSV/maximumRowBytes`` of a row, however long the file or its lines. UTF-8 (a
+    /// byte-order mark and CRLF line ends are fine), RFC 4180 quotes, and the separator `,`, `;` or
+    /// tab that the header has most of. `unit` is the unit of a `date,weight` file's weights (kg when
+    /// `nil`); dates without a time are logged at 12:00 in `zone`.
+    public struct Reader: Sendable {
+        private let pounds: Bool
+        private let zone: LocalZone
+        /// Set once the header is read.
+        private var csv: MeasurementCSV?
+        private var columns: [String] = []
+        private var separator = UInt8(ascii: ",")
+        /// The row being read, and whether it outgrew the limit (the rest of it is not kept).
+        private var row: [UInt8] = []
+        private var rowTooLong = false
+        private var quoted = false
+        /// The line being read, and the one the row being read started on (a quoted field may hold
+        /// line breaks).
+        private var line = 1
+        private var rowLine = 1
+
+        public init(unit: String? = nil, zone: LocalZone) {
+            pounds = unit.map { ["lb", "lbs"].contains($0.lowercased()) } ?? false
+            self.zone = zone
+            row.reserveCapacity(256)
         }
-        let pounds = unit.map { ["lb", "lbs"].contains($0.lowercased()) } ?? false
-        for record in lines where !record.text.trimmingWhitespace().isEmpty {
-            let fields = Self.split(record.text, separator)
+
+        /// Reads the next bytes of the file. Throws when the header is not one of the formats read.
+        public mutating func read(_ bytes: some Sequence<UInt8>) throws(ImportError) {
+            // Every byte the rules look at (quote, line feed, separators) is ASCII: one pass over bytes.
+            for byte in bytes {
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    if !quoted {
+                        try endRow()
+                        continue
+                    }
+                } else if byte == UInt8(ascii: "\"") {
+                    quoted.toggle()
+                }
+                if row.count < MeasurementCSV.maximumRowBytes {
+                    row.append(byte)
+                } else {
+                    rowTooLong = true
+                }
+            }
+        }
+
+        /// What the file held, once every byte is read.
+        public mutating func finish() throws(ImportError) -> MeasurementCSV {
+            if !row.isEmpty || rowTooLong { try endRow() }
+            guard let csv else { throw .empty }
+            return csv
+        }
+
+        private mutating func endRow() throws(ImportError) {
+            defer {
+                row.removeAll(keepingCapacity: true)
+                rowTooLong = false
+                rowLine = line
+            }
+            guard var csv else {
+                try readHeader()
+                return
+            }
+            defer { self.csv = csv }
+            let blank: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
+            guard rowTooLong || !row.allSatisfy(blank.contains) else { return }
+            guard !rowTooLong else {
+                csv.problems.append(
+                    Problem(line: rowLine, rule: "a row must be at most \(MeasurementCSV.maximumRowBytes) bytes long"))
+                return
+            }
+            guard String(validating: row, as: UTF8.self) != nil else {
+                csv.problems.append(Problem(line: rowLine, rule: "a row must be UTF-8 text"))
+                return
+            }
+            let fields = MeasurementCSV.split(row, separator)
             guard fields.count == columns.count else {
                 csv.problems.append(
-                    Problem(line: record.line, rule: "has \(fields.count) fields; the header has \(columns.count)"))
-                continue
+                    Problem(line: rowLine, rule: "has \(fields.count) fields; the header has \(columns.count)"))
+                return
             }
-            let row = Dictionary(zip(columns, fields), uniquingKeysWith: { first, _ in first })
-            switch csv.format {
-            case .fitiq: csv.readFitiq(row, line: record.line)
-            case .openScale: csv.readOpenScale(row, line: record.line, zone: zone)
-            case .dateWeight:
-                guard let at = Self.date(row["date"] ?? "", zone: zone) else {
-                    csv.problems.append(Problem(line: record.line, rule: "date must be YYYY-MM-DD"))
-                    continue
-                }
-                csv.add(.weight, row["weight"] ?? "", factor: pounds ? 0.453_592_37 : 1, at: at, line: record.line)
-            }
+            let named = Dictionary(zip(columns, fields)) { first, _ in first }
+            csv.readRow(named, line: rowLine, pounds: pounds, zone: zone)
         }
-        return csv
+
+        private mutating func readHeader() throws(ImportError) {
+            var header = row[...]
+            if header.starts(with: [0xEF, 0xBB, 0xBF]) { header = header.dropFirst(3) }
+            guard !rowTooLong, let text = String(validating: header, as: UTF8.self) else {
+                throw .unknownHeader(TextSanitizer.sanitize(String(decoding: header.prefix(120), as: UTF8.self)))
+            }
+            separator =
+                MeasurementCSV.separators.max {
+                    MeasurementCSV.split(header, $0).count < MeasurementCSV.split(header, $1).count
+                } ?? UInt8(ascii: ",")
+            columns = MeasurementCSV.split(header, separator).map { $0.trimmingWhitespace().lowercased() }
+            let format: Format
+            var skipped: [String] = []
+            if columns == ["logged_at", "metric", "value", "unit", "source", "id"] {
+                format = .fitiq
+            } else if columns.first == "datetime", columns.contains("weight") {
+                format = .openScale
+                skipped = columns.filter { !["datetime", "weight", "fat"].contains($0) }
+            } else if columns == ["date", "weight"] {
+                format = .dateWeight
+            } else {
+                throw .unknownHeader(TextSanitizer.sanitize(String(text.prefix(120))))
+            }
+            csv = MeasurementCSV(
+                format: format, readings: [], problems: [], skippedColumns: skipped, derivedRowsSkipped: 0)
+        }
+    }
+
+    /// One row of the file's format, as fields by column.
+    private mutating func readRow(_ row: [String: String], line: Int, pounds: Bool, zone: LocalZone) {
+        switch format {
+        case .fitiq: readFitiq(row, line: line)
+        case .openScale: readOpenScale(row, line: line, zone: zone)
+        case .dateWeight:
+            guard let at = Self.date(row["date"] ?? "", zone: zone) else {
+                problems.append(Problem(line: line, rule: "date must be YYYY-MM-DD"))
+                return
+            }
+            add(.weight, row["weight"] ?? "", factor: pounds ? 0.453_592_37 : 1, at: at, line: line)
+        }
     }
 
     private mutating func readFitiq(_ row: [String: String], line: Int) {
@@ -168,54 +260,21 @@ public struct MeasurementCSV: Sendable, Equatable {
         return noon.addingTimeInterval(Double((hour - 12) * 3_600 + minute * 60))
     }
 
-    /// The file's records: lines, except inside quotes, with the line number each starts on. Read
-    /// byte by byte: every byte the rules look at (quote, line feed, separators) is ASCII, so a
-    /// 100 MB line costs a pass over its bytes, not over its characters.
-    static func records(_ text: Substring) -> [(text: Substring, line: Int)] {
-        var records: [(text: Substring, line: Int)] = []
-        let bytes = text.utf8
-        var start = bytes.startIndex
-        var quoted = false
-        var line = 1
-        var startLine = 1
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                quoted.toggle()
-            case UInt8(ascii: "\n"):
-                line += 1
-                if !quoted {
-                    records.append((text[start..<index], startLine))
-                    start = bytes.index(after: index)
-                    startLine = line
-                }
-            default:
-                break
-            }
-            index = bytes.index(after: index)
-        }
-        if start < bytes.endIndex { records.append((text[start...], startLine)) }
-        return records
-    }
-
     /// One record's fields, with RFC 4180 quotes (`""` inside a quoted field is one quote); a carriage
     /// return outside quotes (a CRLF line end) is dropped.
-    static func split(_ record: Substring, _ separator: Character) -> [String] {
-        let separator = separator.asciiValue ?? UInt8(ascii: ",")
+    static func split(_ record: some Collection<UInt8>, _ separator: UInt8) -> [String] {
         var fields: [String] = []
         var field: [UInt8] = []
         var quoted = false
-        let bytes = record.utf8
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            let next = bytes.index(after: index)
+        var index = record.startIndex
+        while index < record.endIndex {
+            let byte = record[index]
+            let next = record.index(after: index)
             if quoted {
                 if byte == UInt8(ascii: "\"") {
-                    if next < bytes.endIndex, bytes[next] == UInt8(ascii: "\"") {
+                    if next < record.endIndex, record[next] == UInt8(ascii: "\"") {
                         field.append(byte)
-                        index = bytes.index(after: next)
+                        index = record.index(after: next)
                         continue
                     }
                     quoted = false

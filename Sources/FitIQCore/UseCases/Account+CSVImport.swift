@@ -86,8 +86,14 @@ extension Account {
         file: MeasurementCSV, result: ReadingsImportResult
     ) {
         let csv = try MeasurementCSV.read(text, unit: unit, zone: environment.timeZone)
+        return (csv, try await importCSV(csv, skipInvalid: skipInvalid))
+    }
+
+    /// Imports the readings of a CSV file already read (``MeasurementCSV/Reader``): none when a row
+    /// breaks a rule, unless `skipInvalid`.
+    public func importCSV(_ csv: MeasurementCSV, skipInvalid: Bool = false) async throws -> ReadingsImportResult {
         if !csv.problems.isEmpty && !skipInvalid { throw BadRowsError(problems: csv.problems) }
-        return (csv, try await importReadings(csv.readings))
+        return try await importReadings(csv.readings)
     }
 }
 

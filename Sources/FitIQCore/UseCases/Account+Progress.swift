@@ -42,21 +42,55 @@ public struct ProgressReport: Sendable, Equatable {
     }
 }
 
-extension Account {
-    /// The progress of `series` from `since` on (the whole history when `nil`), read one month of
-    /// history at a time: the trend is carried over the entries before the range without keeping them.
-    public func progress(of series: MeasurementSeries, since: Date?) async throws -> ProgressReport {
-        var trend = Trend()
+/// A series' whole history, each reading with the trend after it (the trend runs over the whole
+/// history): read once, then any range's report is cut from it without reading again.
+public struct ProgressHistory: Sendable, Equatable {
+    public var series: MeasurementSeries
+    public var points: [(entry: ProgressEntry, trend: Double)]
+
+    public init(series: MeasurementSeries, points: [(entry: ProgressEntry, trend: Double)]) {
+        self.series = series
+        self.points = points
+    }
+
+    /// The report from `since` on (the whole history when `nil`); weeks are taken in `zone`.
+    public func report(since: Date?, in zone: LocalZone) -> ProgressReport {
         var before: (entry: ProgressEntry, trend: Double)?
+        var inRange: [(entry: ProgressEntry, trend: Double)] = []
+        inRange.reserveCapacity(since == nil ? points.count : 0)
+        for point in points {
+            if let since, point.entry.loggedAt < since {
+                before = point
+            } else {
+                inRange.append(point)
+            }
+        }
+        let end = inRange.last?.entry.loggedAt ?? Date()
+        let start = since ?? inRange.first?.entry.loggedAt ?? end
+        let rate = Trend.weeklyRate((before.map { [$0] } ?? []) + inRange, from: start, to: end)
+        return ProgressReport(
+            series: series, points: inRange, weeklyRate: rate, weeks: Account.weeks(inRange, in: zone))
+    }
+
+    public static func == (lhs: ProgressHistory, rhs: ProgressHistory) -> Bool {
+        lhs.series == rhs.series && lhs.points.map(\.entry) == rhs.points.map(\.entry)
+            && lhs.points.map(\.trend) == rhs.points.map(\.trend)
+    }
+}
+
+extension Account {
+    /// The progress of `series` from `since` on (the whole history when `nil`).
+    public func progress(of series: MeasurementSeries, since: Date?) async throws -> ProgressReport {
+        try await progressHistory(of: series).report(since: since, in: environment.timeZone)
+    }
+
+    /// `series`' whole history with its trend, read one month of history at a time.
+    public func progressHistory(of series: MeasurementSeries) async throws -> ProgressHistory {
+        var trend = Trend()
         var points: [(entry: ProgressEntry, trend: Double)] = []
         let add = { (entry: ProgressEntry) in
             guard entry.quantity.isFinite else { return }
-            let value = trend.add(entry.quantity)
-            if let since, entry.loggedAt < since {
-                before = (entry, value)
-            } else {
-                points.append((entry, value))
-            }
+            points.append((entry, trend.add(entry.quantity)))
         }
         switch series {
         case .metric(let metric):
@@ -68,11 +102,7 @@ extension Account {
                 add(entry)
             }
         }
-        let end = points.last?.entry.loggedAt ?? Date()
-        let start = since ?? points.first?.entry.loggedAt ?? end
-        let rate = Trend.weeklyRate((before.map { [$0] } ?? []) + points, from: start, to: end)
-        return ProgressReport(
-            series: series, points: points, weeklyRate: rate, weeks: Self.weeks(points, in: environment.timeZone))
+        return ProgressHistory(series: series, points: points)
     }
 
     /// The mean of each week (Monday to Sunday, local time) that holds readings, oldest first.
