@@ -90,7 +90,8 @@ bench-startup: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
 	python3 scripts/bench/startup.py --bin-dir .build/release
 
-# Keystroke-to-screen latency through a pty with 1,000 history entries, next to nano.
+# Keystroke-to-screen latency through a pty with 1,000 history entries, next to nano; and the progress
+# screen's range and metric keys over 10 years of daily weights and monthly body fat.
 bench-keystroke: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
 	python3 scripts/bench/keystroke.py --bin-dir .build/release
