@@ -21,7 +21,7 @@ STAGE := .build/stage
 ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
-.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export release security badinput faults faults-quick sanitize fuzz
+.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv release security badinput faults faults-quick sanitize fuzz
 
 all: build
 
@@ -90,7 +90,8 @@ bench-startup: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
 	python3 scripts/bench/startup.py --bin-dir .build/release
 
-# Keystroke-to-screen latency through a pty with 1,000 history entries, next to nano.
+# Keystroke-to-screen latency through a pty with 1,000 history entries, next to nano; and the progress
+# screen's range and metric keys over 10 years of daily weights and monthly body fat.
 bench-keystroke: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
 	python3 scripts/bench/keystroke.py --bin-dir .build/release
@@ -109,8 +110,15 @@ bench-scale: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
 	python3 scripts/bench/scale.py --bin-dir .build/release
 
+# import-csv of 10,000 rows of fitiq-tui's export format with --no-sync (the local part: reading, checking,
+# deduplicating, queueing): time and peak RSS, new rows and the same file again, next to Python's csv module
+# and wc -l on the same file.
+bench-import-csv: release
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="time"
+	python3 scripts/bench/import_csv.py --bin-dir .build/release
+
 # Every benchmark, each next to its target and its comparison figure from the same run.
-bench: bench-startup bench-keystroke bench-import bench-sync
+bench: bench-startup bench-keystroke bench-import bench-sync bench-import-csv
 
 # Health export reading: 200 MB (xml and zip) and 1 GB, next to healthkit-to-sqlite and xmllint.
 bench-import: release

@@ -8,7 +8,9 @@ The capture's lines are fed into a pyte screen with absolute cursor positioning 
 from real runs"), then every cell is drawn with Pillow: DejaVu Sans Mono (regular/bold), WenQuanYi Micro
 Hei for CJK, Noto Color Emoji (a bitmap font: drawn at its native size, scaled into two cells). The
 empty right half of a wide character is skipped. SGR colours, bold, dim, reverse and underline are
-honoured; block elements are drawn as rectangles so that charts have no gaps between rows.
+honoured; block elements are drawn as rectangles so that charts have no gaps between rows, and braille
+patterns (U+2800–U+28FF, the progress chart's dots; DejaVu Sans Mono has no glyphs for them) as round
+dots on a 2×4 grid, as terminals draw them.
 """
 
 import argparse
@@ -131,9 +133,13 @@ class Renderer:
 
     def block(self, draw, ch, x, y, fg):
         """Draws light box-drawing lines and U+2580–U+2590 block elements edge to edge (a font's
-        glyphs leave gaps between rows at this line height); returns False for other characters."""
+        glyphs leave gaps between rows at this line height) and braille patterns as dots; returns False
+        for other characters."""
         w, h = self.cell_w, self.cell_h
         cp = ord(ch)
+        if 0x2800 <= cp <= 0x28FF:
+            self.braille(draw, cp - 0x2800, x, y, fg)
+            return True
         arms = BOX_ARMS.get(ch)
         if arms is not None:
             cx, cy = x + w // 2, y + h // 2
@@ -162,6 +168,20 @@ class Renderer:
             draw.rectangle([x + w // 2, y, x + w - 1, y + h - 1], fill=fg)
             return True
         return False
+
+    # Braille dot bits by (column, row): dots 1-2-3-7 down the left column, 4-5-6-8 down the right.
+    BRAILLE_BITS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (0, 3, 0x40),
+                    (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20), (1, 3, 0x80))
+
+    def braille(self, draw, bits, x, y, fg):
+        """The raised dots of a braille pattern, evenly spaced over the whole cell (2 across, 4 down)."""
+        w, h = self.cell_w, self.cell_h
+        radius = max(1.0, min(w / 4, h / 8) * 0.75)
+        for column, row, bit in self.BRAILLE_BITS:
+            if bits & bit:
+                cx = x + w * (2 * column + 1) / 4
+                cy = y + h * (2 * row + 1) / 8
+                draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=fg)
 
     def draw_emoji(self, image, text, x, y):
         if self.emoji is None:

@@ -119,13 +119,36 @@ start() { # start SESSION COLS ROWS COMMAND...
         env LANG=C.UTF-8 LC_ALL= TERM=tmux-256color "$@"
 }
 
+# progress_year SESSION LEGEND: from the profile, opens the progress screen (p) on the weight and steps
+# its range (→) from 4 weeks to 3 months to 1 year, waiting for each range's sentences (and the
+# chart's LEGEND) before the next key, so that no answer for a range left meanwhile is on show.
+progress_year() {
+    local session="$1" legend="$2"
+    t send-keys -t "$session" p
+    wait_for "$session" "Weight · 4 weeks"
+    wait_for "$session" "$legend"
+    t send-keys -t "$session" Right
+    wait_for "$session" "over the last 3 months."
+    wait_for "$session" "$legend"
+    t send-keys -t "$session" Right
+    wait_for "$session" "over the last 1 year."
+    wait_for "$session" "$legend"
+}
+
 mkdir -p "$OUT"
 
-# 1. The demo account: profile screen, an inline validation error, the chart at 120x40.
-start demo 100 30 "$BIN/fitiq-tui" demo
+# 1. The demo account: profile screen, the progress screen (the demo's year of weights: a slow loss
+#    with day-to-day noise, and its trend line), an inline validation error, the chart at 120x40.
+#    FITIQ_GRAPHICS: braille whatever the caller's environment says.
+start demo 100 30 FITIQ_GRAPHICS=braille "$BIN/fitiq-tui" demo
 wait_for demo "Alex Demo"
 wait_for demo "● synced"
 shot demo profile
+
+progress_year demo "· readings  ⠉ trend"
+shot demo progress
+t send-keys -t demo Escape
+wait_for demo "Enter edit"  # back on the profile, its focus on the name as before
 
 t send-keys -t demo Tab Tab Tab Tab
 wait_for demo "›Height"
@@ -148,6 +171,17 @@ wait_for demo "┌─ Physical"
 wait_for demo "? help"
 shot demo small
 quit_session demo
+
+# The same progress screen with ASCII graphics. FITIQ_GRAPHICS, not the root option: `fitiq-tui
+# --graphics ascii demo` parses the option but the demo's editor does not see it.
+start ascii 100 30 FITIQ_GRAPHICS=ascii "$BIN/fitiq-tui" demo
+wait_for ascii "Alex Demo"
+wait_for ascii "● synced"
+progress_year ascii ". readings  * trend"
+shot ascii progress-ascii
+t send-keys -t ascii Escape
+wait_for ascii "Enter edit"
+quit_session ascii
 
 # 2. A server of our own: the sign-in screen with empty XDG folders, then (after signing in and
 #    stopping the server) a change that is waiting to be sent, in the sync details view.
