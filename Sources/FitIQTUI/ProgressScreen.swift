@@ -32,7 +32,11 @@ public enum ProgressRange: Int, CaseIterable, Sendable {
 
     /// `over the last 4 weeks`.
     var span: String {
-        self == .all ? "over the whole history" : "over the last \(label)"
+        switch self {
+        case .year: "over the last year"
+        case .all: "over the whole history"
+        default: "over the last \(label)"
+        }
     }
 }
 
@@ -176,14 +180,12 @@ func progressSentences(_ report: ProgressReport, range: ProgressRange, units: Un
     let show = { (value: Double) in series.format(value, unitSystem: units) }
     let day = { (entry: ProgressEntry) in CalendarDate(containing: entry.loggedAt, in: timeZone).description }
     guard let latest = report.latest, let trend = report.trend else {
-        let what = series == .bmi ? "weights (BMI needs them)" : "\(series.label.lowercased()) entries"
-        return ["No \(what) \(range.span)."]
+        return ["No \(series.missingText) \(range.span)."]
     }
     var lines = ["Latest \(show(latest.quantity)) on \(day(latest))."]
     var sentence = "Trend \(show(trend))"
     if let rate = report.weeklyRate {
-        let (value, unit) = series.value(abs(rate), in: units)
-        sentence += ", \(rate < 0 ? "−" : "+")\(DecimalText.format(value, places: 1)) \(unit) a week \(range.span)"
+        sentence += ", \(series.rateText(rate, unitSystem: units)) \(range.span)"
     }
     lines.append(sentence + ".")
     if let lowest = report.lowest, let highest = report.highest {

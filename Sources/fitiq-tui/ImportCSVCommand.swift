@@ -26,7 +26,7 @@ struct ImportCSVCommand: AsyncParsableCommand {
     @Argument(help: "The CSV file.") var path: String
     @Option(help: "The unit of a date,weight file's weights: kg (the default) or lb.") var unit: String?
     @Flag(help: "Import the good rows and say how many bad ones were skipped.") var skipInvalid = false
-    @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
+    @Flag(help: "Only save on this machine, without asking the server; `sync` sends it later.") var noSync = false
 
     func validate() throws {
         if let unit, !["kg", "lb", "lbs"].contains(unit.lowercased()) {
@@ -54,7 +54,7 @@ struct ImportCSVCommand: AsyncParsableCommand {
             }
             let result: ReadingsImportResult
             do {
-                result = try await account.importCSV(file, skipInvalid: skipInvalid)
+                result = try await account.importCSV(file, skipInvalid: skipInvalid, readingServer: !noSync)
             } catch let error as BadRowsError {
                 printError(
                     "Error: nothing was imported: "

@@ -224,15 +224,12 @@ struct PlainMode {
             let show = { (value: Double) in series.format(value, unitSystem: units) }
             let day = { (entry: ProgressEntry) in CalendarDate(containing: entry.loggedAt, in: zone).description }
             guard let latest = report.latest, let trend = report.trend else {
-                let what = series == .bmi ? "weights (BMI needs them)" : "\(label.lowercased()) entries"
-                return say("There are no \(what) in \(range.text).")
+                return say("There are no \(series.missingText) in \(range.text).")
             }
             say("\(label) over \(range.text): latest \(show(latest.quantity)) on \(day(latest)).")
             var sentence = "The trend is \(show(trend))"
             if let rate = report.weeklyRate {
-                let (value, unit) = series.value(abs(rate), in: units)
-                let direction = rate < 0 ? "down" : "up"
-                sentence += ", \(direction) \(DecimalText.format(value, places: 1)) \(unit) a week over \(range.text)"
+                sentence += ", \(series.rateText(rate, unitSystem: units)) over \(range.text)"
             }
             say(sentence + ".")
             if let lowest = report.lowest, let highest = report.highest {

@@ -126,7 +126,7 @@ struct PlainModeCLITests {
             let latestDay = today.adding(days: -1)
             #expect(run.stdout.contains("Weight over the last 4 weeks: latest 79.5 kg on \(latestDay)."), "\(run)")
             // 82 → 81.92 → 81.828 → 81.655 → 81.440 (T ← T + 0.1 (W − T)), falling over 19 days.
-            #expect(run.stdout.contains("The trend is 81.4 kg, down 0.2 kg a week over the last 4 weeks."), "\(run)")
+            #expect(run.stdout.contains("The trend is 81.4 kg, −0.2 kg a week over the last 4 weeks."), "\(run)")
             #expect(run.stdout.contains("Lowest 79.5 kg on \(latestDay); highest 82.0 kg on"), "\(run)")
             #expect(run.stdout.contains("Weekly means, oldest first:"))
             #expect(run.stdout.contains("reading)."), "\(run)")

@@ -163,3 +163,29 @@ struct FailingHealthSource: HealthSource {
         throw Failure()
     }
 }
+
+/// The CSV import's look at the server before it queues readings.
+struct CSVImportServerTests {
+    static let file = "date,weight\n2025-03-01,80.5\n2025-03-08,79.8\n"
+
+    @Test func newReadingsAreCheckedAgainstTheServerFirst() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        await harness.backend.clearRequests()
+        let (_, result) = try await account.importCSV(Self.file)
+        #expect(result[.weight].new == 2)
+        #expect(await !harness.backend.requests(.listProgress).isEmpty)
+    }
+
+    /// `--no-sync`: nothing goes over the network, not even the look.
+    @Test func withoutReadingTheServerNothingIsAsked() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        await harness.backend.clearRequests()
+        let csv = try MeasurementCSV.read(Self.file, zone: .utc)
+        let result = try await account.importCSV(csv, readingServer: false)
+        #expect(result[.weight].new == 2)
+        #expect(await harness.backend.requests.isEmpty)
+        #expect(try await account.cached().outbox.progress.count == 2)
+    }
+}

@@ -95,3 +95,17 @@ struct BodyMassIndexProgressTests {
         #expect(none.points.isEmpty)
     }
 }
+
+/// How a weekly rate reads.
+struct RateTextTests {
+    @Test func aRateIsSignedInTheUsersUnitsAndNothingIsNeverNegative() {
+        let weight = MeasurementSeries.metric(.weight)
+        #expect(weight.rateText(-0.44, unitSystem: .metric) == "−0.4 kg a week")
+        #expect(weight.rateText(0.2, unitSystem: .metric) == "+0.2 kg a week")
+        #expect(weight.rateText(-0.2, unitSystem: .imperial) == "−0.4 lb a week")
+        #expect(weight.rateText(-0.01, unitSystem: .metric) == "±0.0 kg a week")
+        #expect(weight.rateText(0.04, unitSystem: .metric) == "±0.0 kg a week")
+        #expect(MeasurementSeries.bmi.rateText(-0.1, unitSystem: .imperial) == "−0.1 kg/m² a week")
+        #expect(MeasurementSeries.bmi.missingText.contains("weights and a height"))
+    }
+}

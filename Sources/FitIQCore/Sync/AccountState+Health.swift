@@ -111,7 +111,11 @@ extension AccountState {
     public func hasNewReadings(in snapshot: HealthSnapshot) -> Bool {
         let seen = Set(history.map(ReadingKey.init))
         return snapshot.samples.contains { sample in
-            sample.metric.allowedRange.contains(sample.value) && !seen.contains(ReadingKey(Self.entry(for: sample)))
+            sample.metric.allowedRange.contains(sample.value)
+                && !seen.contains(
+                    ReadingKey(
+                        type: sample.metric.type, loggedAt: sample.measuredAt,
+                        quantity: (sample.value * 100).rounded() / 100))
         }
     }
 
@@ -189,9 +193,14 @@ struct ReadingKey: Hashable {
     var hundredths: Int64
 
     init(_ entry: ProgressEntry) {
-        type = entry.type
-        let seconds = entry.loggedAt.timeIntervalSince1970
-        let value = entry.quantity * 100
+        self.init(type: entry.type, loggedAt: entry.loggedAt, quantity: entry.quantity)
+    }
+
+    /// Without an entry made for it (an entry's id is a fresh UUID: random bytes from the system).
+    init(type: String, loggedAt: Date, quantity: Double) {
+        self.type = type
+        let seconds = loggedAt.timeIntervalSince1970
+        let value = quantity * 100
         minute = seconds.isFinite ? Int64((seconds / 60).rounded(.down).clamped(to: -1e15...1e15)) : 0
         hundredths = value.isFinite ? Int64(value.rounded().clamped(to: -1e15...1e15)) : Int64.min
     }

@@ -28,16 +28,16 @@ extension Account {
     /// When the file holds readings this machine has not seen, the server's history is read first (two
     /// seconds at most), so that readings it holds (imported on another machine, or before the cache
     /// was wiped) are not posted again.
-    public func importReadings(_ readings: [MeasurementCSV.Reading]) async throws -> ReadingsImportResult {
-        let known = Set(try await store.load().history.map(ReadingKey.init))
-        let hasNew = readings.contains { reading in
-            !known.contains(
-                ReadingKey(
-                    ProgressEntry(
-                        type: reading.metric.type, quantity: reading.value, loggedAt: reading.loggedAt, source: .import)
-                ))
+    ///
+    /// With `readingServer` false (`--no-sync`: nothing goes over the network) the server is not asked.
+    public func importReadings(_ readings: [MeasurementCSV.Reading], readingServer: Bool = true) async throws
+        -> ReadingsImportResult
+    {
+        if readingServer {
+            let known = Set(try await store.load().history.map(ReadingKey.init))
+            let hasNew = readings.contains { !known.contains(ReadingKey($0)) }
+            if hasNew { await readServerHistoryBriefly() }
         }
-        if hasNew { await readServerHistoryBriefly() }
         return try await store.update { state in
             guard state.profile != nil else { throw AccountError.profileNotLoaded }
             var result = ReadingsImportResult()
@@ -46,9 +46,7 @@ extension Account {
             for reading in readings.sorted(by: { $0.loggedAt < $1.loggedAt }) {
                 result[reading.metric].read += 1
                 let source = reading.source ?? .import
-                let key = ReadingKey(
-                    ProgressEntry(
-                        type: reading.metric.type, quantity: reading.value, loggedAt: reading.loggedAt, source: source))
+                let key = ReadingKey(reading)
                 if let index = seen[key] {
                     // Known only as the server's: the file says where it came from (kept here, never sent).
                     if state.history[index].source == .server, source != .server, source != .import {
@@ -91,9 +89,11 @@ extension Account {
 
     /// Imports the readings of a CSV file already read (``MeasurementCSV/Reader``): none when a row
     /// breaks a rule, unless `skipInvalid`.
-    public func importCSV(_ csv: MeasurementCSV, skipInvalid: Bool = false) async throws -> ReadingsImportResult {
+    public func importCSV(_ csv: MeasurementCSV, skipInvalid: Bool = false, readingServer: Bool = true) async throws
+        -> ReadingsImportResult
+    {
         if !csv.problems.isEmpty && !skipInvalid { throw BadRowsError(problems: csv.problems) }
-        return try await importReadings(csv.readings)
+        return try await importReadings(csv.readings, readingServer: readingServer)
     }
 }
 
@@ -122,4 +122,10 @@ extension ReadingsImportResult {
 
     /// Whether anything new was queued.
     public var queuedAnything: Bool { metrics.values.contains { $0.new > 0 } }
+}
+
+extension ReadingKey {
+    init(_ reading: MeasurementCSV.Reading) {
+        self.init(type: reading.metric.type, loggedAt: reading.loggedAt, quantity: reading.value)
+    }
 }

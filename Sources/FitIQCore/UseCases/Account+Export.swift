@@ -46,6 +46,24 @@ public enum MeasurementSeries: Sendable, Hashable {
         }
     }
 
+    /// A trend's weekly rate as people read it: `−0.4 kg a week`, `+0.2 kg a week`, and `±0.0 kg a
+    /// week` for a rate that rounds to nothing (no `−0.0`).
+    public func rateText(_ rate: Double, unitSystem: UnitSystem) -> String {
+        let (value, unit) = self.value(abs(rate), in: unitSystem)
+        let number = DecimalText.format(value, places: 1)
+        let sign = number == "0.0" ? "±" : rate < 0 ? "−" : "+"
+        return "\(sign)\(number) \(unit) a week"
+    }
+
+    /// What a range without readings of this series lacks: `weight entries`, and for BMI, weights
+    /// and a height.
+    public var missingText: String {
+        switch self {
+        case .metric(let metric): "\(metric.field.label.lowercased()) entries"
+        case .bmi: "BMI values (BMI needs weights and a height)"
+        }
+    }
+
     /// `value` as a number in `units`' unit, with the unit's name (BMI is always kg/m²).
     public func value(_ value: Double, in units: UnitSystem?) -> (value: Double, unit: String) {
         switch self {
