@@ -47,6 +47,24 @@ struct EndToEnd: Sendable {
         try await CommandRunner(executable: executable, environment: environment).run(arguments, input: input)
     }
 
+    /// Runs a `fitiq-tui` command through `ssh` (no terminal: `ssh HOST COMMAND`, `input` on its
+    /// standard input) with this run's environment given on the remote command line; returns what
+    /// came back and the remote exit status.
+    func cli(_ arguments: [String], input: String? = nil, through ssh: SSHServer) async throws
+        -> CommandRunner.Result
+    {
+        try await ssh.run(commandLine(arguments, environment: environment), input: input)
+    }
+
+    /// A shell command line that runs `fitiq-tui` with `arguments` and only `environment`
+    /// (`env -i NAME=VALUE … fitiq-tui …`): how a remote command gets it, since sshd passes on none of
+    /// the client's environment.
+    func commandLine(_ arguments: [String], environment: [String: String], prefix: [String] = []) -> String {
+        let assignments = environment.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
+        let command = (prefix + [executable.path] + arguments).map(shellQuote)
+        return (["env", "-i"] + assignments + command).joined(separator: " ")
+    }
+
     /// Registers the test account on `server` with the command line, which also signs in.
     func register(on server: TestDevServer) async throws -> CommandRunner.Result {
         try await cli(
@@ -60,8 +78,18 @@ struct EndToEnd: Sendable {
     /// Where the wrapper script saves the terminal settings before and after `fitiq-tui`.
     var sttyBefore: URL { folder.appendingPathComponent("stty-before") }
     var sttyAfter: URL { folder.appendingPathComponent("stty-after") }
+    /// The same settings as `stty -a` writes them (readable, with the window size).
+    var sttyAllBefore: URL { folder.appendingPathComponent("stty-a-before") }
+    var sttyAllAfter: URL { folder.appendingPathComponent("stty-a-after") }
     /// Where the wrapper script saves the exit status of `fitiq-tui`.
     var exitStatusFile: URL { folder.appendingPathComponent("exit-status") }
+    /// Where the wrapper script saves the environment it got (before `env -i`): over SSH, what sshd set.
+    var terminalEnvironmentFile: URL { folder.appendingPathComponent("terminal-environment") }
+
+    /// The environment the wrapper script got, one `NAME=VALUE` a line.
+    func terminalEnvironment() throws -> [String] {
+        try String(contentsOf: terminalEnvironmentFile, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
 
     /// Waits until the wrapper script has recorded how `fitiq-tui` ended; returns its exit status.
     ///
@@ -86,27 +114,35 @@ struct EndToEnd: Sendable {
     ///
     /// With `tracingProcesses`, `fitiq-tui` runs under `strace`, which writes there every process it
     /// starts (see ``startedProcesses(in:)``).
+    ///
+    /// `term` is the `TERM` it gets. With `ssh`, the script runs on the far side of `ssh -tt` to that
+    /// server (in the terminal sshd makes), and without a locale: `LANG` is set only locally.
     func openTUI(
         server: TestDevServer, tracingProcesses: Bool = false, extraEnvironment: [String: String] = [:],
-        width: Int = 100, height: Int = 30
+        term: String = TmuxSession.term, through ssh: SSHServer? = nil, width: Int = 100, height: Int = 30
     ) throws -> TmuxSession {
         // Bare `fitiq-tui`, as people start it; the server comes from the environment.
         try openTUI(
             arguments: [], extraEnvironment: extraEnvironment.merging(["FITIQ_SERVER": server.url]) { $1 },
-            tracingProcesses: tracingProcesses, width: width, height: height)
+            tracingProcesses: tracingProcesses, term: term, through: ssh, width: width, height: height)
     }
 
     /// An interactive shell (`sh -i`, prompt `$ `) in a fresh tmux server, with this run's environment:
     /// job control works in it (Ctrl-Z, `fg`). Returns the session and the command line that starts
-    /// `fitiq-tui` against `server` in it.
-    func openShell(server: TestDevServer) throws -> (TmuxSession, command: String) {
+    /// `fitiq-tui` against `server` in it. With `ssh`, the shell runs on the far side of `ssh -tt` to
+    /// that server, without a locale.
+    func openShell(server: TestDevServer, term: String = TmuxSession.term, through ssh: SSHServer? = nil) throws
+        -> (TmuxSession, command: String)
+    {
         var variables = environment
-        variables["LANG"] = "C.UTF-8"
-        variables["TERM"] = "tmux-256color"
+        if ssh == nil { variables["LANG"] = "C.UTF-8" }
+        variables["TERM"] = term
         variables["PS1"] = "$ "
         variables["FITIQ_SERVER"] = server.url
         let assignments = variables.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
-        let session = try TmuxSession.start("env -i \(assignments.joined(separator: " ")) /bin/sh -i")
+        let shell = "env -i \(assignments.joined(separator: " ")) /bin/sh -i"
+        var session = try TmuxSession.start(ssh.map { $0.terminalCommand("exec \(shell)", term: term) } ?? shell)
+        session.remoteProcesses = ssh?.pid
         return (session, shellQuote(executable.path))
     }
 
@@ -132,28 +168,36 @@ struct EndToEnd: Sendable {
     /// Runs `fitiq-tui` with `arguments` in a fresh tmux server (100×30), as ``openTUI(server:)`` does.
     func openTUI(
         arguments: [String], extraEnvironment: [String: String] = [:], tracingProcesses: Bool = false,
-        width: Int = 100, height: Int = 30
+        term: String = TmuxSession.term, through ssh: SSHServer? = nil, width: Int = 100, height: Int = 30
     ) throws -> TmuxSession {
-        // LANG and TERM as in tmux, unless `extraEnvironment` says otherwise.
-        let variables = environment.merging(["LANG": "C.UTF-8", "TERM": "tmux-256color"]) { $1 }
-            .merging(extraEnvironment) { $1 }
-        let assignments = variables.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
+        // LANG (only locally) and TERM, unless `extraEnvironment` says otherwise. (Over SSH, `term`
+        // is also the client's TERM, which sshd gives the terminal it makes.)
+        var variables = environment
+        if ssh == nil { variables["LANG"] = "C.UTF-8" }
+        variables["TERM"] = term
+        variables.merge(extraEnvironment) { $1 }
         let tracer =
             tracingProcesses
             ? ["strace", "-f", "-qq", "-e", "trace=execve,fork,vfork,clone,clone3", "-o", processTrace.path] : []
-        let command = (tracer + [executable.path] + arguments).map(shellQuote).joined(separator: " ")
         let script = """
+            env > \(shellQuote(terminalEnvironmentFile.path))
             stty -g > \(shellQuote(sttyBefore.path))
-            env -i \(assignments.joined(separator: " ")) \(command)
+            stty -a > \(shellQuote(sttyAllBefore.path))
+            \(commandLine(arguments, environment: variables, prefix: tracer))
             status=$?
             stty -g > \(shellQuote(sttyAfter.path))
+            stty -a > \(shellQuote(sttyAllAfter.path))
             echo "$status" > \(shellQuote(exitStatusFile.path))
             echo "fitiq-tui exited with status $status"
 
             """
         let scriptFile = folder.appendingPathComponent("tui.sh")
         try script.write(to: scriptFile, atomically: true, encoding: .utf8)
-        return try TmuxSession.start("/bin/sh \(shellQuote(scriptFile.path))", width: width, height: height)
+        let start = "/bin/sh \(shellQuote(scriptFile.path))"
+        var session = try TmuxSession.start(
+            ssh.map { $0.terminalCommand(start, term: term) } ?? start, width: width, height: height)
+        session.remoteProcesses = ssh?.pid
+        return session
     }
 
     /// Starts a development server (``TestDevServer``) keeping its data in this run's database file.
@@ -168,7 +212,8 @@ struct EndToEnd: Sendable {
     }
 }
 
-private func shellQuote(_ text: String) -> String {
+/// `text` as one word of a shell command line.
+func shellQuote(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
 

@@ -366,7 +366,7 @@ func waitForProfile(
 }
 
 /// The column where the Physical box starts, read from its top border.
-private func rightBoxColumn(_ lines: [String]) -> Int? {
+func rightBoxColumn(_ lines: [String]) -> Int? {
     guard lines.count > 1, let joint = lines[1].column(of: "┐┌") else { return nil }
     return joint + 1
 }

@@ -6,6 +6,9 @@ import Foundation
 /// Every check polls the screen until the expected text appears, with a generous deadline: the
 /// deadline is a guard against hangs on a loaded machine, not a performance check.
 struct TmuxSession: Sendable {
+    /// The `TERM` programs get unless a test chooses another: what tmux says its panes are.
+    static let term = "tmux-256color"
+
     /// How long ``waitFor(_:timeout:)`` waits unless told otherwise.
     static let defaultTimeout: Duration = .seconds(30)
 
@@ -21,6 +24,7 @@ struct TmuxSession: Sendable {
     }
 
     /// The pane's processes and their threads, from /proc: what each was doing when a wait timed out.
+    /// With ``remoteProcesses``, those processes and theirs too.
     func processReport() -> String {
         func read(_ path: String) -> String {
             ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "?").trimmingCharacters(
@@ -33,7 +37,8 @@ struct TmuxSession: Sendable {
             .trimmingCharacters(in: .whitespaces) ?? "?"
         }
         var lines: [String] = []
-        for pid in [panePID] + ProcessTree.descendants(of: panePID) {
+        let remote = remoteProcesses.map { [$0] + ProcessTree.descendants(of: $0) } ?? []
+        for pid in [panePID] + ProcessTree.descendants(of: panePID) + remote {
             let status = read("/proc/\(pid)/status")
             // stat fields 5 and 8: the process group, and the terminal's foreground process group.
             let stat = read("/proc/\(pid)/stat").split(separator: ")").last?.split(separator: " ") ?? []
@@ -66,6 +71,9 @@ struct TmuxSession: Sendable {
     /// The tmux server's process and the pane's (the shell that starts the program).
     let serverPID: Int32
     let panePID: Int32
+    /// Where the program really runs when the pane only reaches it (sshd, for a program run through
+    /// SSH): a timeout reports this process and its descendants as well.
+    var remoteProcesses: Int32?
 
     private static let target = "e2e"
 
@@ -214,11 +222,25 @@ enum CleanSpawn {
     {
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-spawn-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: outputFile) }
+        let pid = try start(path, arguments, environment: environment, output: outputFile)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw Failed(description: "waitpid: \(String(cString: strerror(errno)))") }
+        }
+        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        return (exitStatus(status), output)
+    }
+
+    /// Starts `path` as ``run(_:_:environment:)`` does, its standard output and error going to `output`
+    /// (made or emptied), and returns its process id at once: the caller waits for it (`waitpid`).
+    static func start(_ path: String, _ arguments: [String], environment: [String: String], output: URL) throws
+        -> pid_t
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         closeInheritedFiles(&actions)
         var attributes = posix_spawnattr_t()
@@ -241,14 +263,12 @@ enum CleanSpawn {
         guard spawned == 0 else {
             throw Failed(description: "posix_spawn \(path): \(String(cString: strerror(spawned)))")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw Failed(description: "waitpid: \(String(cString: strerror(errno)))") }
-        }
-        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
-        // Exited normally: the exit status; killed by a signal: 128 + the signal, as a shell says.
-        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (exitStatus, output)
+        return pid
+    }
+
+    /// A `waitpid` status as a shell tells it: the exit status, or 128 + the signal that killed it.
+    static func exitStatus(_ status: Int32) -> Int32 {
+        (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// Closes every file but standard input, output and error in the child: glibc's

@@ -1,0 +1,277 @@
+import FitIQTestSupport
+import Foundation
+
+/// A throw-away OpenSSH server for one test: `/usr/sbin/sshd` listening on a free loopback port, run
+/// as the current user, with its own host key, client key, `authorized_keys` and `sshd_config` in a
+/// fresh temporary folder, removed when it stops.
+///
+/// The configuration accepts no environment from clients (no `AcceptEnv`), so a client's `LANG` and
+/// `LC_*` never arrive; it reads nothing of the user's (`PermitUserRC no`, no PAM, no `Include`).
+///
+/// As root, sshd will not start without its privilege separation directory (`/run/sshd`) and it
+/// records every login in utmp, wtmp, btmp and lastlog. So that no system file is made or changed, a
+/// root sshd runs in a private mount namespace (`unshare --mount`) where `/run` and `/var/log` are
+/// fresh tmpfs mounts holding only `/run/sshd` and empty login records, seen by nothing outside and
+/// gone when the namespace's last process ends. As anyone else sshd needs neither and runs as it is
+/// (its login records are not writable then).
+struct SSHServer: Sendable {
+    struct Failed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Keys, configuration, known hosts, the pid file and sshd's log.
+    let folder: URL
+    let port: Int
+    /// sshd's listening process (a child of the test process).
+    let pid: pid_t
+    /// Who logs in: the user running the tests.
+    let user: String
+
+    var clientKey: URL { folder.appendingPathComponent("client_key") }
+    var knownHosts: URL { folder.appendingPathComponent("known_hosts") }
+    /// sshd's own log (`-e`, level VERBOSE): logins, sessions, and why one was refused.
+    var log: URL { folder.appendingPathComponent("sshd.log") }
+
+    /// The sshd log so far.
+    func logText() -> String {
+        (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    }
+
+    /// Runs `body` with a server started by ``start()``, stopped afterwards whatever happens.
+    static func with<T: Sendable>(_ body: (SSHServer) async throws -> T) async throws -> T {
+        let server = try await start()
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    /// Makes the keys and starts sshd; returns once it listens. A port is found free (`choosePort`),
+    /// then given to sshd; if something else takes it in between, sshd fails to bind and another
+    /// port is chosen.
+    static func start(choosingPortsWith choosePort: () throws -> Int = freePort) async throws -> SSHServer {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-sshd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            for key in ["host_key", "client_key"] {
+                try makeKey(folder.appendingPathComponent(key))
+            }
+            try FileManager.default.copyItem(
+                at: folder.appendingPathComponent("client_key.pub"),
+                to: folder.appendingPathComponent("authorized_keys"))
+            let user = try currentUser()
+            var refused: [String] = []
+            for _ in 0..<5 {
+                let port = try choosePort()
+                let server = try launch(folder: folder, port: port, user: user)
+                switch try await server.waitUntilListening() {
+                case .listening: return server
+                case .portTaken(let log): refused.append("port \(port): \(log)")
+                }
+            }
+            throw Failed(description: "sshd found no free port in 5 tries:\n\(refused.joined(separator: "\n"))")
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// Ends every session, then sshd itself; reaps it and removes the folder.
+    func stop() {
+        let sessions = ProcessTree.descendants(of: pid)
+        kill(pid, SIGTERM)
+        // sshd leaves running sessions alone when it ends: end them too (they hang up as a
+        // dropped connection would).
+        for session in sessions { kill(session, SIGHUP) }
+        Self.reap(pid, within: .seconds(10))
+        ProcessTree.reap(sessions, within: .seconds(10))
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    // MARK: The client
+
+    /// The environment of every `ssh`: a path and, for a terminal, its type; no `LANG`, no `LC_*`.
+    func clientEnvironment(term: String? = nil) -> [String: String] {
+        var environment = ["PATH": "/usr/bin:/bin"]
+        environment["TERM"] = term
+        return environment
+    }
+
+    /// The options of every `ssh` to this server: no configuration file (Debian's sends `LANG` and
+    /// `LC_*`), no variable sent, only this server's client key, no agent, its own known-hosts file
+    /// (the host key accepted on first sight), never a question, only errors on standard error.
+    func clientArguments(terminal: Bool) -> [String] {
+        let options = [
+            "BatchMode=yes", "StrictHostKeyChecking=accept-new", "UserKnownHostsFile=\(knownHosts.path)",
+            "GlobalKnownHostsFile=/dev/null", "IdentitiesOnly=yes", "IdentityAgent=none", "SendEnv=-*",
+            "ControlMaster=no", "ControlPath=none", "ForwardAgent=no", "ForwardX11=no", "LogLevel=ERROR",
+            "ConnectTimeout=30",
+        ]
+        return ["-F", "/dev/null", "-i", clientKey.path] + options.flatMap { ["-o", $0] }
+            + (terminal ? ["-tt"] : ["-T"]) + ["-p", "\(port)", "-l", user, "127.0.0.1"]
+    }
+
+    /// A shell command line (for a tmux pane) that runs `remoteCommand` on this server through
+    /// `ssh -tt`, in a terminal of type `term`, with nothing but ``clientEnvironment(term:)``; then
+    /// prints `ssh exited with status N` and keeps the pane open until tmux is stopped. (A pane
+    /// whose command ends loses its top row: tmux scrolls the screen up a line to write "Pane is
+    /// dead" at the bottom.)
+    func terminalCommand(_ remoteCommand: String, term: String) -> String {
+        let environment = clientEnvironment(term: term).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let words = ["env", "-i"] + environment + ["/usr/bin/ssh"] + clientArguments(terminal: true)
+        let ssh = (words + ["--", remoteCommand]).map(shellQuote).joined(separator: " ")
+        return "\(ssh); echo \"ssh exited with status $?\"; exec sleep infinity"
+    }
+
+    /// Runs `remoteCommand` (a shell command line) on this server without a terminal, `input` on its
+    /// standard input; returns what came back and the remote exit status (255: ssh itself failed).
+    func run(_ remoteCommand: String, input: String? = nil) async throws -> CommandRunner.Result {
+        let ssh = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/ssh"), environment: clientEnvironment())
+        let result = try await ssh.run(clientArguments(terminal: false) + ["--", remoteCommand], input: input)
+        if result.status == 255 {
+            throw Failed(description: "ssh failed: \(result)\nsshd's log:\n\(logText())")
+        }
+        return result
+    }
+
+    // MARK: Starting
+
+    private enum Start {
+        case listening
+        case portTaken(log: String)
+    }
+
+    private static func launch(folder: URL, port: Int, user: String) throws -> SSHServer {
+        let configuration = folder.appendingPathComponent("sshd_config")
+        let pidFile = folder.appendingPathComponent("sshd.pid")
+        try? FileManager.default.removeItem(at: pidFile)
+        func path(_ name: String) -> String { "\"\(folder.appendingPathComponent(name).path)\"" }
+        let settings = """
+            # A throw-away sshd for one end-to-end test (Tests/EndToEndTests/SSHServer.swift).
+            ListenAddress 127.0.0.1:\(port)
+            HostKey \(path("host_key"))
+            PidFile \(path("sshd.pid"))
+            AuthorizedKeysFile \(path("authorized_keys"))
+            AllowUsers \(user)
+            PermitRootLogin prohibit-password
+            PubkeyAuthentication yes
+            PasswordAuthentication no
+            KbdInteractiveAuthentication no
+            HostbasedAuthentication no
+            UsePAM no
+            StrictModes no
+            PermitUserEnvironment no
+            PermitUserRC no
+            PrintMotd no
+            PrintLastLog no
+            UseDNS no
+            X11Forwarding no
+            AllowAgentForwarding no
+            AllowTcpForwarding no
+            LogLevel VERBOSE
+
+            """
+        try settings.write(to: configuration, atomically: true, encoding: .utf8)
+        let sshd = ["/usr/sbin/sshd", "-D", "-e", "-f", configuration.path]
+        let (program, arguments): (String, [String])
+        if geteuid() == 0 {
+            // `mount -n`: mount's own record (/run/mount/utab) is not written either. The empty login
+            // records take sshd's writes (without them it tells each terminal session it could not
+            // find lastlog). `exec` keeps the process id: the one started here is sshd.
+            let script = """
+                mount -n -t tmpfs -o mode=0755 fitiq-e2e-run /run && mkdir -m 0755 /run/sshd \
+                && mount -n -t tmpfs -o mode=0755 fitiq-e2e-log /var/log \
+                && : > /run/utmp && : > /var/log/wtmp && : > /var/log/btmp && : > /var/log/lastlog \
+                && exec \(sshd.map(shellQuote).joined(separator: " "))
+                """
+            (program, arguments) = (
+                "/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script]
+            )
+        } else {
+            (program, arguments) = (sshd[0], Array(sshd.dropFirst()))
+        }
+        let pid = try CleanSpawn.start(
+            program, arguments, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"],
+            output: folder.appendingPathComponent("sshd.log"))
+        return SSHServer(folder: folder, port: port, pid: pid, user: user)
+    }
+
+    /// Waits until sshd has written its pid file, which it does once it listens; or until it ends,
+    /// which is fine only if its port was taken.
+    private func waitUntilListening() async throws -> Start {
+        let pidFile = folder.appendingPathComponent("sshd.pid")
+        let deadline = ContinuousClock.now.advanced(by: TmuxSession.defaultTimeout)
+        while true {
+            if let text = try? String(contentsOf: pidFile, encoding: .utf8), text == "\(pid)\n" { return .listening }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                let log = logText()
+                if log.contains("Address already in use") { return .portTaken(log: log) }
+                throw Failed(description: "sshd ended with status \(CleanSpawn.exitStatus(status)):\n\(log)")
+            }
+            if ContinuousClock.now > deadline {
+                kill(pid, SIGKILL)
+                Self.reap(pid, within: .seconds(10))
+                throw Failed(description: "sshd did not listen within \(TmuxSession.defaultTimeout):\n\(logText())")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Waits for this process's child `pid` to end, killing it at the deadline.
+    private static func reap(_ pid: pid_t, within timeout: Duration) {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || (result == -1 && errno != EINTR) { return }
+            if ContinuousClock.now > deadline {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    private static func makeKey(_ file: URL) throws {
+        let made = try CleanSpawn.run(
+            "/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "fitiq-e2e", "-f", file.path],
+            environment: ["PATH": "/usr/bin:/bin"])
+        guard made.status == 0 else { throw Failed(description: "ssh-keygen: \(made.output)") }
+    }
+
+    private static func currentUser() throws -> String {
+        guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else {
+            throw Failed(description: "no user name for uid \(geteuid())")
+        }
+        return String(cString: name)
+    }
+
+    /// A loopback port nothing listens on now: bound with port 0, read, closed.
+    static func freePort() throws -> Int {
+        let (socket, port) = try boundSocket(listening: false)
+        close(socket)
+        return port
+    }
+
+    /// A TCP socket bound to a free loopback port (port 0), listening if `listening`, and its port.
+    static func boundSocket(listening: Bool) throws -> (socket: Int32, port: Int) {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failed(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard bound, !listening || listen(socket, 8) == 0 else {
+            let problem = String(cString: strerror(errno))
+            close(socket)
+            throw Failed(description: "bind or listen: \(problem)")
+        }
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
