@@ -13,7 +13,8 @@ import Foundation
 /// root sshd runs in a private mount namespace (`unshare --mount`) where `/run` and `/var/log` are
 /// fresh tmpfs mounts holding only `/run/sshd` and empty login records, seen by nothing outside and
 /// gone when the namespace's last process ends. As anyone else sshd needs neither and runs as it is
-/// (its login records are not writable then).
+/// (its login records are not writable then); its terminal sessions then rely on the usual `devpts`
+/// mount, which puts new terminals in group `tty` (a sshd that is not root cannot change that).
 struct SSHServer: Sendable {
     struct Failed: Error, CustomStringConvertible {
         let description: String
@@ -48,6 +49,10 @@ struct SSHServer: Sendable {
     /// then given to sshd; if something else takes it in between, sshd fails to bind and another
     /// port is chosen.
     static func start(choosingPortsWith choosePort: () throws -> Int = freePort) async throws -> SSHServer {
+        for program in ["/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen"]
+        where !FileManager.default.isExecutableFile(atPath: program) {
+            throw Failed(description: "\(program) is missing: install openssh-server and openssh-client (make deps)")
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-sshd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
