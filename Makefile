@@ -33,6 +33,12 @@ deps:
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages:$$missing"; \
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+		case " $$missing " in *" openssh-server "*) \
+			if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then \
+				echo "The tests start sshd of their own; the system's SSH service that openssh-server started is stopped and disabled again."; \
+				$(SUDO) systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true; \
+			fi;; \
+		esac; \
 	fi
 
 build: deps
