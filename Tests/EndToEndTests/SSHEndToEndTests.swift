@@ -177,6 +177,35 @@ struct SSHEndToEndTests {
         }
     }
 
+    /// Ghostty's TERM, which servers rarely know: the editor opens as xterm-256color, with the notice.
+    @Test func aTerminalTypeTheServerDoesNotKnowOpensTheEditorWithTheNotice() async throws {
+        // (Should this machine's terminfo ever have Ghostty's entry, a name nobody has stands in.)
+        let known = ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo"].contains {
+            FileManager.default.fileExists(atPath: "\($0)/x/xterm-ghostty")
+        }
+        let term = known ? "xterm-no-such-terminal" : "xterm-ghostty"
+        try await withSSH { e2e, ssh, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let tui = try e2e.openTUI(server: server, term: term, through: ssh)
+            defer { tui.kill() }
+            let notice =
+                "TERM \(term) is unknown here, shown as xterm-256color. To install it: infocmp -x | ssh HOST -- tic -x -"
+            try await waitForProfile(tui) { rows in
+                rows.suffix(4).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").contains(notice)
+            }
+            let received = try String(contentsOf: e2e.terminalEnvironmentFile, encoding: .utf8)
+            #expect(received.contains("TERM=\(term)\n"), "sshd gave the remote terminal the client's TERM")
+            try tui.send("q")
+            _ = try await tui.waitFor(all: ["fitiq-tui exited with status 0", "ssh exited with status 0"])
+            #expect(try await e2e.waitForExitStatus() == 0)
+            let lines = TmuxSession.rows(of: try tui.screenAndHistory())
+            #expect(lines.contains(notice), "said again after quitting:\n\(lines)")
+            #expect(
+                try String(contentsOf: e2e.sttyAllBefore, encoding: .utf8)
+                    == String(contentsOf: e2e.sttyAllAfter, encoding: .utf8))
+        }
+    }
+
     @Test func plainModeAndSyncGiveTheSameOutputAndStatusThroughSSHAsHere() async throws {
         try await withSSH { e2e, ssh, server in
             #expect(try await e2e.register(on: server).status == 0)
