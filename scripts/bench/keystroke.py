@@ -293,7 +293,9 @@ RIGHT, LEFT, TAB = b"\x1bOC", b"\x1bOD", b"\t"  # the editor turns on applicatio
 
 
 def progress_span(range_label):
-    return "over the whole history." if range_label == "all" else f"over the last {range_label}."
+    if range_label == "all":
+        return "over the whole history."
+    return "over the last year." if range_label == "1 year" else f"over the last {range_label}."
 
 
 def progress_read(rows, series, range_label):
@@ -354,8 +356,8 @@ def progress_keys(master, keys, settle=0.02, quiet=0.1, timeout=5.0):
     until("progress screen of the weight", lambda rows: progress_read(rows, "Weight", "4 weeks"))
     series, range_index = 0, 0
     first_paint, drawn, cases = [], [], {}
-    # The editor leaves the progress screen for the profile by itself after a background sync (every
-    # 30 s; see the report of issue 23): such a sample is dropped and the screen opened again.
+    # Should the editor leave the progress screen for the profile by itself (it did after each
+    # background sync before the fix of issue 23), the sample is dropped, counted and the screen opened again.
     kicked = 0
     for index in range(keys):
         while True:  # wait for quiet, keeping the screen up to date

@@ -82,8 +82,23 @@ public struct MeasurementCSV: Sendable, Equatable {
             row.reserveCapacity(256)
         }
 
+        /// Reads the next bytes of the file (a copy of them: see ``read(_:)-(UnsafeRawBufferPointer)``).
+        public mutating func read(_ bytes: some Collection<UInt8>) throws(ImportError) {
+            var failure: ImportError?
+            Array(bytes).withUnsafeBytes { buffer in
+                do throws(ImportError) {
+                    try read(buffer)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+        }
+
         /// Reads the next bytes of the file. Throws when the header is not one of the formats read.
-        public mutating func read(_ bytes: some Sequence<UInt8>) throws(ImportError) {
+        /// (Not generic: called from another module, a generic loop over bytes would not be specialised
+        /// and would cost a call per byte.)
+        public mutating func read(_ bytes: UnsafeRawBufferPointer) throws(ImportError) {
             // Every byte the rules look at (quote, line feed, separators) is ASCII: one pass over bytes.
             for byte in bytes {
                 if byte == UInt8(ascii: "\n") {
@@ -121,8 +136,10 @@ public struct MeasurementCSV: Sendable, Equatable {
                 return
             }
             defer { self.csv = csv }
-            let blank: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
-            guard rowTooLong || !row.allSatisfy(blank.contains) else { return }
+            let blank = { (byte: UInt8) in
+                byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+            }
+            guard rowTooLong || !row.allSatisfy(blank) else { return }
             guard !rowTooLong else {
                 csv.problems.append(
                     Problem(line: rowLine, rule: "a row must be at most \(MeasurementCSV.maximumRowBytes) bytes long"))
