@@ -131,7 +131,8 @@ public struct MeasurementCSV: Sendable, Equatable {
                 rowTooLong = false
                 rowLine = line
             }
-            guard var csv else {
+            // Taken out while it grows, so that its arrays are not shared and copied for every row.
+            guard var csv = csv.take() else {
                 try readHeader()
                 return
             }
