@@ -68,8 +68,11 @@ public enum ChartGraphics: String, CaseIterable, Sendable {
 public struct ProgressScreen: Sendable, Equatable {
     public var series = MeasurementSeries.metric(.weight)
     public var range: ProgressRange = .fourWeeks
-    /// `series`' whole history with its trend, read once; `nil` while it is read.
-    public var history: ProgressHistory?
+    /// The histories read since the screen opened, by series: going back to a metric reads nothing.
+    /// Emptied when the account changes.
+    public var histories: [MeasurementSeries: ProgressHistory] = [:]
+    /// `series`' whole history with its trend; `nil` while it is read.
+    public var history: ProgressHistory? { histories[series] }
     /// What is shown: `range`'s cut of `history`.
     public var report: ProgressReport?
 
@@ -115,13 +118,12 @@ func handleProgress(_ state: inout AppState, _ key: Key) -> [Effect] {
     default:
         return []
     }
-    if screen.history?.series == screen.series {
-        // Another range of the series on show: cut from what was read.
+    if screen.history != nil {
+        // Another range, or a metric read before: cut from what was read.
         screen.cut(now: state.now, in: state.timeZone)
         state.progress = screen
         return []
     }
-    screen.history = nil
     screen.report = nil
     state.progress = screen
     return [.loadProgress(screen.series)]
@@ -135,7 +137,7 @@ func openProgress(_ state: inout AppState) -> [Effect] {
     } else if let metric = state.profile.focus.metric ?? (state.historySelection == nil ? nil : state.historyMetric) {
         screen.series = .metric(metric)
     }
-    screen.history = nil
+    screen.histories = [:]
     screen.report = nil
     state.progress = screen
     state.screen = .progress

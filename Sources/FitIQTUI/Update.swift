@@ -34,6 +34,7 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         state.account = snapshot
         if state.screen == .progress {
             // A sync or a save: the chart stays, and is read again (the old one shows until then).
+            state.progress.histories = [:]
             return [.loadProgress(state.progress.series)]
         }
         state.screen = .profile
@@ -74,11 +75,10 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         state.message = (TextSanitizer.sanitize(text), isError)
         return []
     case .progressLoaded(let history):
-        // An answer for the series on show, not for one left meanwhile; the range is cut here, so a
-        // range changed meanwhile is the one shown.
-        guard history.series == state.progress.series else { return [] }
-        state.progress.history = history
-        state.progress.cut(now: state.now, in: state.timeZone)
+        // Kept for its series; shown only if that is the one on show (not one left meanwhile). The
+        // range is cut here, so a range changed meanwhile is the one shown.
+        state.progress.histories[history.series] = history
+        if history.series == state.progress.series { state.progress.cut(now: state.now, in: state.timeZone) }
         return []
     }
 }

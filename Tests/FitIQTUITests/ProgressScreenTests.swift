@@ -55,6 +55,10 @@ struct ProgressScreenTests {
         // A late answer for the metric left is not shown as this one's.
         _ = update(&state, .progressLoaded(Self.history()))
         #expect(state.progress.report == nil)
+        // Back to the weight, read before: nothing is read again.
+        #expect(press([.backTab], &state) == [])
+        #expect(state.progress.report?.series == .metric(.weight))
+        #expect(state.progress.report?.points.count == 60)
     }
 
     /// A range changed while the history is read: the answer is cut for the range on show then.
@@ -76,6 +80,8 @@ struct ProgressScreenTests {
         #expect(update(&state, .accountChanged(snapshot)) == [.loadProgress(.metric(.weight))])
         #expect(state.screen == .progress)
         #expect(state.progress.report?.points.count == 28, "the old chart shows until the new one")
+        // What was read before the change is read again when asked for.
+        #expect(press([.right], &state) == [.loadProgress(.metric(.weight))])
     }
 
     @Test(arguments: [ChartGraphics.braille, .block, .ascii])
