@@ -98,8 +98,11 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQTestSupport"]),
-        .testTarget(name: "FitIQCacheTests", dependencies: ["FitIQCore", "FitIQCache", "FitIQTestSupport"]),
+        // Fixtures are read from the source tree (#filePath), not bundled.
+        .testTarget(name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "FitIQCacheTests", dependencies: ["FitIQCore", "FitIQCache", "FitIQTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "FitIQHTTPTests",
             dependencies: [

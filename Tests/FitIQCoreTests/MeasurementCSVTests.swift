@@ -108,4 +108,33 @@ struct MeasurementCSVTests {
         #expect(csv.readings.map(\.value) == [80.5, 81])
         #expect(csv.problems.map(\.description) == ["line 3: a row must be UTF-8 text"])
     }
+
+    /// The sample files in `Fixtures/`, written by hand from each format's documented columns.
+    static func fixture(_ name: String) throws -> String {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)")
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    /// openScale: every field quoted, CRLF, `dd.MM.yyyy HH:mm`, `0.0` for no value, a comment with a
+    /// quote and a separator inside.
+    @Test func openScalesSampleExportIsReadWithItsColumnsLeftOutNamed() throws {
+        let csv = try MeasurementCSV.read(
+            try Self.fixture("openscale-export.csv"), zone: .fixed(secondsEastOfUTC: 3_600))
+        #expect(csv.format == .openScale)
+        #expect(csv.problems.isEmpty)
+        #expect(csv.skippedColumns == ["water", "muscle", "lbm", "bone", "waist", "hip", "comment"])
+        #expect(csv.readings.map(\.metric) == [.weight, .bodyFat, .weight, .weight, .bodyFat])
+        #expect(csv.readings.map(\.value) == [82.35, 21.4, 82.1, 82.6, 21.6])
+        // Local time (UTC+1 here) with the minute kept.
+        #expect(csv.readings.map { RFC3339.format($0.loggedAt) }.last == "2025-11-06T20:40:00Z")
+    }
+
+    /// wger's weight export: `Date,Weight`, dates without a time logged at 12:00 local time.
+    @Test func wgersSampleExportIsReadAsWeightsAtNoon() throws {
+        let csv = try MeasurementCSV.read(try Self.fixture("wger-weight-export.csv"), zone: .utc)
+        #expect(csv.format == .dateWeight)
+        #expect(csv.problems.isEmpty)
+        #expect(csv.readings.map(\.value) == [82.4, 81.9, 81.7])
+        #expect(csv.readings.map { RFC3339.format($0.loggedAt) }.first == "2025-11-01T12:00:00Z")
+    }
 }
