@@ -82,7 +82,8 @@ public struct MeasurementCSV: Sendable, Equatable {
             row.reserveCapacity(256)
         }
 
-        /// Reads the next bytes of the file (a copy of them: see ``read(_:)-(UnsafeRawBufferPointer)``).
+        /// Reads the next bytes of the file, copied into one buffer first (for text at hand; a file is read
+        /// in pieces straight from its buffer).
         public mutating func read(_ bytes: some Collection<UInt8>) throws(ImportError) {
             var failure: ImportError?
             Array(bytes).withUnsafeBytes { buffer in
