@@ -25,6 +25,10 @@ struct SSHServer: Sendable {
     let port: Int
     /// sshd's listening process (a child of the test process).
     let pid: pid_t
+    /// Tells when sshd ends (and its status), without polling.
+    let exit: ChildExit
+    /// Where sshd says it listens (`READY=1`, its systemd readiness message; `NOTIFY_SOCKET`).
+    let readiness: Int32
     /// Who logs in: the user running the tests.
     let user: String
 
@@ -67,7 +71,7 @@ struct SSHServer: Sendable {
             for _ in 0..<5 {
                 let port = try choosePort()
                 let server = try launch(folder: folder, port: port, user: user)
-                switch try await server.waitUntilListening() {
+                switch try server.waitUntilListening() {
                 case .listening: return server
                 case .portTaken(let log): refused.append("port \(port): \(log)")
                 }
@@ -86,7 +90,11 @@ struct SSHServer: Sendable {
         // sshd leaves running sessions alone when it ends: end them too (they hang up as a
         // dropped connection would).
         for session in sessions { kill(session, SIGHUP) }
-        Self.reap(pid, within: .seconds(10))
+        if exit.wait(timeout: .seconds(10)) == nil {
+            kill(pid, SIGKILL)
+            _ = exit.wait(timeout: .seconds(10))
+        }
+        close(readiness)
         ProcessTree.reap(sessions, within: .seconds(10))
         try? FileManager.default.removeItem(at: folder)
     }
@@ -146,8 +154,6 @@ struct SSHServer: Sendable {
 
     private static func launch(folder: URL, port: Int, user: String) throws -> SSHServer {
         let configuration = folder.appendingPathComponent("sshd_config")
-        let pidFile = folder.appendingPathComponent("sshd.pid")
-        try? FileManager.default.removeItem(at: pidFile)
         func path(_ name: String) -> String { "\"\(folder.appendingPathComponent(name).path)\"" }
         let settings = """
             # A throw-away sshd for one end-to-end test (Tests/EndToEndTests/SSHServer.swift).
@@ -193,48 +199,81 @@ struct SSHServer: Sendable {
         } else {
             (program, arguments) = (sshd[0], Array(sshd.dropFirst()))
         }
-        let pid = try CleanSpawn.start(
-            program, arguments, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"],
-            output: folder.appendingPathComponent("sshd.log"))
-        return SSHServer(folder: folder, port: port, pid: pid, user: user)
+        let notify = folder.appendingPathComponent("notify-\(port).sock")
+        let readiness = try datagramSocket(boundTo: notify.path)
+        let pid: pid_t
+        do {
+            pid = try CleanSpawn.start(
+                program, arguments,
+                environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "NOTIFY_SOCKET": notify.path],
+                output: folder.appendingPathComponent("sshd.log"))
+        } catch {
+            close(readiness)
+            throw error
+        }
+        return SSHServer(
+            folder: folder, port: port, pid: pid, exit: ChildExit(pid: pid), readiness: readiness, user: user)
     }
 
-    /// Waits until sshd has written its pid file, which it does once it listens; or until it ends,
-    /// which is fine only if its port was taken.
-    private func waitUntilListening() async throws -> Start {
-        let pidFile = folder.appendingPathComponent("sshd.pid")
+    /// Waits until sshd says it listens (`READY=1` on its readiness socket, sent once it has bound its
+    /// port), or until it ends, which is fine only if its port was taken.
+    private func waitUntilListening() throws -> Start {
         let deadline = ContinuousClock.now.advanced(by: TmuxSession.defaultTimeout)
         while true {
-            if let text = try? String(contentsOf: pidFile, encoding: .utf8), text == "\(pid)\n" { return .listening }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
+            var watched = [pollfd(fd: readiness, events: Int16(POLLIN), revents: 0), exit.readable]
+            let left = deadline - ContinuousClock.now
+            let ready = poll(&watched, nfds_t(watched.count), ChildExit.milliseconds(max(.zero, left)))
+            if ready < 0 && errno == EINTR { continue }
+            if watched[0].revents & Int16(POLLIN) != 0 {
+                var message = [UInt8](repeating: 0, count: 256)
+                let count = recv(readiness, &message, message.count, 0)
+                if count > 0, String(decoding: message.prefix(count), as: UTF8.self).contains("READY=1") {
+                    return .listening
+                }
+                continue
+            }
+            if let status = exit.wait(timeout: .zero) {
+                close(readiness)
                 let log = logText()
                 if log.contains("Address already in use") { return .portTaken(log: log) }
                 throw Failed(description: "sshd ended with status \(CleanSpawn.exitStatus(status)):\n\(log)")
             }
-            if ContinuousClock.now > deadline {
+            if ready == 0 {
                 kill(pid, SIGKILL)
-                Self.reap(pid, within: .seconds(10))
+                _ = exit.wait(timeout: .seconds(10))
+                close(readiness)
                 throw Failed(description: "sshd did not listen within \(TmuxSession.defaultTimeout):\n\(logText())")
             }
-            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
-    /// Waits for this process's child `pid` to end, killing it at the deadline.
-    private static func reap(_ pid: pid_t, within timeout: Duration) {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid || (result == -1 && errno != EINTR) { return }
-            if ContinuousClock.now > deadline {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+    /// A Unix datagram socket bound to `path` (sshd's `NOTIFY_SOCKET`).
+    private static func datagramSocket(boundTo path: String) throws -> Int32 {
+        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw Failed(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else {
+            close(socket)
+            throw Failed(description: "the readiness socket's path is too long: \(path)")
         }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+        guard bound else {
+            let problem = String(cString: strerror(errno))
+            close(socket)
+            throw Failed(description: "bind \(path): \(problem)")
+        }
+        return socket
     }
 
     private static func makeKey(_ file: URL) throws {
@@ -278,5 +317,48 @@ struct SSHServer: Sendable {
             throw Failed(description: "bind or listen: \(problem)")
         }
         return (socket, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
+
+/// The end of a child process, told without polling: a thread waits in `waitpid` and then writes to a
+/// pipe, which ``wait(timeout:)`` (or a `poll` of ``readable``) watches.
+final class ChildExit: @unchecked Sendable {
+    private let lock = NSLock()
+    private var status: Int32?
+    private let ends: [Int32]
+
+    init(pid: pid_t) {
+        var made: [Int32] = [-1, -1]
+        _ = pipe(&made)
+        for end in made { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        ends = made
+        let writeEnd = made[1]
+        Thread.detachNewThread { [self] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            lock.withLock { self.status = status }
+            var byte: UInt8 = 1
+            _ = write(writeEnd, &byte, 1)
+        }
+    }
+
+    deinit {
+        for end in ends { close(end) }
+    }
+
+    /// For `poll`: readable once the process has ended.
+    var readable: pollfd { pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0) }
+
+    /// The process's wait status once it has ended; `nil` if it still runs after `timeout`.
+    func wait(timeout: Duration) -> Int32? {
+        var watched = [readable]
+        while poll(&watched, 1, Self.milliseconds(timeout)) < 0 && errno == EINTR {}
+        return lock.withLock { status }
+    }
+
+    /// A `poll` timeout: `duration` in whole milliseconds, rounded up.
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 }
