@@ -144,10 +144,12 @@ final class EffectRunner: Sendable {
                 inbox.post(.nothingToSave(form))
                 return
             }
-            inbox.post(.saved(form, error: nil))
             // Sent at once; the answer is the server's copy, so nothing is read after it.
             requestPush()
+            // The account first: the field loses its draft mark in the same frame as the title shows
+            // the change pending (never a saved field under a stale "synced").
             await inbox.publish(account)
+            inbox.post(.saved(form, error: nil))
         } catch {
             inbox.post(.saved(form, error: String(describing: error)))
         }
