@@ -41,10 +41,13 @@ struct ProgressWindowTests {
 
         let report = try await account.engine.drain()
 
-        // The first batch of 8: one answered 429 and waits its backoff, so do the entries queued
-        // after it; the window is now 4.
-        #expect(await harness.backend.requests(.logProgress).count == 8)
-        #expect(report.pending == 9)
+        // The first batch of 8: one answered 429 and waits its backoff; the window is now 4. Posts
+        // answered before the 429 was may have started more of the batch (the window slides as answers
+        // arrive, in whatever order the tasks run), but none starts after it: every post sent but the
+        // refused one was taken, and the rest wait.
+        let sent = await harness.backend.requests(.logProgress).count
+        #expect((8...16).contains(sent))
+        #expect(report.pending == 16 - (sent - 1))
         #expect(await account.engine.progressPostsInFlight == 4)
         #expect(report.lastError?.contains("HTTP 429") == true)
     }
