@@ -63,7 +63,8 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     /// Suspends refresh calls this long, so concurrent callers overlap.
     public var refreshDelay: Duration = .zero
     private var faults: [Kind: [Fault]] = [:]
-    private var validAccessTokens: Set<String> = []
+    /// Each access token issued, with when it expires (by the injected clock).
+    private var validAccessTokens: [String: Date] = [:]
     private var refreshTokens: [String: Bool] = [:]
     private var serial = 0
     private let now: @Sendable () -> Date
@@ -88,6 +89,7 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
 
     public func setOffline(_ offline: Bool) { self.offline = offline }
     public func setRefreshDelay(_ delay: Duration) { refreshDelay = delay }
+    public func setAccessTokenLifetime(_ lifetime: TimeInterval) { accessTokenLifetime = lifetime }
     public func setProfile(_ profile: RemoteProfile?) { self.profile = profile }
     /// With `true`, writes of biological sex are answered but not kept (a server that loses the value).
     public func forgetBiologicalSex(_ forget: Bool) { forgetsBiologicalSex = forget }
@@ -99,7 +101,7 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     public func issueTokens() -> TokenPair { makeTokens() }
 
     /// Makes every access token issued so far invalid (as if it expired).
-    public func expireAccessTokens() { validAccessTokens = [] }
+    public func expireAccessTokens() { validAccessTokens = [:] }
 
     /// The requests of one kind.
     public func requests(_ kind: Kind) -> [Request] { requests.filter { $0.kind == kind } }
@@ -205,7 +207,10 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
         requests.append(request)
         await Task.yield()
         if offline { throw .unreachable(message: "connection refused") }
-        if let token, !validAccessTokens.contains(token) { throw .unauthorized(message: "Invalid authentication") }
+        // A token past its expiry is refused as an unknown one is, as the real server does.
+        if let token, (validAccessTokens[token].map { $0 <= now() } ?? true) {
+            throw .unauthorized(message: "Invalid authentication")
+        }
         if case .fail(let error) = faults[request.kind]?.first {
             faults[request.kind]?.removeFirst()
             throw error
@@ -227,7 +232,7 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
             subject: userId, email: email, issuedAt: issued, expiresAt: issued.addingTimeInterval(accessTokenLifetime),
             nonce: serial)
         let refresh = "refresh-\(serial)-\(UUID().uuidString)"
-        validAccessTokens.insert(access)
+        validAccessTokens[access] = issued.addingTimeInterval(accessTokenLifetime)
         refreshTokens[refresh] = false
         return TokenPair(accessToken: access, refreshToken: refresh)
     }

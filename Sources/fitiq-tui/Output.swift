@@ -143,8 +143,28 @@ enum Output {
         let signedIn: Bool
         let lastSyncAt: String?
         let pendingChanges: Int
+        let pending: [Pending]
         let rejected: [Rejection]
         let conflicts: [Conflict]
+
+        /// A change not yet acknowledged and not refused, with what holds it back.
+        struct Pending: Encodable {
+            let change: String
+            let lastError: String?
+            /// `conflict`, `backoff`, `sending` or null (goes out at the next sync).
+            let hold: String?
+            let nextTryAt: String?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(change, forKey: .change)
+                try container.encode(lastError, forKey: .lastError)
+                try container.encode(hold, forKey: .hold)
+                try container.encode(nextTryAt, forKey: .nextTryAt)
+            }
+
+            private enum CodingKeys: String, CodingKey { case change, lastError, hold, nextTryAt }
+        }
 
         struct Conflict: Encodable {
             let field: String
@@ -159,12 +179,13 @@ enum Output {
             try container.encode(signedIn, forKey: .signedIn)
             try container.encode(lastSyncAt, forKey: .lastSyncAt)
             try container.encode(pendingChanges, forKey: .pendingChanges)
+            try container.encode(pending, forKey: .pending)
             try container.encode(rejected, forKey: .rejected)
             try container.encode(conflicts, forKey: .conflicts)
         }
 
         private enum CodingKeys: String, CodingKey {
-            case server, email, signedIn, lastSyncAt, pendingChanges, rejected, conflicts
+            case server, email, signedIn, lastSyncAt, pendingChanges, pending, rejected, conflicts
         }
     }
 
@@ -172,6 +193,18 @@ enum Output {
         StatusJSON(
             server: status.server, email: status.email, signedIn: status.signedIn,
             lastSyncAt: status.lastSyncAt.map(RFC3339.format), pendingChanges: status.pendingChanges,
+            pending: status.changes.filter { $0.rejection == nil }.map { change in
+                let hold: (name: String, until: Date?)? =
+                    switch change.hold {
+                    case .conflict: ("conflict", nil)
+                    case .backoff(let until): ("backoff", until)
+                    case .sending: ("sending", nil)
+                    case nil: nil
+                    }
+                return StatusJSON.Pending(
+                    change: change.summary, lastError: change.lastError, hold: hold?.name,
+                    nextTryAt: hold?.until.map(RFC3339.format))
+            },
             rejected: status.changes.filter { $0.rejection != nil }.map {
                 StatusJSON.Rejection(change: $0.summary, message: $0.rejection ?? "")
             },
@@ -180,7 +213,7 @@ enum Output {
             })
     }
 
-    static func statusText(_ status: AccountStatus) -> String {
+    static func statusText(_ status: AccountStatus, now: Date = Date()) -> String {
         var lines = [
             "Server          \(status.server)",
             "Account         \(TextSanitizer.sanitize(status.email))\(status.signedIn ? "" : " (signed out: run `fitiq-tui login`)")",
@@ -191,7 +224,10 @@ enum Output {
             if let rejection = change.rejection {
                 lines.append("  rejected: \(change.summary): \(TextSanitizer.sanitize(rejection))")
             } else {
-                let reason = change.lastError.map { " (last try: \(TextSanitizer.sanitize($0)))" } ?? ""
+                let notes =
+                    (change.lastError.map { ["last try: \(TextSanitizer.sanitize($0))"] } ?? [])
+                    + (change.hold.map { [$0.advice(now: now)] } ?? [])
+                let reason = notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
                 lines.append("  pending:  \(change.summary)\(reason)")
             }
         }

@@ -176,7 +176,7 @@ struct PlainMode {
             if let rejection = change.rejection {
                 say("The server refused \(change.summary): \(TextSanitizer.sanitize(rejection)).")
             } else {
-                say("Waiting to be sent: \(change.summary).")
+                say("Waiting to be sent: \(change.summary)\(change.hold.map { " (\($0.advice(now: Date())))" } ?? "").")
             }
         }
     }

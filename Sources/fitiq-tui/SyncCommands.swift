@@ -68,7 +68,7 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status", abstract: "Show server, account, last sync, and pending or rejected changes.")
 
     @OptionGroup var globals: GlobalOptions
-    @Flag(help: "Print JSON: server, email, signedIn, lastSyncAt, pendingChanges, rejected, conflicts.")
+    @Flag(help: "Print JSON: server, email, signedIn, lastSyncAt, pendingChanges, pending, rejected, conflicts.")
     var json = false
 
     func run() async throws {

@@ -68,7 +68,7 @@ struct CLITests {
             let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
             #expect(
                 Set(status.keys) == [
-                    "server", "email", "signedIn", "lastSyncAt", "pendingChanges", "rejected", "conflicts",
+                    "server", "email", "signedIn", "lastSyncAt", "pendingChanges", "pending", "rejected", "conflicts",
                 ])
             #expect(status["signedIn"] as? Bool == true)
         }
@@ -105,6 +105,15 @@ struct CLITests {
             let wait = try await cli.run(["sync", "--wait", "--timeout", "2"])
             #expect(wait.status == 4)
             #expect(wait.stdout.contains("profile: bio"))
+            // Status says what holds the change back, and what to do about it.
+            let held = try await cli.run(["status"])
+            #expect(held.stdout.contains("pending:  profile: bio (last try: "), "\(held)")
+            #expect(held.stdout.contains("a sync now tries at once"), "\(held)")
+            let heldJSON = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            let waiting = try #require((heldJSON["pending"] as? [[String: Any]])?.first)
+            #expect(waiting["change"] as? String == "profile: bio")
+            #expect(waiting["hold"] as? String == "backoff")
+            #expect((waiting["nextTryAt"] as? String).flatMap(RFC3339.parse) != nil)
             let logout = try await cli.run(["logout"])
             #expect(logout.status == 4)
             #expect(logout.stderr.contains("profile: bio"))

@@ -213,4 +213,52 @@ struct ConflictTests {
         #expect(state.conflicts == [FieldConflict(field: "bio", local: "Mine", server: "From the phone")])
         #expect(await harness.backend.profile?.metadata.bio == "From the phone")
     }
+
+    /// A save whose answer was lost is on the server: a read that shows it shows this machine's own
+    /// value. The edit made since is sent, not held forever as a conflict with itself.
+    @Test func aValueWhoseAnswerWasLostIsNoConflictWithTheNextEdit() async throws {
+        // Given a name saved and sent, taken by the server, its answer lost
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.syncNow()
+        try await account.updateMetadata(name: "Name 17", bio: "Bio 17")
+        await harness.backend.inject(.dropAfterApplying, into: .updateMetadata)
+        try await account.push()
+        #expect(await harness.backend.profile?.metadata.name == "Name 17")
+        #expect(try await account.cached().outbox.metadata != nil)
+        // When the next edit is made and synced once the backoff is over
+        try await account.updateMetadata(name: "Name 19", bio: "Bio 19")
+        harness.clock.advance(by: .seconds(120))
+        let report = try await account.syncNow()
+        // Then no conflict is made up, and the server holds the latest edit
+        #expect(try await account.cached().conflicts == [])
+        #expect(report.isSynced)
+        #expect(await harness.backend.profile?.metadata.name == "Name 19")
+        #expect(await harness.backend.profile?.metadata.bio == "Bio 19")
+    }
+
+    /// Whatever holds a change back says so in status: a backoff, a running sender, a conflict.
+    @Test func statusSaysWhatHoldsEachChange() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.syncNow()
+        try await account.updateMetadata(bio: "Mine")
+        await harness.backend.inject(.fail(.unavailable(status: 503, message: "down")), into: .updateMetadata)
+        try await account.push()
+        guard case .backoff(let until) = try await account.status().changes.first?.hold else {
+            Issue.record("expected a backoff"); return
+        }
+        #expect(until > harness.clock.date())
+        // A phone changes the bio meanwhile: the next read holds the edit as a conflict.
+        await harness.backend.setProfile(serverWith(bio: "From the phone"))
+        harness.clock.advance(by: .seconds(120))
+        try await account.engine.pull()
+        #expect(try await account.status().changes.first?.hold == .conflict)
+        #expect(PendingChange.Hold.conflict.advice(now: harness.clock.date()).contains("resolved"))
+        // Resolved, it goes out at the next sync.
+        try await account.resolveConflict("bio", keepLocal: true)
+        #expect(try await account.status().changes.first?.hold == nil)
+        #expect(try await account.syncNow().isSynced)
+        #expect(await harness.backend.profile?.metadata.bio == "Mine")
+    }
 }

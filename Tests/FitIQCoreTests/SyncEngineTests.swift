@@ -1,6 +1,7 @@
 import FitIQCore
 import FitIQTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The sync engine against the in-memory backend, on a manual clock: nothing sleeps.
@@ -129,6 +130,48 @@ struct SyncEngineTests {
         let token = try await account.session.refresh(replacing: old)
         #expect(token == rotated.tokens?.accessToken)
         #expect(await harness.backend.requests(.refresh).isEmpty)
+    }
+
+    @Test func aTokenAnotherRequestRotatedThatExpiredMeanwhileIsRenewedNotTheEndOfTheSession() async throws {
+        // Given 3-second access tokens, and a request that set out with the first one
+        let harness = TestHarness()
+        await harness.backend.setAccessTokenLifetime(3)
+        let account = try await harness.signedIn()
+        let first = try #require(await harness.sessions(of: account).session?.tokens?.accessToken)
+        let sentWith = Mutex<[String]>([])
+        // When another request rotates the tokens while this one waits for its answer, and the answer
+        // (a 401) arrives after the rotated token expired too
+        let profile = try await account.session.authorized { token throws(RemoteError) in
+            sentWith.withLock { $0.append(token) }
+            if token == first {
+                _ = try? await account.session.refresh(replacing: first)
+                harness.clock.advance(by: .seconds(4))
+            }
+            return try await harness.backend.fetchProfile(accessToken: token)
+        }
+        // Then the rotated token, refused, is renewed once more and the call goes through signed in
+        #expect(profile.metadata.name == "Jane Doe")
+        let tokens = sentWith.withLock { $0 }
+        #expect(tokens.count == 3)
+        #expect(Set(tokens).count == 3)
+        #expect(await harness.backend.requests(.refresh).count == 2)
+        #expect(await harness.sessions(of: account).session?.isSignedIn == true)
+    }
+
+    @Test func aTokenIssuedForThisCallAndRefusedEndsTheSession() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        let calls = Mutex(0)
+        await #expect(throws: SessionError.signedOut(reason: "revoked")) {
+            try await account.session.authorized { _ throws(RemoteError) -> Int in
+                calls.withLock { $0 += 1 }
+                throw .unauthorized(message: "revoked")
+            }
+        }
+        // The first token refused, one refresh, its token refused: no further renewal.
+        #expect(calls.withLock { $0 } == 2)
+        #expect(await harness.backend.requests(.refresh).count == 1)
+        #expect(await harness.sessions(of: account).session?.isSignedIn == false)
     }
 
     @Test func aTokenDueSoonIsRefreshedBeforeTheCall() async throws {

@@ -11,7 +11,7 @@ public actor SessionManager {
     private let store: any SessionStore
     private let auth: any AuthRemote
     private let now: @Sendable () -> Date
-    private var refreshing: Task<String, any Error>?
+    private var refreshing: Task<Renewal, any Error>?
 
     public init(store: any SessionStore, auth: any AuthRemote, now: @escaping @Sendable () -> Date) {
         self.store = store
@@ -19,25 +19,36 @@ public actor SessionManager {
         self.now = now
     }
 
-    /// Runs `call` with a valid access token; on a 401 refreshes once (shared) and retries once.
+    /// How many times one call renews its token before it gives up for now (it is retried later).
+    static let maximumRenewals = 3
+
+    /// Runs `call` with a valid access token; on a 401 refreshes (shared) and retries.
+    ///
+    /// Only a token issued by a refresh made for this call, refused in turn, ends the session. A token
+    /// another request or process rotated in may have expired by the time this call uses it (short-lived
+    /// tokens, a slow network): it is renewed again, ``maximumRenewals`` times at most.
     public func authorized<T: Sendable>(
         _ call: @Sendable (String) async throws(RemoteError) -> T
     ) async throws -> T {
-        let token = try await validAccessToken()
-        do {
-            return try await call(token)
-        } catch {
-            guard case .unauthorized = error else { throw error }
+        var token = try await validAccessToken()
+        var issuedForThisCall = false
+        for _ in 0...Self.maximumRenewals {
+            do {
+                return try await call(token)
+            } catch {
+                guard case .unauthorized(let message) = error else { throw error }
+                if issuedForThisCall {
+                    // A fresh token refused: the session is over.
+                    try await signOut()
+                    throw SessionError.signedOut(reason: message)
+                }
+            }
+            let renewal = try await renew(replacing: token)
+            token = renewal.token
+            issuedForThisCall = renewal.isIssued
         }
-        let renewed = try await refresh(replacing: token)
-        do {
-            return try await call(renewed)
-        } catch {
-            guard case .unauthorized(let message) = error else { throw error }
-            // A fresh token refused again: the session is over.
-            try await signOut()
-            throw SessionError.signedOut(reason: message)
-        }
+        // Others kept rotating the tokens under this call: nothing says the session is over; try later.
+        throw RemoteError.unavailable(status: 401, message: "the session's tokens kept changing; will retry")
     }
 
     /// The current access token, refreshed first when it is due.
@@ -54,9 +65,19 @@ public actor SessionManager {
 
     /// Renews the tokens after `spent` failed or fell due; concurrent callers share one refresh.
     public func refresh(replacing spent: String) async throws -> String {
+        try await renew(replacing: spent).token
+    }
+
+    /// A token after a renewal, and whether the server issued it for this renewal (not another's rotation).
+    struct Renewal: Sendable {
+        var token: String
+        var isIssued: Bool
+    }
+
+    private func renew(replacing spent: String) async throws -> Renewal {
         if let refreshing { return try await refreshing.value }
-        let task = Task { [store, auth, now] () throws -> String in
-            let refusal = Refusal()
+        let task = Task { [store, auth, now] () throws -> Renewal in
+            let outcome = ExchangeOutcome()
             let updated = try await store.exchange { fresh in
                 guard var session = fresh else { throw SessionError.notSignedIn }
                 guard let tokens = session.tokens else { throw SessionError.signedOut(reason: "the session has ended") }
@@ -65,16 +86,17 @@ public actor SessionManager {
                 do {
                     session.tokens = try await auth.refresh(refreshToken: tokens.refreshToken)
                     session.tokensReceivedAt = now()
+                    outcome.issued.withLock { $0 = true }
                 } catch let error as RemoteError {
                     guard case .unauthorized(let message) = error else { throw error }
                     session.tokens = nil
-                    refusal.message.withLock { $0 = message }
+                    outcome.refusal.withLock { $0 = message }
                 }
                 return session
             }
-            if let message = refusal.message.withLock({ $0 }) { throw SessionError.signedOut(reason: message) }
+            if let message = outcome.refusal.withLock({ $0 }) { throw SessionError.signedOut(reason: message) }
             guard let access = updated?.tokens?.accessToken else { throw SessionError.notSignedIn }
-            return access
+            return Renewal(token: access, isIssued: outcome.issued.withLock { $0 })
         }
         refreshing = task
         defer { refreshing = nil }
@@ -90,7 +112,8 @@ public actor SessionManager {
     }
 }
 
-/// Carries the server's refusal out of the locked exchange.
-private final class Refusal: Sendable {
-    let message = Mutex<String?>(nil)
+/// Carries what happened in the locked exchange out of it: the server's refusal, or a token it issued.
+private final class ExchangeOutcome: Sendable {
+    let refusal = Mutex<String?>(nil)
+    let issued = Mutex(false)
 }

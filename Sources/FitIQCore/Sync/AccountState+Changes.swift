@@ -15,19 +15,48 @@ public struct PendingChange: Sendable, Equatable {
     public var lastError: String?
     /// How many user-visible changes the entry carries.
     public var changeCount: Int
+    /// What keeps it from going out at the next sync, when something does (a rejection aside).
+    public var hold: Hold? = nil
+
+    /// What keeps a pending change waiting, and so what a person can do about it.
+    public enum Hold: Sendable, Equatable {
+        /// Every field it carries conflicts with the server's value: it waits for `resolve`.
+        case conflict
+        /// A failed attempt is backing off until then; a sync started by hand tries at once.
+        case backoff(until: Date)
+        /// A running process is sending it now (pid when known); it lets go when it is done or exits.
+        case sending(pid: Int32?)
+    }
 }
 
 extension AccountState {
     /// The outbox as a list a person can read, in queue order.
-    public func pendingChanges(timeZone: LocalZone = .utc) -> [PendingChange] {
+    ///
+    /// - Parameters:
+    ///   - now: with it, each change says what holds it back then (``PendingChange/hold``).
+    ///   - isRunning: whether a claim's holder still runs; a claim of a process that ended holds nothing.
+    public func pendingChanges(
+        timeZone: LocalZone = .utc, now: Date? = nil, isRunning: (ProcessIdentity) -> Bool = { _ in true }
+    ) -> [PendingChange] {
         var changes: [PendingChange] = []
+        func hold(_ delivery: Delivery, conflicted: Bool = false) -> PendingChange.Hold? {
+            guard delivery.rejection == nil else { return nil }
+            if conflicted { return .conflict }
+            guard let now else { return nil }
+            if let claim = delivery.claim, claim.until > now, claim.holder.map(isRunning) ?? true {
+                return .sending(pid: claim.holder?.pid)
+            }
+            if let notBefore = delivery.notBefore, notBefore > now { return .backoff(until: notBefore) }
+            return nil
+        }
         let units = profile?.preferredUnitSystem ?? .metric
         if let change = outbox.metadata {
             let fields = change.keys.sorted().map { $0.field.label.lowercased() }.joined(separator: ", ")
             changes.append(
                 PendingChange(
                     item: .metadata, summary: "profile: \(fields)", rejection: change.delivery.rejection,
-                    lastError: change.delivery.lastError, changeCount: 1))
+                    lastError: change.delivery.lastError, changeCount: 1,
+                    hold: hold(change.delivery, conflicted: change.keys.isSubset(of: change.conflicts))))
         }
         if let change = outbox.physical {
             var parts: [String] = []
@@ -40,7 +69,8 @@ extension AccountState {
                 PendingChange(
                     item: .physical, summary: "physical: " + parts.joined(separator: ", "),
                     rejection: change.delivery.rejection, lastError: change.delivery.lastError,
-                    changeCount: change.changeIds.subtracting(covered).count))
+                    changeCount: change.changeIds.subtracting(covered).count,
+                    hold: hold(change.delivery, conflicted: change.heightConflict && !change.includesBiologicalSex)))
         }
         let corrections = Set(outbox.progress.map(\.changeId))
         for deletion in outbox.deletions {
@@ -51,7 +81,7 @@ extension AccountState {
                     item: .deletion(deletion.id), summary: "height history: remove \(shown) on \(day)",
                     rejection: deletion.delivery.rejection, lastError: deletion.delivery.lastError,
                     // A correction (delete and post) is one change, counted with its post.
-                    changeCount: corrections.contains(deletion.changeId) ? 0 : 1))
+                    changeCount: corrections.contains(deletion.changeId) ? 0 : 1, hold: hold(deletion.delivery)))
         }
         for post in outbox.progress {
             let day = CalendarDate(containing: post.entry.loggedAt, in: timeZone)
@@ -59,7 +89,8 @@ extension AccountState {
                 PendingChange(
                     item: .progress(post.id),
                     summary: "height history: \(Height.format(post.entry.quantity, unitSystem: units)) on \(day)",
-                    rejection: post.delivery.rejection, lastError: post.delivery.lastError, changeCount: 1))
+                    rejection: post.delivery.rejection, lastError: post.delivery.lastError, changeCount: 1,
+                    hold: hold(post.delivery)))
         }
         return changes
     }
@@ -72,5 +103,20 @@ extension AccountState {
     /// User-visible changes the server refused.
     public var rejectedChangeCount: Int {
         pendingChanges().filter { $0.rejection != nil }.reduce(0) { $0 + max(1, $1.changeCount) }
+    }
+}
+
+extension PendingChange.Hold {
+    /// What holds the change back and what a person can do about it, in a few words.
+    public func advice(now: Date) -> String {
+        switch self {
+        case .conflict:
+            return "held until its conflict is resolved"
+        case .backoff(let until):
+            let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            return "next try in \(seconds) s; a sync now tries at once"
+        case .sending(let pid):
+            return pid.map { "being sent by process \($0); it lets go when it ends" } ?? "being sent by another process"
+        }
     }
 }

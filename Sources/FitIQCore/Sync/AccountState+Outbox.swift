@@ -78,10 +78,33 @@ extension AccountState {
         return operations
     }
 
+    /// Lets go of claims that no longer hold: past their time, or taken by a process that has ended
+    /// (a sync killed mid-request). The entry is then judged and sent like any other.
+    public mutating func releaseVoidClaims(now: Date, isVoid: (Claim) -> Bool) {
+        outbox.metadata?.delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
+        outbox.physical?.delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
+        for index in outbox.progress.indices { outbox.progress[index].delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid) }
+        for index in outbox.deletions.indices {
+            outbox.deletions[index].delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
+        }
+    }
+
     /// Marks the entry of `operation` as in flight for `owner`; a progress entry is marked as attempted
     /// before anything is sent, so a crash mid-request leads to a check instead of a duplicate.
     public mutating func begin(_ operation: SyncOperation, owner: UUID, now: Date, holder: ProcessIdentity? = nil) {
         let claim = Claim(owner: owner, until: now.addingTimeInterval(Self.claimDuration), holder: holder)
+        // What goes out may reach the server though its answer is lost: a later read that shows it
+        // shows this account's own value, not another device's change (no made-up conflict).
+        switch operation {
+        case .updateMetadata(let sent, _):
+            for key in outbox.metadata?.keys.subtracting(outbox.metadata?.conflicts ?? []) ?? [] {
+                acknowledge(Self.field(for: key), sent.value(of: key))
+            }
+        case .updatePhysical(let sent, _):
+            if let height = sent.heightCm { acknowledge("height", Self.heightText(height)) }
+        case .logProgress, .deleteProgress:
+            break
+        }
         switch operation.item {
         case .metadata: outbox.metadata?.delivery.claim = claim
         case .physical: outbox.physical?.delivery.claim = claim

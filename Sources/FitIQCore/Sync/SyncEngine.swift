@@ -80,6 +80,8 @@ public actor SyncEngine {
             let window = self.window.size
             // Claims touch the outbox alone: a cold process reads and writes account.json only.
             let (action, batch) = try await store.updateRecent { state -> (SyncAction, [SyncOperation]) in
+                // A claim of a process that ended (killed mid-request) is taken over here.
+                state.releaseVoidClaims(now: now, isVoid: isVoid)
                 let action = state.nextAction(for: owner, now: now, isVoid: isVoid)
                 guard case .send(let operation) = action else { return (action, []) }
                 var batch = [operation]

@@ -55,7 +55,9 @@ extension Account {
         return AccountStatus(
             server: key.server, email: email, signedIn: signedIn, lastSyncAt: state.lastSyncAt,
             pendingChanges: state.pendingChangeCount, rejectedChanges: state.rejectedChangeCount,
-            changes: state.pendingChanges(timeZone: environment.timeZone), conflicts: state.conflicts)
+            changes: state.pendingChanges(
+                timeZone: environment.timeZone, now: environment.now(), isRunning: environment.isRunning),
+            conflicts: state.conflicts)
     }
 
     /// Settles a conflict on `field` (`name`, `bio`, `units`, `language` or `height`): `keepLocal`
