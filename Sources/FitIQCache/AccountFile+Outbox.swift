@@ -32,6 +32,8 @@ extension AccountFile {
     struct DeletionV1: Codable, Sendable {
         var id: UUID
         var serverId: String
+        /// Absent in files written before deletions named their metric: those were all heights.
+        var type: String?
         var quantity: Double
         var loggedAt: Date
         var changeId: UUID
@@ -40,6 +42,7 @@ extension AccountFile {
         init(_ deletion: ProgressDeletion) {
             id = deletion.id
             serverId = deletion.serverId
+            type = deletion.type
             quantity = deletion.quantity
             loggedAt = deletion.loggedAt
             changeId = deletion.changeId
@@ -48,7 +51,8 @@ extension AccountFile {
 
         var domain: ProgressDeletion {
             ProgressDeletion(
-                id: id, serverId: serverId, quantity: quantity, loggedAt: loggedAt, changeId: changeId,
+                id: id, serverId: serverId, type: type ?? ProgressEntry.heightType, quantity: quantity,
+                loggedAt: loggedAt, changeId: changeId,
                 delivery: delivery.domain)
         }
     }

@@ -192,7 +192,7 @@ extension TerminalHabitsEndToEndTests {
 
                 try tui.send("u")
                 try await tui.waitUntil("the entry back and synced") {
-                    $0.contains { $0.contains("Undid the removal of 183.0 cm of") }
+                    $0.contains { $0.contains("Undid the removal of the height 183.0 cm of") }
                         && $0.contains { $0.contains("183.0 cm") && !$0.contains("Undid") }
                         && $0.title.contains("● synced") && !$0.title.contains("pending")
                 }

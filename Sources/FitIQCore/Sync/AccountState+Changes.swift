@@ -7,7 +7,7 @@
 /// One user-visible change waiting in the outbox, as status and logout name it.
 public struct PendingChange: Sendable, Equatable {
     public var item: OutboxItemID
-    /// What changed, e.g. `profile: name, bio` or `height 180.5 cm (2026-11-22)`.
+    /// What changed, e.g. `profile: name, bio` or `weight history: 72.4 kg on 2026-11-22`.
     public var summary: String
     /// The server's message when it refused the change.
     public var rejection: String?
@@ -61,7 +61,9 @@ extension AccountState {
         if let change = outbox.physical {
             var parts: [String] = []
             let patch = pendingPhysicalPatch
-            if let height = patch.heightCm { parts.append("height \(Height.format(height, unitSystem: units))") }
+            if let height = patch.heightCm {
+                parts.append(Metric.reading(type: Metric.height.type, height, unitSystem: units))
+            }
             if let sex = patch.biologicalSex { parts.append("biological sex \(sex) (from health source)") }
             // Height changes are counted with their history entries; only what those do not carry counts here.
             let covered = Set(outbox.progress.map(\.changeId) + outbox.deletions.map(\.changeId))
@@ -74,21 +76,23 @@ extension AccountState {
         }
         let corrections = Set(outbox.progress.map(\.changeId))
         for deletion in outbox.deletions {
-            let day = CalendarDate(containing: deletion.loggedAt, in: timeZone)
-            let shown = Height.format(deletion.quantity, unitSystem: units)
+            let summary = Metric.pendingRemoval(
+                type: deletion.type, deletion.quantity, on: CalendarDate(containing: deletion.loggedAt, in: timeZone),
+                unitSystem: units)
             changes.append(
                 PendingChange(
-                    item: .deletion(deletion.id), summary: "height history: remove \(shown) on \(day)",
+                    item: .deletion(deletion.id), summary: summary,
                     rejection: deletion.delivery.rejection, lastError: deletion.delivery.lastError,
                     // A correction (delete and post) is one change, counted with its post.
                     changeCount: corrections.contains(deletion.changeId) ? 0 : 1, hold: hold(deletion.delivery)))
         }
         for post in outbox.progress {
-            let day = CalendarDate(containing: post.entry.loggedAt, in: timeZone)
+            let summary = Metric.pendingEntry(
+                type: post.entry.type, post.entry.quantity,
+                on: CalendarDate(containing: post.entry.loggedAt, in: timeZone), unitSystem: units)
             changes.append(
                 PendingChange(
-                    item: .progress(post.id),
-                    summary: "height history: \(Height.format(post.entry.quantity, unitSystem: units)) on \(day)",
+                    item: .progress(post.id), summary: summary,
                     rejection: post.delivery.rejection, lastError: post.delivery.lastError, changeCount: 1,
                     hold: hold(post.delivery)))
         }

@@ -26,11 +26,18 @@ extension AccountState {
             && history.contains { $0.id == entry.id }
     }
 
-    /// `180.0 cm of 2024-07-01`, in the user's units.
-    func describe(_ entry: ProgressEntry, _ timeZone: LocalZone) -> String {
-        let units = profile?.preferredUnitSystem ?? .metric
-        let value = Metric.ofType(entry.type)?.format(entry.quantity, unitSystem: units) ?? "\(entry.quantity)"
-        return "\(value) of \(CalendarDate(containing: entry.loggedAt, in: timeZone))"
+    /// What undo says of removing `entry`: `the removal of the weight 72.4 kg of 2024-07-01`.
+    func removalStep(_ entry: ProgressEntry, _ timeZone: LocalZone) -> String {
+        Metric.removalStep(
+            type: entry.type, entry.quantity, on: CalendarDate(containing: entry.loggedAt, in: timeZone),
+            unitSystem: profile?.preferredUnitSystem ?? .metric)
+    }
+
+    /// What undo says of correcting `entry`: `the correction of the weight 72.4 kg of 2024-07-01`.
+    func correctionStep(_ entry: ProgressEntry, _ timeZone: LocalZone) -> String {
+        Metric.correctionStep(
+            type: entry.type, entry.quantity, on: CalendarDate(containing: entry.loggedAt, in: timeZone),
+            unitSystem: profile?.preferredUnitSystem ?? .metric)
     }
 
     /// The id people and scripts name an entry by: the server's, or the local one while it is pending.
@@ -57,7 +64,8 @@ extension AccountState {
             if removedServerIds.count > 100 { removedServerIds.removeFirst(removedServerIds.count - 100) }
             outbox.deletions.append(
                 ProgressDeletion(
-                    id: entry.id, serverId: serverId, quantity: entry.quantity, loggedAt: entry.loggedAt,
+                    id: entry.id, serverId: serverId, type: entry.type, quantity: entry.quantity,
+                    loggedAt: entry.loggedAt,
                     changeId: changeId, delivery: Delivery()))
         }
         history.removeAll { $0.id == entry.id }

@@ -83,7 +83,9 @@ extension AccountState {
     public mutating func releaseVoidClaims(now: Date, isVoid: (Claim) -> Bool) {
         outbox.metadata?.delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
         outbox.physical?.delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
-        for index in outbox.progress.indices { outbox.progress[index].delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid) }
+        for index in outbox.progress.indices {
+            outbox.progress[index].delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
+        }
         for index in outbox.deletions.indices {
             outbox.deletions[index].delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
         }

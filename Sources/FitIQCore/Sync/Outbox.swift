@@ -170,16 +170,20 @@ public struct ProgressDeletion: Sendable, Codable, Equatable {
     public var id: UUID
     /// The server's id of the entry.
     public var serverId: String
-    /// What it showed, for status: the height and when it was logged.
+    /// What it showed, for status: its metric's `/progress` type, its value and when it was logged.
+    public var type: String
     public var quantity: Double
     public var loggedAt: Date
     /// The user-visible change it belongs to (a correction's delete and post share one).
     public var changeId: UUID
     public var delivery: Delivery
 
-    public init(id: UUID, serverId: String, quantity: Double, loggedAt: Date, changeId: UUID, delivery: Delivery) {
+    public init(
+        id: UUID, serverId: String, type: String, quantity: Double, loggedAt: Date, changeId: UUID, delivery: Delivery
+    ) {
         self.id = id
         self.serverId = serverId
+        self.type = type
         self.quantity = quantity
         self.loggedAt = loggedAt
         self.changeId = changeId

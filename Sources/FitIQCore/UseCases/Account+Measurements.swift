@@ -29,14 +29,13 @@ extension Account {
         return try await store.updateRecent { state in
             guard let profile = state.profile else { throw AccountError.profileNotLoaded }
             let logged = state.record(metric, value, measuredAt: measuredAt, source: .manual, notes: notes)
-            let shown = metric.format(value, unitSystem: profile.preferredUnitSystem)
             state.remember(
                 .entryLogged(
                     entryId: logged.entry.id, previousHeight: metric == .height ? profile.heightCm : nil,
                     previousMeasuredAt: metric == .height ? profile.physical.heightMeasuredAt : nil,
-                    description:
-                        "the \(metric.field.label.lowercased()) \(shown) logged on \(CalendarDate(containing: measuredAt, in: timeZone))"
-                ))
+                    description: Metric.loggedStep(
+                        type: metric.type, value, on: CalendarDate(containing: measuredAt, in: timeZone),
+                        unitSystem: profile.preferredUnitSystem)))
             return logged
         }
     }
@@ -71,7 +70,7 @@ extension Account {
             try state.removeEntry(entry)
             state.remember(
                 .entryRemoved(
-                    entry, wasLatest: wasLatest, description: "the removal of \(state.describe(entry, timeZone))"))
+                    entry, wasLatest: wasLatest, description: state.removalStep(entry, timeZone)))
             return entry
         }
     }
@@ -93,7 +92,7 @@ extension Account {
             state.remember(
                 .entryCorrected(
                     before: entry, afterId: corrected.id, wasLatest: wasLatest,
-                    description: "the correction of \(state.describe(entry, timeZone))"))
+                    description: state.correctionStep(entry, timeZone)))
             return (entry, corrected)
         }
     }

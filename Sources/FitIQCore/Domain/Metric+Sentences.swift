@@ -1,0 +1,53 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Every sentence about a change to a measurement, built from the metric table: status, the sync
+/// details, the logout refusal, rejections and undo name the metric and show its unit, whichever it is.
+extension Metric {
+    /// The metric in a sentence: `height`, `weight`, `body fat`.
+    public var name: String { field.label.lowercased() }
+
+    /// A value of the metric of `type` as a person reads it, with the metric's name: `weight 72.4 kg`;
+    /// a type this build does not track shows as it came (`steps 9000.0`).
+    public static func reading(type: String, _ value: Double, unitSystem: UnitSystem) -> String {
+        guard let metric = ofType(type) else { return "\(TextSanitizer.sanitize(type)) \(value)" }
+        return metric.name + " " + metric.format(value, unitSystem: unitSystem)
+    }
+
+    /// A pending entry: `weight history: 72.4 kg on 2026-11-26`.
+    static func pendingEntry(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem) -> String {
+        let (name, shown) = parts(type: type, value, unitSystem: unitSystem)
+        return "\(name) history: \(shown) on \(day)"
+    }
+
+    /// A pending removal: `weight history: remove 72.4 kg on 2026-11-26`.
+    static func pendingRemoval(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem) -> String {
+        let (name, shown) = parts(type: type, value, unitSystem: unitSystem)
+        return "\(name) history: remove \(shown) on \(day)"
+    }
+
+    /// What undo says it undid: `the weight 72.4 kg logged on 2026-11-26`.
+    static func loggedStep(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem) -> String {
+        "the \(reading(type: type, value, unitSystem: unitSystem)) logged on \(day)"
+    }
+
+    /// What undo says it undid: `the removal of the weight 72.4 kg of 2026-11-26`.
+    static func removalStep(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem) -> String {
+        "the removal of the \(reading(type: type, value, unitSystem: unitSystem)) of \(day)"
+    }
+
+    /// What undo says it undid: `the correction of the weight 72.4 kg of 2026-11-26`.
+    static func correctionStep(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem)
+        -> String
+    {
+        "the correction of the \(reading(type: type, value, unitSystem: unitSystem)) of \(day)"
+    }
+
+    private static func parts(type: String, _ value: Double, unitSystem: UnitSystem) -> (name: String, value: String) {
+        guard let metric = ofType(type) else { return (TextSanitizer.sanitize(type), "\(value)") }
+        return (metric.name, metric.format(value, unitSystem: unitSystem))
+    }
+}
