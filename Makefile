@@ -21,9 +21,27 @@ STAGE := .build/stage
 ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
-.PHONY: all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv release security badinput faults faults-quick sanitize fuzz
+.PHONY: help all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv release security badinput faults faults-quick sanitize fuzz
 
 all: build
+
+# The targets people use, one line each (`make help`).
+help:
+	@echo "make demo             try the editor against a local development server with a demo account"
+	@echo "make test             build (debug) and run every test: lint, Swift tests, conformance, bad input, security, faults"
+	@echo "make build            debug build"
+	@echo "make release          release build (static Swift runtime)"
+	@echo "make install          install into PREFIX (default ~/.local); make uninstall removes it"
+	@echo "make dist             release tarball in dist/; make dist-check unpacks and checks it"
+	@echo "make bench            every benchmark, each next to its comparison (bench-startup, bench-keystroke,"
+	@echo "                      bench-import, bench-sync, bench-import-csv, bench-scale, bench-export)"
+	@echo "make fuzz             run the libFuzzer targets (FUZZ_SECONDS, FUZZ_TARGETS)"
+	@echo "make sanitize         the tests under ThreadSanitizer and AddressSanitizer"
+	@echo "make faults           the long fault-injection run (make faults-quick: the short one in make test)"
+	@echo "make badinput         the bad-input tables; make security: the security checks; make conformance"
+	@echo "make screenshots      regenerate screenshots/ from real runs"
+	@echo "make lint             swift format lint"
+	@echo "make clean            remove every build folder, virtual environment and dist/"
 
 deps:
 	@missing=""; \
@@ -124,7 +142,7 @@ bench-import-csv: release
 	python3 scripts/bench/import_csv.py --bin-dir .build/release
 
 # Every benchmark, each next to its target and its comparison figure from the same run.
-bench: bench-startup bench-keystroke bench-import bench-sync bench-import-csv
+bench: bench-startup bench-keystroke bench-import bench-sync bench-import-csv bench-scale bench-export
 
 # Health export reading: 200 MB (xml and zip) and 1 GB, next to healthkit-to-sqlite and xmllint.
 bench-import: release
@@ -198,4 +216,4 @@ dist-check: dist
 	python3 scripts/install/check.py dist/fitiq-tui-"$$(sh scripts/version.sh)"-linux-$(ARCH).tar.gz
 
 clean:
-	rm -rf .build .build-tsan .build-asan .venv-conformance .venv-screenshots .venv-bench dist
+	rm -rf .build .build-* .venv-conformance .venv-screenshots .venv-bench dist

@@ -26,7 +26,7 @@ extension HistoryChart {
     /// ``list(_:metric:unitSystem:timeZone:into:x:y:width:height:style:)`` with the entry `selected` (newest first)
     /// marked and kept in view.
     ///
-    /// With `isNewestFirst`, `entries` are the height entries already in the list's order (as
+    /// With `isNewestFirst`, `entries` are the entries already in the list's order (as
     /// ``chronological(_:of:)`` reversed gives them), and only the rows shown are looked at.
     public static func list(
         _ entries: [ProgressEntry], metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone,

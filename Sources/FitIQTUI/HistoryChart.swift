@@ -6,7 +6,7 @@ import FitIQCore
     import Foundation
 #endif
 
-/// The height history drawn with block characters: a chart over time and a list of the latest entries.
+/// A measurement's history drawn with block characters: a chart over time and a list of the latest entries.
 ///
 /// The chart is a step chart of bars in eighths (`▁▂▃▄▅▆▇█`), spaced by time: each column is an
 /// equal slice of the time between the first and the last entry and shows the height in effect at

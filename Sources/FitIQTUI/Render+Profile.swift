@@ -7,7 +7,7 @@ import FitIQCore
 #endif
 
 /// The profile screen: title, the Profile and Physical boxes (side by side from 80 columns, stacked
-/// below), then the height history or the sync details in what is left above the `bottom` rows.
+/// below), then the focused measurement's history or the sync details in what is left above the `bottom` rows.
 ///
 /// When the boxes do not fit, the lower panel goes first; when even they do not fit, they scroll so
 /// the focused field stays in view.

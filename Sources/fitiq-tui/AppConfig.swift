@@ -47,7 +47,7 @@ struct LocalSetup: Sendable {
     /// The account signed in on `server`, and its session.
     let current: AccountKey?
     let session: Session?
-    /// `FITIQ_SYNC_IN_FLIGHT`: how many height entries are sent at once (1 sends one after another).
+    /// `FITIQ_SYNC_IN_FLIGHT`: how many history entries (of any metric) are sent at once (1 sends one after another).
     let progressPostsInFlight: Int
 
     /// Resolves the server by flag > `FITIQ_SERVER` > config file > the last account signed in, and the
@@ -147,7 +147,7 @@ enum LaunchError: Error, CustomStringConvertible {
         case .unreadableAPIKeyFile(let path):
             "The API key file \(path) cannot be read or is empty."
         case .badInFlight(let text):
-            "FITIQ_SYNC_IN_FLIGHT must be a whole number from 1 to \(ProgressWindow.maximumLimit) (height entries sent "
+            "FITIQ_SYNC_IN_FLIGHT must be a whole number from 1 to \(ProgressWindow.maximumLimit) (history entries sent "
                 + "at once); it is \"\(text)\"."
         case .badConfig(let path, let reason):
             "The config file \(path) is not valid JSON of the form {\"server\": \"…\", \"apiKeyFile\": \"…\"}: \(reason)"

@@ -23,7 +23,7 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Try fitiq-tui against a local development server with a demo account.",
         discussion: """
             Starts fitiq-dev-server on 127.0.0.1 (a free port) with a demo account that has a profile and a \
-            year of height history, signs in with a throw-away cache, and opens the editor. Everything is \
+            year of heights, weights and body fat, signs in with a throw-away cache, and opens the editor. Everything is \
             removed when you quit.
             """)
 

@@ -12,7 +12,7 @@ import Synchronization
 struct ImportHealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-health",
-        abstract: "Import an Apple Health export: biological sex, height history, date of birth.",
+        abstract: "Import an Apple Health export: biological sex, date of birth, heights, weights and body fat.",
         discussion: """
             PATH is the export.zip the iPhone Health app writes (Profile → Export All Health Data) or the \
             export.xml inside it; the zip is streamed, never unpacked. Biological sex is sent only when it \

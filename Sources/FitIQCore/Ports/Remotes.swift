@@ -20,7 +20,7 @@ public protocol ProfileRemote: Sendable {
     func updatePhysical(_ patch: PhysicalPatch, accessToken: String) async throws(RemoteError) -> RemoteProfile
 }
 
-/// Progress calls of the backend (`/progress`), used for the height history.
+/// Progress calls of the backend (`/progress`), used for every metric's history.
 public protocol ProgressRemote: Sendable {
     /// Reads one page of entries.
     func list(_ query: ProgressQuery, accessToken: String) async throws(RemoteError) -> ProgressPage

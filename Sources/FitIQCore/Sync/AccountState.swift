@@ -4,7 +4,7 @@
     import Foundation
 #endif
 
-/// Everything cached for one account: profile, outbox, height history and sync times.
+/// Everything cached for one account: profile, outbox, the histories of every metric and sync times.
 ///
 /// Every change is a pure mutation of this value; the store applies it under the account lock to
 /// the freshest copy on disk, so processes sharing the account never lose each other's edits.
@@ -13,11 +13,11 @@ public struct AccountState: Sendable, Codable, Equatable {
     /// The server's values as last seen: what a discarded change reverts to.
     public var serverCopy: RemoteProfile?
     public var outbox: Outbox
-    /// Height history, local and synced (any order; see ``heightHistory``).
+    /// The history of every metric, local and synced (any order; see ``history(of:)``).
     public var history: [ProgressEntry]
     /// When the server last acknowledged or answered a pull.
     public var lastSyncAt: Date?
-    /// When the height history was last read from the server.
+    /// When the histories were last read from the server.
     public var historyCheckedAt: Date?
     /// The recent saved changes `undo` can reverse, oldest first.
     public var undoLog: [UndoStep]

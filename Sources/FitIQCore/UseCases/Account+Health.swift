@@ -48,10 +48,10 @@ extension Account {
         }
     }
 
-    /// Imports the health data of `source`: biological sex, height history and current height, and the
+    /// Imports the health data of `source`: biological sex, the histories of height, weight and body fat, the current height, and the
     /// health date of birth (shown, never sent). Saved locally at once; the sync engine sends it.
     ///
-    /// When the export holds readings this machine has not seen, the server's height history is read
+    /// When the export holds readings this machine has not seen, the server's histories are read
     /// first (two seconds at most), so that samples it already holds (imported on another machine) are
     /// not posted again; an export with nothing new never touches the network.
     public func importHealth(

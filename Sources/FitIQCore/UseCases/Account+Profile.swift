@@ -17,7 +17,7 @@ extension Account {
         try await store.overview().state
     }
 
-    /// Pushes local edits, then reads the server's profile and height history into the cache.
+    /// Pushes local edits, then reads the server's profile and histories into the cache.
     @discardableResult
     public func refresh() async throws -> AccountState {
         try await engine.drain()
