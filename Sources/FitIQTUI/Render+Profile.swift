@@ -308,7 +308,8 @@ private func renderHistory(_ state: AppState, x: Int, y: Int, width: Int, height
     let listWidth = withChart ? min(40, inner.width / 2) : inner.width - 1
     if withChart {
         HistoryChart.render(
-            history.chart, metric: metric, unitSystem: units, timeZone: state.timeZone, into: &buffer, x: inner.x,
+            history.chart, metric: metric, unitSystem: units, timeZone: state.timeZone, graphics: state.graphics,
+            into: &buffer, x: inner.x,
             y: inner.y, width: inner.width - listWidth - 1, height: inner.height, style: .plain,
             total: history.count)
     }

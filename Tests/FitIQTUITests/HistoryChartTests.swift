@@ -28,13 +28,13 @@ struct HistoryChartTests {
     }
 
     private static func chart(
-        _ entries: [ProgressEntry], width: Int, height: Int, units: UnitSystem = .metric
+        _ entries: [ProgressEntry], width: Int, height: Int, units: UnitSystem = .metric,
+        graphics: ChartGraphics = .ascii
     ) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
         HistoryChart.render(
-            entries, metric: .height, unitSystem: units, timeZone: utc, into: &buffer, x: 0, y: 0, width: width,
-            height: height,
-            style: .plain)
+            entries, metric: .height, unitSystem: units, timeZone: utc, graphics: graphics, into: &buffer, x: 0, y: 0,
+            width: width, height: height, style: .plain)
         return buffer
     }
 
@@ -45,32 +45,33 @@ struct HistoryChartTests {
 
     // MARK: Chart
 
-    @Test func drawsBarsSpacedByTime() throws {
+    @Test func drawsReadingsAsDotsAndTheTrendAsALineSpacedByTime() throws {
+        // April 1 and July 1 fall a quarter and a half into the year, not at a third and two thirds; the
+        // trend starts at the first reading and follows the others.
         let buffer = Self.chart(try Self.year2024(), width: 30, height: 5)
-        // April 1 and July 1 fall a quarter and a half into the year, not at a third and two thirds.
         #expect(
-            buffer
+            buffer.lines
                 == Self.exactly(
                     [
-                        "176.0 cm ┤         ▃▃▃▃▃▃▃▃▃▃█",
-                        "         │         ███████████",
-                        "         │    ▃▃▃▃▃███████████",
-                        "170.0 cm ┤▁▁▁▁████████████████",
-                        "          Jan 2024    Dec 2024",
-                    ], width: 30))
+                        "176.0 cm │                  .",
+                        "         │         .",
+                        "         │    .         *****",
+                        "170.0 cm │**************",
+                        "          Jan 2024   Dec 2024",
+                    ], width: 30
+                ).lines)
     }
 
     @Test func writesFullDatesWhenThereIsRoom() throws {
         let buffer = Self.chart(try Self.year2024(), width: 40, height: 6)
-        #expect(buffer.lines[5] == "          2024-01-01          2024-12-31")
-        #expect(buffer.lines[0].hasPrefix("176.0 cm ┤"))
-        #expect(buffer.lines[4].hasPrefix("170.0 cm ┤▁"))
-        #expect(buffer.lines[4].hasSuffix("█"))
+        #expect(buffer.lines[5] == "          2024-01-01         2024-12-31 ")
+        #expect(buffer.lines[0].hasPrefix("176.0 cm │"))
+        #expect(buffer.lines[4].hasPrefix("170.0 cm │*"))
     }
 
     @Test(arguments: [
-        (UnitSystem.metric, "176.0 cm ┤", "170.0 cm ┤"),
-        (.imperial, "5 ft 9 in ┤", "5 ft 7 in ┤"),
+        (UnitSystem.metric, "176.0 cm │", "170.0 cm │"),
+        (.imperial, "5 ft 9 in │", "5 ft 7 in │"),
     ])
     func labelsTheAxisInTheUsersUnits(units: UnitSystem, top: String, bottom: String) throws {
         let buffer = Self.chart(try Self.year2024(), width: 36, height: 6, units: units)
@@ -82,26 +83,41 @@ struct HistoryChartTests {
         let entries = [
             try Self.entry("2024-03-01", 180), try Self.entry("2024-02-01", 180), try Self.entry("2024-01-01", 180),
         ]
+        // The range spans 2 cm around them: the line runs through the middle row.
         #expect(
-            Self.chart(entries, width: 30, height: 4)
+            Self.chart(entries, width: 30, height: 4).lines
                 == Self.exactly(
                     [
-                        "         │",
-                        "         │",
-                        "180.0 cm ┤▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁",
-                        "          Jan 2024    Mar 2024",
-                    ], width: 30))
+                        "181.0 cm │",
+                        "         │*******************",
+                        "179.0 cm │",
+                        "          Jan 2024   Mar 2024",
+                    ], width: 30
+                ).lines)
     }
 
-    @Test func drawsOneEntryAcrossTheWidth() throws {
-        #expect(
-            Self.chart([try Self.entry("2024-05-01", 180)], width: 30, height: 3)
-                == Self.exactly(
-                    [
-                        "         │",
-                        "180.0 cm ┤▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁",
-                        "          2024-05-01",
-                    ], width: 30))
+    @Test func drawsOneEntry() throws {
+        let buffer = Self.chart([try Self.entry("2024-05-01", 180)], width: 30, height: 4)
+        #expect(buffer.lines[1] == "         │*                   ")
+        #expect(buffer.lines[3].hasPrefix("          2024-05-01"))
+    }
+
+    /// The demo's weekly heights vary by 0.4 cm: the range spans 2 cm, so they keep to the middle rows
+    /// instead of filling the panel like a wall.
+    @Test(arguments: ChartGraphics.allCases)
+    func smallNoiseKeepsToTheMiddleOfAtLeastTwoCentimetres(graphics: ChartGraphics) throws {
+        let start = try #require(CalendarDate(parsing: "2024-01-01")).instant(atHour: 8, in: Self.utc)
+        let entries = (0..<52).reversed().map { week in
+            ProgressEntry(
+                serverId: "\(week)", quantity: 180 + [0, 0.2, 0.4, 0.1][week % 4],
+                loggedAt: start.addingTimeInterval(Double(week) * 7 * 86_400), source: .server)
+        }
+        let buffer = Self.chart(entries, width: 60, height: 11, graphics: graphics)
+        #expect(buffer.lines[0].hasPrefix("181.2 cm │"))
+        #expect(buffer.lines[9].hasPrefix("179.2 cm │"))
+        let marked = (0..<10).filter { row in buffer.lines[row].dropFirst(10).contains { $0 != " " } }
+        #expect(marked.count <= 3, "\(buffer.description)")
+        #expect(marked.allSatisfy { (3...6).contains($0) }, "\(buffer.description)")
     }
 
     @Test func saysWhenThereIsNoHistory() {
@@ -117,7 +133,7 @@ struct HistoryChartTests {
         #expect(Self.chart([weight, broken], width: 30, height: 2).reads(["No height history yet.", ""]))
         #expect(
             Self.chart([weight, try Self.entry("2024-05-01", 180)], width: 30, height: 3).lines[1].hasPrefix(
-                "180.0 cm ┤▁"))
+                "179.0 cm │"))
     }
 
     @Test func summarisesInARectangleTooSmallForAChart() throws {
@@ -174,6 +190,25 @@ struct HistoryChartTests {
         }
     }
 
+    /// Every metric's chart spans at least its minimum (2 cm, 1 kg, 1 %) around readings 0.2 apart.
+    @Test(arguments: [
+        (Metric.height, "181.1 cm", "179.1 cm"), (.weight, "72.6 kg", "71.6 kg"), (.bodyFat, "18.6 %", "17.6 %"),
+    ])
+    func theRangeSpansAtLeastTheMetricsMinimum(metric: Metric, top: String, bottom: String) throws {
+        let value = metric == .height ? 180.0 : metric == .weight ? 72.0 : 18.0
+        let entries = try [Self.entry("2024-03-01", value + 0.2), Self.entry("2024-01-01", value)].map { entry in
+            var entry = entry
+            entry.type = metric.type
+            return entry
+        }
+        var buffer = CellBuffer(width: 40, height: 6)
+        HistoryChart.render(
+            entries, metric: metric, unitSystem: .metric, timeZone: Self.utc, graphics: .ascii, into: &buffer, x: 0,
+            y: 0, width: 40, height: 6, style: .plain)
+        #expect(buffer.lines[0].hasPrefix(top + " │"), "\(buffer.description)")
+        #expect(buffer.lines[4].hasPrefix(bottom + " │"), "\(buffer.description)")
+    }
+
     @Test func chartsAThousandEntriesOverAYear() throws {
         let start = try #require(CalendarDate(parsing: "2024-01-01")).instant(atHour: 0, in: Self.utc)
         // Newest first, every 8.76 hours, drifting up and down by a few centimetres.
@@ -185,14 +220,11 @@ struct HistoryChartTests {
                 source: .health)
         }
         let buffer = Self.chart(entries, width: 80, height: 10)
-        let bottom = buffer.lines[8]
-        let plotStart = try #require(bottom.firstIndex(of: "┤"))
-        let bars = bottom[bottom.index(after: plotStart)...]
-        // The bars fill the width: each column holds a block, none is left empty.
-        #expect(bars.count == 80 - 10)
-        #expect(bars.allSatisfy { "▁▂▃▄▅▆▇█".contains($0) })
-        #expect(buffer.lines[0].contains("█"))
-        #expect(buffer.lines[9].hasSuffix("2024-12-30"))
+        // The trend runs the whole width: every column of the plot holds a mark of it.
+        for column in 11..<79 {
+            #expect((0..<9).contains { buffer[column, $0].character == "*" }, "column \(column)")
+        }
+        #expect(buffer.lines[9].hasSuffix("2024-12-30 "))
         #expect(buffer.lines[9].contains("2024-01-01"))
     }
 

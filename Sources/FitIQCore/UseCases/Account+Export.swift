@@ -38,6 +38,14 @@ public enum MeasurementSeries: Sendable, Hashable {
         }
     }
 
+    /// The least a chart's vertical range spans (1 for BMI).
+    public var minimumChartSpan: Double {
+        switch self {
+        case .metric(let metric): metric.minimumChartSpan
+        case .bmi: 1
+        }
+    }
+
     /// `value` as a person reads it in `unitSystem`: `72.4 kg`, `24.7`.
     public func format(_ value: Double, unitSystem: UnitSystem) -> String {
         switch self {

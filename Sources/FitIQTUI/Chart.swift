@@ -1,0 +1,206 @@
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The one chart of the editor, on the progress screen and in the profile's history panel: readings as
+/// dots and their trend as a line, spaced by time, in braille, half blocks or ASCII. The trend is told
+/// apart by its symbol as well as its colour.
+///
+/// The vertical range spans at least the series' ``MeasurementSeries/minimumChartSpan`` (2 cm, 1 kg,
+/// 1 %), centred on the values, so a few millimetres of noise never fill the chart.
+struct Chart {
+    let series: MeasurementSeries
+    /// The readings, oldest first, each with the trend after it.
+    let points: [(entry: ProgressEntry, trend: Double)]
+    let units: UnitSystem
+    let timeZone: LocalZone
+    let graphics: ChartGraphics
+    /// For BMI: the WHO adult bands are drawn from the 20th birthday on.
+    var dateOfBirth: CalendarDate?
+
+    /// The fewest columns and rows of plot a chart is drawn in; `draw` draws nothing below them.
+    static let minimumPlotWidth = 8
+    static let minimumPlotRows = 2
+
+    /// Sub-cell dots per cell, across and down.
+    private var resolution: (x: Int, y: Int) {
+        switch graphics {
+        case .braille: (2, 4)
+        case .block: (1, 2)
+        case .ascii: (1, 1)
+        }
+    }
+
+    /// The values' lowest and highest, widened to the series' minimum span around their middle.
+    var verticalRange: (low: Double, high: Double)? {
+        let values = points.flatMap { [$0.entry.quantity, $0.trend] }.filter(\.isFinite)
+        guard var low = values.min(), var high = values.max() else { return nil }
+        let minimum = series.minimumChartSpan
+        if high - low < minimum {
+            let middle = low / 2 + high / 2
+            (low, high) = (middle - minimum / 2, middle + minimum / 2)
+        }
+        return (low, high)
+    }
+
+    /// Draws into the rectangle at (`x`, `y`); returns `false`, drawing nothing, when it is too small
+    /// for a plot of ``minimumPlotWidth`` × ``minimumPlotRows`` with its labels, or there is nothing to draw.
+    @discardableResult
+    func draw(into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int) -> Bool {
+        guard let (low, high) = verticalRange, let first = points.first, let last = points.last else { return false }
+        let highLabel = series.format(high, unitSystem: units)
+        let lowLabel = series.format(low, unitSystem: units)
+        let labelWidth = max(DisplayWidth.of(highLabel), DisplayWidth.of(lowLabel))
+        let plot = (x: x + labelWidth + 2, width: width - labelWidth - 3, rows: height - 1)
+        guard plot.width >= Self.minimumPlotWidth, plot.rows >= Self.minimumPlotRows else { return false }
+        buffer.put(highLabel, x: x + labelWidth - DisplayWidth.of(highLabel), y: y, style: Styles.muted)
+        buffer.put(lowLabel, x: x + labelWidth - DisplayWidth.of(lowLabel), y: y + plot.rows - 1, style: Styles.muted)
+        for row in 0..<plot.rows { buffer.put("│", x: plot.x - 1, y: y + row, style: Styles.border) }
+
+        let (dotsX, dotsY) = resolution
+        let columns = plot.width * dotsX
+        let rows = plot.rows * dotsY
+        let start = first.entry.loggedAt
+        let span = max(1, last.entry.loggedAt.timeIntervalSince(start))
+        let spread = high - low
+        func dot(_ at: Date, _ value: Double) -> (Int, Int) {
+            let across = at.timeIntervalSince(start) / span * Double(columns - 1)
+            // Values come from the server and the cache unchecked: a span too wide for a Double gives
+            // no fraction, and such a value is drawn at an edge rather than trapped on.
+            let down = (high - value) / spread * Double(rows - 1)
+            let column = across.isFinite ? Int(across.rounded()) : 0
+            let row = down.isFinite ? Int(max(-1, min(Double(rows), down)).rounded()) : rows - 1
+            return (min(columns - 1, max(0, column)), min(rows - 1, max(0, row)))
+        }
+        var readings = Set<Int>()
+        var trend = Set<Int>()
+        for point in points where point.entry.quantity.isFinite {
+            let (column, row) = dot(point.entry.loggedAt, point.entry.quantity)
+            readings.insert(row * columns + column)
+        }
+        var previous: (Int, Int)?
+        for point in points where point.trend.isFinite {
+            let current = dot(point.entry.loggedAt, point.trend)
+            for (column, row) in Self.line(from: previous ?? current, to: current) {
+                trend.insert(row * columns + column)
+            }
+            previous = current
+        }
+        if series == .bmi {
+            drawAdultBands(into: &buffer, plot: (x: plot.x, y: y, width: plot.width), low: low, high: high) {
+                dot($0, $1)
+            }
+        }
+        for cellRow in 0..<plot.rows {
+            for cellColumn in 0..<plot.width {
+                var trendBits = 0
+                var hasReading = false
+                for dy in 0..<dotsY {
+                    for dx in 0..<dotsX {
+                        let index = (cellRow * dotsY + dy) * columns + cellColumn * dotsX + dx
+                        if trend.contains(index) { trendBits |= Self.bit(dx, dy, graphics) }
+                        if readings.contains(index) { hasReading = true }
+                    }
+                }
+                let glyph: String
+                let style: CellStyle
+                if trendBits != 0 {
+                    glyph = Self.trendGlyph(trendBits, graphics)
+                    style = Styles.accent
+                } else if hasReading {
+                    glyph = graphics == .ascii ? "." : "·"
+                    style = .plain
+                } else {
+                    continue
+                }
+                buffer.put(glyph, x: plot.x + cellColumn, y: y + cellRow, style: style)
+            }
+        }
+        drawDates(into: &buffer, from: start, to: last.entry.loggedAt, x: plot.x, y: y + plot.rows, width: plot.width)
+        return true
+    }
+
+    /// The WHO adult bands' edges as reference lines, from the day the person turned 20 (all of it when
+    /// the date of birth is unknown): 18.5, 25 and 30, each labelled where it starts.
+    private func drawAdultBands(
+        into buffer: inout CellBuffer, plot: (x: Int, y: Int, width: Int), low: Double, high: Double,
+        dot: (Date, Double) -> (Int, Int)
+    ) {
+        guard let start = points.first?.entry.loggedAt else { return }
+        let (dotsX, dotsY) = resolution
+        let adult = dateOfBirth.flatMap { birth in
+            CalendarDate(year: birth.year + BodyMassIndex.adultAge, month: birth.month, day: min(birth.day, 28))?
+                .instant(atHour: 0, in: timeZone)
+        }
+        for edge in [18.5, 25, 30] where edge > low && edge < high {
+            let (_, row) = dot(start, edge)
+            let from = adult.map { $0 <= start ? 0 : dot($0, edge).0 / dotsX } ?? 0
+            guard from < plot.width else { continue }
+            for column in from..<plot.width {
+                buffer.put(
+                    graphics == .ascii ? "-" : "┄", x: plot.x + column, y: plot.y + row / dotsY, style: Styles.border)
+            }
+            // Labelled where the line starts: a rising series leaves that end free more often.
+            let label = " " + DecimalText.format(edge, places: 1) + " "
+            buffer.put(label, x: plot.x + from, y: plot.y + row / dotsY, style: Styles.muted, limit: plot.width - from)
+        }
+    }
+
+    /// The first and last days under the plot (full dates, else months), and the legend between them
+    /// when there is room.
+    private func drawDates(into buffer: inout CellBuffer, from start: Date, to end: Date, x: Int, y: Int, width: Int) {
+        let dates = HistoryChart.dateLabels(from: start, to: end, timeZone: timeZone, width: width)
+        if let first = dates.first { buffer.put(first, x: x, y: y, style: Styles.muted, limit: width) }
+        if dates.count > 1, let last = dates.last {
+            buffer.put(last, x: x + width - DisplayWidth.of(last), y: y, style: Styles.muted)
+        }
+        let legend =
+            switch graphics {
+            case .braille: "· readings  ⠉ trend"
+            case .block: "· readings  ▀ trend"
+            case .ascii: ". readings  * trend"
+            }
+        let used = dates.reduce(0) { $0 + DisplayWidth.of($1) }
+        if width >= legend.count + used + 4 {
+            buffer.put(legend, x: x + (width - legend.count) / 2, y: y, style: Styles.muted)
+        }
+    }
+
+    /// The bit of dot (`dx`, `dy`) of a cell: braille's dot numbering, or the half (upper 1, lower 2).
+    static func bit(_ dx: Int, _ dy: Int, _ graphics: ChartGraphics) -> Int {
+        switch graphics {
+        case .braille:
+            // Dots 1-2-3-7 down the left column, 4-5-6-8 down the right.
+            let left = [0x01, 0x02, 0x04, 0x40]
+            let right = [0x08, 0x10, 0x20, 0x80]
+            return (dx == 0 ? left : right)[dy]
+        case .block: return dy == 0 ? 1 : 2
+        case .ascii: return 1
+        }
+    }
+
+    static func trendGlyph(_ bits: Int, _ graphics: ChartGraphics) -> String {
+        switch graphics {
+        case .braille: String(Character(Unicode.Scalar(UInt32(0x2800 + bits)) ?? "⠿"))
+        case .block: bits == 3 ? "█" : bits == 1 ? "▀" : "▄"
+        case .ascii: "*"
+        }
+    }
+
+    /// The dots of a straight line from `start` to `end`, both included.
+    static func line(from start: (Int, Int), to end: (Int, Int)) -> [(Int, Int)] {
+        let steps = max(abs(end.0 - start.0), abs(end.1 - start.1))
+        guard steps > 0 else { return [start] }
+        return (0...steps).map { step in
+            let fraction = Double(step) / Double(steps)
+            return (
+                start.0 + Int((Double(end.0 - start.0) * fraction).rounded()),
+                start.1 + Int((Double(end.1 - start.1) * fraction).rounded())
+            )
+        }
+    }
+}
