@@ -61,12 +61,14 @@ final class EffectRunner: Sendable {
             spawn {
                 await self.save(.metadata) { account in
                     try await account.updateMetadata(
-                        name: name, bio: bio, unitSystem: unitSystem, languageCode: languageCode)
+                        name: name, bio: bio, unitSystem: unitSystem, languageCode: languageCode, sending: true)
                 }
             }
         case .saveMeasurement(let metric, let value):
             spawn {
-                await self.save(.measurement(metric)) { account in try await account.saveMeasurement(metric, value) }
+                await self.save(.measurement(metric)) { account in
+                    try await account.saveMeasurement(metric, value, sending: true)
+                }
             }
         case .importHealth(let path):
             let task = Task { await self.importHealth(path) }

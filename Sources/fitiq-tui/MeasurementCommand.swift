@@ -96,7 +96,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                 let parsed = try metric.parse(value, unitSystem: units)
                 let shown = metric.format(parsed, unitSystem: units)
                 if let date, let day = CalendarDate(parsing: date) {
-                    let logged = try await account.log(metric, parsed, on: day)
+                    let logged = try await account.log(metric, parsed, on: day, sending: !noSync)
                     print(
                         "Logged \(shown) on \(day)"
                             + (metric != .height
@@ -104,7 +104,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                                 : logged.isCurrentHeight
                                     ? "; it is your current height." : " (an earlier measurement)."))
                 } else if metric == .height {
-                    guard try await account.updateHeight(centimetres: parsed) else {
+                    guard try await account.updateHeight(centimetres: parsed, sending: !noSync) else {
                         print(
                             "Height unchanged (\(profile.heightCm.map { Height.format($0, unitSystem: units) } ?? ""))."
                         )
@@ -113,7 +113,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                     let height = try await account.overview().profile?.heightCm ?? 0
                     print("Height set to \(Height.format(height, unitSystem: units)).")
                 } else {
-                    try await account.log(metric, parsed)
+                    try await account.log(metric, parsed, sending: !noSync)
                     print("Logged \(shown).")
                 }
                 try await finishWrite(account, noSync: noSync)

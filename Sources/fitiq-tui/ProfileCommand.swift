@@ -75,8 +75,7 @@ struct ProfileCommand: AsyncParsableCommand {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
                 let changed = try await account.updateMetadata(
-                    name: name, bio: bio, unitSystem: units,
-                    languageCode: language)
+                    name: name, bio: bio, unitSystem: units, languageCode: language, sending: !noSync)
                 guard changed else {
                     print("Nothing changed.")
                     return

@@ -17,6 +17,22 @@ struct AccountUseCaseTests {
         #expect(try await account.cached().profile?.languageCode == "pt-BR")
     }
 
+    /// A server value this client's rules refuse (another app wrote it, or an answer came back garbled)
+    /// never blocks an edit of another field: only what changes is checked.
+    @Test func aServerValueTheRulesRefuseDoesNotBlockAnEditOfAnotherField() async throws {
+        var odd = TestHarness.serverProfile
+        odd.metadata.languageCode = "xx-invalid-!!"
+        odd.metadata.bio = String(repeating: "b", count: 600)
+        let harness = TestHarness(profile: odd)
+        let account = try await harness.signedIn()
+        #expect(try await account.updateMetadata(name: "Jane Again"))
+        #expect(try await account.cached().profile?.name == "Jane Again")
+        #expect(try await account.engine.drain().isSynced)
+        #expect(await harness.backend.profile?.metadata.name == "Jane Again")
+        // A changed field is still checked.
+        await #expect(throws: ValidationError.self) { try await account.updateMetadata(languageCode: "yy-!!") }
+    }
+
     @Test func clearingBioSendsAnEmptyString() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()

@@ -34,7 +34,7 @@ struct SyncEngineTests {
         let requestsBefore = await harness.backend.requests.count
         let savesBefore = await store.saveCount
 
-        #expect(try await account.updateMetadata(bio: "Trail runner"))
+        #expect(try await account.updateMetadata(bio: "Trail runner", sending: true))
         #expect(await store.saveCount == savesBefore + 1)
         let report = try await account.push()
 
@@ -42,11 +42,76 @@ struct SyncEngineTests {
         let requests = await harness.backend.requests.dropFirst(requestsBefore)
         // The conflict check, then the PUT; its answer is the server's copy: no GET, no history read.
         #expect(Array(requests.map(\.kind)) == [.fetchProfile, .updateMetadata])
-        // The check found the server unchanged and wrote nothing; the send claimed, then acknowledged.
+        // The save's write claimed the PUT; the check found the server unchanged and wrote nothing; the
+        // answer was acknowledged in one write.
         let saves = await store.saveCount
-        #expect(saves == savesBefore + 3, "saves: \(saves - savesBefore)")
+        #expect(saves == savesBefore + 2, "saves: \(saves - savesBefore)")
         #expect(try await account.cached().serverCopy?.metadata.bio == "Trail runner")
         #expect(await harness.backend.profile?.metadata.bio == "Trail runner")
+    }
+
+    @Test(arguments: Metric.all)
+    func aMeasurementSentAtOnceWritesOnceBeforeAndOnceAfterItsRequest(metric: Metric) async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.syncNow()
+        let store = harness.store(of: account)
+        let savesBefore = await store.saveCount
+        let value = metric == .height ? 181.0 : metric == .weight ? 72.4 : 18.5
+        #expect(try await account.saveMeasurement(metric, value, sending: true))
+        #expect(try await account.push().isSynced)
+        let saves = await store.saveCount
+        #expect(saves == savesBefore + 2, "saves: \(saves - savesBefore)")
+        #expect(await harness.backend.entries.contains { $0.type == metric.type && $0.quantity == value })
+    }
+
+    /// A change reserved at its save is still checked against the server before it goes out.
+    @Test func aReservedChangeIsStillJudgedForConflicts() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.syncNow()
+        var phone = TestHarness.serverProfile
+        phone.metadata.bio = "From the phone"
+        phone.updatedAt = harness.clock.date()
+        await harness.backend.setProfile(phone)
+        try await account.updateMetadata(bio: "Mine", sending: true)
+        await harness.backend.clearRequests()
+
+        let report = try await account.push()
+
+        #expect(await harness.backend.requests(.updateMetadata).isEmpty)
+        #expect(report.pending == 1)
+        #expect(try await account.status().conflicts.map(\.field) == ["bio"])
+        #expect(try await account.status().changes.first?.hold == .conflict)
+        #expect(await harness.backend.profile?.metadata.bio == "From the phone")
+    }
+
+    /// What a process reserved at a save and never sent (it ended first) is sent by the next one.
+    @Test func aReservationOfAProcessThatEndedIsTakenOver() async throws {
+        let harness = TestHarness()
+        let ended = Mutex(false)
+        let first = ProcessIdentity(pid: 4242, startTime: 1)
+        var environment = harness.environment
+        environment.process = first
+        environment.isRunning = { process in process != first || !ended.withLock { $0 } }
+        let accounts = Accounts(
+            server: TestHarness.server, apiKey: nil, directory: harness.directory,
+            backend: Backend(auth: harness.backend, profiles: harness.backend, progress: harness.backend),
+            environment: environment)
+        let signedIn = try await accounts.signIn(email: harness.backend.email, password: await harness.backend.password)
+        let account = signedIn.account
+        try await account.syncNow()
+        try await account.log(.weight, 72.4, sending: true)
+        // While its process runs, another sender leaves the reserved entry alone.
+        let other = try #require(try await accounts.current())
+        #expect(try await other.engine.drain().pending == 1)
+        #expect(await !harness.backend.entries.contains { $0.type == "weight" })
+        #expect(try await other.status().changes.first?.hold == .sending(pid: 4242))
+        // Once it has ended, the next sender takes it over.
+        ended.withLock { $0 = true }
+        #expect(try await other.status().changes.first?.hold == nil)
+        #expect(try await other.engine.drain().isSynced)
+        #expect(await harness.backend.entries.filter { $0.type == "weight" }.map(\.quantity) == [72.4])
     }
 
     @Test func theNextSaveFindsTheServerAsThePutAnswerLeftItAndWritesNoMerge() async throws {
@@ -229,7 +294,10 @@ struct SyncEngineTests {
         await harness.backend.inject(.fail(.notFound(message: "User profile not found")), into: .updatePhysical)
         try await account.engine.drain()
         let kinds = await harness.backend.requests.map(\.kind)
-        #expect(kinds.prefix(2) == [.updatePhysical, .fetchProfile])
+        // The PATCH (its history entry's POST goes out beside it), then the GET that confirms the profile.
+        let patch = try #require(kinds.firstIndex(of: .updatePhysical))
+        let check = try #require(kinds.firstIndex(of: .fetchProfile))
+        #expect(patch < check)
         #expect(!kinds.contains(.createProfile))
         let state = try await account.cached()
         #expect(state.outbox.physical != nil)

@@ -45,10 +45,12 @@ extension AccountState {
 
     /// Marks the pending fields that `remote` (the server's profile now) conflicts with.
     ///
-    /// A change on its way is not judged: the server may already hold what it carries while this
-    /// machine holds a newer edit. Its answer moves the base on, and the next check judges it.
-    mutating func detectConflicts(_ remote: RemoteProfile) {
-        if var change = outbox.metadata, change.delivery.claim == nil, let local = profile?.metadata {
+    /// A change another sender has on its way is not judged (`isHeld`): the server may already hold
+    /// what it carries while this machine holds a newer edit. Its answer moves the base on, and the next
+    /// check judges it.
+    mutating func detectConflicts(_ remote: RemoteProfile, isHeld: (Claim) -> Bool = { _ in true }) {
+        func judged(_ delivery: Delivery) -> Bool { delivery.claim.map { !isHeld($0) } ?? true }
+        if var change = outbox.metadata, judged(change.delivery), let local = profile?.metadata {
             for key in change.keys {
                 guard let base = change.bases[key] else { continue }
                 let now = remote.metadata.value(of: key)
@@ -62,7 +64,7 @@ extension AccountState {
             }
             outbox.metadata = change
         }
-        if var change = outbox.physical, change.delivery.claim == nil, change.includesHeight, change.hasHeightBase,
+        if var change = outbox.physical, judged(change.delivery), change.includesHeight, change.hasHeightBase,
             let local = profile?.heightCm
         {
             func same(_ a: Double?, _ b: Double?) -> Bool {

@@ -8,10 +8,17 @@
 extension AccountState {
     /// Merges a profile read from the server (`GET /users/me`).
     ///
+    /// - Parameters:
+    ///   - judge: the sender reading it: its own claims (a change it reserved at a save) do not keep a
+    ///     change from being judged for conflicts; another live sender's do.
+    ///   - isVoid: whether a claim no longer holds before its time (its holder is gone).
     /// - Returns: whether a biological sex from the health source had to be queued again because the
     ///   server holds another value.
     @discardableResult
-    public mutating func mergeServerProfile(_ remote: RemoteProfile, identity: AccountIdentity, now: Date) -> Bool {
+    public mutating func mergeServerProfile(
+        _ remote: RemoteProfile, identity: AccountIdentity, now: Date, judge: UUID? = nil,
+        isVoid: (Claim) -> Bool = { _ in false }
+    ) -> Bool {
         serverCopy = remote
         lastSyncAt = now
         var identity = identity
@@ -26,7 +33,7 @@ extension AccountState {
                 updatedAt: remote.updatedAt)
             return false
         }
-        detectConflicts(remote)
+        detectConflicts(remote) { claim in claim.owner != judge && claim.until > now && !isVoid(claim) }
         let pendingKeys = outbox.metadata?.keys ?? []
         var merged = local.updatingIdentity(identity)
             .updatingMetadata(remote.metadata.taking(pendingKeys, from: local.metadata))

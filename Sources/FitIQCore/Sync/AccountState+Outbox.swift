@@ -19,11 +19,18 @@ extension AccountState {
     /// The next request for sender `owner` at `now`: one ordered queue per resource; a rejected entry
     /// blocks nothing, a backing-off or claimed entry delays only its own queue.
     ///
-    /// - Parameter isVoid: whether a claim no longer holds before its time (its holder is gone).
-    public func nextAction(for owner: UUID, now: Date, isVoid: (Claim) -> Bool = { _ in false }) -> SyncAction {
+    /// - Parameters:
+    ///   - isVoid: whether a claim no longer holds before its time (its holder is gone).
+    ///   - reserved: entries `owner` reserved when they were saved and has not sent yet: its own claims on
+    ///     them do not hold it back.
+    public func nextAction(
+        for owner: UUID, now: Date, isVoid: (Claim) -> Bool = { _ in false }, reserved: Set<OutboxItemID> = []
+    ) -> SyncAction {
         var earliest: Date?
         func consider(_ delivery: Delivery, _ operation: @autoclosure () -> SyncOperation?) -> SyncOperation? {
-            if let claim = delivery.claim, claim.until > now, !isVoid(claim) {
+            if let claim = delivery.claim, claim.until > now, !isVoid(claim),
+                !(claim.owner == owner && operation().map { reserved.contains($0.item) } == true)
+            {
                 earliest = min(earliest ?? claim.until, claim.until)
                 return nil
             }
@@ -67,11 +74,18 @@ extension AccountState {
     /// Up to `limit` progress posts that are due at `now`, from the front of their queue. The batch ends
     /// at the first entry that is claimed or backing off, so the queue keeps its order; rejected entries
     /// are passed over as ``nextAction(for:now:isVoid:)`` does.
-    public func dueProgressPosts(now: Date, limit: Int, isVoid: (Claim) -> Bool = { _ in false }) -> [SyncOperation] {
+    public func dueProgressPosts(
+        now: Date, limit: Int, isVoid: (Claim) -> Bool = { _ in false }, owner: UUID? = nil,
+        reserved: Set<OutboxItemID> = []
+    ) -> [SyncOperation] {
         var operations: [SyncOperation] = []
         for post in outbox.progress where !post.delivery.isRejected {
             guard operations.count < limit else { break }
-            if let claim = post.delivery.claim, claim.until > now, !isVoid(claim) { break }
+            if let claim = post.delivery.claim, claim.until > now, !isVoid(claim),
+                !(claim.owner == owner && reserved.contains(.progress(post.id)))
+            {
+                break
+            }
             if let notBefore = post.delivery.notBefore, notBefore > now { break }
             operations.append(.logProgress(id: post.id, post.entry, checkServerFirst: post.sendAttempted))
         }
@@ -88,6 +102,54 @@ extension AccountState {
         }
         for index in outbox.deletions.indices {
             outbox.deletions[index].delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
+        }
+    }
+
+    /// Takes what is due next for `owner` at `now`, as one write: claims of ended processes are let go,
+    /// then the next request (for progress posts, up to `limit` of them from the queue's front) is
+    /// claimed. The drain does it before it sends; a save that is sent at once does it in its own write,
+    /// so that the send needs no write of its own (``SyncEngine/reserve(_:)``).
+    public mutating func claimNext(
+        for owner: UUID, now: Date, holder: ProcessIdentity?, isVoid: (Claim) -> Bool, limit: Int,
+        reserved: Set<OutboxItemID> = []
+    ) -> (action: SyncAction, batch: [SyncOperation]) {
+        // A claim of a process that ended (killed mid-request) is taken over here.
+        releaseVoidClaims(now: now, isVoid: isVoid)
+        let action = nextAction(for: owner, now: now, isVoid: isVoid, reserved: reserved)
+        guard case .send(let operation) = action else { return (action, []) }
+        var batch = [operation]
+        switch operation {
+        case .logProgress:
+            batch = dueProgressPosts(now: now, limit: limit, isVoid: isVoid, owner: owner, reserved: reserved)
+        case .updatePhysical:
+            // Another resource: a height's PATCH and its history entry's POST go out together, and are
+            // acknowledged in one write.
+            batch += dueProgressPosts(now: now, limit: limit, isVoid: isVoid, owner: owner, reserved: reserved)
+        case .updateMetadata, .deleteProgress:
+            break
+        }
+        for operation in batch { begin(operation, owner: owner, now: now, holder: holder) }
+        return (action, batch)
+    }
+
+    /// Lets go of `owner`'s claims on `items` (reserved at a save and not sent after all).
+    public mutating func release(_ items: Set<OutboxItemID>, of owner: UUID) {
+        func release(_ delivery: inout Delivery, _ item: OutboxItemID) {
+            if delivery.claim?.owner == owner, items.contains(item) { delivery.claim = nil }
+        }
+        if var change = outbox.metadata {
+            release(&change.delivery, .metadata)
+            outbox.metadata = change
+        }
+        if var change = outbox.physical {
+            release(&change.delivery, .physical)
+            outbox.physical = change
+        }
+        for index in outbox.progress.indices {
+            release(&outbox.progress[index].delivery, .progress(outbox.progress[index].id))
+        }
+        for index in outbox.deletions.indices {
+            release(&outbox.deletions[index].delivery, .deletion(outbox.deletions[index].id))
         }
     }
 

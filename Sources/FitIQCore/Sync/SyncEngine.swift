@@ -42,12 +42,54 @@ public actor SyncEngine {
     /// How many progress posts are in flight now (at most the environment's limit).
     public var progressPostsInFlight: Int { window.size }
 
+    /// What a save claimed for this engine in its own write (``AccountState/claimNext``) and this
+    /// engine has not sent yet: the next drain sends it without a claim write of its own.
+    private var reserved: [SyncOperation] = []
+
+    /// Whether a claim no longer holds before its time: its holder has ended.
+    nonisolated var isVoid: @Sendable (Claim) -> Bool {
+        let isRunning = environment.isRunning
+        return { claim in claim.holder.map { !isRunning($0) } ?? false }
+    }
+
+    /// How many progress posts one claim takes at most.
+    nonisolated var batchLimit: Int { environment.progressPostsInFlight * Self.windowsPerBatch }
+
+    /// Remembers what a save claimed for this engine (``AccountState/claimNext``), for the next drain.
+    public func reserve(_ batch: [SyncOperation]) {
+        let items = Set(batch.map(\.item))
+        reserved = reserved.filter { !items.contains($0.item) } + batch
+    }
+
+    /// The entries reserved for this engine by saves and not sent yet.
+    var reservedItems: Set<OutboxItemID> { Set(reserved.map(\.item)) }
+
+    /// The reserved operations that `batch` is made of, when every one of it was reserved with the same
+    /// values; `nil` otherwise (something changed it since: a conflict found, another edit).
+    private func reservedOperations(for batch: [SyncOperation]) -> [SyncOperation]? {
+        guard !batch.isEmpty else { return nil }
+        var found: [SyncOperation] = []
+        for taken in batch {
+            guard let held = reserved.first(where: { $0.item == taken.item }) else { return nil }
+            // A reserved post was marked as attempted by its own claim; it was not sent.
+            if case .logProgress = taken {
+                found.append(held)
+            } else if taken == held {
+                found.append(held)
+            } else {
+                return nil
+            }
+        }
+        return found
+    }
+
     /// Sends what is due until the outbox is empty (or only holds rejected entries).
     ///
-    /// The metadata `PUT`, the physical `PATCH` and each deletion go one at a time. Progress posts are
-    /// claimed ``windowsPerBatch`` windows at a time and sent through a sliding window (``send``): over
-    /// a network's latency they overlap instead of queueing. Each batch costs two cache writes
-    /// (claimed and written ahead, then acknowledged) however many posts it holds.
+    /// The metadata `PUT` and each deletion go one at a time. Progress posts are claimed
+    /// ``windowsPerBatch`` windows at a time (with the physical `PATCH` when one is due) and sent through
+    /// a sliding window (``send``): over a network's latency they overlap instead of queueing. Each batch
+    /// costs two cache writes (claimed and written ahead, then acknowledged) however many posts it holds;
+    /// a batch a save reserved in its own write (``reserve(_:)``) costs only the second.
     ///
     /// - Parameters:
     ///   - deadline: waits for backoffs up to this instant; with `nil`, stops at the first wait.
@@ -63,8 +105,8 @@ public actor SyncEngine {
             try Task.checkCancellation()
             let now = environment.now()
             let owner = self.owner
-            let (holder, isRunning) = (environment.process, environment.isRunning)
-            let isVoid: @Sendable (Claim) -> Bool = { claim in claim.holder.map { !isRunning($0) } ?? false }
+            let holder = environment.process
+            let isVoid = self.isVoid
             // Checked right before a profile or height change goes out. Why the check did not reach the
             // server is kept: the change is then not sent unchecked (the server may come back between
             // the check and the send), it is tried again later.
@@ -77,19 +119,29 @@ public actor SyncEngine {
                 unchecked = try await conflictCheck()
                 recheck = unchecked != nil
             }
-            let window = self.window.size
+            let limit = self.window.size * Self.windowsPerBatch
+            let held = reservedItems
+            if !held.isEmpty {
+                // A save claimed what goes out next in its own write: it is sent without another one,
+                // unless something changed it since (a conflict found, another edit).
+                var state = try await store.overview().state
+                let next = state.claimNext(
+                    for: owner, now: now, holder: holder, isVoid: isVoid, limit: limit, reserved: held)
+                if case .send = next.action, let batch = reservedOperations(for: next.batch) {
+                    let sent = Set(batch.map(\.item))
+                    reserved.removeAll { sent.contains($0.item) }
+                    recheck = try await send(batch, unchecked: unchecked) || recheck
+                    continue
+                }
+            }
+            reserved.removeAll { held.contains($0.item) }
             // Claims touch the outbox alone: a cold process reads and writes account.json only.
             let (action, batch) = try await store.updateRecent { state -> (SyncAction, [SyncOperation]) in
-                // A claim of a process that ended (killed mid-request) is taken over here.
-                state.releaseVoidClaims(now: now, isVoid: isVoid)
-                let action = state.nextAction(for: owner, now: now, isVoid: isVoid)
-                guard case .send(let operation) = action else { return (action, []) }
-                var batch = [operation]
-                if case .logProgress = operation {
-                    batch = state.dueProgressPosts(now: now, limit: window * Self.windowsPerBatch, isVoid: isVoid)
-                }
-                for operation in batch { state.begin(operation, owner: owner, now: now, holder: holder) }
-                return (action, batch)
+                let next = state.claimNext(
+                    for: owner, now: now, holder: holder, isVoid: isVoid, limit: limit, reserved: held)
+                // What was reserved and is not sent now is let go of, for other senders.
+                state.release(held.subtracting(next.batch.map(\.item)), of: owner)
+                return next
             }
             switch action {
             case .idle:
@@ -105,8 +157,8 @@ public actor SyncEngine {
     }
 
     /// Performs `batch`, then records every outcome in one cache write. Progress posts go through a
-    /// sliding window (a new one starts as each answer arrives, at most ``window`` in flight); anything
-    /// else goes alone. After a 429 the window is halved and no further post of the batch starts (they
+    /// sliding window (a new one starts as each answer arrives, at most ``window`` in flight), a height's
+    /// `PATCH` among them; anything else goes alone. After a 429 the window is halved and no further post of the batch starts (they
     /// wait behind the one answered 429). An operation that fails outside the contract (signed out,
     /// cancelled) stops further starts; it and whatever did not finish are released for later, and its
     /// error is thrown.
@@ -246,11 +298,12 @@ public actor SyncEngine {
         let remote = try await fetchProfile(creatingWith: metadata)
         let identity = self.identity
         let now = environment.now()
+        let (owner, isVoid) = (self.owner, self.isVoid)
         // The profile's merge touches no history: the state returned may hold only its latest entries.
         return try await store.updateRecent { state in
             // The server's copy as last merged: every conflict and value it implies is in the cache.
             if !savingUnchanged, state.serverCopy == remote { return state }
-            state.mergeServerProfile(remote, identity: identity, now: now)
+            state.mergeServerProfile(remote, identity: identity, now: now, judge: owner, isVoid: isVoid)
             return state
         }
     }

@@ -10,12 +10,15 @@ extension Account {
     /// Logs a measurement of `metric` (`value` in its unit): a history entry and one `POST /progress`.
     /// A height becomes the current height (one `PATCH`) when it is the newest measurement.
     ///
-    /// - Parameter date: a past measurement, logged at 12:00 local time on that day.
+    /// - Parameters:
+    ///   - date: a past measurement, logged at 12:00 local time on that day.
+    ///   - sending: the caller sends it at once (``push(until:)``): the save's write also claims what goes
+    ///     out first, so the send needs no write of its own.
     /// - Returns: the entry logged, and whether it became the current height.
     @discardableResult
-    public func log(_ metric: Metric, _ value: Double, on date: CalendarDate? = nil, notes: String? = nil)
-        async throws -> (entry: ProgressEntry, isCurrentHeight: Bool)
-    {
+    public func log(
+        _ metric: Metric, _ value: Double, on date: CalendarDate? = nil, notes: String? = nil, sending: Bool = false
+    ) async throws -> (entry: ProgressEntry, isCurrentHeight: Bool) {
         try metric.check(value)
         let notes = try notes.map { text throws(ValidationError) in try ProfileRules.notes(text) }
         let now = environment.now()
@@ -26,7 +29,7 @@ extension Account {
         let timeZone = environment.timeZone
         // A new measurement needs the latest entries only (whether it is the newest); one logged
         // before others is recorded on the whole history.
-        return try await store.updateRecent { state in
+        return try await save(sending: sending) { state in
             guard let profile = state.profile else { throw AccountError.profileNotLoaded }
             let logged = state.record(metric, value, measuredAt: measuredAt, source: .manual, notes: notes)
             state.remember(
@@ -43,18 +46,18 @@ extension Account {
     /// Saves a measurement typed into a form: a height becomes the current height (nothing is saved when
     /// it shows as the current one does); a weight or body fat is a new reading, logged now. Returns
     /// whether anything was saved.
-    public func saveMeasurement(_ metric: Metric, _ value: Double) async throws -> Bool {
-        guard metric != .height else { return try await updateHeight(centimetres: value) }
-        try await log(metric, value)
+    public func saveMeasurement(_ metric: Metric, _ value: Double, sending: Bool = false) async throws -> Bool {
+        guard metric != .height else { return try await updateHeight(centimetres: value, sending: sending) }
+        try await log(metric, value, sending: sending)
         return true
     }
 
     /// ``log(_:_:on:notes:)`` for a height; returns whether it became the current height.
     @discardableResult
-    public func logHeight(_ centimetres: Double, on date: CalendarDate? = nil, notes: String? = nil) async throws
-        -> Bool
-    {
-        try await log(.height, centimetres, on: date, notes: notes).isCurrentHeight
+    public func logHeight(
+        _ centimetres: Double, on date: CalendarDate? = nil, notes: String? = nil, sending: Bool = false
+    ) async throws -> Bool {
+        try await log(.height, centimetres, on: date, notes: notes, sending: sending).isCurrentHeight
     }
 
     /// Removes the entry of `metric` named `id` (its server id, or its local one while pending); offline

@@ -31,17 +31,25 @@ extension Account {
     /// - Returns: whether anything changed.
     @discardableResult
     public func updateMetadata(
-        name: String? = nil, bio: String? = nil, unitSystem: UnitSystem? = nil, languageCode: String? = nil
+        name: String? = nil, bio: String? = nil, unitSystem: UnitSystem? = nil, languageCode: String? = nil,
+        sending: Bool = false
     ) async throws -> Bool {
         guard let current = try await store.overview().state.profile?.metadata else {
             throw AccountError.profileNotLoaded
         }
-        let metadata = try ProfileRules.metadata(
-            name: name ?? current.name, bio: bio ?? current.bio,
-            unitSystem: unitSystem ?? current.preferredUnitSystem, languageCode: languageCode ?? current.languageCode)
+        // Only what changes is checked: a value the server holds that this client's rules refuse (another
+        // app wrote it) never blocks an edit of another field.
+        var edited = current
+        if let name, name != current.name { edited.name = try ProfileRules.name(name) }
+        if let bio, bio != current.bio { edited.bio = try ProfileRules.bio(bio) }
+        if let unitSystem { edited.preferredUnitSystem = unitSystem }
+        if let languageCode, languageCode != current.languageCode {
+            edited.languageCode = try ProfileRules.languageCode(languageCode)
+        }
+        let metadata = edited
         let now = environment.now()
         // The history plays no part: a command started cold reads and writes account.json alone.
-        return try await store.updateRecent { state in
+        return try await save(sending: sending) { state in
             guard let previous = state.profile?.metadata else { return false }
             let changed = metadata.changedKeys(from: previous).sorted().map { $0.field.label.lowercased() }
             guard state.editMetadata(metadata, now: now) else { return false }
@@ -57,13 +65,13 @@ extension Account {
     ///
     /// - Returns: whether the height changed.
     @discardableResult
-    public func updateHeight(centimetres proposed: Double) async throws -> Bool {
+    public func updateHeight(centimetres proposed: Double, sending: Bool = false) async throws -> Bool {
         guard let profile = try await store.overview().state.profile else { throw AccountError.profileNotLoaded }
         guard
             let centimetres = Height.change(
                 from: profile.heightCm, to: proposed, unitSystem: profile.preferredUnitSystem)
         else { return false }
-        try await logHeight(centimetres)
+        try await logHeight(centimetres, sending: sending)
         return true
     }
 }
