@@ -21,7 +21,7 @@ STAGE := .build/stage
 ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
-.PHONY: help all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv release security badinput faults faults-quick sanitize fuzz
+.PHONY: help all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-saves release security badinput faults faults-quick sanitize fuzz
 
 all: build
 
@@ -34,7 +34,7 @@ help:
 	@echo "make install          install into PREFIX (default ~/.local); make uninstall removes it"
 	@echo "make dist             release tarball in dist/; make dist-check unpacks and checks it"
 	@echo "make bench            every benchmark, each next to its comparison (bench-startup, bench-keystroke,"
-	@echo "                      bench-import, bench-sync, bench-import-csv, bench-scale, bench-export)"
+	@echo "                      bench-import, bench-sync, bench-import-csv, bench-scale, bench-export, bench-saves)"
 	@echo "make fuzz             run the libFuzzer targets (FUZZ_SECONDS, FUZZ_TARGETS)"
 	@echo "make sanitize         the tests under ThreadSanitizer and AddressSanitizer"
 	@echo "make faults           the long fault-injection run (make faults-quick: the short one in make test)"
@@ -142,7 +142,14 @@ bench-import-csv: release
 	python3 scripts/bench/import_csv.py --bin-dir .build/release
 
 # Every benchmark, each next to its target and its comparison figure from the same run.
-bench: bench-startup bench-keystroke bench-import bench-sync bench-import-csv bench-scale bench-export
+bench: bench-startup bench-keystroke bench-import bench-sync bench-import-csv bench-scale bench-export bench-saves
+
+# One save sent at once under strace: the cache's writes before its request and after its answer (target
+# one each), for every metric and the profile, next to the build of COMPARE_BIN_DIR when given; and the
+# first import-csv of 3,700 new weights (time, peak RSS).
+bench-saves: release
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="strace time"
+	python3 scripts/bench/saves.py --bin-dir .build/release $(if $(COMPARE_BIN_DIR),--compare-bin-dir $(COMPARE_BIN_DIR))
 
 # Health export reading: 200 MB (xml and zip) and 1 GB, next to healthkit-to-sqlite and xmllint.
 bench-import: release

@@ -90,6 +90,9 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     public func setOffline(_ offline: Bool) { self.offline = offline }
     public func setRefreshDelay(_ delay: Duration) { refreshDelay = delay }
     public func setAccessTokenLifetime(_ lifetime: TimeInterval) { accessTokenLifetime = lifetime }
+    /// With `true`, `PATCH /physical` answers without `updated_at`, as the real server does.
+    public func answerPatchesWithoutUpdatedAt(_ omit: Bool) { patchAnswerOmitsUpdatedAt = omit }
+    private var patchAnswerOmitsUpdatedAt = false
     public func setProfile(_ profile: RemoteProfile?) { self.profile = profile }
     /// With `true`, writes of biological sex are answered but not kept (a server that loses the value).
     public func forgetBiologicalSex(_ forget: Bool) { forgetsBiologicalSex = forget }
@@ -169,7 +172,9 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
         if let sex = patch.biologicalSex, !forgetsBiologicalSex { current.biologicalSex = sex }
         current.updatedAt = now()
         profile = current
-        return try finishWrite(.updatePhysical, current)
+        var answer = current
+        if patchAnswerOmitsUpdatedAt { answer.updatedAt = nil }
+        return try finishWrite(.updatePhysical, answer)
     }
 
     // MARK: ProgressRemote

@@ -142,6 +142,27 @@ struct SyncEngineTests {
         #expect(try await account.cached().profile?.updatedAt == server.updatedAt)
     }
 
+    /// The real server answers a `PATCH` without `updated_at`: the next check finds the same values under
+    /// a newer timestamp, and that is no reason to write.
+    @Test func aServerChangedOnlyInItsTimestampWritesNoMerge() async throws {
+        let harness = TestHarness()
+        await harness.backend.answerPatchesWithoutUpdatedAt(true)
+        let account = try await harness.signedIn()
+        try await account.syncNow()
+        let store = harness.store(of: account)
+        harness.clock.advance(by: .seconds(60))
+        try await account.updateHeight(centimetres: 181, sending: true)
+        try await account.push()
+        harness.clock.advance(by: .seconds(60))
+        let savesBefore = await store.saveCount
+
+        #expect(try await account.updateMetadata(bio: "Fell runner", sending: true))
+        #expect(try await account.push().isSynced)
+
+        let saves = await store.saveCount
+        #expect(saves == savesBefore + 2, "saves: \(saves - savesBefore)")
+    }
+
     @Test func savingTheValueAlreadyThereChangesNothing() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()

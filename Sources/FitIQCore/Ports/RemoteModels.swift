@@ -70,6 +70,14 @@ public struct RemoteProfile: Sendable, Codable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// Whether `other` holds the same values, whenever either was last changed: the real server's answer
+    /// to `PATCH /physical` carries no `updated_at`, so the cache's copy cannot know the new one.
+    public func holdsTheSameValues(as other: RemoteProfile) -> Bool {
+        var aligned = self
+        aligned.updatedAt = other.updatedAt
+        return aligned == other
+    }
 }
 
 /// The body of `PATCH /users/me/physical`: only height and biological sex, only what is set.
