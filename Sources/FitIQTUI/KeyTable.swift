@@ -1,38 +1,83 @@
 import FitIQCore
 
-/// What a key does on the profile screen outside an edit.
-enum ProfileAction: Sendable, Equatable {
+/// What a key does: every action of the editor that a key starts.
+enum KeyAction: Sendable, Equatable {
+    // Anywhere.
+    case quitNow, repaint, suspend
+    // The profile screen's form.
     case nextField, previousField, edit, save, toggleLower, syncNow, help, editBioExternally, importHealth
     case retryRejected, discardRejected, keepLocal, takeServer, undo, openList, enterList, quit, openProgress
     case scrollDetailsDown, scrollDetailsUp
-    /// In the history list.
+    // The history list.
     case listDown, listUp, leaveListForward, leaveList, removeEntry, correctEntry
+    // A field being edited; `typeText` names the keys a text field handles itself (no binding acts).
+    case cancelEdit, confirmEdit, confirmAndSave, confirmAndMove, typeText
+    // The progress screen.
+    case leaveProgress, nextRange, previousRange, nextSeries, previousSeries
+    // Boxes over the screen.
+    case scrollHelpDown, scrollHelpUp, pageHelpDown, pageHelpUp, close
+    case quitDiscarding, saveAndQuit, confirmDiscard, startImport, cancelImport, confirmRemoval
+    case confirmCorrection, pickerUp, pickerDown, pickLanguage
 }
 
 /// One row of the key table: the keys, where they apply, what they do, and how the footer and the
-/// help name them. The table drives the key handling, the footer hints and the help screen.
+/// help name them. The table drives the key handling, the footer hints, the help screen and the
+/// README's key table.
 struct KeyBinding: Sendable {
-    /// Where a binding applies on the profile screen.
-    enum Place: Sendable {
-        /// The form has the focus (no field is being edited).
+    /// Where a binding applies; the help and the README list them in this order.
+    enum Place: String, Sendable, CaseIterable {
+        /// The profile screen's form (no field is being edited).
         case form
         /// The history list has the focus; keys it does not bind go to the form's bindings.
         case list
+        /// A field of the profile screen is being edited.
+        case editing
+        /// The progress screen.
+        case progress
+        /// Every screen and box, before anything else.
+        case anywhere
+        // The boxes over the screen.
+        case help, quitPrompt, discardPrompt, importPrompt, importing, importResult, removePrompt
+        case correction, languagePicker
+
+        /// How the help and the README head the place's keys.
+        var title: String {
+            switch self {
+            case .anywhere: "Anywhere"
+            case .form: "Profile"
+            case .list: "History list"
+            case .editing: "Editing a field"
+            case .progress: "Progress screen"
+            case .help: "Help"
+            case .quitPrompt: "Quit with unsaved edits"
+            case .discardPrompt: "Discard rejected changes"
+            case .importPrompt: "Import: the file's path"
+            case .importing: "Import running"
+            case .importResult: "Import done"
+            case .removePrompt: "Remove an entry"
+            case .correction: "Correct an entry"
+            case .languagePicker: "Language list"
+            }
+        }
     }
 
     let keys: [Key]
     let place: Place
     /// When else it applies (the focus, the lower panel); always when `nil`.
     let when: (@Sendable (AppState) -> Bool)?
-    let action: ProfileAction
+    let action: KeyAction
     /// The footer hint (`Tab move`), or `nil` when it has none.
     let hint: String?
     /// What the help says it does.
     let help: String
+    /// Any key the place binds to nothing else (a box that any other key closes).
+    let isAnyOtherKey: Bool
+    /// How the help names keys a field handles itself (``KeyAction/typeText``).
+    let named: String?
 
     init(
-        _ keys: [Key], in place: Place = .form, when: (@Sendable (AppState) -> Bool)? = nil, _ action: ProfileAction,
-        hint: String? = nil, help: String
+        _ keys: [Key], in place: Place = .form, when: (@Sendable (AppState) -> Bool)? = nil, _ action: KeyAction,
+        hint: String? = nil, help: String, anyOtherKey: Bool = false, named: String? = nil
     ) {
         self.keys = keys
         self.place = place
@@ -40,10 +85,17 @@ struct KeyBinding: Sendable {
         self.action = action
         self.hint = hint
         self.help = help
+        self.isAnyOtherKey = anyOtherKey
+        self.named = named
     }
 
     /// The keys as the help writes them: `Tab / ↓ / j`.
-    var shownKeys: String { keys.map(\.shown).joined(separator: " / ") }
+    var shownKeys: String {
+        if let named { return named }
+        let shown = keys.map(\.shown).joined(separator: " / ")
+        guard isAnyOtherKey else { return shown }
+        return shown.isEmpty ? "any other key" : shown + " / any other key"
+    }
 
     func applies(to state: AppState) -> Bool {
         when?(state) ?? true
@@ -52,11 +104,25 @@ struct KeyBinding: Sendable {
 
 /// The editor's keys (README "Keys").
 enum KeyTable {
-    /// The profile screen's bindings, in order of importance: the first that matches a key wins, and
-    /// the footer shows the hints that fit in this order.
+    /// Every binding, by place; within a place in order of importance: the first that matches a key
+    /// wins, and the footer shows the hints that fit in this order.
+    static let all: [KeyBinding] = anywhere + profile + editing + progress + boxes
+
+    static let anywhere: [KeyBinding] = [
+        KeyBinding([.control("c")], in: .anywhere, .quitNow, help: "quit at once"),
+        KeyBinding([.control("l")], in: .anywhere, .repaint, help: "repaint the whole screen (after other output)"),
+        KeyBinding(
+            [.control("z")], in: .anywhere, .suspend,
+            help: "suspend: the shell comes back; fg repaints the editor with its drafts and focus"),
+    ]
+
+    /// The profile screen's bindings, the form's then the list's.
     static let profile: [KeyBinding] = [
-        KeyBinding([.enter], .edit, hint: "Enter edit", help: "edit the field, or confirm the edit"),
-        KeyBinding([.control("s")], .save, hint: "Ctrl-S save", help: "save every form with edits"),
+        KeyBinding(
+            [.enter], .edit, hint: "Enter edit",
+            help: "edit the field (the unit system toggles, the language opens a list)"),
+        KeyBinding(
+            [.control("s")], .save, hint: "Ctrl-S save", help: "save every form with edits, each its own request"),
         KeyBinding(
             [.tab], when: { $0.profile.focus == ProfileField.allCases.last && hasHistory($0) }, .enterList,
             help: "from the last field: into the history list shown"),
@@ -83,7 +149,7 @@ enum KeyTable {
             help: "import health data (export.zip or export.xml) or measurements (a .csv file)"),
         KeyBinding(
             [.character("p")], .openProgress, hint: "p progress",
-            help: "progress: the measurement's chart, trend and weekly rate (←/→ range, Tab metric, Esc back)"),
+            help: "progress: the measurement's chart, trend and weekly rate"),
         KeyBinding([.character("s")], .syncNow, hint: "s sync", help: "sync now"),
         KeyBinding(
             [.character("u")], .undo, hint: "u undo", help: "undo the last saved change (again: the one before)"),
@@ -97,58 +163,163 @@ enum KeyTable {
         KeyBinding([.character("?")], .help, hint: "? help", help: "this help"),
 
         KeyBinding(
-            [.down, .character("j")], in: .list, .listDown, hint: "↑↓ choose", help: "in the list: the next entry"),
-        KeyBinding([.up, .character("k")], in: .list, .listUp, help: "in the list: the previous entry"),
-        KeyBinding([.character("d")], in: .list, .removeEntry, hint: "d remove", help: "in the list: remove the entry"),
+            [.down, .character("j")], in: .list, .listDown, hint: "↑↓ choose", help: "the next entry"),
+        KeyBinding([.up, .character("k")], in: .list, .listUp, help: "the previous entry"),
+        KeyBinding([.character("d")], in: .list, .removeEntry, hint: "d remove", help: "remove the entry (asks first)"),
         KeyBinding(
-            [.character("e"), .enter], in: .list, .correctEntry, hint: "e correct",
-            help: "in the list: correct the entry's value"),
-        KeyBinding(
-            [.tab], in: .list, .leaveListForward, hint: "Tab back", help: "in the list: back to the first field"),
-        KeyBinding([.backTab, .escape], in: .list, .leaveList, help: "in the list: back to the field"),
+            [.character("e"), .enter], in: .list, .correctEntry, hint: "e correct", help: "correct the entry's value"),
+        KeyBinding([.tab], in: .list, .leaveListForward, hint: "Tab back", help: "back to the first field"),
+        KeyBinding([.backTab, .escape], in: .list, .leaveList, help: "back to the field"),
     ]
 
-    /// Keys that work everywhere, and while a field is edited; the help lists them after the table.
-    static let elsewhere: [(keys: String, help: String)] = [
-        ("Esc", "cancel the edit"),
-        ("Ctrl-W, Alt-B/F, Ctrl-←/→", "in a field: delete a word, move by word"),
-        ("Ctrl-L", "repaint the screen"),
-        ("Ctrl-Z", "suspend (fg brings it back)"),
-        ("Ctrl-C", "quit at once"),
+    static let editing: [KeyBinding] = [
+        KeyBinding([.enter], in: .editing, .confirmEdit, hint: "Enter confirm", help: "confirm the edit"),
+        KeyBinding([.escape], in: .editing, .cancelEdit, hint: "Esc cancel", help: "cancel the edit"),
+        KeyBinding(
+            [.control("s")], in: .editing, .confirmAndSave, hint: "Ctrl-S save all",
+            help: "confirm the edit, then save every form with edits"),
+        KeyBinding(
+            [.tab, .backTab], in: .editing, .confirmAndMove,
+            help: "confirm the edit and move to the next or previous field"),
+        KeyBinding(
+            [], in: .editing, .typeText, hint: "←→ Home End move", help: "move by character as you see it (é, 李, 🏃)",
+            named: "← / → / Home / End / Ctrl-A / Ctrl-E"),
+        KeyBinding(
+            [], in: .editing, .typeText, hint: "Ctrl-W word", help: "delete the word before the cursor, move by word",
+            named: "Ctrl-W / Alt-B / Alt-F / Ctrl-← / Ctrl-→"),
+        KeyBinding(
+            [], in: .editing, .typeText, hint: "Backspace Delete",
+            help: "delete a character; Ctrl-U and Ctrl-K delete to the start and the end",
+            named: "Backspace / Delete / Ctrl-U / Ctrl-K"),
     ]
 
-    /// The binding `key` has in `state` (the list's first while it has the focus), if any.
-    static func binding(for key: Key, in state: AppState) -> KeyBinding? {
-        let places: [KeyBinding.Place] = state.historySelection == nil ? [.form] : [.list, .form]
-        for place in places {
-            if let binding = profile.first(where: {
-                $0.place == place && $0.keys.contains(key) && $0.applies(to: state)
-            }) {
-                return binding
+    static let progress: [KeyBinding] = [
+        KeyBinding(
+            [.right, .character("l"), .character("]")], in: .progress, .nextRange, hint: "←/→ range",
+            help: "the next range: 4 weeks, 3 months, 1 year, all"),
+        KeyBinding(
+            [.left, .character("h"), .character("[")], in: .progress, .previousRange, help: "the previous range"),
+        KeyBinding(
+            [.tab, .character("m")], in: .progress, .nextSeries, hint: "Tab metric",
+            help: "the next measurement: weight, body fat, height, BMI"),
+        KeyBinding([.backTab], in: .progress, .previousSeries, help: "the previous measurement"),
+        KeyBinding(
+            [.escape, .character("q"), .character("p")], in: .progress, .leaveProgress, hint: "Esc back",
+            help: "back to the profile"),
+        KeyBinding([.character("?")], in: .progress, .help, hint: "? help", help: "this help"),
+    ]
+
+    static let boxes: [KeyBinding] = [
+        KeyBinding([.down, .character("j")], in: .help, .scrollHelpDown, help: "scroll down"),
+        KeyBinding([.up, .character("k")], in: .help, .scrollHelpUp, help: "scroll up"),
+        KeyBinding([.pageDown], in: .help, .pageHelpDown, help: "a page down"),
+        KeyBinding([.pageUp], in: .help, .pageHelpUp, help: "a page up"),
+        KeyBinding([], in: .help, .close, help: "close the help", anyOtherKey: true),
+
+        KeyBinding(
+            [.character("y"), .character("Y")], in: .quitPrompt, .quitDiscarding, help: "quit, discarding the edits"),
+        KeyBinding([.character("s"), .character("S")], in: .quitPrompt, .saveAndQuit, help: "save, then quit"),
+        KeyBinding([.character("n"), .character("N"), .escape], in: .quitPrompt, .close, help: "stay"),
+
+        KeyBinding(
+            [.character("y"), .character("Y")], in: .discardPrompt, .confirmDiscard,
+            help: "drop the rejected changes; the server's values show again"),
+        KeyBinding([], in: .discardPrompt, .close, help: "keep them", anyOtherKey: true),
+
+        KeyBinding([.enter], in: .importPrompt, .startImport, help: "import the file named"),
+        KeyBinding([.escape], in: .importPrompt, .close, help: "cancel"),
+        KeyBinding([.escape], in: .importing, .cancelImport, help: "stop reading (nothing is imported)"),
+        KeyBinding([], in: .importResult, .close, help: "close", anyOtherKey: true, named: "any key"),
+
+        KeyBinding(
+            [.character("y"), .character("Y")], in: .removePrompt, .confirmRemoval,
+            help: "remove it, here and on the server (u undoes it)"),
+        KeyBinding([], in: .removePrompt, .close, help: "keep it", anyOtherKey: true),
+
+        KeyBinding([.enter], in: .correction, .confirmCorrection, help: "save the new value, in your units"),
+        KeyBinding([.escape], in: .correction, .close, help: "cancel"),
+
+        KeyBinding([.up], in: .languagePicker, .pickerUp, help: "the previous language"),
+        KeyBinding([.down], in: .languagePicker, .pickerDown, help: "the next language"),
+        KeyBinding(
+            [.enter], in: .languagePicker, .pickLanguage,
+            help: "pick it (or use the code typed); letters filter the list"),
+        KeyBinding([.escape], in: .languagePicker, .close, help: "cancel"),
+    ]
+
+    /// The places that take keys in `state`, in the order they are asked: a box over the screen, else
+    /// the screen's (the list's before the form's while it has the focus). The sign-in screen's keys
+    /// are its form's own.
+    static func places(_ state: AppState) -> [KeyBinding.Place] {
+        if let overlay = state.overlay {
+            switch overlay {
+            case .help: return [.help]
+            case .quitPrompt: return [.quitPrompt]
+            case .discardPrompt: return [.discardPrompt]
+            case .languagePicker: return [.languagePicker]
+            case .importPrompt: return [.importPrompt]
+            case .importing: return [.importing]
+            case .importResult: return [.importResult]
+            case .deleteEntryPrompt: return [.removePrompt]
+            case .correctEntry: return [.correction]
             }
+        }
+        switch state.screen {
+        case .signIn: return []
+        case .progress: return [.progress]
+        case .profile:
+            if state.profile.editing != nil { return [.editing] }
+            return state.historySelection == nil ? [.form] : [.list, .form]
+        }
+    }
+
+    /// The binding `key` has in `state`, if any: the keys of ``anywhere`` first, then those of each
+    /// place in turn, then a place's "any other key".
+    static func binding(for key: Key, in state: AppState) -> KeyBinding? {
+        if let global = anywhere.first(where: { $0.keys.contains(key) }) { return global }
+        for place in places(state) {
+            let bindings = all.filter { $0.place == place && $0.applies(to: state) }
+            if let binding = bindings.first(where: { $0.keys.contains(key) }) { return binding }
+            if let other = bindings.first(where: \.isAnyOtherKey) { return other }
         }
         return nil
     }
 
-    /// The footer hints of the profile screen outside an edit, in order of importance.
+    /// The footer hints of the screen, in order of importance.
     static func hints(_ state: AppState) -> [String] {
-        let place: KeyBinding.Place = state.historySelection == nil ? .form : .list
-        var hints = profile.filter { $0.place == place && $0.applies(to: state) }.compactMap(\.hint)
+        guard let place = places(state).first else { return [] }
+        var hints = all.filter { $0.place == place && $0.applies(to: state) }.compactMap(\.hint)
         // The list leaves undo and help to the form's bindings; the footer names them too.
         if place == .list {
             hints += profile.filter { $0.place == .form && [.undo, .help].contains($0.action) }.compactMap(\.hint)
         }
+        if place == .editing { hints.append("? help") }
         if state.lower == .syncDetails, let index = hints.firstIndex(of: "h details") { hints[index] = "h history" }
         return hints
     }
 
-    /// The help's lines: every binding of the table, then the keys that work elsewhere.
-    static var helpRows: [(String, String)] {
-        var rows: [(String, String)] = []
-        for binding in profile where !rows.contains(where: { $0.0 == binding.shownKeys && $0.1 == binding.help }) {
-            rows.append((binding.shownKeys, binding.help))
+    /// The help's sections: each place's title and its rows (keys, what they do), every binding once.
+    static var helpSections: [(title: String, rows: [(keys: String, help: String)])] {
+        KeyBinding.Place.allCases.compactMap { place in
+            var rows: [(keys: String, help: String)] = []
+            for binding in all where binding.place == place {
+                let row = (keys: binding.shownKeys, help: binding.help)
+                if !rows.contains(where: { $0 == row }) { rows.append(row) }
+            }
+            return rows.isEmpty ? nil : (place.title, rows)
         }
-        return rows + elsewhere.map { ($0.keys, $0.help) }
+    }
+
+    /// The README's key table: one table, the place heading each group of rows.
+    static var markdown: String {
+        var lines = ["| where | keys | does |", "|---|---|---|"]
+        for section in helpSections {
+            for (index, row) in section.rows.enumerated() {
+                let keys = row.keys.replacing("|", with: "\\|")
+                lines.append("| \(index == 0 ? section.title : "") | \(keys) | \(row.help) |")
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     private static func hasHistory(_ state: AppState) -> Bool {

@@ -92,29 +92,24 @@ public struct ProgressScreen: Sendable, Equatable {
     }
 }
 
-/// Keys on the progress screen: ←/→ the range, Tab the metric, Esc or q back.
-func handleProgress(_ state: inout AppState, _ key: Key) -> [Effect] {
+/// What the progress screen's keys do (``KeyTable/progress``): the range, the metric, back.
+func performOnProgress(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
     var screen = state.progress
-    switch key {
-    case .escape, .character("q"), .character("p"):
+    let count = ProgressRange.allCases.count
+    let metrics = ProgressScreen.metrics
+    let index = metrics.firstIndex(of: screen.series) ?? 0
+    switch action {
+    case .leaveProgress:
         state.screen = .profile
         return []
-    case .right, .character("l"), .character("]"):
-        screen.range = ProgressRange(rawValue: (screen.range.rawValue + 1) % ProgressRange.allCases.count) ?? .all
-    case .left, .character("h"), .character("["):
-        let count = ProgressRange.allCases.count
+    case .nextRange:
+        screen.range = ProgressRange(rawValue: (screen.range.rawValue + 1) % count) ?? .all
+    case .previousRange:
         screen.range = ProgressRange(rawValue: (screen.range.rawValue + count - 1) % count) ?? .fourWeeks
-    case .tab, .character("m"):
-        let metrics = ProgressScreen.metrics
-        let index = metrics.firstIndex(of: screen.series) ?? 0
+    case .nextSeries:
         screen.series = metrics[(index + 1) % metrics.count]
-    case .backTab:
-        let metrics = ProgressScreen.metrics
-        let index = metrics.firstIndex(of: screen.series) ?? 0
+    case .previousSeries:
         screen.series = metrics[(index + metrics.count - 1) % metrics.count]
-    case .character("?"):
-        state.overlay = .help
-        return []
     default:
         return []
     }

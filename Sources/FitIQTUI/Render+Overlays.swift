@@ -10,15 +10,19 @@ import FitIQCore
 func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
     switch overlay {
     case .help:
-        let keys = KeyTable.helpRows
         let notes: [String] = [
-            "",
             "Date of birth is set at registration. Biological sex comes only from your health data and "
                 + "is never edited here.",
             "", "Paste into a field while editing it: a paste is text, never keys.",
             "", "↑↓ PgUp PgDn scroll; any other key closes.",
         ]
-        let lines: [String] = helpLines(keys, width: buffer.width - 7) + notes
+        // Every binding of the key table, place by place.
+        var lines: [String] = []
+        for section in KeyTable.helpSections {
+            lines +=
+                [section.title] + helpLines(section.rows.map { ($0.keys, $0.help) }, width: buffer.width - 7) + [""]
+        }
+        lines += notes
         drawPanel("Help", lines: lines, state: state, into: &buffer, scroll: state.helpScroll)
     case .quitPrompt:
         drawPanel(

@@ -130,15 +130,7 @@ func keyHints(_ state: AppState) -> [String] {
         return state.signIn.registering
             ? ["Enter register", "Tab next field", "Ctrl-R back to sign-in", "Esc quit"]
             : ["Enter sign in", "Tab next field", "Ctrl-R register a new account", "Esc quit"]
-    case .progress:
-        return ["←/→ range", "Tab metric", "Esc back", "? help"]
-    case .profile:
-        if state.profile.editing != nil {
-            return [
-                "Enter confirm", "Esc cancel", "Ctrl-S save all", "←→ Home End move", "Ctrl-W word", "Backspace Delete",
-                "? help",
-            ]
-        }
+    case .progress, .profile:
         return KeyTable.hints(state)
     }
 }

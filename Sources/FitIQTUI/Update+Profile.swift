@@ -6,18 +6,9 @@ import FitIQCore
     import Foundation
 #endif
 
-/// Keys on the profile screen: outside an edit letters are commands; Enter edits or confirms. The
-/// history panel follows the measurement last focused.
-func handleProfile(_ state: inout AppState, _ key: Key) -> [Effect] {
-    let effects = handleProfileKey(&state, key)
-    if let metric = state.profile.focus.metric, metric != state.historyMetric, state.historySelection == nil {
-        state.historyMetric = metric
-    }
-    return effects
-}
-
-private func handleProfileKey(_ state: inout AppState, _ key: Key) -> [Effect] {
-    if let editing = state.profile.editing { return handleEditing(&state, editing.field, editing.editor, key) }
+/// Does what a key of the profile screen's form or list is bound to (``KeyTable/profile``); the history
+/// panel then follows the measurement last focused.
+func performOnProfile(_ action: KeyAction, key: Key, _ state: inout AppState) -> [Effect] {
     if let selected = state.historySelection {
         // The list's entries may have changed under it (a sync, a removal): the choice stays in range.
         let count = state.account?.history(of: state.historyMetric).entries.count ?? 0
@@ -26,12 +17,15 @@ private func handleProfileKey(_ state: inout AppState, _ key: Key) -> [Effect] {
             if count > 0 { return [] }
         }
     }
-    guard let binding = KeyTable.binding(for: key, in: state) else { return [] }
-    return perform(binding.action, key: key, &state)
+    let effects = perform(action, key: key, &state)
+    if let metric = state.profile.focus.metric, metric != state.historyMetric, state.historySelection == nil {
+        state.historyMetric = metric
+    }
+    return effects
 }
 
 /// Does what the key table binds a key to.
-private func perform(_ action: ProfileAction, key: Key, _ state: inout AppState) -> [Effect] {
+private func perform(_ action: KeyAction, key: Key, _ state: inout AppState) -> [Effect] {
     let fields = ProfileField.allCases
     let index = fields.firstIndex(of: state.profile.focus) ?? 0
     switch action {
@@ -92,12 +86,14 @@ private func perform(_ action: ProfileAction, key: Key, _ state: inout AppState)
         return [.quit]
     case .listDown, .listUp, .leaveListForward, .leaveList, .removeEntry, .correctEntry:
         performInList(action, &state)
+    default:
+        break
     }
     return []
 }
 
 /// The list's own keys (see ``KeyTable``); the choice is in range (checked by the caller).
-private func performInList(_ action: ProfileAction, _ state: inout AppState) {
+private func performInList(_ action: KeyAction, _ state: inout AppState) {
     let metric = state.historyMetric
     let entries = state.account?.history(of: metric).entries ?? []
     guard let selected = state.historySelection, entries.indices.contains(selected) else { return }
@@ -154,34 +150,42 @@ func readOnlyReason(_ field: ProfileField, canImport: Bool) -> String {
     }
 }
 
-private func handleEditing(_ state: inout AppState, _ field: ProfileField, _ editor: TextField, _ key: Key) -> [Effect]
-{
-    var editor = editor
-    switch key {
-    case .escape:
+/// What the keys of a field being edited do (``KeyTable/editing``); moving away confirms, as in most
+/// form editors.
+func performWhileEditing(_ action: KeyAction, key: Key, _ state: inout AppState) -> [Effect] {
+    guard let (field, editor) = state.profile.editing else { return [] }
+    switch action {
+    case .cancelEdit:
         state.profile.editing = nil
         state.profile.errors[field] = nil
-    case .enter:
+    case .confirmEdit:
         _ = confirmEdit(&state, field, editor.text)
-    case .control("s"):
+    case .confirmAndSave:
         guard confirmEdit(&state, field, editor.text) else { return [] }
         return saveAll(&state)
-    case .tab, .backTab:
-        // Moving away confirms, as in most form editors.
-        guard confirmEdit(&state, field, editor.text) else { return [] }
-        return handleProfileKey(&state, key)
-    default:
-        let before = editor.text
-        if editor.handle(key) {
-            state.profile.editing = (field, editor)
-            state.profile.errors[field] = nil
-            // A character refused at the length limit: say so instead of ignoring the key silently.
-            if case .character = key, editor.text == before, let limit = editor.limit {
-                state.profile.errors[field] = "\(field.label) can be at most \(limit) characters; no more can be typed."
-            }
+    case .confirmAndMove:
+        guard confirmEdit(&state, field, editor.text), let binding = KeyTable.binding(for: key, in: state) else {
+            return []
         }
+        return performOnProfile(binding.action, key: key, &state)
+    default:
+        break
     }
     return []
+}
+
+/// A key no binding takes, typed into the field being edited; a character refused at the length
+/// limit says so instead of being ignored silently.
+func typeWhileEditing(_ key: Key, _ state: inout AppState) {
+    guard let (field, typed) = state.profile.editing else { return }
+    var editor = typed
+    let before = editor.text
+    guard editor.handle(key) else { return }
+    state.profile.editing = (field, editor)
+    state.profile.errors[field] = nil
+    if case .character = key, editor.text == before, let limit = editor.limit {
+        state.profile.errors[field] = "\(field.label) can be at most \(limit) characters; no more can be typed."
+    }
 }
 
 /// Ends the edit of `field` with `text` as its draft; `false` (edit kept open) when the text breaks a rule.

@@ -17,18 +17,7 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
     case .input(.repaint):
         return [.repaint]
     case .input(.key(let key)):
-        if key == .control("c") {
-            state.shouldQuit = true
-            return [.quit]
-        }
-        if key == .control("l") { return [.repaint] }
-        if key == .control("z") { return [.suspend] }
-        if let overlay = state.overlay { return handleOverlay(&state, overlay, key) }
-        switch state.screen {
-        case .signIn: return handleSignIn(&state, key)
-        case .profile: return handleProfile(&state, key)
-        case .progress: return handleProgress(&state, key)
-        }
+        return handleKey(&state, key)
     case .accountChanged(let snapshot):
         let wasSignIn = state.screen == .signIn
         state.account = snapshot
@@ -158,107 +147,5 @@ private func handleImportProgress(_ state: inout AppState, _ progress: HealthImp
     case .finished(let lines):
         state.overlay = .importResult(lines.map(TextSanitizer.sanitize))
         state.message = ("Health data imported.", false)
-    }
-}
-
-private func handleOverlay(_ state: inout AppState, _ overlay: AppState.Overlay, _ key: Key) -> [Effect] {
-    switch overlay {
-    case .help:
-        let page = max(1, state.size.height - 4)
-        switch key {
-        case .down, .character("j"): state.helpScroll += 1
-        case .up, .character("k"): state.helpScroll = max(0, state.helpScroll - 1)
-        case .pageDown: state.helpScroll += page
-        case .pageUp: state.helpScroll = max(0, state.helpScroll - page)
-        default:
-            state.overlay = nil
-            state.helpScroll = 0
-        }
-        return []
-    case .quitPrompt:
-        switch key {
-        case .character("y"), .character("Y"):
-            state.shouldQuit = true
-            return [.quit]
-        case .character("s"), .character("S"):
-            state.overlay = nil
-            let effects = saveAll(&state)
-            guard !effects.isEmpty || state.profile.drafts.isEmpty else { return [] }
-            state.shouldQuit = true
-            return effects + [.quit]
-        case .character("n"), .character("N"), .escape:
-            state.overlay = nil
-            return []
-        default:
-            return []
-        }
-    case .discardPrompt:
-        state.overlay = nil
-        if key == .character("y") || key == .character("Y") { return [.discardRejected] }
-        return []
-    case .importPrompt(var path, _):
-        switch key {
-        case .escape:
-            state.overlay = nil
-        case .enter:
-            let typed = path.text.trimmingSpaces()
-            guard !typed.isEmpty else {
-                state.overlay = .importPrompt(
-                    path: path, error: "Path: type where export.zip, export.xml or the .csv file is.")
-                return []
-            }
-            state.overlay = .importing(path: path, fraction: 0)
-            return [.importHealth(path: typed)]
-        default:
-            if path.handle(key) { state.overlay = .importPrompt(path: path, error: nil) }
-        }
-        return []
-    case .importing:
-        // The screen stays live while the file is read; Esc stops the reading (nothing is imported).
-        return key == .escape ? [.cancelImport] : []
-    case .importResult:
-        state.overlay = nil
-        return []
-    case .deleteEntryPrompt(let metric, let id, _):
-        state.overlay = nil
-        return key == .character("y") || key == .character("Y") ? [.deleteEntry(metric, id: id)] : []
-    case .correctEntry(let metric, let id, let summary, var value, _):
-        switch key {
-        case .escape:
-            state.overlay = nil
-        case .enter:
-            // Checked like a typed value of the metric, in the units shown.
-            do {
-                let parsed = try metric.parse(value.text, unitSystem: ProfileValues(state).unitSystem)
-                state.overlay = nil
-                return [.correctEntry(metric, id: id, value: parsed)]
-            } catch {
-                state.overlay = .correctEntry(
-                    metric, id: id, summary: summary, value: value, error: error.description)
-            }
-        default:
-            if value.handle(key) {
-                state.overlay = .correctEntry(metric, id: id, summary: summary, value: value, error: nil)
-            }
-        }
-        return []
-    case .languagePicker(var filter, var selection):
-        let choices = LanguageChoices.matching(filter.text)
-        switch key {
-        case .escape:
-            state.overlay = nil
-        case .up:
-            state.overlay = .languagePicker(filter: filter, selection: max(0, selection - 1))
-        case .down:
-            state.overlay = .languagePicker(filter: filter, selection: min(max(0, choices.count - 1), selection + 1))
-        case .enter:
-            let picked = choices.indices.contains(selection) ? choices[selection].code : filter.text
-            state.overlay = nil
-            setDraft(&state, .language, picked)
-        default:
-            if filter.handle(key) { selection = 0 }
-            state.overlay = .languagePicker(filter: filter, selection: selection)
-        }
-        return []
     }
 }

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQTestSupport
 import Foundation
 import Testing
 
@@ -113,5 +114,83 @@ struct KeyTableTests {
         case .control(let letter): ["Ctrl-" + String(letter).uppercased()]
         default: [key.shown]
         }
+    }
+
+    /// Every other place that takes keys: a field being edited, the progress screen and each box.
+    static func otherPlaces() -> [(String, AppState, KeyBinding.Place)] {
+        var editing = profileState()
+        _ = press([.tab, .enter], &editing)
+        var progress = profileState()
+        progress.screen = .progress
+        let boxes: [(AppState.Overlay, KeyBinding.Place)] = [
+            (.help, .help), (.quitPrompt, .quitPrompt), (.discardPrompt, .discardPrompt),
+            (.languagePicker(filter: TextField(""), selection: 0), .languagePicker),
+            (.importPrompt(path: TextField("/tmp/export.zip"), error: nil), .importPrompt),
+            (.importing(path: TextField("/tmp/export.zip"), fraction: 0.5), .importing),
+            (.importResult(["Done."]), .importResult),
+            (.deleteEntryPrompt(.weight, id: "e1", summary: "72.4 kg"), .removePrompt),
+            (.correctEntry(.weight, id: "e1", summary: "72.4 kg", value: TextField("72.4"), error: nil), .correction),
+        ]
+        return [("editing the bio", editing, .editing), ("the progress screen", progress, .progress)]
+            + boxes.map { overlay, place in
+                var state = profileState()
+                state.overlay = overlay
+                return ("the box \(place)", state, place)
+            }
+    }
+
+    /// In every other place, each key that acts is bound there (or anywhere) and so in the help, or is
+    /// text typed into the place's field, or is the place's "any other key".
+    @Test func everyKeyThatActsElsewhereIsBoundThere() {
+        for (name, state, place) in Self.otherPlaces() {
+            #expect(KeyTable.places(state) == [place], "\(name)")
+            let bindings = KeyTable.all.filter { $0.place == place }
+            let anyOther = bindings.contains(where: \.isAnyOtherKey)
+            for key in Self.candidates {
+                var after = state
+                let effects = update(&after, .input(.key(key)))
+                let changed =
+                    !effects.isEmpty || after.overlay != state.overlay || after.profile != state.profile
+                    || after.screen != state.screen || after.progress != state.progress
+                    || after.shouldQuit != state.shouldQuit || after.helpScroll != state.helpScroll
+                guard changed else { continue }
+                let bound = (bindings + KeyTable.anywhere).contains { $0.keys.contains(key) }
+                let typed: Bool = {
+                    if case .character = key { return true }
+                    return [.backspace, .delete, .left, .right, .home, .end, .wordLeft, .wordRight].contains(key)
+                        || key == .control("a") || key == .control("e") || key == .control("u")
+                        || key == .control("k") || key == .control("w")
+                }()
+                let hasField = [.editing, .importPrompt, .correction, .languagePicker].contains(place)
+                #expect(
+                    bound || anyOther || (hasField && typed), "\(key.shown) acts on \(name) but is bound to nothing")
+            }
+        }
+    }
+
+    /// The help lists every place's bindings, under the place's title.
+    @Test func theHelpHasEveryPlaceAndEveryBinding() {
+        let help = Self.helpText()
+        for section in KeyTable.helpSections {
+            #expect(help.contains(section.title), "\(section.title)")
+        }
+        for binding in KeyTable.all {
+            let start = String(binding.help.prefix(20))
+            #expect(help.contains(start), "\(binding.help)")
+        }
+    }
+
+    /// The README's key table is the key table: generated from it, and checked here.
+    @Test func theReadmeKeyTableIsTheKeyTable() throws {
+        let readme = try String(
+            contentsOf: try #require(RepositoryTools.root).appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = "<!-- keys: generated from Sources/FitIQTUI/KeyTable.swift -->\n"
+        let end = "\n<!-- /keys -->"
+        let start = try #require(readme.range(of: begin), "README.md has no \(begin)")
+        let stop = try #require(readme.range(of: end, range: start.upperBound..<readme.endIndex))
+        let table = String(readme[start.upperBound..<stop.lowerBound])
+        #expect(
+            table == KeyTable.markdown,
+            "README.md's key table differs from KeyTable; put this between its markers:\n\(KeyTable.markdown)")
     }
 }

@@ -1,0 +1,130 @@
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A key: what the key table binds it to where it was pressed (``KeyTable/binding(for:in:)``), else text
+/// typed into the field of that place (the sign-in form takes its keys itself).
+func handleKey(_ state: inout AppState, _ key: Key) -> [Effect] {
+    guard let binding = KeyTable.binding(for: key, in: state), binding.action != .typeText else {
+        return type(key, &state)
+    }
+    let action = binding.action
+    switch binding.place {
+    case .anywhere:
+        switch action {
+        case .quitNow:
+            state.shouldQuit = true
+            return [.quit]
+        case .repaint: return [.repaint]
+        default: return [.suspend]
+        }
+    case .form, .list: return performOnProfile(action, key: key, &state)
+    case .editing: return performWhileEditing(action, key: key, &state)
+    case .progress:
+        if action == .help {
+            state.overlay = .help
+            return []
+        }
+        return performOnProgress(action, &state)
+    case .help, .quitPrompt, .discardPrompt, .importPrompt, .importing, .importResult, .removePrompt, .correction,
+        .languagePicker:
+        return performInBox(action, &state)
+    }
+}
+
+/// A key no binding takes: text for the field of the place it was pressed in.
+private func type(_ key: Key, _ state: inout AppState) -> [Effect] {
+    switch state.overlay {
+    case .importPrompt(var path, _)?:
+        if path.handle(key) { state.overlay = .importPrompt(path: path, error: nil) }
+    case .correctEntry(let metric, let id, let summary, var value, _)?:
+        if value.handle(key) {
+            state.overlay = .correctEntry(metric, id: id, summary: summary, value: value, error: nil)
+        }
+    case .languagePicker(var filter, var selection)?:
+        if filter.handle(key) { selection = 0 }
+        state.overlay = .languagePicker(filter: filter, selection: selection)
+    case nil:
+        switch state.screen {
+        case .signIn: return handleSignIn(&state, key)
+        case .profile: typeWhileEditing(key, &state)
+        case .progress: break
+        }
+    default:
+        break
+    }
+    return []
+}
+
+/// What the keys of the boxes over the screen do (``KeyTable/boxes``).
+private func performInBox(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
+    let page = max(1, state.size.height - 4)
+    switch action {
+    case .scrollHelpDown: state.helpScroll += 1
+    case .scrollHelpUp: state.helpScroll = max(0, state.helpScroll - 1)
+    case .pageHelpDown: state.helpScroll += page
+    case .pageHelpUp: state.helpScroll = max(0, state.helpScroll - page)
+    case .close:
+        state.overlay = nil
+        state.helpScroll = 0
+    case .quitDiscarding:
+        state.shouldQuit = true
+        return [.quit]
+    case .saveAndQuit:
+        state.overlay = nil
+        let effects = saveAll(&state)
+        guard !effects.isEmpty || state.profile.drafts.isEmpty else { return [] }
+        state.shouldQuit = true
+        return effects + [.quit]
+    case .confirmDiscard:
+        state.overlay = nil
+        return [.discardRejected]
+    case .startImport:
+        guard case .importPrompt(let path, _) = state.overlay else { return [] }
+        let typed = path.text.trimmingSpaces()
+        guard !typed.isEmpty else {
+            state.overlay = .importPrompt(
+                path: path, error: "Path: type where export.zip, export.xml or the .csv file is.")
+            return []
+        }
+        state.overlay = .importing(path: path, fraction: 0)
+        return [.importHealth(path: typed)]
+    case .cancelImport:
+        // The screen stays live while the file is read; Esc stops the reading (nothing is imported).
+        return [.cancelImport]
+    case .confirmRemoval:
+        guard case .deleteEntryPrompt(let metric, let id, _) = state.overlay else { return [] }
+        state.overlay = nil
+        return [.deleteEntry(metric, id: id)]
+    case .confirmCorrection:
+        guard case .correctEntry(let metric, let id, let summary, let value, _) = state.overlay else { return [] }
+        // Checked like a typed value of the metric, in the units shown.
+        do {
+            let parsed = try metric.parse(value.text, unitSystem: ProfileValues(state).unitSystem)
+            state.overlay = nil
+            return [.correctEntry(metric, id: id, value: parsed)]
+        } catch {
+            state.overlay = .correctEntry(metric, id: id, summary: summary, value: value, error: error.description)
+        }
+    case .pickerUp, .pickerDown, .pickLanguage:
+        guard case .languagePicker(let filter, let selection) = state.overlay else { return [] }
+        let choices = LanguageChoices.matching(filter.text)
+        switch action {
+        case .pickerUp:
+            state.overlay = .languagePicker(filter: filter, selection: max(0, selection - 1))
+        case .pickerDown:
+            state.overlay = .languagePicker(filter: filter, selection: min(max(0, choices.count - 1), selection + 1))
+        default:
+            let picked = choices.indices.contains(selection) ? choices[selection].code : filter.text
+            state.overlay = nil
+            setDraft(&state, .language, picked)
+        }
+    default:
+        break
+    }
+    return []
+}
