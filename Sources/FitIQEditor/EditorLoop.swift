@@ -100,8 +100,8 @@ public final class EditorLoop: Sendable {
         state.canImportHealth = dependencies.healthSource != nil
         state.graphics = dependencies.graphics
         // The overview reads no history: the whole of it follows from the background work.
-        if let account = slot.account, let cached = try? await account.store.overview() {
-            state.account = AccountSnapshot(email: account.email, server: account.key.server, overview: cached)
+        if let account = slot.account, let cached = try? await account.view() {
+            state.account = cached
             state.screen = .profile
         }
         return state

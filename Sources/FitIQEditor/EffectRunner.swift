@@ -95,7 +95,7 @@ final class EffectRunner: Sendable {
             spawn {
                 await self.report { account in
                     let removed = try await account.deleteEntry(of: metric, id: id)
-                    let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
+                    let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                     return "Removed \(metric.format(removed.quantity, unitSystem: units)); u undoes it."
                 }
             }
@@ -103,7 +103,7 @@ final class EffectRunner: Sendable {
             spawn {
                 await self.report { account in
                     let (before, after) = try await account.correctEntry(of: metric, id: id, to: value)
-                    let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
+                    let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                     return "Corrected \(metric.format(before.quantity, unitSystem: units)) to "
                         + "\(metric.format(after.quantity, unitSystem: units)); u undoes it."
                 }
@@ -203,7 +203,7 @@ final class EffectRunner: Sendable {
         }
         do {
             let result = try await account.importHealth(from: source, progress: percentReporter())
-            let profile = try? await account.overview().profile
+            let profile = try? await account.view().profile
             inbox.post(
                 .healthImport(
                     .finished(

@@ -39,7 +39,7 @@ final class EventInbox: Sendable {
     /// Posts `account`'s cached state, as the screen shows it; nothing when the cache cannot be read.
     func publish(_ account: Account) async {
         // The overview, not the whole state: what the screen draws of the history is in its summary.
-        guard let overview = try? await account.store.overview() else { return }
-        post(.accountChanged(AccountSnapshot(email: account.email, server: account.key.server, overview: overview)))
+        guard let view = try? await account.view() else { return }
+        post(.accountChanged(view))
     }
 }

@@ -57,7 +57,7 @@ public struct AppState: Sendable {
     public var signIn = SignInForm()
     public var profile = ProfileForm()
     /// The account on show and its cached state.
-    public var account: AccountSnapshot?
+    public var account: AccountView?
     public var connection: Connection = .unknown
     public var lower: Lower = .history
     public var overlay: Overlay?
@@ -80,7 +80,7 @@ public struct AppState: Sendable {
 
     public init(
         screen: Screen, size: (width: Int, height: Int), now: Date, timeZone: LocalZone, server: String,
-        account: AccountSnapshot? = nil
+        account: AccountView? = nil
     ) {
         self.screen = screen
         self.size = size
@@ -97,77 +97,6 @@ public struct AppState: Sendable {
 
     /// Whether edits exist that have not been saved locally yet.
     public var hasUnsavedEdits: Bool { !profile.drafts.isEmpty || profile.editing != nil }
-}
-
-/// The account shown by the UI: who, where, the cached state, and each metric's history in the order
-/// and the thinness the screen draws it, computed once per change of the account rather than per frame.
-public struct AccountSnapshot: Sendable, Equatable {
-    /// One metric's history as the screen draws it.
-    public struct History: Sendable, Equatable {
-        /// Entries, newest first: the latest ones (``HistorySummary/latest``), or the whole history of
-        /// a snapshot made from a state read whole.
-        public var entries: [ProgressEntry]
-        /// The history thinned for the chart, oldest first.
-        public var chart: [ProgressEntry]
-        /// How many entries the history holds.
-        public var count: Int
-
-        public static let empty = History(entries: [], chart: [], count: 0)
-    }
-
-    public var email: String
-    public var server: String
-    public var state: AccountState
-    /// By metric id; a metric without entries has none.
-    public var histories: [String: History]
-
-    /// The history of `metric`.
-    public func history(of metric: Metric) -> History {
-        histories[metric.id] ?? .empty
-    }
-
-    /// The snapshot of a state read whole.
-    public init(email: String, server: String, state: AccountState) {
-        self.email = email
-        self.server = server
-        self.state = state
-        var histories: [String: History] = [:]
-        for metric in Metric.all {
-            let entries = state.history.filter { $0.type == metric.type && $0.quantity.isFinite }
-            guard !entries.isEmpty else { continue }
-            let newestFirst = Array(HistoryChart.chronological(entries, of: metric).reversed())
-            histories[metric.id] = History(
-                entries: newestFirst, chart: Self.chart(HistorySummary(of: entries), metric), count: newestFirst.count)
-        }
-        self.histories = histories
-    }
-
-    /// The snapshot of an overview, which is what every frame reads: the list holds the summary's
-    /// latest entries (more than a screen lists) and the chart its series, whether or not the whole
-    /// history is in memory, so a change costs the same at any history size.
-    public init(email: String, server: String, overview: AccountOverview) {
-        self.email = email
-        self.server = server
-        self.state = overview.state
-        var histories: [String: History] = [:]
-        for metric in Metric.all {
-            guard let summary = overview.summaries[metric.type] else { continue }
-            let entries = summary.latest.filter(\.quantity.isFinite)
-            histories[metric.id] = History(
-                entries: entries, chart: Self.chart(summary, metric), count: max(summary.count, entries.count))
-        }
-        self.histories = histories
-    }
-
-    /// The summary's series as the chart draws it.
-    private static func chart(_ summary: HistorySummary, _ metric: Metric) -> [ProgressEntry] {
-        summary.series.map { point in
-            ProgressEntry(id: chartId, type: metric.type, quantity: point.value, loggedAt: point.at, source: .server)
-        }
-    }
-
-    /// The id of every chart point (they are never listed or chosen).
-    private static let chartId = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 /// The sign-in and registration form; its fields are always in typing mode.

@@ -10,7 +10,7 @@ import FitIQCore
 public enum Event: Sendable {
     case input(TerminalInput)
     /// The account's cached state changed (a save, a sync, another process).
-    case accountChanged(AccountSnapshot)
+    case accountChanged(AccountView)
     /// Background sync started or ended.
     case connection(AppState.Connection)
     /// Signing in or registering failed with this message.

@@ -13,14 +13,14 @@ public struct FormSession: Sendable {
     private var state: AppState
 
     /// A form over `account` (its drafts start empty).
-    public init(account: AccountSnapshot, now: Date, timeZone: LocalZone) {
+    public init(account: AccountView, now: Date, timeZone: LocalZone) {
         state = AppState(
             screen: .profile, size: AppState.minimumSize, now: now, timeZone: timeZone, server: account.server,
             account: account)
     }
 
     /// The account changed (a save, a sync): the drafts stay.
-    public mutating func update(_ account: AccountSnapshot) {
+    public mutating func update(_ account: AccountView) {
         state.account = account
     }
 

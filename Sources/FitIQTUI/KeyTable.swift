@@ -355,5 +355,5 @@ extension Key {
 
 extension AppState {
     /// The conflicts shown in the sync details.
-    var conflicts: [FieldConflict] { account?.state.conflicts ?? [] }
+    var conflicts: [FieldConflict] { account?.conflicts ?? [] }
 }

@@ -8,13 +8,13 @@ import FitIQCore
 
 /// The text each profile field shows: the draft when there is one, else the cached value.
 struct ProfileValues {
-    let account: AccountState?
+    let account: AccountView?
     let profile: UserProfile?
     let drafts: [ProfileField: String]
     let timeZone: LocalZone
 
     init(_ state: AppState, includingDrafts: Bool = true) {
-        account = state.account?.state
+        account = state.account
         profile = account?.profile
         drafts = includingDrafts ? state.profile.drafts : [:]
         timeZone = state.timeZone
@@ -43,9 +43,9 @@ struct ProfileValues {
         }
     }
 
-    /// The BMI of the latest weight (see ``AccountState/latestBodyMassIndex(timeZone:)``).
+    /// The BMI of the latest weight (see ``AccountView/bodyMassIndex``).
     var bodyMassIndex: BodyMassIndex? {
-        account?.latestBodyMassIndex(timeZone: timeZone)
+        account?.bodyMassIndex
     }
 
     /// What is wrong with `text` for `field`, naming the field and the rule; `nil` when it is fine.

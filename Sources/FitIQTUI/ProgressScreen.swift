@@ -164,7 +164,7 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
     guard report.points.count > 1, chartHeight >= 3 else { return }
     Chart(
         series: report.series, points: report.points, units: units, timeZone: state.timeZone,
-        graphics: state.graphics, dateOfBirth: state.account?.state.profile?.dateOfBirth
+        graphics: state.graphics, dateOfBirth: state.account?.profile?.dateOfBirth
     ).draw(
         into: &buffer, x: inner.x, y: row + 1, width: inner.width, height: chartHeight)
 }

@@ -19,7 +19,7 @@ func renderProfile(_ state: AppState, into buffer: inout CellBuffer, bottom: Int
     let leftWidth = sideBySide ? buffer.width / 2 : buffer.width
     let rightWidth = sideBySide ? buffer.width - leftWidth : buffer.width
     let values = ProfileValues(state)
-    let account = state.account?.state
+    let account = state.account
     let metadataRows =
         rows(for: ProfileField.metadataFields, state: state, values: values, width: leftWidth - 2)
         + resultRows(
@@ -152,7 +152,7 @@ private func display(
     case .biologicalSex:
         if text.isEmpty { text = "not set" }
     case .dateOfBirth:
-        if let birth = state.account?.state.profile?.dateOfBirth {
+        if let birth = state.account?.profile?.dateOfBirth {
             text += " · age \(birth.years(until: CalendarDate(containing: state.now, in: state.timeZone)))"
         } else {
             text = "not set"
@@ -161,7 +161,7 @@ private func display(
         if text.isEmpty { text = "not set" }
     case .weight, .bodyFat:
         // The latest reading and how long ago: "72.4 kg · 3 days ago".
-        if let metric = field.metric, let entry = state.account?.state.latestEntry(of: metric), !draft {
+        if let metric = field.metric, let entry = state.account?.latestEntry(of: metric), !draft {
             text += " · " + relativeDay(entry.loggedAt, now: state.now, timeZone: state.timeZone)
         } else if text.isEmpty {
             text = "not logged"
@@ -209,7 +209,7 @@ private func fitted(_ text: String, width: Int, keepingSuffix suffix: String) ->
 
 /// The provenance line of biological sex and the health source's date of birth.
 private func extraLines(_ field: ProfileField, state: AppState) -> [(text: String, style: CellStyle)] {
-    guard let profile = state.account?.state.profile else { return [] }
+    guard let profile = state.account?.profile else { return [] }
     switch field {
     case .biologicalSex:
         guard let sex = profile.biologicalSex else {
@@ -340,12 +340,12 @@ private func renderSyncDetails(
 }
 
 /// The sync details' lines at `width` columns.
-func syncDetailLines(_ state: AppState, account: AccountSnapshot, width: Int) -> [(text: String, style: CellStyle)] {
-    let changes = account.state.pendingChanges(timeZone: state.timeZone)
-    let last = account.state.lastSyncAt.map { "Last sync \(clockTime($0, in: state.timeZone))" } ?? "Never synced"
+func syncDetailLines(_ state: AppState, account: AccountView, width: Int) -> [(text: String, style: CellStyle)] {
+    let changes = account.pendingChanges
+    let last = account.lastSyncAt.map { "Last sync \(clockTime($0, in: state.timeZone))" } ?? "Never synced"
     var lines = wrap("\(last) · server \(account.server)", width: width, maximumLines: 4).map { ($0, Styles.muted) }
     if changes.isEmpty { return lines + [("Every change is on the server.", Styles.good)] }
-    for conflict in account.state.conflicts {
+    for conflict in account.conflicts {
         let line =
             "! conflict  \(conflict.field): here \"\(TextSanitizer.sanitize(conflict.local))\", on the server "
             + "\"\(TextSanitizer.sanitize(conflict.server))\" · k keep this machine's · t take the server's"
@@ -356,8 +356,11 @@ func syncDetailLines(_ state: AppState, account: AccountSnapshot, width: Int) ->
         var line = "\(mark)  \(change.summary)"
         if let rejection = change.rejection {
             line += ": \(TextSanitizer.sanitize(rejection))"
-        } else if let error = change.lastError {
-            line += " (last try: \(TextSanitizer.sanitize(error)))"
+        } else {
+            let notes =
+                (change.lastError.map { ["last try: \(TextSanitizer.sanitize($0))"] } ?? [])
+                + (change.hold.map { [$0.advice(now: state.now)] } ?? [])
+            if !notes.isEmpty { line += " (\(notes.joined(separator: "; ")))" }
         }
         let style = change.rejection == nil ? CellStyle.plain : Styles.error
         lines += wrap(line, width: width, maximumLines: 8).map { ($0, style) }

@@ -70,11 +70,11 @@ func renderTitle(_ state: AppState, into buffer: inout CellBuffer) {
 /// `● synced 12:04`, `○ offline · 2 changes pending`, `! 1 change rejected`.
 func syncSummary(_ state: AppState) -> String {
     guard let account = state.account else { return "server \(state.server)" }
-    let pending = account.state.pendingChangeCount
-    let rejected = account.state.rejectedChangeCount
+    let pending = account.pendingCount
+    let rejected = account.rejectedCount
     if case .signedOut = state.connection { return "! signed out · sign in again to send changes" }
     if rejected > 0 { return "! \(rejected) change\(rejected == 1 ? "" : "s") rejected" }
-    let conflicts = account.state.conflicts.count
+    let conflicts = account.conflicts.count
     if conflicts > 0 { return "! \(conflicts) conflict\(conflicts == 1 ? "" : "s") · h for details" }
     let changes = "\(pending) change\(pending == 1 ? "" : "s") pending"
     switch state.connection {
@@ -82,7 +82,7 @@ func syncSummary(_ state: AppState) -> String {
     case .offline: return pending > 0 ? "○ offline · \(changes)" : "○ offline"
     case .unknown, .online, .signedOut:
         if pending > 0 { return "○ \(changes)" }
-        guard let last = account.state.lastSyncAt else { return "○ not synced yet" }
+        guard let last = account.lastSyncAt else { return "○ not synced yet" }
         return "● synced \(clockTime(last, in: state.timeZone))"
     }
 }

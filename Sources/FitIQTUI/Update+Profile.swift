@@ -76,7 +76,7 @@ private func perform(_ action: KeyAction, key: Key, _ state: inout AppState) -> 
     case .retryRejected:
         return [.retryRejected]
     case .discardRejected:
-        if (state.account?.state.rejectedChangeCount ?? 0) > 0 { state.overlay = .discardPrompt }
+        if (state.account?.rejectedCount ?? 0) > 0 { state.overlay = .discardPrompt }
     case .quit:
         if state.hasUnsavedEdits {
             state.overlay = .quitPrompt
@@ -112,12 +112,12 @@ private func performInList(_ action: KeyAction, _ state: inout AppState) {
     case .leaveList:
         state.historySelection = nil
     case .removeEntry:
-        state.overlay = .deleteEntryPrompt(metric, id: AccountState.publicId(of: entry), summary: summary)
+        state.overlay = .deleteEntryPrompt(metric, id: entry.publicId, summary: summary)
     case .correctEntry:
         var value = TextField(metric.format(entry.quantity, unitSystem: units), limit: ProfileField.height.limit)
         value.cursor = value.text.count
         state.overlay = .correctEntry(
-            metric, id: AccountState.publicId(of: entry), summary: summary, value: value, error: nil)
+            metric, id: entry.publicId, summary: summary, value: value, error: nil)
     default:
         break
     }

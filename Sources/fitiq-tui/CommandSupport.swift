@@ -92,7 +92,8 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
         )
         return
     }
-    let conflicts = try await account.overview().conflicts
+    let view = try await account.view()
+    let conflicts = view.conflicts
     if !conflicts.isEmpty {
         for conflict in conflicts {
             print(
@@ -103,8 +104,7 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
     } else if report.isSynced {
         print("Saved and synced.")
     } else if report.rejected > 0 {
-        let state = try await account.overview()
-        for change in state.pendingChanges() where change.rejection != nil {
+        for change in view.pendingChanges where change.rejection != nil {
             print("Rejected by the server: \(change.summary): \(change.rejection ?? "")")
         }
     } else {

@@ -43,12 +43,12 @@ struct ImportHealthCommand: AsyncParsableCommand {
             var posted: [String: Int]?
             if result.queuedAnything {
                 try await syncAfterWrite(account)
-                let synced = Set(try await account.cached().history.filter(\.isSynced).map(\.id))
+                let synced = try await account.delivered(Set(result.metrics.values.flatMap(\.newEntries)))
                 posted = result.metrics.mapValues { $0.newEntries.filter(synced.contains).count }
             } else {
                 print("Nothing new to send: the server already has everything in this export.")
             }
-            let profile = try await account.cached().profile
+            let profile = try await account.view().profile
             for line in result.summary(
                 unitSystem: profile?.metadata.preferredUnitSystem ?? .metric, posted: posted,
                 profileDateOfBirth: profile?.physical.dateOfBirth)

@@ -91,7 +91,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         func run() async throws {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
-                guard let profile = try await account.overview().profile else { throw AccountError.profileNotLoaded }
+                guard let profile = try await account.view().profile else { throw AccountError.profileNotLoaded }
                 let units = profile.preferredUnitSystem
                 let parsed = try metric.parse(value, unitSystem: units)
                 let shown = metric.format(parsed, unitSystem: units)
@@ -110,7 +110,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                         )
                         return
                     }
-                    let height = try await account.overview().profile?.heightCm ?? 0
+                    let height = try await account.view().profile?.heightCm ?? 0
                     print("Height set to \(Height.format(height, unitSystem: units)).")
                 } else {
                     try await account.log(metric, parsed, sending: !noSync)
@@ -163,7 +163,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                 } else if csv {
                     print(Output.historyCSV(entries, of: metric))
                 } else {
-                    let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
+                    let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                     print(Output.historyText(entries, of: metric, units: units, timeZone: .system))
                 }
             }
@@ -189,7 +189,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         func run() async throws {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
-                let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
+                let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                 let removed = try await account.deleteEntry(of: metric, id: id)
                 let day = CalendarDate(containing: removed.loggedAt, in: .system)
                 print("Removed \(metric.format(removed.quantity, unitSystem: units)) of \(day).")
@@ -216,7 +216,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         func run() async throws {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
-                let units = try await account.overview().profile?.preferredUnitSystem ?? .metric
+                let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                 let value = try metric.parse(words.joined(separator: " "), unitSystem: units)
                 let (before, after) = try await account.correctEntry(of: metric, id: id, to: value)
                 let day = CalendarDate(containing: before.loggedAt, in: .system)

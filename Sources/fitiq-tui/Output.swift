@@ -67,26 +67,26 @@ enum Output {
         }
     }
 
-    /// The profile of `state` (which may hold only each metric's latest entries: they are enough).
-    static func profile(_ state: AccountState, timeZone: LocalZone = .system) -> ProfileJSON {
-        let profile = state.profile
-        let weight = state.latestEntry(of: .weight)
-        let bodyFat = state.latestEntry(of: .bodyFat)
+    /// The profile of `view`.
+    static func profile(_ view: AccountView) -> ProfileJSON {
+        let profile = view.profile
+        let weight = view.latestEntry(of: .weight)
+        let bodyFat = view.latestEntry(of: .bodyFat)
         return ProfileJSON(
             name: profile?.name, bio: profile?.bio, preferredUnitSystem: profile?.preferredUnitSystem.rawValue,
             languageCode: profile?.languageCode, dateOfBirth: profile?.dateOfBirth?.description,
             heightCm: profile?.heightCm, weightKg: weight?.quantity,
             weightLoggedAt: weight.map { RFC3339.format($0.loggedAt) },
             bodyFatPercent: bodyFat?.quantity, bodyFatLoggedAt: bodyFat.map { RFC3339.format($0.loggedAt) },
-            bmi: state.latestBodyMassIndex(timeZone: timeZone)?.value,
+            bmi: view.bodyMassIndex?.value,
             biologicalSex: profile?.biologicalSex?.value.rawValue,
-            biologicalSexSource: profile?.biologicalSex?.source.rawValue, pendingChanges: state.pendingChangeCount,
-            rejectedChanges: state.rejectedChangeCount)
+            biologicalSexSource: profile?.biologicalSex?.source.rawValue, pendingChanges: view.pendingCount,
+            rejectedChanges: view.rejectedCount)
     }
 
     /// `profile show` for people: sanitized text, height in the user's units.
-    static func profileText(_ state: AccountState, timeZone: LocalZone = .system, now: Date = Date()) -> String {
-        guard let profile = state.profile else { return "No profile cached yet." }
+    static func profileText(_ view: AccountView, timeZone: LocalZone = .system, now: Date = Date()) -> String {
+        guard let profile = view.profile else { return "No profile cached yet." }
         let today = CalendarDate(containing: now, in: timeZone)
         let clean = TextSanitizer.sanitize
         let units = profile.preferredUnitSystem
@@ -96,9 +96,9 @@ enum Output {
             "Unit system     \(units.rawValue)",
             "Language        \(clean(profile.languageCode ?? ""))",
             "Height          \(profile.heightCm.map { Height.format($0, unitSystem: units) } ?? "not set")",
-            "Weight          \(latest(.weight, in: state, units: units, timeZone: timeZone))",
-            "Body fat        \(latest(.bodyFat, in: state, units: units, timeZone: timeZone))",
-            "BMI             \(state.latestBodyMassIndex(timeZone: timeZone)?.description ?? "not known (needs a weight and a height)")",
+            "Weight          \(latest(.weight, in: view, units: units, timeZone: timeZone))",
+            "Body fat        \(latest(.bodyFat, in: view, units: units, timeZone: timeZone))",
+            "BMI             \(view.bodyMassIndex?.description ?? "not known (needs a weight and a height)")",
             "Date of birth   \(profile.dateOfBirth.map { "\($0) (age \($0.years(until: today)))" } ?? "not set")",
             "Biological sex  \(biologicalSexText(profile.biologicalSex))",
         ]
@@ -109,16 +109,16 @@ enum Output {
         if let health = profile.healthSync.healthDateOfBirth, health != profile.dateOfBirth {
             lines.append("                (health data says date of birth \(health))")
         }
-        let pending = state.pendingChangeCount
-        let rejected = state.rejectedChangeCount
+        let pending = view.pendingCount
+        let rejected = view.rejectedCount
         if pending > 0 { lines.append("Pending         \(plural(pending, "change")) not yet on the server") }
         if rejected > 0 { lines.append("Rejected        \(plural(rejected, "change")): run `fitiq-tui status`") }
         return lines.joined(separator: "\n")
     }
 
     /// The latest value of `metric` and its day: `72.4 kg on 2026-11-20`.
-    static func latest(_ metric: Metric, in state: AccountState, units: UnitSystem, timeZone: LocalZone) -> String {
-        guard let entry = state.latestEntry(of: metric) else { return "not logged yet" }
+    static func latest(_ metric: Metric, in view: AccountView, units: UnitSystem, timeZone: LocalZone) -> String {
+        guard let entry = view.latestEntry(of: metric) else { return "not logged yet" }
         return
             "\(metric.format(entry.quantity, unitSystem: units)) on \(CalendarDate(containing: entry.loggedAt, in: timeZone))"
     }
@@ -273,7 +273,7 @@ enum Output {
     static func historyJSON(_ entries: [ProgressEntry], of metric: Metric) -> [HistoryEntryJSON] {
         entries.map {
             HistoryEntryJSON(
-                id: AccountState.publicId(of: $0), loggedAt: RFC3339.format($0.loggedAt), value: $0.quantity,
+                id: $0.publicId, loggedAt: RFC3339.format($0.loggedAt), value: $0.quantity,
                 valueKey: metric.valueKey, source: $0.source.rawValue, synced: $0.isSynced)
         }
     }
@@ -282,7 +282,7 @@ enum Output {
         var lines = ["id,logged_at,\(metric.csvColumn),source,synced"]
         for entry in entries {
             lines.append(
-                "\(AccountState.publicId(of: entry)),\(RFC3339.format(entry.loggedAt)),\(format(entry.quantity)),"
+                "\(entry.publicId),\(RFC3339.format(entry.loggedAt)),\(format(entry.quantity)),"
                     + "\(entry.source.rawValue),\(entry.isSynced)")
         }
         return lines.joined(separator: "\n")

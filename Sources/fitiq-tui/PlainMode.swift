@@ -79,11 +79,11 @@ struct PlainMode {
     // MARK: Commands
 
     private func show() async {
-        guard let account, let state = try? await account.cached() else {
+        guard let account, let view = try? await account.view() else {
             return say("No profile is cached yet; run sync.")
         }
         say("You are signed in as \(TextSanitizer.sanitize(account.email)).")
-        say(Output.profileText(state))
+        say(Output.profileText(view))
         for draft in form?.drafts ?? [] {
             say("\(draft.field.label) will be \(draft.shown) once you save (not saved yet).")
         }
@@ -91,8 +91,7 @@ struct PlainMode {
 
     /// The form over the account as cached now, keeping the drafts made so far.
     private mutating func currentForm() async -> FormSession? {
-        guard let account, let overview = try? await account.store.overview() else { return nil }
-        let snapshot = AccountSnapshot(email: account.email, server: accounts.server, overview: overview)
+        guard let account, let snapshot = try? await account.view() else { return nil }
         if form == nil {
             form = FormSession(account: snapshot, now: Date(), timeZone: accounts.environment.timeZone)
         } else {
@@ -191,7 +190,7 @@ struct PlainMode {
         }
         let label = metric.field.label.lowercased()
         guard !entries.isEmpty else { return say("There is no \(label) history yet.") }
-        let units = (try? await account.cached().profile?.preferredUnitSystem) ?? .metric
+        let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
         for entry in entries {
             let day = CalendarDate(containing: entry.loggedAt, in: accounts.environment.timeZone)
             let synced = entry.isSynced ? "on the server" : "not on the server yet"
@@ -218,7 +217,7 @@ struct PlainMode {
         let since = range.days.map { Date().addingTimeInterval(-Double($0) * 86_400) }
         do {
             let report = try await account.progress(of: series, since: since)
-            let units = (try? await account.cached().profile?.preferredUnitSystem) ?? .metric
+            let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
             let zone = accounts.environment.timeZone
             let label = series.label
             let show = { (value: Double) in series.format(value, unitSystem: units) }
@@ -260,7 +259,7 @@ struct PlainMode {
             let source = try TUILauncher.openHealthExport(expanded)
             say("Reading \(TextSanitizer.sanitize(expanded)); this can take a while.")
             let result = try await account.importHealth(from: source)
-            let profile = try? await account.cached().profile
+            let profile = try? await account.view().profile
             for line in result.summary(
                 unitSystem: profile?.preferredUnitSystem ?? .metric, profileDateOfBirth: profile?.dateOfBirth)
             {

@@ -22,16 +22,16 @@ struct ProfileCommand: AsyncParsableCommand {
         func run() async throws {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
-                var state = try await account.cached()
+                var view = try await account.view()
                 do {
-                    state = try await withDeadline(seconds: 10) { try await account.refresh() }
+                    view = try await withDeadline(seconds: 10) { try await account.refresh() }
                 } catch let error as SessionError {
                     throw error
                 } catch {
                     printError(
                         "Offline: showing the cached profile (\(TextSanitizer.sanitize(String(describing: error)))).")
                 }
-                print(json ? Output.json(Output.profile(state)) : Output.profileText(state))
+                print(json ? Output.json(Output.profile(view)) : Output.profileText(view))
             }
         }
     }

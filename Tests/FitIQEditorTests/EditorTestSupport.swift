@@ -120,7 +120,7 @@ final class FakeCacheWatch: CacheWatch {
 extension Event {
     /// The bio of the account this event shows, if it shows one.
     var shownBio: String? {
-        if case .accountChanged(let snapshot) = self { snapshot.state.profile?.metadata.bio } else { nil }
+        if case .accountChanged(let view) = self { view.profile?.metadata.bio } else { nil }
     }
 
     /// Whether this is the start of a sync.

@@ -89,11 +89,11 @@ struct HealthImportScreenTests {
     @Test func theHealthDateOfBirthIsShownBesideTheProfiles() throws {
         var state = importState(width: 120, height: 40)
         var account = try #require(state.account)
-        var profile = try #require(account.state.profile)
+        var profile = try #require(account.profile)
         var health = profile.healthSync
         health.healthDateOfBirth = CalendarDate(year: 1983, month: 7, day: 21)
         profile = profile.updatingHealthSync(health)
-        account.state.profile = profile
+        account.profile = profile
         state.account = account
         let text = screen(state).lines.joined(separator: "\n")
         #expect(text.contains("1983-07-20"))

@@ -9,7 +9,7 @@ import Testing
 struct HistorySnapshotTests {
     /// `count` height entries, one a day back from `fixedNow`, the newest 181 cm.
     private func account(entries count: Int) -> AccountState {
-        var state = profileState().account?.state ?? .empty
+        var state = fixtureAccount()
         state.history = (0..<count).map { day in
             ProgressEntry(
                 serverId: "e\(day)", quantity: day == 0 ? 181 : 170 + Double(day % 7) / 2,
@@ -24,8 +24,8 @@ struct HistorySnapshotTests {
         overview.state.history = overview.summaries[ProgressEntry.heightType]?.latest ?? []
         overview.isComplete = false
 
-        let partial = AccountSnapshot(email: "jane@example.com", server: "s", overview: overview)
-        let whole = AccountSnapshot(email: "jane@example.com", server: "s", state: full)
+        let partial = AccountView(email: "jane@example.com", server: "s", overview: overview, timeZone: .utc)
+        let whole = AccountView(email: "jane@example.com", server: "s", state: full)
 
         #expect(partial.history(of: .height).count == 5_000 && whole.history(of: .height).count == 5_000)
         #expect(partial.history(of: .height).entries.count == HistorySummary.latestLimit)

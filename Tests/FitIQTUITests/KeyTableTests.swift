@@ -32,11 +32,11 @@ struct KeyTableTests {
         places.append(("the history list", list))
         var details = profileState()
         details.lower = .syncDetails
-        var account = details.account?.state ?? .empty
+        var account = fixtureAccount()
         account.editMetadata(ProfileMetadata(name: "Here", preferredUnitSystem: .metric), now: fixedNow)
         account.outbox.metadata?.conflicts = [.name]
         account.outbox.metadata?.delivery.rejection = "Name is not allowed"
-        details.account = AccountSnapshot(email: "jane@example.com", server: "s", state: account)
+        details.account = AccountView(email: "jane@example.com", server: "s", state: account)
         places.append(("the sync details", details))
         return places
     }

@@ -122,11 +122,13 @@ struct LayoutTests {
 
     @Test func syncDetailsScrollWhenLongerThanTheBox() {
         var state = profileState(width: 60, height: 24)
-        state.account?.state.outbox.progress = (0..<12).map { index in
+        var account = fixtureAccount()
+        account.outbox.progress = (0..<12).map { index in
             ProgressPost(
                 id: UUID(), entry: NewProgressEntry(type: "height", quantity: 170 + Double(index), loggedAt: fixedNow),
                 changeId: UUID(), sendAttempted: false, delivery: Delivery())
         }
+        show(account, in: &state)
         press([.character("h")], &state)
         let first = screen(state).lines
         #expect(first.contains { $0.contains("Sync details (1–") })

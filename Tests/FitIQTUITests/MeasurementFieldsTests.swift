@@ -9,7 +9,13 @@ struct MeasurementFieldsTests {
     /// The profile fixture with weights (the latest 3 days ago) and one body fat reading.
     func withWeights(dateOfBirth: CalendarDate? = nil, width: Int = 80) -> AppState {
         var state = profileState(width: width, height: 30)
-        var account = state.account?.state ?? .empty
+        show(weightsAccount(dateOfBirth: dateOfBirth), in: &state)
+        return state
+    }
+
+    /// The account of ``withWeights(dateOfBirth:width:)``.
+    func weightsAccount(dateOfBirth: CalendarDate? = nil) -> AccountState {
+        var account = fixtureAccount()
         let day: TimeInterval = 86_400
         for (index, kilograms) in [74.0, 73.1, 72.4].enumerated() {
             account.history.append(
@@ -26,8 +32,7 @@ struct MeasurementFieldsTests {
             profile = profile.updatingPhysical(physical)
             account.profile = profile
         }
-        state.account = AccountSnapshot(email: "jane@example.com", server: "s", state: account)
-        return state
+        return account
     }
 
     @Test func theRowsShowTheLatestReadingsAndTheBMIWithItsCategory() {
@@ -105,9 +110,9 @@ struct MeasurementFieldsTests {
 
     @Test func aWeightWaitingToBeSentOrRefusedShowsUnderThePhysicalBox() {
         var state = withWeights()
-        var account = state.account?.state ?? .empty
+        var account = weightsAccount()
         account.record(.weight, 71.9, measuredAt: fixedNow, source: .manual)
-        state.account = AccountSnapshot(email: "jane@example.com", server: "s", state: account)
+        state.account = AccountView(email: "jane@example.com", server: "s", state: account)
         #expect(screen(state).lines.contains { $0.contains("○ Saved here, not on the server yet") })
 
         let post = account.outbox.progress[0]
@@ -115,7 +120,7 @@ struct MeasurementFieldsTests {
         account.finish(
             .logProgress(id: post.id, post.entry, checkServerFirst: false),
             outcome: .rejected("Weight is implausible"), now: fixedNow, random: 0)
-        state.account = AccountSnapshot(email: "jane@example.com", server: "s", state: account)
+        state.account = AccountView(email: "jane@example.com", server: "s", state: account)
         let lines = screen(state).lines
         #expect(lines.contains { $0.contains("! Rejected by the server: Weight is") })
         #expect(lines.contains { $0.contains("implausible") })

@@ -157,13 +157,13 @@ struct ProfileScreenTests {
         #expect(effects.contains(.saveMeasurement(.height, value: 181)))
         // The metadata saved; the height's rejection shows under the Physical box only.
         _ = update(&state, .saved(.metadata, error: nil))
-        var account = state.account?.state ?? .empty
+        var account = fixtureAccount()
         account.recordHeight(181, measuredAt: fixedNow, source: .manual)
         account.begin(.updatePhysical(PhysicalPatch(heightCm: 181), revision: 1), owner: UUID(), now: fixedNow)
         account.finish(
             .updatePhysical(PhysicalPatch(heightCm: 181), revision: 1), outcome: .rejected("Height is implausible"),
             now: fixedNow, random: 0)
-        _ = update(&state, .accountChanged(AccountSnapshot(email: "jane@example.com", server: "s", state: account)))
+        _ = update(&state, .accountChanged(AccountView(email: "jane@example.com", server: "s", state: account)))
         let lines = screen(state).lines
         #expect(lines.contains { $0.contains("! Rejected by the server: Height is") })
         #expect(lines[0].contains("! 1 change rejected"))
@@ -175,7 +175,7 @@ struct ProfileScreenTests {
         press([.character("h"), .character("j"), .character("j"), .character("k")], &state)
         #expect(state.profile.focus == ProfileField.allCases[1])
         press([.character("h")], &state)
-        var account = try #require(state.account?.state)
+        var account = fixtureAccount()
         var metadata = try #require(account.profile?.metadata)
         metadata.name = "Jane Here"
         account.editMetadata(metadata, now: fixedNow)
@@ -183,7 +183,7 @@ struct ProfileScreenTests {
         remote.metadata.name = "Jane There\u{1B}[2J"
         account.mergeServerProfile(
             remote, identity: AccountIdentity(userId: "u", email: "jane@example.com"), now: fixedNow)
-        _ = update(&state, .accountChanged(AccountSnapshot(email: "jane@example.com", server: "s", state: account)))
+        _ = update(&state, .accountChanged(AccountView(email: "jane@example.com", server: "s", state: account)))
         #expect(screen(state).lines[0].contains("! 1 conflict · h for details"))
 
         press([.character("h")], &state)
@@ -268,12 +268,12 @@ struct ProfileScreenTests {
 
     @Test func titleBarShowsOfflinePendingChanges() {
         var state = profileState()
-        var account = state.account?.state ?? .empty
+        var account = fixtureAccount()
         account.recordHeight(181, measuredAt: fixedNow, source: .manual)
         var metadata = account.profile?.metadata ?? ProfileMetadata(name: "x")
         metadata.bio = "offline"
         account.editMetadata(metadata, now: fixedNow)
-        state.account?.state = account
+        show(account, in: &state)
         state.connection = .offline("connection refused")
         #expect(screen(state).lines[0].contains("○ offline · 2 changes pending"))
     }

@@ -11,6 +11,20 @@ func profileState(
     width: Int = 80, height: Int = 24, bio: String = "Trail runner", name: String = "Jane Doe",
     sex: SourcedBiologicalSex? = SourcedBiologicalSex(value: .female, source: .health)
 ) -> AppState {
+    var state = AppState(
+        screen: .profile, size: (width, height), now: fixedNow, timeZone: .utc, server: "https://api.fitiq.test",
+        account: AccountView(
+            email: "jane@example.com", server: "https://api.fitiq.test",
+            state: fixtureAccount(bio: bio, name: name, sex: sex)))
+    state.connection = .online
+    return state
+}
+
+/// The account of ``profileState(width:height:bio:name:sex:)``, to change before showing it (``show(_:in:)``).
+func fixtureAccount(
+    bio: String = "Trail runner", name: String = "Jane Doe",
+    sex: SourcedBiologicalSex? = SourcedBiologicalSex(value: .female, source: .health)
+) -> AccountState {
     var account = AccountState.empty
     var remote = TestHarness.serverProfile
     remote.metadata.name = name
@@ -27,11 +41,12 @@ func profileState(
             serverId: "e\(index)", quantity: 170 + Double(index % 4) / 2,
             loggedAt: fixedNow.addingTimeInterval(-Double(index) * 30 * 86_400), source: .server)
     }
-    var state = AppState(
-        screen: .profile, size: (width, height), now: fixedNow, timeZone: .utc, server: "https://api.fitiq.test",
-        account: AccountSnapshot(email: "jane@example.com", server: "https://api.fitiq.test", state: account))
-    state.connection = .online
-    return state
+    return account
+}
+
+/// Shows `account` on `state`'s screen, as the editor shows the view the core publishes.
+func show(_ account: AccountState, in state: inout AppState) {
+    state.account = AccountView(email: "jane@example.com", server: "https://api.fitiq.test", state: account)
 }
 
 /// Renders `state` at its size.

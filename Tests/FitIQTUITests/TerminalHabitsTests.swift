@@ -109,7 +109,7 @@ struct SmallTruthsTests {
 
     @Test func theLastImportSaysWhenAndFromWhichFile() {
         var state = profileState(width: 120, height: 40)
-        guard var account = state.account, var profile = account.state.profile else {
+        guard var account = state.account, var profile = account.profile else {
             Issue.record("no profile")
             return
         }
@@ -117,7 +117,7 @@ struct SmallTruthsTests {
         health.lastHealthSyncAt = fixedNow
         health.lastImportFileName = "export.zip"
         profile = profile.updatingHealthSync(health)
-        account.state.profile = profile
+        account.profile = profile
         state.account = account
         #expect(screen(state).lines.contains { $0.contains("imported 2026-11-18 from export.zip") })
     }

@@ -53,3 +53,10 @@ public struct ProgressEntry: Sendable, Codable, Equatable, Identifiable {
             && abs(loggedAt.timeIntervalSince(other.loggedAt)) < 1
     }
 }
+
+extension ProgressEntry {
+    /// The id people and scripts name an entry by: the server's, or the local one while it is pending.
+    public var publicId: String {
+        serverId ?? id.uuidString.lowercased()
+    }
+}

@@ -40,9 +40,9 @@ extension AccountState {
             unitSystem: profile?.preferredUnitSystem ?? .metric)
     }
 
-    /// The id people and scripts name an entry by: the server's, or the local one while it is pending.
+    /// The id people and scripts name an entry by (``ProgressEntry/publicId``).
     public static func publicId(of entry: ProgressEntry) -> String {
-        entry.serverId ?? entry.id.uuidString.lowercased()
+        entry.publicId
     }
 
     /// Removes `entry` (see ``entry(of:named:)``): one never sent just leaves the outbox; one the

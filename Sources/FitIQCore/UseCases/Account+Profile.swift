@@ -6,24 +6,35 @@
 
 /// Use cases on the profile: load (cache first), update metadata, update physical data.
 extension Account {
-    /// The cached state, without waiting for the network.
+    /// The cached state read whole, for tests (screens and commands read ``view()``).
     public func cached() async throws -> AccountState {
         try await store.load()
     }
 
-    /// The cached profile, outbox and summaries without the history's bulk (``ProfileStore/overview()``):
-    /// what a command that does not list the history needs.
-    public func overview() async throws -> AccountState {
+    /// The cached profile, outbox and summaries without the history's bulk (``ProfileStore/overview()``).
+    func overview() async throws -> AccountState {
         try await store.overview().state
     }
 
-    /// Pushes local edits, then reads the server's profile and histories into the cache.
+    /// Pushes local edits, then reads the server's profile and histories into the cache; returns the
+    /// account as it then stands.
     @discardableResult
-    public func refresh() async throws -> AccountState {
+    public func refresh() async throws -> AccountView {
         try await engine.drain()
         try await engine.pull()
         try await engine.refreshHistory(full: false)
-        return try await store.load()
+        return try await view()
+    }
+
+    /// Which of the entries `ids` the server holds now (an import reports what it delivered).
+    public func delivered(_ ids: Set<UUID>) async throws -> Set<UUID> {
+        var delivered = Set<UUID>()
+        for metric in Metric.all {
+            try await store.forEachEntry(of: metric) { entry in
+                if entry.isSynced, ids.contains(entry.id) { delivered.insert(entry.id) }
+            }
+        }
+        return delivered
     }
 
     /// Changes the given metadata fields (others keep their values); saved locally and queued as one `PUT`.
