@@ -84,6 +84,8 @@ final class BackgroundSync: Sendable {
 
     /// One sync, reported as connection events: syncing, then online, offline (with why) or signed out.
     private func sync(_ account: Account, _ round: Round) async {
+        // Each acknowledgement reaches the screen as it is recorded.
+        await account.engine.onSettled { [inbox] in await inbox.publish(account) }
         inbox.post(.connection(.syncing))
         do {
             let deadline = now().addingTimeInterval(Self.deadline)

@@ -3,8 +3,9 @@ import FitIQTUI
 import Synchronization
 
 /// Shows what other processes write to the account's cache: on each change a ``CacheWatch`` reports,
-/// and after each sync round, it compares the store's revision with the last one seen and posts the
-/// account again when it moved.
+/// and after each sync round, it compares the store's revision with the last one shown and posts the
+/// account again when it moved. This process's own saves and acknowledgements reach the screen
+/// directly (``EventInbox/view(of:)``), and their revisions count as shown.
 ///
 /// Without a watch (or for a cache it cannot watch) only the sync rounds look, so other processes'
 /// changes appear with the next sync; no file is looked at on a timer.
@@ -12,7 +13,6 @@ final class CacheWatcher: Sendable {
     private let slot: AccountSlot
     private let inbox: EventInbox
     private let watch: (any CacheWatch)?
-    private let lastRevision = Mutex<StoreRevision?>(nil)
 
     /// Follows `slot`'s account through `watch` (`nil`: none), posting to `inbox`.
     init(slot: AccountSlot, inbox: EventInbox, watch: (any CacheWatch)?) {
@@ -35,14 +35,10 @@ final class CacheWatcher: Sendable {
         following?.cancel()
     }
 
-    /// Posts `account` when its store's revision differs from the last one seen.
+    /// Posts `account` when its store's revision differs from the last one shown.
     func check(_ account: Account) async {
         guard let revision = await account.store.revision() else { return }
-        let moved = lastRevision.withLock { last in
-            defer { last = revision }
-            return last != revision
-        }
-        if moved { await inbox.publish(account) }
+        if inbox.isNew(revision) { await inbox.publish(account) }
     }
 
     private func follow(_ account: Account, through watch: any CacheWatch) async {

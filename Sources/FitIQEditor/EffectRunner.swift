@@ -148,10 +148,9 @@ final class EffectRunner: Sendable {
             }
             // Sent at once; the answer is the server's copy, so nothing is read after it.
             requestPush()
-            // The account first: the field loses its draft mark in the same frame as the title shows
-            // the change pending (never a saved field under a stale "synced").
-            await inbox.publish(account)
-            inbox.post(.saved(form, error: nil))
+            // One event with the account: the field loses its draft mark in the same frame as the title
+            // shows the change pending (never a saved field under a stale "synced").
+            inbox.post(.saved(form, error: nil, account: await inbox.view(of: account)))
         } catch {
             inbox.post(.saved(form, error: String(describing: error)))
         }

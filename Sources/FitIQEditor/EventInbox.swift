@@ -11,6 +11,8 @@ final class EventInbox: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The store revision of the account last posted: the cache watch posts only others' writes.
+    private let shown = Mutex<StoreRevision?>(nil)
 
     init() {}
 
@@ -36,10 +38,27 @@ final class EventInbox: Sendable {
         state.withLock { $0.waker = waker }
     }
 
-    /// Posts `account`'s cached state, as the screen shows it; nothing when the cache cannot be read.
+    /// Posts `account` as it stands, as the screen shows it; nothing when the cache cannot be read.
     func publish(_ account: Account) async {
-        // The overview, not the whole state: what the screen draws of the history is in its summary.
-        guard let view = try? await account.view() else { return }
+        guard let view = await view(of: account) else { return }
         post(.accountChanged(view))
+    }
+
+    /// `account` as it stands, its store's revision noted as shown (read first: a write that lands
+    /// meanwhile is posted again by the cache watch, never missed).
+    func view(of account: Account) async -> AccountView? {
+        let revision = await account.store.revision()
+        // The overview, not the whole state: what the screen draws of the history is in its summary.
+        guard let view = try? await account.view() else { return nil }
+        shown.withLock { $0 = revision }
+        return view
+    }
+
+    /// Whether `revision` is not the one last shown; it is shown from now on.
+    func isNew(_ revision: StoreRevision) -> Bool {
+        shown.withLock { last in
+            defer { last = revision }
+            return last != revision
+        }
     }
 }

@@ -15,8 +15,9 @@ public enum Event: Sendable {
     case connection(AppState.Connection)
     /// Signing in or registering failed with this message.
     case signInFailed(String)
-    /// A save was made locally (`error` when it could not be).
-    case saved(SaveTarget, error: String?)
+    /// A save was made locally, and the account as it now stands (`error` when it could not be): one
+    /// event, so the form loses its draft marks in the frame that shows the change pending.
+    case saved(SaveTarget, error: String?, account: AccountView? = nil)
     /// A save found nothing new: nothing was written or queued.
     case nothingToSave(SaveTarget)
     /// The clock moved (for the title bar's time).

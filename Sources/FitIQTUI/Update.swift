@@ -18,20 +18,8 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         return [.repaint]
     case .input(.key(let key)):
         return handleKey(&state, key)
-    case .accountChanged(let snapshot):
-        let wasSignIn = state.screen == .signIn
-        state.account = snapshot
-        if state.screen == .progress {
-            // A sync or a save: the chart stays, and is read again (the old one shows until then).
-            state.progress.histories = [:]
-            return [.loadProgress(state.progress.series)]
-        }
-        state.screen = .profile
-        if wasSignIn {
-            state.signIn = SignInForm()
-            state.message = ("Signed in as \(TextSanitizer.sanitize(snapshot.email)).", false)
-        }
-        return []
+    case .accountChanged(let view):
+        return show(view, &state)
     case .connection(let connection):
         state.connection = connection
         return []
@@ -39,14 +27,15 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         state.signIn.busy = false
         state.message = (TextSanitizer.sanitize(message), true)
         return []
-    case .saved(let target, let error):
+    case .saved(let target, let error, let account):
         if let error {
             state.message = (TextSanitizer.sanitize(error), true)
             return []
         }
+        let effects = account.map { show($0, &state) } ?? []
         for field in target.fields { state.profile.drafts[field] = nil }
         state.message = (target.savedMessage, false)
-        return []
+        return effects
     case .nothingToSave(let target):
         for field in target.fields { state.profile.drafts[field] = nil }
         state.message = ("Nothing to save.", false)
@@ -70,6 +59,23 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         if history.series == state.progress.series { state.progress.cut(now: state.now, in: state.timeZone) }
         return []
     }
+}
+
+/// Shows the account as it now stands: after a save, a sync, another process's change, a sign-in.
+private func show(_ view: AccountView, _ state: inout AppState) -> [Effect] {
+    let wasSignIn = state.screen == .signIn
+    state.account = view
+    if state.screen == .progress {
+        // A sync or a save: the chart stays, and is read again (the old one shows until then).
+        state.progress.histories = [:]
+        return [.loadProgress(state.progress.series)]
+    }
+    state.screen = .profile
+    if wasSignIn {
+        state.signIn = SignInForm()
+        state.message = ("Signed in as \(TextSanitizer.sanitize(view.email)).", false)
+    }
+    return []
 }
 
 /// A paste is text, never keys: it goes into the field being typed in, on one line; elsewhere it is

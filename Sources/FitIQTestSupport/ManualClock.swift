@@ -47,12 +47,15 @@ public final class ManualClock: Clock, Sendable {
         let id = UUID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if deadline <= state.now { return true }
+                // Checked under the lock the cancellation handler takes: a task cancelled before it began
+                // to sleep (the handler then found no sleeper to wake) does not sleep at all.
+                let resumeNow = state.withLock { state -> Result<Void, any Error>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= state.now { return .success(()) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return false
+                    return nil
                 }
-                if resumeNow { continuation.resume() }
+                if let resumeNow { continuation.resume(with: resumeNow) }
             }
         } onCancel: {
             let sleeper = state.withLock { state -> Sleeper? in

@@ -55,6 +55,15 @@ public actor SyncEngine {
     /// How many progress posts one claim takes at most.
     nonisolated var batchLimit: Int { environment.progressPostsInFlight * Self.windowsPerBatch }
 
+    /// Called after each write that records answers (``onSettled(_:)``).
+    private var settledObserver: (@Sendable () async -> Void)?
+
+    /// Calls `observer` after each write that records requests' answers: an open editor shows each
+    /// acknowledgement at once, without waiting for its cache watch (which is for other processes).
+    public func onSettled(_ observer: @escaping @Sendable () async -> Void) {
+        settledObserver = observer
+    }
+
     /// Remembers what a save claimed for this engine (``AccountState/claimNext``), for the next drain.
     public func reserve(_ batch: [SyncOperation]) {
         let items = Set(batch.map(\.item))
@@ -205,6 +214,7 @@ public actor SyncEngine {
         } else {
             try await store.updateRecent(settle)
         }
+        await settledObserver?()
         if let failure { throw failure }
         return zip(batch, settled).contains { operation, outcome in
             guard case .retry = outcome else { return false }
