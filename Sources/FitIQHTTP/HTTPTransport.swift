@@ -149,7 +149,13 @@ public final class HTTPTransport: Sendable {
             case .remoteConnectionClosed:
                 return .unreachable(message: "the connection closed before the answer")
             default:
-                return .unreachable(message: String(describing: error))
+                // The case alone: a description may quote the request's headers, a token among them.
+                let name = String(String(describing: error).prefix { $0 != "(" })
+                if name.hasSuffix(".invalidHeaderFieldValues") {
+                    // The stored access token cannot be sent (a file garbled it): a refresh replaces it.
+                    return .unauthorized(message: "the stored access token cannot be sent")
+                }
+                return .unreachable(message: name)
             }
         case is CancellationError:
             return .unreachable(message: "cancelled")

@@ -19,7 +19,22 @@ enum WireResponses {
         let tokens = try decode(WireTokens.self, from: body)
         guard let access = tokens.accessToken, !access.isEmpty, let refresh = tokens.refreshToken, !refresh.isEmpty
         else { throw Unreadable(reason: "it has no access_token and refresh_token") }
+        // A token goes into a header of every request (RFC 6750's b64token); one that cannot (a garbled
+        // answer) would make every later request fail before it is sent, with no way to recover.
+        guard access.utf8.allSatisfy(isTokenByte), refresh.utf8.allSatisfy(isTokenByte) else {
+            throw Unreadable(reason: "its tokens hold characters a token cannot have")
+        }
         return TokenPair(accessToken: access, refreshToken: refresh)
+    }
+
+    /// A byte of RFC 6750's `b64token`: letters, digits, `-._~+/` and `=`.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "-._~+/=".utf8.contains(byte)
+        }
     }
 
     static func registration(_ body: Data, email: String) throws(Unreadable) -> RegistrationResult {

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import FitIQCore
 import Foundation
 import Testing
@@ -8,6 +9,24 @@ import Testing
 struct WireFormatTests {
     func json(_ data: Data) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// A token that could not go into a header (a garbled answer) is refused at once, never stored: a
+    /// stored one would make every later request fail before it is sent.
+    @Test(arguments: ["eyJ.a\u{0}b.c", "eyJ.a b.c", "eyJ.a\nb.c", "eyJ.é.c"])
+    func tokensThatCannotBeSentAreRefused(access: String) throws {
+        let body = try JSONEncoder().encode(["access_token": access, "refresh_token": "r-1"])
+        #expect(throws: WireResponses.Unreadable.self) { try WireResponses.tokens(body) }
+        let good = try JSONEncoder().encode(["access_token": "eyJhbGciOi.eyJzdWIi_-.sig+/=", "refresh_token": "r-1"])
+        #expect(try WireResponses.tokens(good).accessToken == "eyJhbGciOi.eyJzdWIi_-.sig+/=")
+    }
+
+    /// A stored token that cannot be sent is renewed, not retried forever, and never quoted.
+    @Test func aHeaderThatCannotBeSentIsARefusalThatNamesNoToken() {
+        let mapped = HTTPTransport.map(HTTPClientError.invalidHeaderFieldValues(["Bearer secret-token\u{0}"]))
+        #expect(mapped == .unauthorized(message: "the stored access token cannot be sent"))
+        let other = HTTPTransport.map(HTTPClientError.invalidURL)
+        #expect(!other.description.contains("("), "\(other)")
     }
 
     @Test func physicalBodiesHoldOnlyHeightAndSexAndNeverNull() throws {
