@@ -19,6 +19,7 @@ Usage: saves.py --bin-dir DIR [--compare-bin-dir DIR] [--entries N] [--import-re
 """
 
 import argparse
+import contextlib
 import datetime
 import os
 import re
@@ -86,47 +87,44 @@ def count(events):
     return before, between, after, len(requests)
 
 
-def measure(bin_dir, entries, work):
-    """Each row's counts with the programs of `bin_dir`."""
+@contextlib.contextmanager
+def signed_in(bin_dir, work, email):
+    """A development server of `bin_dir` and a user registered on it: (fitiq-tui, its env, a cli runner)."""
     tui = os.path.join(bin_dir, "fitiq-tui")
     api_key = "bench-" + os.urandom(12).hex()
-    home = tempfile.mkdtemp(prefix="home-", dir=work)
-    env = fitiqtools.user_env(home, FITIQ_API_KEY=api_key)
+    env = fitiqtools.user_env(tempfile.mkdtemp(prefix="home-", dir=work), FITIQ_API_KEY=api_key)
     server, url = fitiqtools.start_server(bin_dir, dict(env, FITIQ_DEV_API_KEY=api_key), "--bcrypt-cost", "4")
     try:
         cli = client(tui, env)
-        register(cli, url, "saves@example.com")
+        register(cli, url, email)
+        yield tui, env, cli
+    finally:
+        fitiqtools.stop(server)
+
+
+def measure(bin_dir, entries, work):
+    """Each row's counts with the programs of `bin_dir`."""
+    with signed_in(bin_dir, work, "saves@example.com") as (tui, env, cli):
         if entries:
-            path = os.path.join(home, "weights.csv")
+            path = os.path.join(env["HOME"], "weights.csv")
             csv_file(path, entries)
             cli("import-csv", path)
             cli("sync", "--wait")
         return [(name, count(traced(tui, env, arguments, work))) for name, arguments in ROWS]
-    finally:
-        fitiqtools.stop(server)
 
 
 def first_import(bin_dir, readings, work):
     """(seconds, peak RSS in MB) of the first `import-csv` of `readings` new weights, synced."""
-    tui = os.path.join(bin_dir, "fitiq-tui")
-    api_key = "bench-" + os.urandom(12).hex()
-    home = tempfile.mkdtemp(prefix="import-", dir=work)
-    env = fitiqtools.user_env(home, FITIQ_API_KEY=api_key)
-    server, url = fitiqtools.start_server(bin_dir, dict(env, FITIQ_DEV_API_KEY=api_key), "--bcrypt-cost", "4")
-    try:
-        cli = client(tui, env)
-        register(cli, url, "import@example.com")
-        path = os.path.join(home, "weights.csv")
+    with signed_in(bin_dir, work, "import@example.com") as (tui, env, _):
+        path = os.path.join(env["HOME"], "weights.csv")
         csv_file(path, readings, start_value=70.0)
+        rss = os.path.join(env["HOME"], "rss")
         started = time.perf_counter()
-        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", os.path.join(home, "rss"), tui, "import-csv", path],
-                       env=env, check=True, capture_output=True, timeout=600)
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss, tui, "import-csv", path], env=env, check=True,
+                       capture_output=True, timeout=600)
         seconds = time.perf_counter() - started
-        with open(os.path.join(home, "rss")) as f:
-            rss_mb = int(f.read().split()[-1]) / 1024
-        return seconds, rss_mb
-    finally:
-        fitiqtools.stop(server)
+        with open(rss) as f:
+            return seconds, int(f.read().split()[-1]) / 1024
 
 
 def main():
