@@ -131,7 +131,7 @@ progress_year() {
     wait_for "$session" "over the last 3 months."
     wait_for "$session" "$legend"
     t send-keys -t "$session" Right
-    wait_for "$session" "over the last 1 year."
+    wait_for "$session" "over the last year."
     wait_for "$session" "$legend"
 }
 
