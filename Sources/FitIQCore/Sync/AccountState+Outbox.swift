@@ -95,14 +95,7 @@ extension AccountState {
     /// Lets go of claims that no longer hold: past their time, or taken by a process that has ended
     /// (a sync killed mid-request). The entry is then judged and sent like any other.
     public mutating func releaseVoidClaims(now: Date, isVoid: (Claim) -> Bool) {
-        outbox.metadata?.delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
-        outbox.physical?.delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
-        for index in outbox.progress.indices {
-            outbox.progress[index].delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
-        }
-        for index in outbox.deletions.indices {
-            outbox.deletions[index].delivery.releaseClaim(ifVoidAt: now, isVoid: isVoid)
-        }
+        releaseClaims { claim, _ in claim.until <= now || isVoid(claim) }
     }
 
     /// Takes what is due next for `owner` at `now`, as one write: claims of ended processes are let go,
@@ -134,8 +127,13 @@ extension AccountState {
 
     /// Lets go of `owner`'s claims on `items` (reserved at a save and not sent after all).
     public mutating func release(_ items: Set<OutboxItemID>, of owner: UUID) {
+        releaseClaims { claim, item in claim.owner == owner && items.contains(item) }
+    }
+
+    /// Lets go of each claim that `isReleased` picks, given the claim and the entry it holds.
+    mutating func releaseClaims(where isReleased: (Claim, OutboxItemID) -> Bool) {
         func release(_ delivery: inout Delivery, _ item: OutboxItemID) {
-            if delivery.claim?.owner == owner, items.contains(item) { delivery.claim = nil }
+            if let claim = delivery.claim, isReleased(claim, item) { delivery.claim = nil }
         }
         if var change = outbox.metadata {
             release(&change.delivery, .metadata)

@@ -69,11 +69,6 @@ public struct Delivery: Sendable, Codable, Equatable {
         rejection = nil
     }
 
-    /// Drops a claim past its time or whose holder has ended.
-    mutating func releaseClaim(ifVoidAt now: Date, isVoid: (Claim) -> Bool) {
-        if let claim, claim.until <= now || isVoid(claim) { self.claim = nil }
-    }
-
     /// Forgets failures, so the entry is sent at the next chance.
     mutating func reset() {
         attempts = 0
