@@ -65,6 +65,21 @@ struct SyncEngineTests {
         #expect(await harness.backend.entries.contains { $0.type == metric.type && $0.quantity == value })
     }
 
+    /// A reservation whose claim is about to run out is claimed again before it is sent: no other
+    /// sender can take it while its request is in flight.
+    @Test func aReservationAboutToRunOutIsClaimedAgainBeforeItIsSent() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.syncNow()
+        let store = harness.store(of: account)
+        let savesBefore = await store.saveCount
+        try await account.log(.weight, 72.4, sending: true)
+        harness.clock.advance(by: .seconds(AccountState.claimDuration - 5))
+        #expect(try await account.push().isSynced)
+        let saves = await store.saveCount
+        #expect(saves == savesBefore + 3, "saves: \(saves - savesBefore)")
+    }
+
     /// A change reserved at its save is still checked against the server before it goes out.
     @Test func aReservedChangeIsStillJudgedForConflicts() async throws {
         let harness = TestHarness()

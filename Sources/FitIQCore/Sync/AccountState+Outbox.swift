@@ -125,6 +125,19 @@ extension AccountState {
         return (action, batch)
     }
 
+    /// Whether `owner` holds the claim on `item` until `until` at least.
+    public func isClaimed(_ item: OutboxItemID, by owner: UUID, until: Date) -> Bool {
+        let delivery: Delivery? =
+            switch item {
+            case .metadata: outbox.metadata?.delivery
+            case .physical: outbox.physical?.delivery
+            case .progress(let id): outbox.progress.first { $0.id == id }?.delivery
+            case .deletion(let id): outbox.deletions.first { $0.id == id }?.delivery
+            }
+        guard let claim = delivery?.claim else { return false }
+        return claim.owner == owner && claim.until >= until
+    }
+
     /// Lets go of `owner`'s claims on `items` (reserved at a save and not sent after all).
     public mutating func release(_ items: Set<OutboxItemID>, of owner: UUID) {
         releaseClaims { claim, item in claim.owner == owner && items.contains(item) }

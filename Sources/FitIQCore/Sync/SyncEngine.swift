@@ -134,9 +134,11 @@ public actor SyncEngine {
                 // A save claimed what goes out next in its own write: it is sent without another one,
                 // unless something changed it since (a conflict found, another edit).
                 var state = try await store.overview().state
+                // Still this engine's, and for long enough that no other sender takes it meanwhile.
+                let stillHeld = held.allSatisfy { state.isClaimed($0, by: owner, until: now.addingTimeInterval(10)) }
                 let next = state.claimNext(
                     for: owner, now: now, holder: holder, isVoid: isVoid, limit: limit, reserved: held)
-                if case .send = next.action, let batch = reservedOperations(for: next.batch) {
+                if stillHeld, case .send = next.action, let batch = reservedOperations(for: next.batch) {
                     let sent = Set(batch.map(\.item))
                     reserved.removeAll { sent.contains($0.item) }
                     recheck = try await send(batch, unchecked: unchecked) || recheck
