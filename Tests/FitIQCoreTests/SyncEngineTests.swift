@@ -6,6 +6,16 @@ import Testing
 
 /// The sync engine against the in-memory backend, on a manual clock: nothing sleeps.
 struct SyncEngineTests {
+    /// How many times `body` wrote `account`'s cache.
+    static func writes(
+        of account: Account, in harness: TestHarness, _ body: () async throws -> Void
+    ) async throws -> Int {
+        let store = harness.store(of: account)
+        let before = await store.saveCount
+        try await body()
+        return await store.saveCount - before
+    }
+
     @Test func hundredOfflineNameEditsArriveAsOnePut() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
@@ -55,13 +65,12 @@ struct SyncEngineTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         try await account.syncNow()
-        let store = harness.store(of: account)
-        let savesBefore = await store.saveCount
         let value = metric == .height ? 181.0 : metric == .weight ? 72.4 : 18.5
-        #expect(try await account.saveMeasurement(metric, value, sending: true))
-        #expect(try await account.push().isSynced)
-        let saves = await store.saveCount
-        #expect(saves == savesBefore + 2, "saves: \(saves - savesBefore)")
+        let writes = try await Self.writes(of: account, in: harness) { () async throws in
+            #expect(try await account.saveMeasurement(metric, value, sending: true))
+            #expect(try await account.push().isSynced)
+        }
+        #expect(writes == 2)
         #expect(await harness.backend.entries.contains { $0.type == metric.type && $0.quantity == value })
     }
 
@@ -71,13 +80,12 @@ struct SyncEngineTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         try await account.syncNow()
-        let store = harness.store(of: account)
-        let savesBefore = await store.saveCount
-        try await account.log(.weight, 72.4, sending: true)
-        harness.clock.advance(by: .seconds(AccountState.claimDuration - 5))
-        #expect(try await account.push().isSynced)
-        let saves = await store.saveCount
-        #expect(saves == savesBefore + 3, "saves: \(saves - savesBefore)")
+        let writes = try await Self.writes(of: account, in: harness) { () async throws in
+            try await account.log(.weight, 72.4, sending: true)
+            harness.clock.advance(by: .seconds(AccountState.claimDuration - 5))
+            #expect(try await account.push().isSynced)
+        }
+        #expect(writes == 3)
     }
 
     /// A change reserved at its save is still checked against the server before it goes out.
@@ -164,18 +172,16 @@ struct SyncEngineTests {
         await harness.backend.answerPatchesWithoutUpdatedAt(true)
         let account = try await harness.signedIn()
         try await account.syncNow()
-        let store = harness.store(of: account)
         harness.clock.advance(by: .seconds(60))
         try await account.updateHeight(centimetres: 181, sending: true)
         try await account.push()
         harness.clock.advance(by: .seconds(60))
-        let savesBefore = await store.saveCount
 
-        #expect(try await account.updateMetadata(bio: "Fell runner", sending: true))
-        #expect(try await account.push().isSynced)
-
-        let saves = await store.saveCount
-        #expect(saves == savesBefore + 2, "saves: \(saves - savesBefore)")
+        let writes = try await Self.writes(of: account, in: harness) { () async throws in
+            #expect(try await account.updateMetadata(bio: "Fell runner", sending: true))
+            #expect(try await account.push().isSynced)
+        }
+        #expect(writes == 2)
     }
 
     @Test func savingTheValueAlreadyThereChangesNothing() async throws {
