@@ -47,7 +47,7 @@ extension AccountFile {
             profile = state.profile.map(ProfileV1.init)
             serverCopy = state.serverCopy.map(ServerProfileV1.init)
             outbox = OutboxV1(state.outbox)
-            history = state.history.map(EntryV1.init)
+            history = state.history.entries.map(EntryV1.init)
             lastSyncAt = state.lastSyncAt
             historyCheckedAt = state.historyCheckedAt
             undoLog = state.undoLog.isEmpty ? nil : state.undoLog.map(UndoStepV1.init)
@@ -58,7 +58,8 @@ extension AccountFile {
         func domain() throws -> AccountState {
             AccountState(
                 profile: try profile?.domain, serverCopy: try serverCopy?.domain, outbox: try outbox.domain(),
-                history: history.map(\.domain), lastSyncAt: lastSyncAt, historyCheckedAt: historyCheckedAt,
+                history: WholeHistory(entries: history.map(\.domain)), lastSyncAt: lastSyncAt,
+                historyCheckedAt: historyCheckedAt,
                 undoLog: try (undoLog ?? []).map { try $0.domain() }, removedServerIds: removedServerIds ?? [],
                 acknowledgedValues: acknowledgedValues ?? [:])
         }

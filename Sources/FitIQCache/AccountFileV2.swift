@@ -136,7 +136,7 @@ struct AccountFileV2: VersionedFileFormat {
     static func decodeOlder(version: Int, from data: Data, with decoder: JSONDecoder) throws -> StoredAccount? {
         guard version == AccountFile.schemaVersion else { return nil }
         var state = try decoder.decode(AccountFile.self, from: data).value
-        let history = state.history
+        let history = state.history.entries
         state.history = []
         return StoredAccount(state: state, index: HistoryIndex(), summaries: [:], inlineHistory: history)
     }

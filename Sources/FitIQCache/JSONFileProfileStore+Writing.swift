@@ -27,12 +27,14 @@ extension JSONFileProfileStore {
             let previous = Set(stored.index.segments.map(\.file))
             stored.index.segments = []
             stored.index.journal = []
-            let keys = Set(state.history.map(SegmentKey.init))
-            try writeSegments(keys, of: state.history, into: &stored.index)
-            stored.summaries = Dictionary(grouping: state.history, by: \.type).mapValues { HistorySummary(of: $0) }
+            let keys = Set(state.history.entries.map(SegmentKey.init))
+            try writeSegments(keys, of: state.history.entries, into: &stored.index)
+            stored.summaries = Dictionary(grouping: state.history.entries, by: \.type).mapValues {
+                HistorySummary(of: $0)
+            }
             obsolete = Array(previous.subtracting(stored.index.segments.map(\.file)))
         } else {
-            let changes = Self.changes(from: known.state.history, to: state.history)
+            let changes = Self.changes(from: known.state.history.entries, to: state.history.entries)
             if !changes.isEmpty {
                 stored.index.journal += changes
                 let metrics = Set(changes.flatMap(\.keys).map(\.metric))
@@ -44,7 +46,7 @@ extension JSONFileProfileStore {
                     let keys = Set(stored.index.journal.flatMap(\.keys))
                     let previous = Set(stored.index.segments.map(\.file))
                     stored.index.journal = []
-                    try writeSegments(keys, of: state.history, into: &stored.index)
+                    try writeSegments(keys, of: state.history.entries, into: &stored.index)
                     obsolete = Array(previous.subtracting(stored.index.segments.map(\.file)))
                     folded = true
                 }

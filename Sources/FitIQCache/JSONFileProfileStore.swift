@@ -87,17 +87,18 @@ public struct JSONFileProfileStore: ProfileStore {
     public func overview() async throws -> AccountOverview {
         guard let data = try file.readData() else { return AccountOverview(full: .empty) }
         if let known = memory.snapshot(for: data) {
-            return AccountOverview(state: known.state, summaries: known.stored.summaries, isComplete: true)
+            return AccountOverview(
+                state: known.state.with(RecentEntries(entries: known.state.history.entries)),
+                summaries: known.stored.summaries, isComplete: true)
         }
         switch memory.decoded(for: data).map(CacheFile<AccountFileV2>.Contents.value) ?? decodeAccount(data) {
         case .value(let stored):
             if let inline = stored.inlineHistory {
                 var state = stored.state
-                state.history = inline
+                state.history = WholeHistory(entries: inline)
                 return AccountOverview(full: state)
             }
-            var state = stored.state
-            state.history = stored.summaries.values.flatMap(\.latest)
+            let state = stored.state.with(RecentEntries(entries: stored.summaries.values.flatMap(\.latest)))
             return AccountOverview(state: state, summaries: stored.summaries, isComplete: false)
         case .missing:
             return AccountOverview(full: .empty)
@@ -116,33 +117,31 @@ public struct JSONFileProfileStore: ProfileStore {
     /// memory: `account.json` is read and written, no segment. A change that does more than add
     /// entries newer than every other of their metric (or one that would fill the journal) is made
     /// again on the whole state, so `change` must be a pure function of the state it is given.
-    public func updateRecent<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
+    public func updateRecent<T: Sendable>(_ change: @Sendable (inout RecentAccountState) throws -> T) async throws -> T
+    {
         try await lock.withLock {
             guard let data = try file.readData(), memory.snapshot(for: data) == nil,
                 case .value(let stored) = memory.decoded(for: data).map(CacheFile<AccountFileV2>.Contents.value)
                     ?? decodeAccount(data),
                 stored.inlineHistory == nil, stored.index.journal.count < HistoryIndex.journalLimit
-            else { return try updateWhole(change) }
-            var recent = stored.state
-            recent.history = stored.summaries.values.flatMap(\.latest)
-            Self.normalize(&recent.history)
+            else { return try updateWhole { try $0.applyToAll(change) } }
+            var recent = stored.state.with(RecentEntries(entries: stored.summaries.values.flatMap(\.latest)))
+            Self.normalize(&recent.history.entries)
             var state = recent
             let result = try change(&state)
-            if state.history != recent.history { Self.normalize(&state.history) }
+            if state.history != recent.history { Self.normalize(&state.history.entries) }
             if state == recent { return result }
             var next = stored
             if state.history != recent.history {
                 // Only entries added after every entry of their metric: the summaries follow from them.
-                let added = state.history.dropFirst(recent.history.count)
-                guard state.history.starts(with: recent.history),
+                guard let added = state.history.added(since: recent.history),
                     stored.index.journal.count + added.count <= HistoryIndex.journalLimit,
                     let summaries = Self.summaries(stored.summaries, adding: Array(added))
-                else { return try updateWhole(change) }
+                else { return try updateWhole { try $0.applyToAll(change) } }
                 next.summaries = summaries
                 next.index.journal += added.map { .put($0, previous: nil) }
             }
-            next.state = state
-            next.state.history = []
+            next.state = state.with(WholeHistory())
             memory.remember(decoded: next, bytes: try writtenAccount(next))
             return result
         }
@@ -177,7 +176,7 @@ public struct JSONFileProfileStore: ProfileStore {
         var state = known.state
         let result = try change(&state)
         // Comparing an untouched history costs nothing (the same storage); a changed one is put in order.
-        if state.history != known.state.history { Self.normalize(&state.history) }
+        if state.history != known.state.history { Self.normalize(&state.history.entries) }
         if state != known.state || known.needsRewrite { try save(state, over: known) }
         return result
     }
@@ -233,11 +232,12 @@ public struct JSONFileProfileStore: ProfileStore {
         var state = stored.state
         var needsRewrite = stored.inlineHistory != nil
         if let inline = stored.inlineHistory {
-            state.history = inline
+            state.history.entries = inline
         } else if let previous = memory.snapshot(), previous.extends(to: stored) {
             // Another process saved changes on top of what this one holds: apply the journal's new part.
-            state.history = Self.applying(
-                Array(stored.index.journal.dropFirst(previous.stored.index.journal.count)), to: previous.state.history)
+            state.history.entries = Self.applying(
+                Array(stored.index.journal.dropFirst(previous.stored.index.journal.count)),
+                to: previous.state.history.entries)
         } else {
             var entries: [ProgressEntry] = []
             for segment in stored.index.segments {
@@ -262,9 +262,9 @@ public struct JSONFileProfileStore: ProfileStore {
                     state.historyCheckedAt = nil
                 }
             }
-            state.history = Self.applying(stored.index.journal, to: entries)
+            state.history.entries = Self.applying(stored.index.journal, to: entries)
         }
-        Self.normalize(&state.history)
+        Self.normalize(&state.history.entries)
         let snapshot = Snapshot(bytes: data, stored: stored, state: state, needsRewrite: needsRewrite)
         memory.remember(snapshot)
         return snapshot

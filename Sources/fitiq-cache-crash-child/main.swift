@@ -25,7 +25,7 @@ func crashTestState(_ counter: Int) -> AccountState {
             loggedAt: Date(timeIntervalSinceReferenceDate: Double(counter * 100 + index)),
             notes: String(repeating: "x", count: counter % 5), source: .manual)
     }
-    return AccountState(profile: profile, history: history)
+    return AccountState(profile: profile, history: WholeHistory(entries: history))
 }
 
 func say(_ line: String) {

@@ -18,7 +18,7 @@ struct AccountEncodingTests {
         }
         var index = HistoryIndex()
         index.journal = entries.prefix(journal).map { .put($0, previous: nil) }
-        state.history = []
+        state.history.entries = []
         return StoredAccount(
             state: state, index: index, summaries: [ProgressEntry.heightType: HistorySummary(of: entries)],
             inlineHistory: nil)

@@ -14,7 +14,7 @@ struct ColdSyncTests {
             let (clock, backend) = (machines.clock, machines.backend)
             let first = try await machines.signedIn()
             let seeded = machines.syncedHistory(3_000)
-            try await first.store.update { $0.history = seeded }
+            try await first.store.update { $0.history.entries = seeded }
 
             // Another process: the edit, then its push (conflict check, PUT, acknowledgement).
             let cold = try #require(try await machines.accounts().current())
@@ -57,7 +57,7 @@ struct ColdSyncTests {
             let (clock, backend) = (machines.clock, machines.backend)
             let first = try await machines.signedIn()
             let seeded = machines.syncedHistory(500)
-            try await first.store.update { $0.history = seeded }
+            try await first.store.update { $0.history.entries = seeded }
             // An entry a year back, logged without sending: far older than the latest entries.
             let today = CalendarDate(containing: clock.date(), in: .utc)
             try await first.logHeight(168.5, on: today.adding(days: -365))

@@ -27,7 +27,7 @@ struct HistoryLayoutTests {
         let entries = history(entries)
         try await store.update { state in
             state = CacheFixtures.state(name: "Ada")
-            state.history = entries
+            state.history.entries = entries
         }
     }
 
@@ -78,7 +78,7 @@ struct HistoryLayoutTests {
             let history = entries
             try await store.update { state in
                 state = CacheFixtures.state(name: "Ada")
-                state.history = history
+                state.history.entries = history
             }
             try await store.update { $0.profile = $0.profile?.updatingMetadata(ProfileMetadata(name: "Bo"), at: start) }
             let size = try Data(contentsOf: store.folder.appendingPathComponent("account.json")).count

@@ -29,7 +29,7 @@ struct StreamingReadTests {
             let history = seeded
             try await store.update { state in
                 state = CacheFixtures.state(name: "Ada")
-                state.history = history
+                state.history.entries = history
             }
             // Changes since the segments were written, held in the journal: a new weight, a removal, a
             // correction (a removal and a new entry at the same instant), a weight far in the past.

@@ -87,7 +87,7 @@ struct AccountUseCaseTests {
     @Test func theFirstSyncPostsOneInitialHeightAndOnlyOne() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        #expect(await harness.backend.entries.map(\.notes) == [AccountState.initialHeightNote])
+        #expect(await harness.backend.entries.map(\.notes) == [ProgressEntry.initialHeightNote])
         try await account.syncNow()
         try await account.engine.refreshHistory(full: true)
         try await account.engine.drain()

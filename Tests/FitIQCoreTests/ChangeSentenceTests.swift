@@ -62,7 +62,7 @@ struct ChangeSentenceTests {
         try await account.push()
         let entry = try #require(try await account.history(of: metric, refresh: false).first)
         await harness.backend.setOffline(true)
-        try await account.deleteEntry(of: metric, id: AccountState.publicId(of: entry))
+        try await account.deleteEntry(of: metric, id: entry.publicId)
         let removal = try #require(try await account.status().changes.first { $0.summary.contains("remove") })
         #expect(Self.names(removal.summary, metric, value, units), "\(removal.summary)")
         let restored = try await account.undo()

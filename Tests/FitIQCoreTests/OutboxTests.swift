@@ -116,7 +116,7 @@ struct OutboxTests {
             now = until
         }
         #expect(waits == [1, 2, 4, 8, 16, 32, 60, 60])
-        #expect(AccountState.backoff(afterAttempts: 3, random: 0) == 2)
+        #expect(Outbox.backoff(afterAttempts: 3, random: 0) == 2)
         #expect(state.outbox.metadata?.delivery.lastError == "HTTP 503")
     }
 
@@ -151,7 +151,7 @@ struct OutboxTests {
         #expect(state.rejectedChangeCount == 1)
         #expect(state.nextAction(for: me, now: start) == .idle)
         // Retry sends it again; discard reverts to the server's value.
-        state.retry(.metadata)
+        state.outbox.retry(.metadata)
         #expect(state.nextOperation() != nil)
         state.discard(.metadata)
         #expect(state.profile?.languageCode == "en")
@@ -181,8 +181,8 @@ struct OutboxTests {
         // The other process died mid-request: after the claim expires, the POST is re-sent with a check.
         #expect(
             state.nextAction(for: me, now: start.addingTimeInterval(5))
-                == .wait(until: start.addingTimeInterval(AccountState.claimDuration)))
-        let later = start.addingTimeInterval(AccountState.claimDuration + 1)
+                == .wait(until: start.addingTimeInterval(Outbox.claimDuration)))
+        let later = start.addingTimeInterval(Outbox.claimDuration + 1)
         guard case .logProgress(_, _, let checkFirst) = try #require(state.nextOperation(at: later)) else { return }
         #expect(checkFirst)
     }
@@ -298,7 +298,7 @@ struct OutboxTests {
         let result7 = state.queueInitialHeightIfNeeded(serverHasHeightEntries: false, now: start)
         #expect(!result7)
         #expect(state.outbox.progress.count == 1)
-        #expect(state.outbox.progress.first?.entry.notes == AccountState.initialHeightNote)
+        #expect(state.outbox.progress.first?.entry.notes == ProgressEntry.initialHeightNote)
         #expect(state.outbox.progress.first?.entry.loggedAt == TestHarness.serverProfile.updatedAt)
         var withHistory = syncedState()
         let result8 = withHistory.queueInitialHeightIfNeeded(serverHasHeightEntries: true, now: start)

@@ -82,7 +82,7 @@ struct SyncEngineTests {
         try await account.syncNow()
         let writes = try await Self.writes(of: account, in: harness) { () async throws in
             try await account.log(.weight, 72.4, sending: true)
-            harness.clock.advance(by: .seconds(AccountState.claimDuration - 5))
+            harness.clock.advance(by: .seconds(Outbox.claimDuration - 5))
             #expect(try await account.push().isSynced)
         }
         #expect(writes == 3)

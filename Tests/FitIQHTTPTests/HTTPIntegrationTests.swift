@@ -101,7 +101,7 @@ struct HTTPIntegrationTests {
             }
             let heights = try await server.serverHeights(account)
             #expect(heights.count == 1)
-            #expect(heights.first?.notes == AccountState.initialHeightNote)
+            #expect(heights.first?.notes == ProgressEntry.initialHeightNote)
             #expect(heights.first?.quantity == 172)
         }
     }

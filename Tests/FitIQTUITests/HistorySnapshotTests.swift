@@ -10,7 +10,7 @@ struct HistorySnapshotTests {
     /// `count` height entries, one a day back from `fixedNow`, the newest 181 cm.
     private func account(entries count: Int) -> AccountState {
         var state = fixtureAccount()
-        state.history = (0..<count).map { day in
+        state.history.entries = (0..<count).map { day in
             ProgressEntry(
                 serverId: "e\(day)", quantity: day == 0 ? 181 : 170 + Double(day % 7) / 2,
                 loggedAt: fixedNow.addingTimeInterval(-Double(day) * 86_400), source: .server)
@@ -21,7 +21,7 @@ struct HistorySnapshotTests {
     @Test func theSummaryDrawsWhatTheWholeHistoryDraws() {
         let full = account(entries: 5_000)
         var overview = AccountOverview(full: full)
-        overview.state.history = overview.summaries[ProgressEntry.heightType]?.latest ?? []
+        overview.state.history.entries = overview.summaries[ProgressEntry.heightType]?.latest ?? []
         overview.isComplete = false
 
         let partial = AccountView(email: "jane@example.com", server: "s", overview: overview, timeZone: .utc)

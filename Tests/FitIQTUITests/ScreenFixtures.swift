@@ -36,7 +36,7 @@ func fixtureAccount(
         profile = profile.updatingPhysical(physical)
         account.profile = profile
     }
-    account.history = (0..<12).map { index in
+    account.history.entries = (0..<12).map { index in
         ProgressEntry(
             serverId: "e\(index)", quantity: 170 + Double(index % 4) / 2,
             loggedAt: fixedNow.addingTimeInterval(-Double(index) * 30 * 86_400), source: .server)

@@ -79,7 +79,7 @@ public struct BodyMassIndex: Sendable, Equatable {
     }
 }
 
-extension AccountState {
+extension AccountRecord {
     /// The BMI of the latest weight, with the height at that weight's date: the newest height logged
     /// no later than it, else the profile's height. `nil` without a weight or a height.
     public func latestBodyMassIndex(timeZone: LocalZone) -> BodyMassIndex? {

@@ -43,6 +43,8 @@ public struct ProgressEntry: Sendable, Codable, Equatable, Identifiable {
 
     /// The progress type that holds the height history.
     public static let heightType = "height"
+    /// The note of the height entry created from the profile's height.
+    public static let initialHeightNote = "Initial height from profile"
 
     /// Whether the server has this entry.
     public var isSynced: Bool { serverId != nil }

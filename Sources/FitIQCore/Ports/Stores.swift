@@ -13,19 +13,21 @@ public protocol ProfileStore: Sendable {
     /// to each metric's latest entries, and a summary per metric.
     func overview() async throws -> AccountOverview
     /// ``update(_:)`` for a change that needs only the latest entries of each history (a new
-    /// measurement, a profile edit): `change` may be given a state whose history holds only those
-    /// (``HistorySummary/latest``), and run again on the whole state when it did more than add newer
-    /// entries. It must be a pure function of the state it is given.
-    func updateRecent<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T
+    /// measurement, a profile edit, an acknowledgement): `change` is given each metric's latest
+    /// entries (``HistorySummary/latest``), and run again on all of them when it did more than add
+    /// newer entries. It must be a pure function of the state it is given.
+    func updateRecent<T: Sendable>(_ change: @Sendable (inout RecentAccountState) throws -> T) async throws -> T
     /// Calls `body` with each entry of `metric`'s history, oldest first, without holding the whole
     /// history at once (an export of years of data).
     func forEachEntry(of metric: Metric, _ body: (ProgressEntry) throws -> Void) async throws
 }
 
 extension ProfileStore {
-    /// The whole state: for stores whose history costs nothing to read (in memory).
-    public func updateRecent<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
-        try await update(change)
+    /// ``update(_:)`` with the latest entries, then every entry when the change needs them: for
+    /// stores whose history costs nothing to read (in memory).
+    public func updateRecent<T: Sendable>(_ change: @Sendable (inout RecentAccountState) throws -> T) async throws -> T
+    {
+        try await update { state in try state.applyRecent(change) }
     }
 
     /// The entries of a full ``load()``: for stores whose history costs nothing to read (in memory).
@@ -42,13 +44,13 @@ extension ProfileStore {
 /// The account as a first frame shows it: everything but the history's bulk.
 public struct AccountOverview: Sendable, Equatable {
     /// The state; its `history` holds only what the summaries list as latest unless ``isComplete``.
-    public var state: AccountState
+    public var state: RecentAccountState
     /// The summary of each metric's history, by progress type.
     public var summaries: [String: HistorySummary]
     /// Whether `state.history` is the whole history.
     public var isComplete: Bool
 
-    public init(state: AccountState, summaries: [String: HistorySummary], isComplete: Bool) {
+    public init(state: RecentAccountState, summaries: [String: HistorySummary], isComplete: Bool) {
         self.state = state
         self.summaries = summaries
         self.isComplete = isComplete
@@ -56,7 +58,7 @@ public struct AccountOverview: Sendable, Equatable {
 
     /// The overview of a state read whole.
     public init(full state: AccountState) {
-        self.state = state
+        self.state = state.with(RecentEntries(entries: state.history.entries))
         self.summaries = Dictionary(grouping: state.history, by: \.type).mapValues { HistorySummary(of: $0) }
         self.isComplete = true
     }

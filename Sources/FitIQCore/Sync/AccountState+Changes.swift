@@ -29,7 +29,7 @@ public struct PendingChange: Sendable, Equatable {
     }
 }
 
-extension AccountState {
+extension AccountRecord {
     /// The outbox as a list a person can read, in queue order.
     ///
     /// - Parameters:

@@ -22,7 +22,7 @@ public struct FieldConflict: Sendable, Equatable {
 /// Three-way conflicts per field: the server value an edit was made from, the edit, and the server's
 /// value now. A field is conflicted when the server's value has changed since and differs from the
 /// edit; two devices making the same change is no conflict.
-extension AccountState {
+extension AccountRecord {
     /// The metadata key a field name of the command line and JSON names (`height` is not one).
     static func key(forField field: String) -> ProfileMetadata.Key? {
         switch field {

@@ -14,7 +14,9 @@ extension AccountState {
                 && (entry.serverId == wanted || entry.id.uuidString.lowercased() == wanted.lowercased())
         }
     }
+}
 
+extension AccountRecord {
     /// The newest entry of `metric`.
     public func latestEntry(of metric: Metric) -> ProgressEntry? {
         history.lazy.filter { $0.type == metric.type }.max { $0.loggedAt < $1.loggedAt }
@@ -39,12 +41,9 @@ extension AccountState {
             type: entry.type, entry.quantity, on: CalendarDate(containing: entry.loggedAt, in: timeZone),
             unitSystem: profile?.preferredUnitSystem ?? .metric)
     }
+}
 
-    /// The id people and scripts name an entry by (``ProgressEntry/publicId``).
-    public static func publicId(of entry: ProgressEntry) -> String {
-        entry.publicId
-    }
-
+extension AccountState {
     /// Removes `entry` (see ``entry(of:named:)``): one never sent just leaves the outbox; one the
     /// server has is deleted there too (queued). When it was the latest height, the current height
     /// follows the height that is latest now.

@@ -21,7 +21,7 @@ public struct FormChangeStatus: Sendable, Equatable {
     public static let settled = FormChangeStatus(isPending: false)
 }
 
-extension AccountState {
+extension AccountRecord {
     /// The profile form's change: the one coalesced `PUT /users/me`.
     public var metadataStatus: FormChangeStatus {
         guard let change = outbox.metadata else { return .settled }

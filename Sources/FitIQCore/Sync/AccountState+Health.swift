@@ -118,7 +118,9 @@ extension AccountState {
                         quantity: (sample.value * 100).rounded() / 100))
         }
     }
+}
 
+extension AccountRecord {
     /// The history entry of a health sample (to a hundredth of the metric's unit).
     static func entry(for sample: MeasurementSample) -> ProgressEntry {
         ProgressEntry(

@@ -5,7 +5,7 @@
 #endif
 
 /// Pull merge: the server's copy replaces local values only where no local edit is pending.
-extension AccountState {
+extension AccountRecord {
     /// Merges a profile read from the server (`GET /users/me`).
     ///
     /// - Parameters:
@@ -126,15 +126,12 @@ extension AccountState {
         else { return false }
         let loggedAt = serverCopy?.updatedAt ?? now
         let entry = ProgressEntry(
-            quantity: height, loggedAt: loggedAt, notes: Self.initialHeightNote, source: .server)
+            quantity: height, loggedAt: loggedAt, notes: ProgressEntry.initialHeightNote, source: .server)
         history.append(entry)
         let post = NewProgressEntry(
-            type: entry.type, quantity: height, loggedAt: loggedAt, notes: Self.initialHeightNote)
+            type: entry.type, quantity: height, loggedAt: loggedAt, notes: ProgressEntry.initialHeightNote)
         outbox.progress.append(
             ProgressPost(id: entry.id, entry: post, changeId: entry.id, sendAttempted: false, delivery: Delivery()))
         return true
     }
-
-    /// The note of the height entry created from the profile's height.
-    public static let initialHeightNote = "Initial height from profile"
 }

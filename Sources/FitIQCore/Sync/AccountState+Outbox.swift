@@ -5,17 +5,7 @@
 #endif
 
 /// The outbox as a pure state machine: which request is due, and what an answer does to the queue.
-extension AccountState {
-    /// How long a sender may hold an entry before others consider it abandoned.
-    public static let claimDuration: TimeInterval = 30
-
-    /// The exponential backoff with jitter before attempt `attempt + 1` (`random` in 0..<1).
-    public static func backoff(afterAttempts attempt: Int, random: Double) -> TimeInterval {
-        let base = min(60, Double(1 << min(6, max(0, attempt - 1))))
-        // Jitter spreads the retries of many clients (and of two processes of one user) apart.
-        return base * (0.5 + 0.5 * random)
-    }
-
+extension AccountRecord {
     /// The next request for sender `owner` at `now`: one ordered queue per resource; a rejected entry
     /// blocks nothing, a backing-off or claimed entry delays only its own queue.
     ///
@@ -92,12 +82,6 @@ extension AccountState {
         return operations
     }
 
-    /// Lets go of claims that no longer hold: past their time, or taken by a process that has ended
-    /// (a sync killed mid-request). The entry is then judged and sent like any other.
-    public mutating func releaseVoidClaims(now: Date, isVoid: (Claim) -> Bool) {
-        releaseClaims { claim, _ in claim.until <= now || isVoid(claim) }
-    }
-
     /// Takes what is due next for `owner` at `now`, as one write: claims of ended processes are let go,
     /// then the next request (for progress posts, up to `limit` of them from the queue's front) is
     /// claimed. The drain does it before it sends; a save that is sent at once does it in its own write,
@@ -107,7 +91,7 @@ extension AccountState {
         reserved: Set<OutboxItemID> = []
     ) -> (action: SyncAction, batch: [SyncOperation]) {
         // A claim of a process that ended (killed mid-request) is taken over here.
-        releaseVoidClaims(now: now, isVoid: isVoid)
+        outbox.releaseVoidClaims(now: now, isVoid: isVoid)
         let action = nextAction(for: owner, now: now, isVoid: isVoid, reserved: reserved)
         guard case .send(let operation) = action else { return (action, []) }
         var batch = [operation]
@@ -125,49 +109,10 @@ extension AccountState {
         return (action, batch)
     }
 
-    /// Whether `owner` holds the claim on `item` until `until` at least.
-    public func isClaimed(_ item: OutboxItemID, by owner: UUID, until: Date) -> Bool {
-        let delivery: Delivery? =
-            switch item {
-            case .metadata: outbox.metadata?.delivery
-            case .physical: outbox.physical?.delivery
-            case .progress(let id): outbox.progress.first { $0.id == id }?.delivery
-            case .deletion(let id): outbox.deletions.first { $0.id == id }?.delivery
-            }
-        guard let claim = delivery?.claim else { return false }
-        return claim.owner == owner && claim.until >= until
-    }
-
-    /// Lets go of `owner`'s claims on `items` (reserved at a save and not sent after all).
-    public mutating func release(_ items: Set<OutboxItemID>, of owner: UUID) {
-        releaseClaims { claim, item in claim.owner == owner && items.contains(item) }
-    }
-
-    /// Lets go of each claim that `isReleased` picks, given the claim and the entry it holds.
-    mutating func releaseClaims(where isReleased: (Claim, OutboxItemID) -> Bool) {
-        func release(_ delivery: inout Delivery, _ item: OutboxItemID) {
-            if let claim = delivery.claim, isReleased(claim, item) { delivery.claim = nil }
-        }
-        if var change = outbox.metadata {
-            release(&change.delivery, .metadata)
-            outbox.metadata = change
-        }
-        if var change = outbox.physical {
-            release(&change.delivery, .physical)
-            outbox.physical = change
-        }
-        for index in outbox.progress.indices {
-            release(&outbox.progress[index].delivery, .progress(outbox.progress[index].id))
-        }
-        for index in outbox.deletions.indices {
-            release(&outbox.deletions[index].delivery, .deletion(outbox.deletions[index].id))
-        }
-    }
-
     /// Marks the entry of `operation` as in flight for `owner`; a progress entry is marked as attempted
     /// before anything is sent, so a crash mid-request leads to a check instead of a duplicate.
     public mutating func begin(_ operation: SyncOperation, owner: UUID, now: Date, holder: ProcessIdentity? = nil) {
-        let claim = Claim(owner: owner, until: now.addingTimeInterval(Self.claimDuration), holder: holder)
+        let claim = Claim(owner: owner, until: now.addingTimeInterval(Outbox.claimDuration), holder: holder)
         // What goes out may reach the server though its answer is lost: a later read that shows it
         // shows this account's own value, not another device's change (no made-up conflict).
         switch operation {
@@ -202,7 +147,7 @@ extension AccountState {
                 delivery.attempts += 1
                 delivery.lastError = message
                 delivery.notBefore = now.addingTimeInterval(
-                    Self.backoff(afterAttempts: delivery.attempts, random: random))
+                    Outbox.backoff(afterAttempts: delivery.attempts, random: random))
             case .rejected(let message):
                 delivery.rejection = message
             case .delivered, .saved, .logged, .abandoned:
@@ -287,28 +232,9 @@ extension AccountState {
         }
     }
 
-    /// Sends a parked or backing-off entry again at the next chance.
-    public mutating func retry(_ item: OutboxItemID) {
-        switch item {
-        case .metadata: outbox.metadata?.delivery.reset()
-        case .physical: outbox.physical?.delivery.reset()
-        case .progress(let id):
-            guard let index = outbox.progress.firstIndex(where: { $0.id == id }) else { return }
-            outbox.progress[index].delivery.reset()
-        case .deletion(let id):
-            guard let index = outbox.deletions.firstIndex(where: { $0.id == id }) else { return }
-            outbox.deletions[index].delivery.reset()
-        }
-    }
+}
 
-    /// Ends every backoff, so pending entries are sent at once (the user asked to sync now).
-    public mutating func retryPendingNow() {
-        outbox.metadata?.delivery.notBefore = nil
-        outbox.physical?.delivery.notBefore = nil
-        for index in outbox.progress.indices { outbox.progress[index].delivery.notBefore = nil }
-        for index in outbox.deletions.indices { outbox.deletions[index].delivery.notBefore = nil }
-    }
-
+extension AccountState {
     /// Drops an entry and reverts its local values to the server's last known ones.
     public mutating func discard(_ item: OutboxItemID) {
         switch item {
@@ -333,7 +259,7 @@ extension AccountState {
             outbox.deletions.removeAll { $0.id == id }
             history.append(
                 ProgressEntry(
-                    id: deletion.id, serverId: deletion.serverId, quantity: deletion.quantity,
+                    id: deletion.id, serverId: deletion.serverId, type: deletion.type, quantity: deletion.quantity,
                     loggedAt: deletion.loggedAt, source: .server))
         }
     }

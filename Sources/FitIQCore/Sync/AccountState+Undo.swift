@@ -6,6 +6,9 @@
 
 /// One saved change that `undo` can reverse, newest last in ``AccountState/undoLog``.
 public enum UndoStep: Sendable, Equatable, Codable {
+    /// How many recent changes `undo` can walk back through.
+    public static let limit = 30
+
     /// Profile fields changed; `previous` holds what they were.
     case metadata(previous: ProfileMetadata, description: String)
     /// A measurement was logged as entry `entryId`; for a height, the current height before it is kept
@@ -26,16 +29,15 @@ public enum UndoStep: Sendable, Equatable, Codable {
     }
 }
 
-extension AccountState {
-    /// How many recent changes `undo` can walk back through.
-    public static let undoLimit = 30
-
-    /// Remembers `step` as the newest change to undo (the oldest beyond ``undoLimit`` are forgotten).
+extension AccountRecord {
+    /// Remembers `step` as the newest change to undo (the oldest beyond ``UndoStep/limit`` are forgotten).
     public mutating func remember(_ step: UndoStep) {
         undoLog.append(step)
-        if undoLog.count > Self.undoLimit { undoLog.removeFirst(undoLog.count - Self.undoLimit) }
+        if undoLog.count > UndoStep.limit { undoLog.removeFirst(undoLog.count - UndoStep.limit) }
     }
+}
 
+extension AccountState {
     /// Reverses the newest remembered change and forgets it: a change not sent yet leaves the outbox
     /// and the previous values come back; one already sent is reversed by a new change (a logged
     /// measurement's entry is deleted). Returns what was undone, or `nil` when there is nothing to undo.

@@ -8,13 +8,16 @@
 ///
 /// Every change is a pure mutation of this value; the store applies it under the account lock to
 /// the freshest copy on disk, so processes sharing the account never lose each other's edits.
-public struct AccountState: Sendable, Codable, Equatable {
+///
+/// `History` says how much of the history it holds: ``AccountState`` holds all of it,
+/// ``RecentAccountState`` only each metric's latest entries (what a cold process reads cheaply).
+public struct AccountRecord<History: EntryList>: Sendable, Equatable {
     public var profile: UserProfile?
     /// The server's values as last seen: what a discarded change reverts to.
     public var serverCopy: RemoteProfile?
     public var outbox: Outbox
     /// The history of every metric, local and synced (any order; see ``history(of:)``).
-    public var history: [ProgressEntry]
+    public var history: History
     /// When the server last acknowledged or answered a pull.
     public var lastSyncAt: Date?
     /// When the histories were last read from the server.
@@ -31,7 +34,7 @@ public struct AccountState: Sendable, Codable, Equatable {
 
     public init(
         profile: UserProfile? = nil, serverCopy: RemoteProfile? = nil, outbox: Outbox = Outbox(),
-        history: [ProgressEntry] = [], lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil,
+        history: History = [], lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil,
         undoLog: [UndoStep] = [], removedServerIds: [String] = [], acknowledgedValues: [String: [String]] = [:]
     ) {
         self.removedServerIds = removedServerIds
@@ -46,7 +49,7 @@ public struct AccountState: Sendable, Codable, Equatable {
     }
 
     /// An account with nothing cached.
-    public static let empty = AccountState()
+    public static var empty: Self { Self() }
 
     /// The entries of `metric`, newest first.
     public func history(of metric: Metric) -> [ProgressEntry] {
@@ -55,6 +58,14 @@ public struct AccountState: Sendable, Codable, Equatable {
 
     /// Height entries, newest first.
     public var heightHistory: [ProgressEntry] { history(of: .height) }
+
+    /// This state with `history` in place of its own.
+    public func with<Other: EntryList>(_ history: Other) -> AccountRecord<Other> {
+        AccountRecord<Other>(
+            profile: profile, serverCopy: serverCopy, outbox: outbox, history: history, lastSyncAt: lastSyncAt,
+            historyCheckedAt: historyCheckedAt, undoLog: undoLog, removedServerIds: removedServerIds,
+            acknowledgedValues: acknowledgedValues)
+    }
 
     /// Applies a metadata edit and queues one coalesced `PUT`; returns `false` when nothing changed.
     @discardableResult
@@ -168,3 +179,10 @@ public struct AccountState: Sendable, Codable, Equatable {
             biologicalSex: change.includesBiologicalSex ? sex : nil)
     }
 }
+
+/// The account with its whole history.
+public typealias AccountState = AccountRecord<WholeHistory>
+/// The account with each metric's latest entries only.
+public typealias RecentAccountState = AccountRecord<RecentEntries>
+
+extension AccountRecord: Codable where History: Codable {}

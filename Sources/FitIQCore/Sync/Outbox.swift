@@ -25,6 +25,16 @@ public struct Outbox: Sendable, Codable, Equatable {
         self.deletions = deletions
     }
 
+    /// How long a sender may hold an entry before others consider it abandoned.
+    public static let claimDuration: TimeInterval = 30
+
+    /// The exponential backoff with jitter before attempt `attempt + 1` (`random` in 0..<1).
+    public static func backoff(afterAttempts attempt: Int, random: Double) -> TimeInterval {
+        let base = min(60, Double(1 << min(6, max(0, attempt - 1))))
+        // Jitter spreads the retries of many clients (and of two processes of one user) apart.
+        return base * (0.5 + 0.5 * random)
+    }
+
     /// Whether nothing is waiting to be sent or parked as rejected.
     public var isEmpty: Bool { metadata == nil && physical == nil && progress.isEmpty && deletions.isEmpty }
 }

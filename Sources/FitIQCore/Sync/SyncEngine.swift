@@ -135,7 +135,9 @@ public actor SyncEngine {
                 // unless something changed it since (a conflict found, another edit).
                 var state = try await store.overview().state
                 // Still this engine's, and for long enough that no other sender takes it meanwhile.
-                let stillHeld = held.allSatisfy { state.isClaimed($0, by: owner, until: now.addingTimeInterval(10)) }
+                let stillHeld = held.allSatisfy {
+                    state.outbox.isClaimed($0, by: owner, until: now.addingTimeInterval(10))
+                }
                 let next = state.claimNext(
                     for: owner, now: now, holder: holder, isVoid: isVoid, limit: limit, reserved: held)
                 if stillHeld, case .send = next.action, let batch = reservedOperations(for: next.batch) {
@@ -151,7 +153,7 @@ public actor SyncEngine {
                 let next = state.claimNext(
                     for: owner, now: now, holder: holder, isVoid: isVoid, limit: limit, reserved: held)
                 // What was reserved and is not sent now is let go of, for other senders.
-                state.release(held.subtracting(next.batch.map(\.item)), of: owner)
+                state.outbox.release(held.subtracting(next.batch.map(\.item)), of: owner)
                 return next
             }
             switch action {
@@ -206,21 +208,26 @@ public actor SyncEngine {
         let settled = outcomes
         // A profile change's or a deletion's acknowledgement touches no history; a post's gives its entry
         // the server's id, and that entry may be older than the latest ones: it is done on the whole.
-        let settle: @Sendable (inout AccountState) -> Void = { state in
-            for (index, operation) in batch.enumerated() {
-                state.finish(operation, outcome: settled[index], now: now, random: randoms[index])
-            }
-        }
         if batch.contains(where: { if case .logProgress = $0 { true } else { false } }) {
-            try await store.update(settle)
+            try await store.update { Self.settle(&$0, batch, settled, now: now, randoms: randoms) }
         } else {
-            try await store.updateRecent(settle)
+            try await store.updateRecent { Self.settle(&$0, batch, settled, now: now, randoms: randoms) }
         }
         await settledObserver?()
         if let failure { throw failure }
         return zip(batch, settled).contains { operation, outcome in
             guard case .retry = outcome else { return false }
             return operation.item == .metadata || operation.item == .physical
+        }
+    }
+
+    /// Records the outcome of each operation of `batch`.
+    private static func settle(
+        _ state: inout AccountRecord<some EntryList>, _ batch: [SyncOperation], _ outcomes: [SyncOutcome], now: Date,
+        randoms: [Double]
+    ) {
+        for (index, operation) in batch.enumerated() {
+            state.finish(operation, outcome: outcomes[index], now: now, random: randoms[index])
         }
     }
 
@@ -302,7 +309,8 @@ public actor SyncEngine {
     /// Reads the server's profile (creating it on 404) and merges it into the cache; with
     /// `savingUnchanged` false, a copy equal to the one last merged writes nothing.
     @discardableResult
-    public func pull(nameForNewProfile: String? = nil, savingUnchanged: Bool = true) async throws -> AccountState {
+    public func pull(nameForNewProfile: String? = nil, savingUnchanged: Bool = true) async throws -> RecentAccountState
+    {
         let local = try await store.overview().state
         let metadata =
             local.profile?.metadata
@@ -355,16 +363,16 @@ public actor SyncEngine {
             }
             return
         }
-        let change: @Sendable (inout AccountState) -> Void = { state in
+        @Sendable func change(_ state: inout AccountRecord<some EntryList>) {
             state.mergeServerHistory(entries, of: metric, complete: true, knownBeforeRead: knownBeforeRead, now: now)
             if metric == .height {
                 state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now)
             }
         }
         if holdsAll {
-            try await store.updateRecent(change)
+            try await store.updateRecent { change(&$0) }
         } else {
-            try await store.update(change)
+            try await store.update { change(&$0) }
         }
     }
 

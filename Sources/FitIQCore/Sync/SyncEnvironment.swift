@@ -53,7 +53,7 @@ public struct SyncReport: Sendable, Equatable {
         self.lastError = lastError
     }
 
-    init(_ state: AccountState) {
+    init(_ state: AccountRecord<some EntryList>) {
         pending = state.pendingChangeCount
         rejected = state.rejectedChangeCount
         lastError = state.pendingChanges().compactMap(\.lastError).last

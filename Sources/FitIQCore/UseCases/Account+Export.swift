@@ -125,7 +125,7 @@ extension Account {
                     try body(
                         ExportRow(
                             loggedAt: entry.loggedAt, metric: metric.type, value: value, unit: unit,
-                            source: entry.source.rawValue, id: AccountState.publicId(of: entry)))
+                            source: entry.source.rawValue, id: entry.publicId))
                 }
             case .bmi:
                 try await forEachBodyMassIndex { weight, value in
@@ -133,7 +133,7 @@ extension Account {
                     try body(
                         ExportRow(
                             loggedAt: weight.loggedAt, metric: "bmi", value: value, unit: "kg/m²", source: "derived",
-                            id: AccountState.publicId(of: weight)))
+                            id: weight.publicId))
                 }
             }
         }

@@ -12,7 +12,7 @@ extension Account {
     }
 
     /// The cached profile, outbox and summaries without the history's bulk (``ProfileStore/overview()``).
-    func overview() async throws -> AccountState {
+    func overview() async throws -> RecentAccountState {
         try await store.overview().state
     }
 

@@ -23,7 +23,7 @@ extension Account {
     /// Sends pending changes, then reads the server's copy; waits for backoffs until `deadline`.
     @discardableResult
     public func syncNow(until deadline: Date? = nil) async throws -> SyncReport {
-        try await store.updateRecent { $0.retryPendingNow() }
+        try await store.updateRecent { $0.outbox.retryPendingNow() }
         let checked = try await engine.checkForConflicts()
         try await engine.drain(until: deadline, checkFirst: !checked)
         let pulled = try await engine.pull()
@@ -71,7 +71,7 @@ extension Account {
 
     /// Sends a rejected or backing-off change again at the next chance.
     public func retry(_ item: OutboxItemID) async throws {
-        try await store.update { $0.retry(item) }
+        try await store.updateRecent { $0.outbox.retry(item) }
     }
 
     /// Drops a change and shows the server's value again.
@@ -85,9 +85,9 @@ extension Account {
     @discardableResult
     public func retryRejected() async throws -> [String] {
         let timeZone = environment.timeZone
-        return try await store.update { state in
+        return try await store.updateRecent { state in
             let rejected = state.pendingChanges(timeZone: timeZone).filter { $0.rejection != nil }
-            rejected.forEach { state.retry($0.item) }
+            rejected.forEach { state.outbox.retry($0.item) }
             return rejected.map(\.summary)
         }
     }
@@ -110,7 +110,7 @@ extension Account {
     /// Applies `change` to the latest entries (``ProfileStore/updateRecent``). With `sending`, the same
     /// write claims for this process's engine what its next drain sends first (``SyncEngine/reserve(_:)``):
     /// a save sent at once writes the cache once before its request and once after its answer.
-    func save<T: Sendable>(sending: Bool, _ change: @escaping @Sendable (inout AccountState) throws -> T)
+    func save<T: Sendable>(sending: Bool, _ change: @escaping @Sendable (inout RecentAccountState) throws -> T)
         async throws -> T
     {
         guard sending else { return try await store.updateRecent(change) }

@@ -93,7 +93,8 @@ public struct AccountView: Sendable, Equatable {
     }
 
     private init(
-        email: String, server: String, state: AccountState, histories: [String: History], timeZone: LocalZone,
+        email: String, server: String, state: AccountRecord<some EntryList>, histories: [String: History],
+        timeZone: LocalZone,
         now: Date?, isRunning: (ProcessIdentity) -> Bool
     ) {
         self.email = email
