@@ -20,7 +20,7 @@ public func fuzzCache(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     if let state = readBack(AccountFile.self, data) { use(state) }
     if let stored = readBack(AccountFileV2.self, data) {
         var state = stored.state
-        state.history = (stored.inlineHistory ?? []) + stored.summaries.values.flatMap(\.latest)
+        state.history.entries = (stored.inlineHistory ?? []) + stored.summaries.values.flatMap(\.latest)
         use(state)
         for point in stored.summaries.values.flatMap(\.series) {
             _ = CalendarDate(containing: point.at, in: .utc)
@@ -28,7 +28,7 @@ public func fuzzCache(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         }
     }
     if let segment = readBack(HistorySegmentFile.self, data) {
-        use(AccountState(history: segment.entries))
+        use(AccountState(history: WholeHistory(entries: segment.entries)))
     }
     readBack(SessionFile.self, data)
     readBack(CurrentAccountFile.self, data)

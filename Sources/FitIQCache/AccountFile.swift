@@ -45,23 +45,25 @@ extension AccountFile {
 
         init(_ state: AccountState) {
             profile = state.profile.map(ProfileV1.init)
-            serverCopy = state.serverCopy.map(ServerProfileV1.init)
+            serverCopy = state.server.copy.map(ServerProfileV1.init)
             outbox = OutboxV1(state.outbox)
             history = state.history.entries.map(EntryV1.init)
             lastSyncAt = state.lastSyncAt
             historyCheckedAt = state.historyCheckedAt
-            undoLog = state.undoLog.isEmpty ? nil : state.undoLog.map(UndoStepV1.init)
-            removedServerIds = state.removedServerIds.isEmpty ? nil : state.removedServerIds
-            acknowledgedValues = state.acknowledgedValues.isEmpty ? nil : state.acknowledgedValues
+            undoLog = state.undoLog.steps.isEmpty ? nil : state.undoLog.steps.map(UndoStepV1.init)
+            removedServerIds = state.server.removedIds.isEmpty ? nil : state.server.removedIds
+            acknowledgedValues = state.server.acknowledged.isEmpty ? nil : state.server.acknowledged
         }
 
         func domain() throws -> AccountState {
             AccountState(
-                profile: try profile?.domain, serverCopy: try serverCopy?.domain, outbox: try outbox.domain(),
-                history: WholeHistory(entries: history.map(\.domain)), lastSyncAt: lastSyncAt,
-                historyCheckedAt: historyCheckedAt,
-                undoLog: try (undoLog ?? []).map { try $0.domain() }, removedServerIds: removedServerIds ?? [],
-                acknowledgedValues: acknowledgedValues ?? [:])
+                profile: try profile?.domain,
+                server: ServerRecord(
+                    copy: try serverCopy?.domain, acknowledged: acknowledgedValues ?? [:],
+                    removedIds: removedServerIds ?? []),
+                outbox: try outbox.domain(), history: WholeHistory(entries: history.map(\.domain)),
+                lastSyncAt: lastSyncAt, historyCheckedAt: historyCheckedAt,
+                undoLog: UndoLog(try (undoLog ?? []).map { try $0.domain() }))
         }
     }
 

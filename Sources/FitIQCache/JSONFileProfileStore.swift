@@ -124,7 +124,7 @@ public struct JSONFileProfileStore: ProfileStore {
                 case .value(let stored) = memory.decoded(for: data).map(CacheFile<AccountFileV2>.Contents.value)
                     ?? decodeAccount(data),
                 stored.inlineHistory == nil, stored.index.journal.count < HistoryIndex.journalLimit
-            else { return try updateWhole { try $0.applyToAll(change) } }
+            else { return try updateWhole { try RecentEntries.applyToAll(change, to: &$0) } }
             var recent = stored.state.with(RecentEntries(entries: stored.summaries.values.flatMap(\.latest)))
             Self.normalize(&recent.history.entries)
             var state = recent
@@ -137,7 +137,7 @@ public struct JSONFileProfileStore: ProfileStore {
                 guard let added = state.history.added(since: recent.history),
                     stored.index.journal.count + added.count <= HistoryIndex.journalLimit,
                     let summaries = Self.summaries(stored.summaries, adding: Array(added))
-                else { return try updateWhole { try $0.applyToAll(change) } }
+                else { return try updateWhole { try RecentEntries.applyToAll(change, to: &$0) } }
                 next.summaries = summaries
                 next.index.journal += added.map { .put($0, previous: nil) }
             }

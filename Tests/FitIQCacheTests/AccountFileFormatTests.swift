@@ -36,14 +36,14 @@ struct AccountFileFormatTests {
             #expect(profile.biologicalSex?.value == .female)
             #expect(profile.biologicalSex?.source == .health)
             #expect(profile.healthSync.healthDateOfBirth == CalendarDate(year: 1988, month: 4, day: 12))
-            #expect(state.serverCopy?.metadata.name == "Fixture Person")
-            #expect(state.heightHistory.count == 6)
-            #expect(state.heightHistory.filter(\.isSynced).count == 2)
+            #expect(state.server.copy?.metadata.name == "Fixture Person")
+            #expect(state.history(of: .height).count == 6)
+            #expect(state.history(of: .height).filter(\.isSynced).count == 2)
             #expect(state.outbox.metadata?.keys == [.name, .bio, .preferredUnitSystem, .languageCode])
             #expect(state.outbox.physical?.includesHeight == true)
             #expect(state.outbox.physical?.includesBiologicalSex == true)
             #expect(state.outbox.progress.count == 4)
-            #expect(state.pendingChangeCount == 6)
+            #expect(state.pending.count == 6)
         }
     }
 
@@ -85,12 +85,12 @@ struct AccountFileFormatTests {
 
             let store = JSONFileProfileStore(folder: target, lock: lock)
             let state = try await store.load()
-            #expect(state.heightHistory.count == 101)
-            #expect(state.heightHistory.first?.quantity == 181)
-            #expect(state.heightHistory.filter(\.isSynced).count == 100)
+            #expect(state.history(of: .height).count == 101)
+            #expect(state.history(of: .height).first?.quantity == 181)
+            #expect(state.history(of: .height).filter(\.isSynced).count == 100)
             #expect(state.outbox.metadata?.keys == [.bio])
             #expect(state.outbox.progress.count == 1)
-            #expect(state.pendingChangeCount == 2)
+            #expect(state.pending.count == 2)
         }
     }
 
@@ -104,7 +104,7 @@ struct AccountFileFormatTests {
             let store = JSONFileProfileStore(
                 folder: target, lock: AccountLock(file: folder.appendingPathComponent("lock")))
             // The server as the cache last saw it: no change there since.
-            let harness = TestHarness(profile: try await store.load().serverCopy)
+            let harness = TestHarness(profile: try await store.load().server.copy)
             let signedIn = try await harness.signedIn()
             let account = Account(
                 key: signedIn.key, email: signedIn.email, store: store, sessions: harness.sessions(of: signedIn),
@@ -120,11 +120,11 @@ struct AccountFileFormatTests {
             #expect(heightStep.map { if case .entryLogged = $0 { true } else { false } } == true)
             try await account.log(.weight, 80.5)
             let converted = try await store.load()
-            #expect(converted.heightHistory.count == 100)
+            #expect(converted.history(of: .height).count == 100)
             #expect(converted.history(of: .weight).map(\.quantity) == [80.5])
 
             let report = try await account.syncNow()
-            let left = try await store.load().pendingChanges(timeZone: .utc)
+            let left = try await store.load().pending.changes(timeZone: .utc)
             #expect(report.isSynced, "\(report) \(left)")
             let posted = await harness.backend.requests(.logProgress).compactMap { request -> String? in
                 guard case .logProgress(let entry) = request else { return nil }
@@ -149,11 +149,11 @@ struct AccountFileFormatTests {
             // A restarted process reads the new layout.
             let lock = AccountLock(file: folder.appendingPathComponent("lock.2"))
             let upgraded = try await JSONFileProfileStore(folder: store.folder, lock: lock).load()
-            #expect(upgraded.pendingChangeCount == 6)
+            #expect(upgraded.pending.count == 6)
             #expect(upgraded.outbox == read.outbox)
             #expect(upgraded.undoLog == read.undoLog)
             #expect(Set(upgraded.history.map(\.id)) == Set(read.history.map(\.id)))
-            #expect(upgraded.heightHistory.map(\.quantity) == read.heightHistory.map(\.quantity))
+            #expect(upgraded.history(of: .height).map(\.quantity) == read.history(of: .height).map(\.quantity))
             let summary = try await JSONFileProfileStore(folder: store.folder, lock: lock).overview()
             #expect(summary.summaries[ProgressEntry.heightType]?.count == 6)
         }
@@ -191,7 +191,7 @@ struct AccountFileFormatTests {
             }
             #expect(posted.count == 4)
             #expect(posted.contains(182.88) && posted.contains(178))
-            #expect(try await store.load().pendingChangeCount == 0)
+            #expect(try await store.load().pending.count == 0)
         }
     }
 
@@ -199,15 +199,16 @@ struct AccountFileFormatTests {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = try store(in: folder, holding: Self.fixtureV1)
             var state = try await store.load()
-            let entry = try #require(state.heightHistory.first { $0.serverId != nil })
+            let entry = try #require(state.history(of: .height).first { $0.serverId != nil })
             try state.removeEntry(entry)
-            state.remember(.metadata(previous: ProfileMetadata(name: "Old"), description: "the change of name"))
-            state.remember(.entryRemoved(entry, wasLatest: false, description: "the removal of it"))
-            state.remember(
+            state.undoLog.remember(.metadata(previous: ProfileMetadata(name: "Old"), description: "the change of name"))
+            state.undoLog.remember(.entryRemoved(entry, wasLatest: false, description: "the removal of it"))
+            state.undoLog.remember(
                 .entryLogged(
                     entryId: UUID(), previousHeight: 170, previousMeasuredAt: Date(timeIntervalSince1970: 5),
                     description: "a height"))
-            state.remember(.entryCorrected(before: entry, afterId: UUID(), wasLatest: true, description: "a fix"))
+            state.undoLog.remember(
+                .entryCorrected(before: entry, afterId: UUID(), wasLatest: true, description: "a fix"))
             let written = state
             try await store.update { $0 = written }
 

@@ -34,27 +34,28 @@ enum CacheFixtures {
             createdAt: Date(timeIntervalSince1970: 1_600_000_000.987_654), updatedAt: now)
         var state = AccountState(
             profile: profile,
-            serverCopy: RemoteProfile(
-                userId: "user-1", profileId: "profile-9", email: "ada@example.com",
-                metadata: ProfileMetadata(name: "Ada", bio: "", preferredUnitSystem: .metric, languageCode: "en"),
-                dateOfBirth: CalendarDate(year: 1983, month: 7, day: 20), heightCm: 169.9, biologicalSex: .female,
-                createdAt: measured, updatedAt: now),
+            server: ServerRecord(
+                copy: RemoteProfile(
+                    userId: "user-1", profileId: "profile-9", email: "ada@example.com",
+                    metadata: ProfileMetadata(name: "Ada", bio: "", preferredUnitSystem: .metric, languageCode: "en"),
+                    dateOfBirth: CalendarDate(year: 1983, month: 7, day: 20), heightCm: 169.9, biologicalSex: .female,
+                    createdAt: measured, updatedAt: now)),
             history: [
                 ProgressEntry(serverId: "p-1", quantity: 169.9, loggedAt: measured, notes: "clinic", source: .server)
             ],
             lastSyncAt: now, historyCheckedAt: measured)
         state.editMetadata(
             ProfileMetadata(name: "Ada B.", bio: nil, preferredUnitSystem: .metric, languageCode: "es-419"), now: now)
-        state.recordHeight(171.45, measuredAt: now, source: .manual, notes: "morning")
-        state.recordHeight(160, measuredAt: measured.addingTimeInterval(-86_400), source: .health)
-        state.setHealthBiologicalSex(.male, recordedAt: measured)
+        state.record(.height, 171.45, measuredAt: now, source: .manual, notes: "morning")
+        state.record(.height, 160, measuredAt: measured.addingTimeInterval(-86_400), source: .health)
+        state.applyHealthBiologicalSex(.value(.male), recordedAt: measured)
         state.outbox.metadata?.delivery.attempts = 3
         state.outbox.metadata?.delivery.notBefore = now.addingTimeInterval(12.345_678)
         state.outbox.metadata?.delivery.lastError = "timed out"
         state.outbox.physical?.delivery.rejection = "height_cm: must be at most 300"
         state.outbox.metadata?.conflicts = [.name]
         state.outbox.physical?.heightConflict = true
-        state.acknowledgedValues = ["bio": ["Counts"], "height": ["168.0", "169.9"]]
+        state.server.acknowledged = ["bio": ["Counts"], "height": ["168.0", "169.9"]]
         state.outbox.progress[0].sendAttempted = true
         state.outbox.progress[0].delivery.claim = try claim(until: now.addingTimeInterval(30))
         return state

@@ -44,7 +44,7 @@ struct HistoryLayoutTests {
             let segmentsBefore = historyFiles(store)
 
             try await store.update { state in
-                state.recordHeight(181, measuredAt: Date(), source: .manual)
+                state.record(.height, 181, measuredAt: Date(), source: .manual)
             }
 
             let after = store.counters
@@ -55,7 +55,7 @@ struct HistoryLayoutTests {
             #expect(historyFiles(store) == segmentsBefore)
             let reread = try await makeStore(in: folder).load()
             #expect(reread.history.count == 10_001)
-            #expect(reread.heightHistory.first?.quantity == 181)
+            #expect(reread.history(of: .height).first?.quantity == 181)
         }
     }
 
@@ -100,7 +100,8 @@ struct HistoryLayoutTests {
 
             for index in 0...HistoryLayoutTestsLimit.journal {
                 try await store.update { state in
-                    state.recordHeight(
+                    state.record(
+                        .height,
                         180 + Double(index) / 10, measuredAt: logged.addingTimeInterval(Double(index)), source: .manual)
                 }
             }
@@ -154,12 +155,12 @@ struct HistoryLayoutTests {
             _ = try await mine.load()
             // Another process (another store object on the same files) logs a height.
             let theirs = makeStore(in: folder)
-            try await theirs.update { $0.recordHeight(185, measuredAt: Date(), source: .manual) }
+            try await theirs.update { $0.record(.height, 185, measuredAt: Date(), source: .manual) }
             let decodedBefore = mine.counters.filesDecoded
 
             let seen = try await mine.load()
 
-            #expect(seen.heightHistory.first?.quantity == 185)
+            #expect(seen.history(of: .height).first?.quantity == 185)
             #expect(seen == (try await theirs.load()))
             // account.json only.
             #expect(mine.counters.filesDecoded - decodedBefore == 1)
@@ -173,7 +174,7 @@ struct HistoryLayoutTests {
             let logged = Date(timeIntervalSince1970: 1_796_515_200)  // after every seeded entry
 
             let current = try await cold.updateRecent { state in
-                state.recordHeight(182.5, measuredAt: logged, source: .manual)
+                state.record(.height, 182.5, measuredAt: logged, source: .manual).isCurrentHeight
             }
 
             #expect(current)
@@ -181,7 +182,7 @@ struct HistoryLayoutTests {
             #expect(cold.counters.filesWritten == 1)
             let reread = try await makeStore(in: folder).load()
             #expect(reread.history.count == 5_001)
-            #expect(reread.heightHistory.first?.quantity == 182.5)
+            #expect(reread.history(of: .height).first?.quantity == 182.5)
             #expect(reread.profile?.heightCm == 182.5)
             #expect(reread.outbox.progress.count == 1)
             let summary = try #require(try await makeStore(in: folder).overview().summaries[ProgressEntry.heightType])
@@ -199,7 +200,7 @@ struct HistoryLayoutTests {
             let longAgo = Date(timeIntervalSince1970: 1_500_000_000)  // 2017, among the seeded entries
 
             let current = try await cold.updateRecent { state in
-                state.recordHeight(150, measuredAt: longAgo, source: .manual)
+                state.record(.height, 150, measuredAt: longAgo, source: .manual).isCurrentHeight
             }
 
             // Not the newest: it did not become the current height, and the whole history was read.

@@ -35,8 +35,8 @@ struct StreamingReadTests {
             // correction (a removal and a new entry at the same instant), a weight far in the past.
             try await store.update { state in
                 state.record(.weight, 79.1, measuredAt: start + 3_600, source: .manual)
-                _ = try? state.removeEntry(try #require(state.entry(of: .weight, named: "w-17")))
-                _ = try? state.correctEntry(try #require(state.entry(of: .weight, named: "w-200")), to: 81.5)
+                _ = try? state.removeEntry(try #require(state.history.entry(of: .weight, named: "w-17")))
+                _ = try? state.correctEntry(try #require(state.history.entry(of: .weight, named: "w-200")), to: 81.5)
                 state.record(.weight, 90, measuredAt: start - 900 * 86_400, source: .manual)
             }
             let fresh = JSONFileProfileStore(

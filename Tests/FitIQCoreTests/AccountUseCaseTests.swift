@@ -60,8 +60,8 @@ struct AccountUseCaseTests {
         let state = try await account.cached()
         #expect(state.profile?.heightCm == 181)
         // Newest first; the initial height from the profile (170) is the oldest.
-        #expect(state.heightHistory.map(\.quantity) == [181, 175, 170])
-        #expect(state.heightHistory[1].loggedAt == lastMonth.instant(atHour: 12, in: .utc))
+        #expect(state.history(of: .height).map(\.quantity) == [181, 175, 170])
+        #expect(state.history(of: .height)[1].loggedAt == lastMonth.instant(atHour: 12, in: .utc))
         await #expect(throws: ValidationError.self) {
             try await account.logHeight(
                 175, on: CalendarDate(containing: harness.clock.date(), in: .utc).adding(days: 1))

@@ -29,7 +29,7 @@ struct BodyMassIndexTests {
         state.record(.weight, 64, measuredAt: now - 300 * day, source: .manual)
         state.record(.height, 190, measuredAt: now - 10 * day, source: .manual)
         // 64 kg at 1.60 m, the height then: 25.0, overweight. Today's 1.90 m would give 17.7.
-        let bmi = try #require(state.latestBodyMassIndex(timeZone: .utc))
+        let bmi = try #require(BodyMassIndex.latest(in: state, timeZone: .utc))
         #expect(bmi.value == 25)
         #expect(bmi.category == .overweight)
         #expect(bmi.description == "25.0 · overweight (25–29.9)")
@@ -53,8 +53,8 @@ struct BodyMassIndexTests {
         var state = AccountState(
             profile: UserProfile(
                 identity: AccountIdentity(userId: "u", email: "e@example.com"), metadata: ProfileMetadata(name: "Sam")))
-        #expect(state.latestBodyMassIndex(timeZone: .utc) == nil)
+        #expect(BodyMassIndex.latest(in: state, timeZone: .utc) == nil)
         state.record(.weight, 70, measuredAt: Date(timeIntervalSince1970: 1_780_000_000), source: .manual)
-        #expect(state.latestBodyMassIndex(timeZone: .utc) == nil)
+        #expect(BodyMassIndex.latest(in: state, timeZone: .utc) == nil)
     }
 }

@@ -26,7 +26,7 @@ struct ConflictTests {
         var state = syncedState()
         try editName(&state, "Jane Local")
         state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
-        #expect(state.conflicts == [FieldConflict(field: "name", local: "Jane Local", server: "Jane Server")])
+        #expect(state.pending.conflicts == [FieldConflict(field: "name", local: "Jane Local", server: "Jane Server")])
         // The local value stays on screen, and nothing overwrites the server's name until it is resolved.
         #expect(state.profile?.metadata.name == "Jane Local")
         let next = state.nextOperation()
@@ -48,7 +48,7 @@ struct ConflictTests {
         #expect(sent.bio == "Swimmer")
         // The conflicted field stays queued after the PUT is acknowledged.
         #expect(state.outbox.metadata?.keys == [.name])
-        #expect(state.conflicts.map(\.field) == ["name"])
+        #expect(state.pending.conflicts.map(\.field) == ["name"])
     }
 
     @Test func theSameChangeOnBothSidesAndAnUntouchedFieldAreNoConflict() throws {
@@ -56,7 +56,7 @@ struct ConflictTests {
         try editName(&state, "Jane Same")
         state.mergeServerProfile(
             serverWith(name: "Jane Same", bio: "Changed elsewhere"), identity: identity, now: start)
-        #expect(state.conflicts.isEmpty)
+        #expect(state.pending.conflicts.isEmpty)
         #expect(state.profile?.metadata.bio == "Changed elsewhere")
         let next = state.nextOperation()
         #expect(next != nil)
@@ -66,7 +66,7 @@ struct ConflictTests {
         var state = syncedState()
         try editName(&state, "Jane Local")
         state.mergeServerProfile(serverWith(), identity: identity, now: start)
-        #expect(state.conflicts.isEmpty)
+        #expect(state.pending.conflicts.isEmpty)
         let delivered = state.deliverNext()
         guard case .updateMetadata(let sent, _) = try #require(delivered) else {
             Issue.record("expected a PUT")
@@ -79,7 +79,7 @@ struct ConflictTests {
     /// server holding this machine's own earlier value is no conflict.
     @Test func anEditMadeWhileTheLastWasInFlightDoesNotConflictWithIt() throws {
         var state = syncedState()
-        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.record(.height, 181, measuredAt: start, source: .manual)
         try editName(&state, "Jane One")
         let physical = try #require(state.outbox.physical)
         let heightPatch = SyncOperation.updatePhysical(PhysicalPatch(heightCm: 181), revision: physical.revision)
@@ -87,13 +87,13 @@ struct ConflictTests {
         let put = SyncOperation.updateMetadata(metadata, revision: try #require(state.outbox.metadata?.revision))
         state.begin(heightPatch, owner: me, now: start)
         state.begin(put, owner: me, now: start)
-        state.recordHeight(182, measuredAt: start.addingTimeInterval(60), source: .manual)
+        state.record(.height, 182, measuredAt: start.addingTimeInterval(60), source: .manual)
         try editName(&state, "Jane Two")
         state.finish(heightPatch, outcome: .delivered, now: start, random: 0.5)
         state.finish(put, outcome: .delivered, now: start, random: 0.5)
 
         state.mergeServerProfile(serverWith(name: "Jane One", heightCm: 181), identity: identity, now: start)
-        #expect(state.conflicts.isEmpty)
+        #expect(state.pending.conflicts.isEmpty)
         #expect(state.profile?.metadata.name == "Jane Two")
         #expect(state.profile?.heightCm == 182)
     }
@@ -102,15 +102,15 @@ struct ConflictTests {
     /// holds the sent height, this machine a newer one. No conflict with its own request.
     @Test func aServerReadWhileTheChangeIsInFlightIsNotJudged() throws {
         var state = syncedState()
-        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.record(.height, 181, measuredAt: start, source: .manual)
         let patch = SyncOperation.updatePhysical(PhysicalPatch(heightCm: 181), revision: 1)
         state.begin(patch, owner: me, now: start)
-        state.recordHeight(182, measuredAt: start.addingTimeInterval(60), source: .manual)
+        state.record(.height, 182, measuredAt: start.addingTimeInterval(60), source: .manual)
         state.mergeServerProfile(serverWith(heightCm: 181), identity: identity, now: start)
-        #expect(state.conflicts.isEmpty)
+        #expect(state.pending.conflicts.isEmpty)
         state.finish(patch, outcome: .delivered, now: start, random: 0.5)
         state.mergeServerProfile(serverWith(heightCm: 181), identity: identity, now: start)
-        #expect(state.conflicts.isEmpty)
+        #expect(state.pending.conflicts.isEmpty)
         let next = state.deliverNext()
         #expect(next == .updatePhysical(PhysicalPatch(heightCm: 182), revision: 2))
     }
@@ -120,18 +120,18 @@ struct ConflictTests {
     @Test func aStaleReadShowingThisAccountsOwnEarlierValueIsNoConflict() throws {
         var state = syncedState()
         for height in [180.0, 181] {
-            state.recordHeight(height, measuredAt: start, source: .manual)
+            state.record(.height, height, measuredAt: start, source: .manual)
             while state.deliverNext() != nil {}
         }
-        state.recordHeight(182, measuredAt: start.addingTimeInterval(60), source: .manual)
+        state.record(.height, 182, measuredAt: start.addingTimeInterval(60), source: .manual)
         // Reads that began before 181 (or 180) landed.
         state.mergeServerProfile(serverWith(heightCm: 180), identity: identity, now: start)
-        #expect(state.conflicts.isEmpty)
+        #expect(state.pending.conflicts.isEmpty)
         state.mergeServerProfile(serverWith(heightCm: 181), identity: identity, now: start)
-        #expect(state.conflicts.isEmpty)
+        #expect(state.pending.conflicts.isEmpty)
         // Another device's value is still one.
         state.mergeServerProfile(serverWith(heightCm: 175), identity: identity, now: start)
-        #expect(state.conflicts.map(\.field) == ["height"])
+        #expect(state.pending.conflicts.map(\.field) == ["height"])
     }
 
     @Test func keepingLocalSendsThisMachinesValue() throws {
@@ -140,7 +140,7 @@ struct ConflictTests {
         state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
         let resolved = state.resolve("name", keepLocal: true)
         #expect(resolved)
-        #expect(state.conflicts.isEmpty)
+        #expect(state.pending.conflicts.isEmpty)
         let delivered = state.deliverNext()
         guard case .updateMetadata(let sent, _) = try #require(delivered) else {
             Issue.record("expected a PUT")
@@ -161,14 +161,14 @@ struct ConflictTests {
         #expect(resolved)
         #expect(state.profile?.metadata.name == "Jane Server")
         #expect(state.outbox.isEmpty)
-        #expect(state.conflicts.isEmpty)
+        #expect(state.pending.conflicts.isEmpty)
     }
 
     @Test func aHeightTheServerChangedSinceIsHeldAndResolvable() throws {
         var state = syncedState()
-        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.record(.height, 181, measuredAt: start, source: .manual)
         state.mergeServerProfile(serverWith(heightCm: 175), identity: identity, now: start)
-        #expect(state.conflicts == [FieldConflict(field: "height", local: "181.0 cm", server: "175.0 cm")])
+        #expect(state.pending.conflicts == [FieldConflict(field: "height", local: "181.0 cm", server: "175.0 cm")])
         #expect(state.profile?.heightCm == 181)
         // The PATCH does not carry the height; the history POST (a measurement, not a field) still goes.
         while let operation = state.deliverNext() {
@@ -184,14 +184,14 @@ struct ConflictTests {
 
     @Test func takingTheServersHeightKeepsTheMeasurementInHistory() throws {
         var state = syncedState()
-        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.record(.height, 181, measuredAt: start, source: .manual)
         state.mergeServerProfile(serverWith(heightCm: 175), identity: identity, now: start)
         let resolved = state.resolve("height", keepLocal: false)
         #expect(resolved)
         #expect(state.profile?.heightCm == 175)
-        #expect(state.conflicts.isEmpty)
+        #expect(state.pending.conflicts.isEmpty)
         #expect(state.outbox.physical == nil)
-        #expect(state.heightHistory.contains { $0.quantity == 181 })
+        #expect(state.history(of: .height).contains { $0.quantity == 181 })
     }
 
     /// The server comes back between a check that could not reach it and the send: the profile change
@@ -210,7 +210,7 @@ struct ConflictTests {
         #expect(await harness.backend.requests(.updateMetadata).isEmpty)
         #expect(report.pending == 1)
         let state = try await account.cached()
-        #expect(state.conflicts == [FieldConflict(field: "bio", local: "Mine", server: "From the phone")])
+        #expect(state.pending.conflicts == [FieldConflict(field: "bio", local: "Mine", server: "From the phone")])
         #expect(await harness.backend.profile?.metadata.bio == "From the phone")
     }
 
@@ -231,7 +231,7 @@ struct ConflictTests {
         harness.clock.advance(by: .seconds(120))
         let report = try await account.syncNow()
         // Then no conflict is made up, and the server holds the latest edit
-        #expect(try await account.cached().conflicts == [])
+        #expect(try await account.cached().pending.conflicts == [])
         #expect(report.isSynced)
         #expect(await harness.backend.profile?.metadata.name == "Name 19")
         #expect(await harness.backend.profile?.metadata.bio == "Bio 19")

@@ -15,7 +15,7 @@ struct CorrectionsTests {
         try await account.logHeight(180)
         #expect(try await account.syncNow().isSynced)
         await harness.backend.clearRequests()
-        let history = try await account.cached().heightHistory
+        let history = try await account.cached().history(of: .height)
         let latest = try #require(history.first { $0.quantity == 180 })
         let older = try #require(history.first { $0.quantity == 175 })
         return (harness, account, older, latest)
@@ -27,7 +27,7 @@ struct CorrectionsTests {
 
         try await account.deleteEntry(of: .height, id: serverId)
         let pending = try await account.cached()
-        #expect(pending.pendingChangeCount == 1)
+        #expect(pending.pending.count == 1)
         #expect(pending.profile?.heightCm == 175)
         #expect(try await account.syncNow().isSynced)
 
@@ -35,7 +35,7 @@ struct CorrectionsTests {
         #expect(await harness.backend.requests(.updatePhysical) == [.updatePhysical(PhysicalPatch(heightCm: 175))])
         #expect(await !harness.backend.entries.contains { $0.id == serverId })
         #expect(await harness.backend.entries.contains { $0.id == older.serverId })
-        #expect(try await account.cached().heightHistory.map(\.quantity) == [175, 170])
+        #expect(try await account.cached().history(of: .height).map(\.quantity) == [175, 170])
     }
 
     @Test func anEntryAlreadyGoneOnTheServerCountsAsDeleted() async throws {
@@ -54,7 +54,7 @@ struct CorrectionsTests {
         let account = try await harness.signedIn()
         await harness.backend.setOffline(true)
         try await account.logHeight(199)
-        let entry = try #require(try await account.cached().heightHistory.first { $0.quantity == 199 })
+        let entry = try #require(try await account.cached().history(of: .height).first { $0.quantity == 199 })
         #expect(entry.serverId == nil)
 
         try await account.deleteEntry(of: .height, id: entry.id.uuidString.uppercased())  // local ids in any case
@@ -63,7 +63,7 @@ struct CorrectionsTests {
         #expect(try await account.syncNow().isSynced)
         #expect(await harness.backend.requests(.logProgress) == [])
         #expect(await harness.backend.requests(.deleteProgress) == [])
-        #expect(try await account.cached().heightHistory.allSatisfy { $0.quantity != 199 })
+        #expect(try await account.cached().history(of: .height).allSatisfy { $0.quantity != 199 })
     }
 
     @Test func correctingTheLatestEntryKeepsItsInstantAndMovesTheCurrentHeight() async throws {
@@ -72,7 +72,7 @@ struct CorrectionsTests {
         let (_, after) = try await account.correctEntry(of: .height, id: try #require(latest.serverId), to: 181.5)
 
         #expect(after.loggedAt == latest.loggedAt)
-        #expect(try await account.cached().pendingChangeCount == 1)  // a delete and a post: one change
+        #expect(try await account.cached().pending.count == 1)  // a delete and a post: one change
         #expect(try await account.syncNow().isSynced)
         #expect(await harness.backend.requests(.deleteProgress) == [.deleteProgress(try #require(latest.serverId))])
         let posts = await harness.backend.requests(.logProgress)
@@ -108,18 +108,18 @@ struct CorrectionsTests {
         // The initial-height rule (a history starts from the profile's height) must not undo removals,
         // nor a history read that began before them.
         let (harness, account, _, _) = try await twoSyncedHeights()
-        for entry in try await account.cached().heightHistory {
+        for entry in try await account.cached().history(of: .height) {
             try await account.deleteEntry(of: .height, id: try #require(entry.serverId))
         }
         let stale = await harness.backend.entries
         #expect(try await account.syncNow().isSynced)
         #expect(await harness.backend.entries.isEmpty)
-        #expect(try await account.cached().heightHistory.isEmpty)
+        #expect(try await account.cached().history(of: .height).isEmpty)
         // A read from before the removals lists them all; they stay removed.
         try await account.store.update { state in
             state.mergeServerHistory(stale, of: .height, complete: false, now: harness.clock.date())
         }
-        #expect(try await account.cached().heightHistory.isEmpty)
+        #expect(try await account.cached().history(of: .height).isEmpty)
     }
 
     @Test func anUnknownIdSaysHowToFindOne() async throws {

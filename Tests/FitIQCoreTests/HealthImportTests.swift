@@ -134,7 +134,7 @@ struct HealthImportTests {
         #expect(result[.height].outOfRange == 1)
         #expect(result[.height].newEntries.count == 3)
         #expect(try await account.cached().profile?.biologicalSex?.value == .male)
-        #expect(try await account.cached().pendingPhysicalPatch == PhysicalPatch(heightCm: 172.4))
+        #expect(try await account.cached().pending.physicalPatch == PhysicalPatch(heightCm: 172.4))
     }
 
     @Test func aFailedReadingChangesNothing() async throws {

@@ -102,7 +102,7 @@ struct RejectedChangesTests {
         let profile = try await account.cached().profile
         #expect(profile?.name == TestHarness.serverProfile.metadata.name)
         #expect(profile?.bio == TestHarness.serverProfile.metadata.bio)
-        #expect(try await account.cached().pendingChangeCount == 0)
+        #expect(try await account.cached().pending.count == 0)
         #expect(try await account.discardRejected() == [])
     }
 }

@@ -28,7 +28,7 @@ struct MeasurementPipelineTests {
         #expect(cached.profile?.heightCm == heightBefore)
         #expect(cached.history(of: metric).map(\.quantity) == [value])
         #expect(cached.history(of: metric).allSatisfy { $0.isSynced })
-        #expect(cached.heightHistory.allSatisfy { $0.type == Metric.height.type })
+        #expect(cached.history(of: .height).allSatisfy { $0.type == Metric.height.type })
     }
 
     @Test func aValueOutOfRangeIsRefusedWithTheFieldAndTheRuleAndNothingIsQueued() async throws {

@@ -12,7 +12,7 @@ struct OutboxTests {
             metadata.name = "Jane \(index)"
             state.editMetadata(metadata, now: start)
         }
-        #expect(state.pendingChangeCount == 1)
+        #expect(state.pending.count == 1)
         let delivered = state.deliverNext()
         let operation = try #require(delivered)
         guard case .updateMetadata(let sent, _) = operation else { Issue.record("expected a PUT"); return }
@@ -31,8 +31,8 @@ struct OutboxTests {
 
     @Test func aHeightChangeIsOnePatchAndOnePostAndOneChange() throws {
         var state = syncedState()
-        state.recordHeight(181, measuredAt: start, source: .manual)
-        #expect(state.pendingChangeCount == 1)
+        state.record(.height, 181, measuredAt: start, source: .manual)
+        #expect(state.pending.count == 1)
         var operations: [SyncOperation] = []
         while let operation = state.deliverNext() { operations.append(operation) }
         #expect(operations.count == 2)
@@ -40,15 +40,15 @@ struct OutboxTests {
         guard case .logProgress(_, let entry, let check) = operations.last else { Issue.record("no POST"); return }
         #expect(entry == NewProgressEntry(type: "height", quantity: 181, loggedAt: start))
         #expect(!check)
-        #expect(state.pendingChangeCount == 0)
-        #expect(state.heightHistory.first?.isSynced == true)
+        #expect(state.pending.count == 0)
+        #expect(state.history(of: .height).first?.isSynced == true)
     }
 
     @Test func twoHeightChangesOfflineAreOnePatchAndTwoPosts() throws {
         var state = syncedState()
-        state.recordHeight(181, measuredAt: start, source: .manual)
-        state.recordHeight(182, measuredAt: start.addingTimeInterval(60), source: .manual)
-        #expect(state.pendingChangeCount == 2)
+        state.record(.height, 181, measuredAt: start, source: .manual)
+        state.record(.height, 182, measuredAt: start.addingTimeInterval(60), source: .manual)
+        #expect(state.pending.count == 2)
         var operations: [SyncOperation] = []
         while let operation = state.deliverNext() { operations.append(operation) }
         #expect(
@@ -60,10 +60,10 @@ struct OutboxTests {
     @Test func aUserEditNeverSendsBiologicalSex() throws {
         // Given a biological sex from the health source that the server already has
         var state = syncedState()
-        state.setHealthBiologicalSex(.female, recordedAt: start)
+        state.applyHealthBiologicalSex(.value(.female), recordedAt: start)
         while state.deliverNext() != nil {}
         // When the user changes height and metadata
-        state.recordHeight(175, measuredAt: start, source: .manual)
+        state.record(.height, 175, measuredAt: start, source: .manual)
         var metadata = try #require(state.profile?.metadata)
         metadata.bio = "new"
         state.editMetadata(metadata, now: start)
@@ -82,21 +82,21 @@ struct OutboxTests {
         remote.biologicalSex = .male
         state.mergeServerProfile(remote, identity: AccountIdentity(userId: "u1", email: "e@x.y"), now: start)
         #expect(state.profile?.biologicalSex == SourcedBiologicalSex(value: .male, source: .account))
-        state.recordHeight(171, measuredAt: start, source: .manual)
+        state.record(.height, 171, measuredAt: start, source: .manual)
         state.queuePhysicalSexForTest()
-        #expect(state.pendingPhysicalPatch == PhysicalPatch(heightCm: 171))
+        #expect(state.pending.physicalPatch == PhysicalPatch(heightCm: 171))
     }
 
     @Test func healthSexIsQueuedOnlyWhenItChanges() {
         var state = syncedState()
-        let result2 = state.setHealthBiologicalSex(.female, recordedAt: start)
+        let result2 = state.applyHealthBiologicalSex(.value(.female), recordedAt: start).isQueued
         #expect(result2)
-        #expect(state.pendingPhysicalPatch == PhysicalPatch(biologicalSex: .female))
+        #expect(state.pending.physicalPatch == PhysicalPatch(biologicalSex: .female))
         while state.deliverNext() != nil {}
-        let result3 = state.setHealthBiologicalSex(.female, recordedAt: start)
+        let result3 = state.applyHealthBiologicalSex(.value(.female), recordedAt: start).isQueued
         #expect(!result3)
         #expect(state.outbox.isEmpty)
-        let result4 = state.setHealthBiologicalSex(.other, recordedAt: start)
+        let result4 = state.applyHealthBiologicalSex(.value(.other), recordedAt: start).isQueued
         #expect(result4)
     }
 
@@ -122,7 +122,7 @@ struct OutboxTests {
 
     @Test func aBackingOffQueueDelaysOnlyItself() throws {
         var state = syncedState()
-        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.record(.height, 181, measuredAt: start, source: .manual)
         var metadata = try #require(state.profile?.metadata)
         metadata.name = "Other queue"
         state.editMetadata(metadata, now: start)
@@ -140,15 +140,15 @@ struct OutboxTests {
         var metadata = try #require(state.profile?.metadata)
         metadata.languageCode = "tlh"
         state.editMetadata(metadata, now: start)
-        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.record(.height, 181, measuredAt: start, source: .manual)
         state.deliverNext(.rejected("Unsupported language"))
         #expect(state.profile?.languageCode == "tlh")
-        #expect(state.rejectedChangeCount == 1)
-        #expect(state.pendingChanges().first?.rejection == "Unsupported language")
+        #expect(state.pending.rejectedCount == 1)
+        #expect(state.pending.changes().first?.rejection == "Unsupported language")
         // The height still goes through.
         while state.deliverNext() != nil {}
-        #expect(state.pendingChangeCount == 0)
-        #expect(state.rejectedChangeCount == 1)
+        #expect(state.pending.count == 0)
+        #expect(state.pending.rejectedCount == 1)
         #expect(state.nextAction(for: me, now: start) == .idle)
         // Retry sends it again; discard reverts to the server's value.
         state.outbox.retry(.metadata)
@@ -174,7 +174,7 @@ struct OutboxTests {
 
     @Test func anotherSendersClaimHoldsTheEntryUntilItExpires() throws {
         var state = syncedState()
-        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.record(.height, 181, measuredAt: start, source: .manual)
         while case .updatePhysical? = state.nextOperation() { state.deliverNext() }
         let post = try #require(state.nextOperation())
         state.begin(post, owner: someoneElse, now: start)
@@ -189,7 +189,7 @@ struct OutboxTests {
 
     @Test func aClaimWhoseProcessIsGoneIsVoidAtOnce() throws {
         var state = syncedState()
-        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.record(.height, 181, measuredAt: start, source: .manual)
         while case .updatePhysical? = state.nextOperation() { state.deliverNext() }
         let post = try #require(state.nextOperation())
         let other = ProcessIdentity(pid: 4242, startTime: 7)
@@ -197,7 +197,7 @@ struct OutboxTests {
         let soon = start.addingTimeInterval(1)
         // While the holder runs, its claim holds; once it is gone, the entry is sent (with a check) at once.
         #expect(state.nextAction(for: me, now: soon, isVoid: { _ in false }) != .send(post))
-        #expect(state.dueProgressPosts(now: soon, limit: 8, isVoid: { _ in false }).isEmpty)
+        #expect(state.outbox.dueProgressPosts(now: soon, limit: 8, isVoid: { _ in false }).isEmpty)
         let gone: (Claim) -> Bool = { $0.holder == other }
         guard case .send(.logProgress(_, _, let checkFirst)) = state.nextAction(for: me, now: soon, isVoid: gone)
         else {
@@ -205,7 +205,7 @@ struct OutboxTests {
             return
         }
         #expect(checkFirst)
-        #expect(state.dueProgressPosts(now: soon, limit: 8, isVoid: gone).count == 1)
+        #expect(state.outbox.dueProgressPosts(now: soon, limit: 8, isVoid: gone).count == 1)
     }
 
     @Test func pullKeepsFieldsWithPendingEditsAndTakesTheRest() throws {
@@ -213,7 +213,7 @@ struct OutboxTests {
         var metadata = try #require(state.profile?.metadata)
         metadata.name = "Local name"
         state.editMetadata(metadata, now: start)
-        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.record(.height, 181, measuredAt: start, source: .manual)
         var remote = TestHarness.serverProfile
         remote.metadata.name = "Server name"
         remote.metadata.bio = "Server bio"
@@ -238,7 +238,7 @@ struct OutboxTests {
 
     @Test func aServerSexThatDiffersFromTheHealthSourceIsPushedAgain() {
         var state = syncedState()
-        state.setHealthBiologicalSex(.female, recordedAt: start)
+        state.applyHealthBiologicalSex(.value(.female), recordedAt: start)
         while state.deliverNext() != nil {}
         var remote = TestHarness.serverProfile
         remote.biologicalSex = .male
@@ -247,12 +247,12 @@ struct OutboxTests {
         #expect(result5)
         #expect(state.profile?.biologicalSex?.value == .female)
         #expect(state.profile?.biologicalSex?.source == .health)
-        #expect(state.pendingPhysicalPatch == PhysicalPatch(biologicalSex: .female))
+        #expect(state.pending.physicalPatch == PhysicalPatch(biologicalSex: .female))
     }
 
     @Test func aLostAnswerIsMatchedByTheHistoryInsteadOfPostedTwice() throws {
         var state = syncedState()
-        state.recordHeight(181, measuredAt: start, source: .manual)
+        state.record(.height, 181, measuredAt: start, source: .manual)
         state.deliverNext()  // PATCH
         let post = try #require(state.nextOperation())
         state.begin(post, owner: me, now: start)
@@ -261,14 +261,14 @@ struct OutboxTests {
         let stored = RemoteProgressEntry(id: "srv-1", type: "height", quantity: 181, loggedAt: start)
         state.mergeServerHistory([stored], of: .height, complete: true, now: start)
         #expect(state.outbox.isEmpty)
-        #expect(state.heightHistory.count == 1)
-        #expect(state.heightHistory.first?.serverId == "srv-1")
+        #expect(state.history(of: .height).count == 1)
+        #expect(state.history(of: .height).first?.serverId == "srv-1")
     }
 
     @Test func aCompleteReadDropsDeletedEntriesButNotOnesDeliveredDuringTheRead() throws {
         var state = syncedState()
         func logged(_ centimetres: Double, as serverId: String) throws {
-            state.recordHeight(centimetres, measuredAt: start, source: .manual)
+            state.record(.height, centimetres, measuredAt: start, source: .manual)
             while let operation = state.nextOperation() {
                 state.begin(operation, owner: me, now: start)
                 let outcome: SyncOutcome =
@@ -278,16 +278,16 @@ struct OutboxTests {
         }
         try logged(170, as: "srv-old")
         try logged(171, as: "srv-kept")
-        let knownBeforeRead = Set(state.heightHistory.compactMap(\.serverId))
+        let knownBeforeRead = Set(state.history(of: .height).compactMap(\.serverId))
         // While the read is under way, another process delivers one more entry.
         try logged(172, as: "srv-new")
         let kept = RemoteProgressEntry(id: "srv-kept", type: "height", quantity: 171, loggedAt: start)
         state.mergeServerHistory([kept], of: .height, complete: true, knownBeforeRead: knownBeforeRead, now: start)
-        #expect(Set(state.heightHistory.compactMap(\.serverId)) == ["srv-kept", "srv-new"])
+        #expect(Set(state.history(of: .height).compactMap(\.serverId)) == ["srv-kept", "srv-new"])
         // The next read lists the new entry; "srv-old" was deleted on the server and stays gone.
         let new = RemoteProgressEntry(id: "srv-new", type: "height", quantity: 172, loggedAt: start)
         state.mergeServerHistory([new], of: .height, complete: true, now: start)
-        #expect(state.heightHistory.compactMap(\.serverId) == ["srv-new"])
+        #expect(state.history(of: .height).compactMap(\.serverId) == ["srv-new"])
     }
 
     @Test func theInitialHeightIsQueuedOnceWhenNoHistoryExists() {
@@ -307,9 +307,10 @@ struct OutboxTests {
 
     @Test func aPastMeasurementDoesNotReplaceANewerHeight() {
         var state = syncedState()
-        let result9 = state.recordHeight(181, measuredAt: start, source: .manual)
+        let result9 = state.record(.height, 181, measuredAt: start, source: .manual).isCurrentHeight
         #expect(result9)
-        let result10 = state.recordHeight(175, measuredAt: start.addingTimeInterval(-86_400 * 30), source: .manual)
+        let result10 = state.record(.height, 175, measuredAt: start.addingTimeInterval(-86_400 * 30), source: .manual)
+            .isCurrentHeight
         #expect(!result10)
         #expect(state.profile?.heightCm == 181)
         #expect(state.outbox.progress.count == 2)
@@ -318,17 +319,18 @@ struct OutboxTests {
     @Test func dueProgressPostsStopAtTheFirstEntryThatMustWait() {
         var state = syncedState()
         for index in 0..<5 {
-            state.recordHeight(
+            state.record(
+                .height,
                 170 + Double(index), measuredAt: start.addingTimeInterval(Double(index)), source: .manual)
         }
-        #expect(state.dueProgressPosts(now: start, limit: 3).count == 3)
-        #expect(state.dueProgressPosts(now: start, limit: 10).count == 5)
+        #expect(state.outbox.dueProgressPosts(now: start, limit: 3).count == 3)
+        #expect(state.outbox.dueProgressPosts(now: start, limit: 10).count == 5)
         // The third entry backs off: the batch keeps the queue's order and ends before it.
         state.outbox.progress[2].delivery.notBefore = start.addingTimeInterval(60)
-        #expect(state.dueProgressPosts(now: start, limit: 10).count == 2)
+        #expect(state.outbox.dueProgressPosts(now: start, limit: 10).count == 2)
         // A rejected entry blocks nothing.
         state.outbox.progress[0].delivery.rejection = "no"
-        #expect(state.dueProgressPosts(now: start, limit: 10).count == 1)
+        #expect(state.outbox.dueProgressPosts(now: start, limit: 10).count == 1)
     }
 }
 

@@ -62,7 +62,7 @@ struct RecentEntriesTests {
 
     @Test func aDiscardedRemovalBringsBackTheEntryOfItsOwnMetric() throws {
         var state = longHistory(weights: 3)
-        let weight = try #require(state.latestEntry(of: .weight))
+        let weight = try #require(state.history.latest(of: .weight))
         try state.removeEntry(weight)
         #expect(state.outbox.deletions.count == 1)
         state.discard(.deletion(weight.id))

@@ -56,7 +56,7 @@ struct SyncEngineTests {
         // answer was acknowledged in one write.
         let saves = await store.saveCount
         #expect(saves == savesBefore + 2, "saves: \(saves - savesBefore)")
-        #expect(try await account.cached().serverCopy?.metadata.bio == "Trail runner")
+        #expect(try await account.cached().server.copy?.metadata.bio == "Trail runner")
         #expect(await harness.backend.profile?.metadata.bio == "Trail runner")
     }
 
@@ -161,7 +161,7 @@ struct SyncEngineTests {
         let saves = await store.saveCount
         #expect(saves == savesBefore + 3, "saves: \(saves - savesBefore)")
         let server = try #require(await harness.backend.profile)
-        #expect(try await account.cached().serverCopy == server)
+        #expect(try await account.cached().server.copy == server)
         #expect(try await account.cached().profile?.updatedAt == server.updatedAt)
     }
 
@@ -194,7 +194,7 @@ struct SyncEngineTests {
         #expect(try await account.updateMetadata(bio: bio) == false)
 
         #expect(await harness.store(of: account).saveCount == saves)
-        #expect(try await account.cached().pendingChangeCount == 0)
+        #expect(try await account.cached().pending.count == 0)
     }
 
     @Test func aHeightChangeSendsOnePatchAndOneProgressEntry() async throws {
@@ -301,7 +301,7 @@ struct SyncEngineTests {
             try await account.engine.drain()
         }
         let state = try await account.cached()
-        #expect(state.pendingChangeCount == 1)
+        #expect(state.pending.count == 1)
         #expect(state.outbox.metadata?.delivery.claim == nil)
         #expect(await harness.sessions(of: account).session?.tokens == nil)
         #expect(try await account.status().signedIn == false)
@@ -377,7 +377,7 @@ struct SyncEngineTests {
         try await account.engine.drain()
         #expect(await harness.backend.entries.filter { $0.quantity == 183 }.count == 1)
         #expect(await harness.backend.requests(.logProgress).count == 1)
-        #expect(try await account.cached().heightHistory.first?.isSynced == true)
+        #expect(try await account.cached().history(of: .height).first?.isSynced == true)
     }
 
     @Test func retriesWaitOnTheInjectedClock() async throws {

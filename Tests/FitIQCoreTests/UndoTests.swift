@@ -17,7 +17,7 @@ struct UndoTests {
         let state = try await account.cached()
         #expect(state.profile?.name == TestHarness.serverProfile.metadata.name)
         #expect(state.outbox.isEmpty)
-        #expect(state.pendingChangeCount == 0)
+        #expect(state.pending.count == 0)
     }
 
     @Test func aSentEditIsReversedByANewChange() async throws {
@@ -38,7 +38,7 @@ struct UndoTests {
         let account = try await harness.signedIn()
         try await account.logHeight(181)
         #expect(try await account.syncNow().isSynced)
-        let logged = try #require(try await account.cached().heightHistory.first { $0.quantity == 181 })
+        let logged = try #require(try await account.cached().history(of: .height).first { $0.quantity == 181 })
 
         let undone = try await account.undo()
         #expect(try await account.syncNow().isSynced)
@@ -58,7 +58,7 @@ struct UndoTests {
         try await account.engine.drain()
 
         await #expect(throws: CorrectionError.beingSent) { try await account.undo() }
-        #expect(try await account.cached().undoLog.count == 1, "still undoable")
+        #expect(try await account.cached().undoLog.steps.count == 1, "still undoable")
 
         // Once a sync learns the server holds it, undo deletes it there.
         #expect(try await account.syncNow().isSynced)
@@ -73,13 +73,13 @@ struct UndoTests {
         let account = try await harness.signedIn()
         try await account.logHeight(181)
         #expect(try await account.syncNow().isSynced)
-        let entry = try #require(try await account.cached().heightHistory.first { $0.quantity == 181 })
+        let entry = try #require(try await account.cached().history(of: .height).first { $0.quantity == 181 })
 
         // Not sent yet: the deletion leaves the outbox and the entry is back as it was.
         try await account.deleteEntry(of: .height, id: try #require(entry.serverId))
         try await account.undo()
-        #expect(try await account.cached().heightHistory.first?.serverId == entry.serverId)
-        #expect(try await account.cached().pendingChangeCount == 0)
+        #expect(try await account.cached().history(of: .height).first?.serverId == entry.serverId)
+        #expect(try await account.cached().pending.count == 0)
 
         // Sent: the entry is posted again.
         try await account.deleteEntry(of: .height, id: try #require(entry.serverId))

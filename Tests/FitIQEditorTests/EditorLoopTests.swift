@@ -127,7 +127,7 @@ struct EditorLoopTests {
             $0.shows("Saved and sent") && !$0.shows("Saved and sent *") && $0.title.contains("● synced")
         }
         #expect(run.harness.clock.now == before)
-        #expect(try await run.account.cached().pendingChangeCount == 0)
+        #expect(try await run.account.cached().pending.count == 0)
         try await run.quit()
     }
 
@@ -139,7 +139,7 @@ struct EditorLoopTests {
         try await run.waitFor("synced once the server answers") {
             $0.title.contains("● synced") && !$0.title.contains("pending")
         }
-        #expect(try await run.account.cached().pendingChangeCount == 0)
+        #expect(try await run.account.cached().pending.count == 0)
         try await run.quit()
     }
 

@@ -98,7 +98,7 @@ struct WindowedSyncTests {
             ).account
             try await reader.refresh()
 
-            let history = try await reader.cached().heightHistory
+            let history = try await reader.cached().history(of: .height)
             #expect(history.count == 450)
             #expect(Set(history.compactMap(\.serverId)).count == 450)
             #expect(requests.maximum > 1)
@@ -117,11 +117,11 @@ struct WindowedSyncTests {
             await server.stop()
             _ = try? await sync.value
 
-            let history = try await account.cached().heightHistory
+            let history = try await account.cached().history(of: .height)
             #expect(history.count == 17)
             let sent = history.filter(\.isSynced).count
             #expect(sent >= 3, "the synced entry and the posts in flight at the stop")
-            #expect(try await account.cached().pendingChangeCount == 17 - sent)
+            #expect(try await account.cached().pending.count == 17 - sent)
         }
     }
 }

@@ -165,7 +165,7 @@ struct BodyMeasurementTests {
             #expect(latest.loggedAt == ExportGenerator.instant(try #require(metric.latestDate)))
             #expect(abs(latest.quantity - (try #require(metric.latestValue))) < 0.001)
         }
-        #expect(state.hasNewReadings(in: snapshot) == false)
+        #expect(state.history.hasNewReadings(in: snapshot) == false)
     }
 
     /// What the answers say of one metric.

@@ -124,6 +124,6 @@ struct MeasurementFieldsTests {
         let lines = screen(state).lines
         #expect(lines.contains { $0.contains("! Rejected by the server: Weight is") })
         #expect(lines.contains { $0.contains("implausible") })
-        #expect(account.metadataStatus == .settled)
+        #expect(account.pending.metadataStatus == .settled)
     }
 }

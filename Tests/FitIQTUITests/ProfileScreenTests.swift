@@ -158,7 +158,7 @@ struct ProfileScreenTests {
         // The metadata saved; the height's rejection shows under the Physical box only.
         _ = update(&state, .saved(.metadata, error: nil))
         var account = fixtureAccount()
-        account.recordHeight(181, measuredAt: fixedNow, source: .manual)
+        account.record(.height, 181, measuredAt: fixedNow, source: .manual)
         account.begin(.updatePhysical(PhysicalPatch(heightCm: 181), revision: 1), owner: UUID(), now: fixedNow)
         account.finish(
             .updatePhysical(PhysicalPatch(heightCm: 181), revision: 1), outcome: .rejected("Height is implausible"),
@@ -269,7 +269,7 @@ struct ProfileScreenTests {
     @Test func titleBarShowsOfflinePendingChanges() {
         var state = profileState()
         var account = fixtureAccount()
-        account.recordHeight(181, measuredAt: fixedNow, source: .manual)
+        account.record(.height, 181, measuredAt: fixedNow, source: .manual)
         var metadata = account.profile?.metadata ?? ProfileMetadata(name: "x")
         metadata.bio = "offline"
         account.editMetadata(metadata, now: fixedNow)

@@ -21,11 +21,16 @@ mkdir -p "$OUT/modules" "$OUT/lib" "$OUT/bin"
 
 # FitIQCore, instrumented, once for every target.
 core_sources=$(find Sources/FitIQCore -name '*.swift' | sort)
-if [ ! -f "$OUT/lib/libFitIQCore.a" ] || [ -n "$(find Sources/FitIQCore -newer "$OUT/lib/libFitIQCore.a" -name '*.swift')" ]; then
+# Built again when a source changed, or when the list of sources did (a file renamed or removed): an
+# archive written over an old one keeps the old one's objects.
+if [ ! -f "$OUT/lib/libFitIQCore.a" ] || [ "$core_sources" != "$(cat "$OUT/lib/FitIQCore.sources" 2>/dev/null)" ] \
+    || [ -n "$(find Sources/FitIQCore -newer "$OUT/lib/libFitIQCore.a" -name '*.swift')" ]; then
     echo "fuzz: building FitIQCore"
+    rm -f "$OUT/lib/libFitIQCore.a"
     # shellcheck disable=SC2086
     "$SWIFTC" "${FLAGS[@]}" -module-name FitIQCore -emit-module -emit-module-path "$OUT/modules/FitIQCore.swiftmodule" \
         -emit-library -static -o "$OUT/lib/libFitIQCore.a" $core_sources
+    echo "$core_sources" >"$OUT/lib/FitIQCore.sources"
 fi
 CORE=(-L "$OUT/lib" -lFitIQCore)
 

@@ -79,17 +79,17 @@ public struct BodyMassIndex: Sendable, Equatable {
     }
 }
 
-extension AccountRecord {
-    /// The BMI of the latest weight, with the height at that weight's date: the newest height logged
-    /// no later than it, else the profile's height. `nil` without a weight or a height.
-    public func latestBodyMassIndex(timeZone: LocalZone) -> BodyMassIndex? {
-        guard let weight = latestEntry(of: .weight) else { return nil }
+extension BodyMassIndex {
+    /// The BMI of the latest weight in `state`, with the height at that weight's date: the newest height
+    /// logged no later than it, else the profile's height. `nil` without a weight or a height.
+    public static func latest(in state: AccountRecord<some EntryList>, timeZone: LocalZone) -> BodyMassIndex? {
+        guard let weight = state.history.latest(of: .weight) else { return nil }
         let heightThen =
-            history.lazy.filter { $0.type == Metric.height.type && $0.loggedAt <= weight.loggedAt }
-            .max { $0.loggedAt < $1.loggedAt }?.quantity ?? profile?.heightCm
+            state.history.lazy.filter { $0.type == Metric.height.type && $0.loggedAt <= weight.loggedAt }
+            .max { $0.loggedAt < $1.loggedAt }?.quantity ?? state.profile?.heightCm
         guard let heightThen else { return nil }
         return BodyMassIndex(
             kilograms: weight.quantity, centimetres: heightThen, at: weight.loggedAt,
-            dateOfBirth: profile?.dateOfBirth, timeZone: timeZone)
+            dateOfBirth: state.profile?.dateOfBirth, timeZone: timeZone)
     }
 }

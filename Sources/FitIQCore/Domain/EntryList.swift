@@ -35,6 +35,17 @@ extension EntryList {
         entries.replaceSubrange(range, with: new)
     }
 
+    /// The newest entry of `metric`.
+    public func latest(of metric: Metric) -> ProgressEntry? {
+        lazy.filter { $0.type == metric.type }.max { $0.loggedAt < $1.loggedAt }
+    }
+
+    /// Whether `entry` is among these and the newest of its metric.
+    public func isLatest(_ entry: ProgressEntry) -> Bool {
+        !contains { $0.type == entry.type && $0.loggedAt > entry.loggedAt && $0.id != entry.id }
+            && contains { $0.id == entry.id }
+    }
+
     /// Gives the entry `id` the server's id; `false` when it is not among these entries.
     @discardableResult
     public mutating func markSynced(_ id: UUID, serverId: String) -> Bool {
@@ -50,6 +61,17 @@ public struct WholeHistory: EntryList, Codable {
 
     public init(entries: [ProgressEntry]) {
         self.entries = entries
+    }
+}
+
+extension WholeHistory {
+    /// The entry of `metric` named `id`: its server id, or its local id while it is pending (any case).
+    public func entry(of metric: Metric, named id: String) -> ProgressEntry? {
+        let wanted = id.trimmingWhitespace()
+        return first { entry in
+            entry.type == metric.type
+                && (entry.serverId == wanted || entry.id.uuidString.lowercased() == wanted.lowercased())
+        }
     }
 }
 
@@ -77,28 +99,34 @@ extension RecentEntries {
     }
 }
 
-extension AccountState {
-    /// Runs `change`, written for the latest entries, on this whole state the way a store that keeps
+extension RecentEntries {
+    /// Runs `change`, written for the latest entries, on the whole `state` the way a store that keeps
     /// the history on disk does: on the latest entries first, and again on every entry when it did
     /// more than add entries newer than every other of their metric.
-    public mutating func applyRecent<T>(_ change: (inout RecentAccountState) throws -> T) rethrows -> T {
-        let recent = with(RecentEntries(latestOf: history))
+    public static func apply<T>(_ change: (inout RecentAccountState) throws -> T, to state: inout AccountState)
+        rethrows -> T
+    {
+        let recent = state.with(RecentEntries(latestOf: state.history))
         var changed = recent
         let result = try change(&changed)
         if let added = changed.history.added(since: recent.history),
-            added.allSatisfy({ entry in !history.contains { $0.type == entry.type && $0.loggedAt > entry.loggedAt } })
+            added.allSatisfy({ entry in
+                !state.history.contains { $0.type == entry.type && $0.loggedAt > entry.loggedAt }
+            })
         {
-            self = changed.with(WholeHistory(entries: history.entries + added))
+            state = changed.with(WholeHistory(entries: state.history.entries + added))
             return result
         }
-        return try applyToAll(change)
+        return try applyToAll(change, to: &state)
     }
 
-    /// Runs `change`, written for the latest entries, with every entry.
-    public mutating func applyToAll<T>(_ change: (inout RecentAccountState) throws -> T) rethrows -> T {
-        var all = with(RecentEntries(entries: history.entries))
+    /// Runs `change`, written for the latest entries, with every entry of `state`.
+    public static func applyToAll<T>(_ change: (inout RecentAccountState) throws -> T, to state: inout AccountState)
+        rethrows -> T
+    {
+        var all = state.with(RecentEntries(entries: state.history.entries))
         let result = try change(&all)
-        self = all.with(WholeHistory(entries: all.history.entries))
+        state = all.with(WholeHistory(entries: all.history.entries))
         return result
     }
 }

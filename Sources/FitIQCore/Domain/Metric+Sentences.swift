@@ -35,15 +35,15 @@ extension Metric {
     }
 
     /// What undo says it undid: `the removal of the weight 72.4 kg of 2026-11-26`.
-    static func removalStep(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem) -> String {
-        "the removal of the \(reading(type: type, value, unitSystem: unitSystem)) of \(day)"
+    static func removalStep(_ entry: ProgressEntry, in timeZone: LocalZone, unitSystem: UnitSystem) -> String {
+        "the removal of the \(reading(type: entry.type, entry.quantity, unitSystem: unitSystem)) of "
+            + "\(CalendarDate(containing: entry.loggedAt, in: timeZone))"
     }
 
     /// What undo says it undid: `the correction of the weight 72.4 kg of 2026-11-26`.
-    static func correctionStep(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem)
-        -> String
-    {
-        "the correction of the \(reading(type: type, value, unitSystem: unitSystem)) of \(day)"
+    static func correctionStep(_ entry: ProgressEntry, in timeZone: LocalZone, unitSystem: UnitSystem) -> String {
+        "the correction of the \(reading(type: entry.type, entry.quantity, unitSystem: unitSystem)) of "
+            + "\(CalendarDate(containing: entry.loggedAt, in: timeZone))"
     }
 
     private static func parts(type: String, _ value: Double, unitSystem: UnitSystem) -> (name: String, value: String) {

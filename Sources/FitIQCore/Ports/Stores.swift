@@ -27,7 +27,7 @@ extension ProfileStore {
     /// stores whose history costs nothing to read (in memory).
     public func updateRecent<T: Sendable>(_ change: @Sendable (inout RecentAccountState) throws -> T) async throws -> T
     {
-        try await update { state in try state.applyRecent(change) }
+        try await update { state in try RecentEntries.apply(change, to: &state) }
     }
 
     /// The entries of a full ``load()``: for stores whose history costs nothing to read (in memory).

@@ -76,7 +76,7 @@ extension AccountState {
                 result[sample.metric].outOfRange += 1
                 continue
             }
-            let entry = Self.entry(for: sample)
+            let entry = ProgressEntry(sample)
             if sample.metric == .height { newest = entry }
             // Several sources write the same reading, and a correlation repeats its records: one
             // reading (same value in the same minute) is one entry.
@@ -107,30 +107,13 @@ extension AccountState {
         return result
     }
 
-    /// Whether `snapshot` holds a usable sample that is not in the history yet.
-    public func hasNewReadings(in snapshot: HealthSnapshot) -> Bool {
-        let seen = Set(history.map(ReadingKey.init))
-        return snapshot.samples.contains { sample in
-            sample.metric.allowedRange.contains(sample.value)
-                && !seen.contains(
-                    ReadingKey(
-                        type: sample.metric.type, loggedAt: sample.measuredAt,
-                        quantity: (sample.value * 100).rounded() / 100))
-        }
-    }
 }
 
 extension AccountRecord {
-    /// The history entry of a health sample (to a hundredth of the metric's unit).
-    static func entry(for sample: MeasurementSample) -> ProgressEntry {
-        ProgressEntry(
-            type: sample.metric.type, quantity: (sample.value * 100).rounded() / 100, loggedAt: sample.measuredAt,
-            source: .health)
-    }
-
     /// Stores a biological sex read from the health source: a known value is kept with provenance
     /// "health source" and queued only when it differs from the current one; "not set", an unknown
     /// value or no record never overwrite anything.
+    @discardableResult
     public mutating func applyHealthBiologicalSex(
         _ value: HealthValue<BiologicalSex>, recordedAt: Date?
     ) -> BiologicalSexSyncResult {
@@ -139,7 +122,16 @@ extension AccountRecord {
         case .unknown(let raw): return .unknown(raw)
         case .missing: return .missing
         case .value(let sex):
-            return setHealthBiologicalSex(sex, recordedAt: recordedAt) ? .queued(sex) : .unchanged(sex)
+            guard let profile else { return .unchanged(sex) }
+            let previous = profile.physical.biologicalSex
+            var physical = profile.physical
+            physical.biologicalSex = SourcedBiologicalSex(value: sex, source: .health, recordedAt: recordedAt)
+            self.profile = profile.updatingPhysical(physical)
+            // The server already holds this value when the previous one (health-sourced or the account's)
+            // was the same; the health source only confirms it.
+            guard previous?.value != sex else { return .unchanged(sex) }
+            outbox.queuePhysical(height: false, biologicalSex: true, changeId: UUID(), server: server.copy)
+            return .queued(sex)
         }
     }
 }
@@ -211,5 +203,28 @@ struct ReadingKey: Hashable {
 extension Double {
     fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
         Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+    }
+}
+
+extension ProgressEntry {
+    /// The history entry of a health sample (to a hundredth of the metric's unit).
+    init(_ sample: MeasurementSample) {
+        self.init(
+            type: sample.metric.type, quantity: (sample.value * 100).rounded() / 100, loggedAt: sample.measuredAt,
+            source: .health)
+    }
+}
+
+extension WholeHistory {
+    /// Whether `snapshot` holds a usable sample that is not in the history yet.
+    public func hasNewReadings(in snapshot: HealthSnapshot) -> Bool {
+        let seen = Set(map(ReadingKey.init))
+        return snapshot.samples.contains { sample in
+            sample.metric.allowedRange.contains(sample.value)
+                && !seen.contains(
+                    ReadingKey(
+                        type: sample.metric.type, loggedAt: sample.measuredAt,
+                        quantity: (sample.value * 100).rounded() / 100))
+        }
     }
 }

@@ -19,7 +19,7 @@ extension AccountRecord {
         _ remote: RemoteProfile, identity: AccountIdentity, now: Date, judge: UUID? = nil,
         isVoid: (Claim) -> Bool = { _ in false }
     ) -> Bool {
-        serverCopy = remote
+        server.copy = remote
         lastSyncAt = now
         var identity = identity
         identity.profileId = remote.profileId ?? profile?.identity.profileId
@@ -33,7 +33,9 @@ extension AccountRecord {
                 updatedAt: remote.updatedAt)
             return false
         }
-        detectConflicts(remote) { claim in claim.owner != judge && claim.until > now && !isVoid(claim) }
+        outbox.detectConflicts(remote, local: profile, server: server) { claim in
+            claim.owner != judge && claim.until > now && !isVoid(claim)
+        }
         let pendingKeys = outbox.metadata?.keys ?? []
         var merged = local.updatingIdentity(identity)
             .updatingMetadata(remote.metadata.taking(pendingKeys, from: local.metadata))
@@ -60,7 +62,9 @@ extension AccountRecord {
         }
         merged = merged.updatingPhysical(physical)
         profile = merged
-        if requeueSex { queuePhysical(height: false, biologicalSex: true, changeId: UUID()) }
+        if requeueSex {
+            outbox.queuePhysical(height: false, biologicalSex: true, changeId: UUID(), server: server.copy)
+        }
         return requeueSex
     }
 
@@ -78,7 +82,7 @@ extension AccountRecord {
     ) {
         historyCheckedAt = now
         // Entries removed here stay removed, even when a read that began before the removal lists them.
-        var known = Set(history.compactMap(\.serverId)).union(removedServerIds)
+        var known = Set(history.compactMap(\.serverId)).union(server.removedIds)
         // Where the entry of each queued post is: found once, not once per entry read.
         let posted = Set(outbox.progress.map(\.id))
         var postedAt: [UUID: Int] = [:]
@@ -120,11 +124,11 @@ extension AccountRecord {
     @discardableResult
     public mutating func queueInitialHeightIfNeeded(serverHasHeightEntries: Bool, now: Date) -> Bool {
         // A history emptied by the user's own removals did start somewhere: it is not started again.
-        guard !serverHasHeightEntries, latestEntry(of: .height) == nil,
-            !outbox.progress.contains(where: { $0.entry.type == Metric.height.type }), removedServerIds.isEmpty,
-            outbox.deletions.isEmpty, let height = serverCopy?.heightCm
+        guard !serverHasHeightEntries, history.latest(of: .height) == nil,
+            !outbox.progress.contains(where: { $0.entry.type == Metric.height.type }), server.removedIds.isEmpty,
+            outbox.deletions.isEmpty, let height = server.copy?.heightCm
         else { return false }
-        let loggedAt = serverCopy?.updatedAt ?? now
+        let loggedAt = server.copy?.updatedAt ?? now
         let entry = ProgressEntry(
             quantity: height, loggedAt: loggedAt, notes: ProgressEntry.initialHeightNote, source: .server)
         history.append(entry)

@@ -37,13 +37,14 @@ extension AccountRecord {
             let operation = consider(
                 change.delivery,
                 .updateMetadata(
-                    metadata.taking(change.conflicts, from: serverCopy?.metadata ?? metadata), revision: change.revision
+                    metadata.taking(change.conflicts, from: server.copy?.metadata ?? metadata),
+                    revision: change.revision
                 ))
         {
             return .send(operation)
         }
-        if let change = outbox.physical, !change.delivery.isRejected, !pendingPhysicalPatch.isEmpty,
-            let operation = consider(change.delivery, .updatePhysical(pendingPhysicalPatch, revision: change.revision))
+        if let change = outbox.physical, !change.delivery.isRejected, !pending.physicalPatch.isEmpty,
+            let operation = consider(change.delivery, .updatePhysical(pending.physicalPatch, revision: change.revision))
         {
             return .send(operation)
         }
@@ -61,27 +62,6 @@ extension AccountRecord {
         return earliest.map { .wait(until: $0) } ?? .idle
     }
 
-    /// Up to `limit` progress posts that are due at `now`, from the front of their queue. The batch ends
-    /// at the first entry that is claimed or backing off, so the queue keeps its order; rejected entries
-    /// are passed over as ``nextAction(for:now:isVoid:)`` does.
-    public func dueProgressPosts(
-        now: Date, limit: Int, isVoid: (Claim) -> Bool = { _ in false }, owner: UUID? = nil,
-        reserved: Set<OutboxItemID> = []
-    ) -> [SyncOperation] {
-        var operations: [SyncOperation] = []
-        for post in outbox.progress where !post.delivery.isRejected {
-            guard operations.count < limit else { break }
-            if let claim = post.delivery.claim, claim.until > now, !isVoid(claim),
-                !(claim.owner == owner && reserved.contains(.progress(post.id)))
-            {
-                break
-            }
-            if let notBefore = post.delivery.notBefore, notBefore > now { break }
-            operations.append(.logProgress(id: post.id, post.entry, checkServerFirst: post.sendAttempted))
-        }
-        return operations
-    }
-
     /// Takes what is due next for `owner` at `now`, as one write: claims of ended processes are let go,
     /// then the next request (for progress posts, up to `limit` of them from the queue's front) is
     /// claimed. The drain does it before it sends; a save that is sent at once does it in its own write,
@@ -97,11 +77,11 @@ extension AccountRecord {
         var batch = [operation]
         switch operation {
         case .logProgress:
-            batch = dueProgressPosts(now: now, limit: limit, isVoid: isVoid, owner: owner, reserved: reserved)
+            batch = outbox.dueProgressPosts(now: now, limit: limit, isVoid: isVoid, owner: owner, reserved: reserved)
         case .updatePhysical:
             // Another resource: a height's PATCH and its history entry's POST go out together, and are
             // acknowledged in one write.
-            batch += dueProgressPosts(now: now, limit: limit, isVoid: isVoid, owner: owner, reserved: reserved)
+            batch += outbox.dueProgressPosts(now: now, limit: limit, isVoid: isVoid, owner: owner, reserved: reserved)
         case .updateMetadata, .deleteProgress:
             break
         }
@@ -118,10 +98,10 @@ extension AccountRecord {
         switch operation {
         case .updateMetadata(let sent, _):
             for key in outbox.metadata?.keys.subtracting(outbox.metadata?.conflicts ?? []) ?? [] {
-                acknowledge(Self.field(for: key), sent.value(of: key))
+                server.acknowledge(ServerRecord.field(for: key), sent.value(of: key))
             }
         case .updatePhysical(let sent, _):
-            if let height = sent.heightCm { acknowledge("height", Self.heightText(height)) }
+            if let height = sent.heightCm { server.acknowledge("height", ServerRecord.heightText(height)) }
         case .logProgress, .deleteProgress:
             break
         }
@@ -158,16 +138,16 @@ extension AccountRecord {
         if acknowledged { lastSyncAt = now }
         if case .saved(let updatedAt?) = outcome {
             // The answer is the server's copy now: a read that finds it unchanged has nothing to merge.
-            serverCopy?.updatedAt = updatedAt
+            server.copy?.updatedAt = updatedAt
             profile = profile?.updatingTimestamps(createdAt: nil, updatedAt: updatedAt)
         }
         switch operation {
         case .updateMetadata(let sent, let revision):
             guard var change = outbox.metadata else { return }
             if acknowledged {
-                serverCopy?.metadata = sent
+                server.copy?.metadata = sent
                 for key in change.keys where !change.conflicts.contains(key) {
-                    acknowledge(Self.field(for: key), sent.value(of: key))
+                    server.acknowledge(ServerRecord.field(for: key), sent.value(of: key))
                 }
                 // A newer edit arrived while this request was in flight: keep it queued. Conflicted
                 // fields were not sent: they stay, waiting to be resolved.
@@ -193,10 +173,10 @@ extension AccountRecord {
             guard var change = outbox.physical else { return }
             if acknowledged {
                 if let height = sent.heightCm {
-                    serverCopy?.heightCm = height
-                    acknowledge("height", Self.heightText(height))
+                    server.copy?.heightCm = height
+                    server.acknowledge("height", ServerRecord.heightText(height))
                 }
-                if let sex = sent.biologicalSex { serverCopy?.biologicalSex = sex }
+                if let sex = sent.biologicalSex { server.copy?.biologicalSex = sex }
                 if change.revision == revision {
                     // A conflicted height was not sent: it stays, waiting to be resolved.
                     change.includesBiologicalSex = false
@@ -240,14 +220,14 @@ extension AccountState {
         switch item {
         case .metadata:
             guard let change = outbox.metadata, let profile else { return }
-            if let server = serverCopy?.metadata {
+            if let server = server.copy?.metadata {
                 self.profile = profile.updatingMetadata(profile.metadata.taking(change.keys, from: server))
             }
             outbox.metadata = nil
         case .physical:
             guard let change = outbox.physical, let profile else { return }
             var physical = profile.physical
-            if change.includesHeight, let height = serverCopy?.heightCm { physical.heightCm = height }
+            if change.includesHeight, let height = server.copy?.heightCm { physical.heightCm = height }
             self.profile = profile.updatingPhysical(physical)
             outbox.physical = nil
         case .progress(let id):

@@ -13,8 +13,8 @@
 /// ``RecentAccountState`` only each metric's latest entries (what a cold process reads cheaply).
 public struct AccountRecord<History: EntryList>: Sendable, Equatable {
     public var profile: UserProfile?
-    /// The server's values as last seen: what a discarded change reverts to.
-    public var serverCopy: RemoteProfile?
+    /// The server's side as last seen: its profile, what it acknowledged, what was removed here.
+    public var server: ServerRecord
     public var outbox: Outbox
     /// The history of every metric, local and synced (any order; see ``history(of:)``).
     public var history: History
@@ -22,25 +22,14 @@ public struct AccountRecord<History: EntryList>: Sendable, Equatable {
     public var lastSyncAt: Date?
     /// When the histories were last read from the server.
     public var historyCheckedAt: Date?
-    /// The recent saved changes `undo` can reverse, oldest first.
-    public var undoLog: [UndoStep]
-    /// Server ids of entries removed here (the latest 100): a history read that began before the
-    /// removal must not bring them back.
-    public var removedServerIds: [String]
-    /// The recent values of each field (`name`, …, `height`; the last 20) the server acknowledged
-    /// from this account: a server read that shows one (it began before a later write of ours
-    /// landed) shows this account's own value, not another device's change.
-    public var acknowledgedValues: [String: [String]] = [:]
+    public var undoLog: UndoLog
 
     public init(
-        profile: UserProfile? = nil, serverCopy: RemoteProfile? = nil, outbox: Outbox = Outbox(),
-        history: History = [], lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil,
-        undoLog: [UndoStep] = [], removedServerIds: [String] = [], acknowledgedValues: [String: [String]] = [:]
+        profile: UserProfile? = nil, server: ServerRecord = ServerRecord(), outbox: Outbox = Outbox(),
+        history: History = [], lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil, undoLog: UndoLog = UndoLog()
     ) {
-        self.removedServerIds = removedServerIds
-        self.acknowledgedValues = acknowledgedValues
         self.profile = profile
-        self.serverCopy = serverCopy
+        self.server = server
         self.outbox = outbox
         self.history = history
         self.lastSyncAt = lastSyncAt
@@ -56,15 +45,11 @@ public struct AccountRecord<History: EntryList>: Sendable, Equatable {
         history.filter { $0.type == metric.type }.sorted { $0.loggedAt > $1.loggedAt }
     }
 
-    /// Height entries, newest first.
-    public var heightHistory: [ProgressEntry] { history(of: .height) }
-
     /// This state with `history` in place of its own.
     public func with<Other: EntryList>(_ history: Other) -> AccountRecord<Other> {
         AccountRecord<Other>(
-            profile: profile, serverCopy: serverCopy, outbox: outbox, history: history, lastSyncAt: lastSyncAt,
-            historyCheckedAt: historyCheckedAt, undoLog: undoLog, removedServerIds: removedServerIds,
-            acknowledgedValues: acknowledgedValues)
+            profile: profile, server: server, outbox: outbox, history: history, lastSyncAt: lastSyncAt,
+            historyCheckedAt: historyCheckedAt, undoLog: undoLog)
     }
 
     /// Applies a metadata edit and queues one coalesced `PUT`; returns `false` when nothing changed.
@@ -74,17 +59,7 @@ public struct AccountRecord<History: EntryList>: Sendable, Equatable {
         let keys = metadata.changedKeys(from: profile.metadata)
         guard !keys.isEmpty else { return false }
         self.profile = profile.updatingMetadata(metadata, at: now)
-        var change =
-            outbox.metadata ?? MetadataChange(changeId: UUID(), revision: 0, keys: [], delivery: Delivery())
-        // A field edited for the first time since it was last sent remembers the server value it was
-        // edited from; an edit on top of a pending one keeps the first base.
-        if let server = serverCopy?.metadata {
-            for key in keys where !change.keys.contains(key) { change.bases[key] = server.value(of: key) }
-        }
-        change.keys.formUnion(keys)
-        change.revision += 1
-        change.delivery.reopen()
-        outbox.metadata = change
+        outbox.queueMetadata(keys, server: server.copy?.metadata)
         return true
     }
 
@@ -111,16 +86,6 @@ public struct AccountRecord<History: EntryList>: Sendable, Equatable {
         return (entry, setCurrentHeight(value, measuredAt: measuredAt, changeId: entry.id))
     }
 
-    /// ``record(_:_:measuredAt:source:notes:postsProgress:)`` for a height.
-    @discardableResult
-    public mutating func recordHeight(
-        _ centimetres: Double, measuredAt: Date, source: ProgressEntry.Source, notes: String? = nil,
-        postsProgress: Bool = true
-    ) -> Bool {
-        record(.height, centimetres, measuredAt: measuredAt, source: source, notes: notes, postsProgress: postsProgress)
-            .isCurrentHeight
-    }
-
     /// Makes `centimetres` the current height if it is at least as new as the current height and every
     /// history entry; queues the `PATCH`.
     @discardableResult
@@ -132,51 +97,8 @@ public struct AccountRecord<History: EntryList>: Sendable, Equatable {
         physical.heightCm = centimetres
         physical.heightMeasuredAt = measuredAt
         self.profile = profile.updatingPhysical(physical)
-        queuePhysical(height: true, biologicalSex: false, changeId: changeId)
+        outbox.queuePhysical(height: true, biologicalSex: false, changeId: changeId, server: server.copy)
         return true
-    }
-
-    /// Stores biological sex from the health source; queues a `PATCH` only when the value changed.
-    ///
-    /// - Returns: whether a `PATCH` was queued.
-    @discardableResult
-    public mutating func setHealthBiologicalSex(_ value: BiologicalSex, recordedAt: Date?) -> Bool {
-        guard let profile else { return false }
-        let previous = profile.physical.biologicalSex
-        var physical = profile.physical
-        physical.biologicalSex = SourcedBiologicalSex(value: value, source: .health, recordedAt: recordedAt)
-        self.profile = profile.updatingPhysical(physical)
-        // The server already holds this value when the previous one (health-sourced or the account's)
-        // was the same; the health source only confirms it.
-        guard previous?.value != value else { return false }
-        queuePhysical(height: false, biologicalSex: true, changeId: UUID())
-        return true
-    }
-
-    mutating func queuePhysical(height: Bool, biologicalSex: Bool, changeId: UUID) {
-        var change =
-            outbox.physical
-            ?? PhysicalChange(
-                revision: 0, includesHeight: false, includesBiologicalSex: false, changeIds: [], delivery: Delivery())
-        if height && !change.includesHeight, let server = serverCopy {
-            change.heightBase = server.heightCm
-            change.hasHeightBase = true
-        }
-        change.includesHeight = change.includesHeight || height
-        change.includesBiologicalSex = change.includesBiologicalSex || biologicalSex
-        change.changeIds.insert(changeId)
-        change.revision += 1
-        change.delivery.reopen()
-        outbox.physical = change
-    }
-
-    /// The physical body to send: only fields queued, biological sex only when the health source gave it.
-    public var pendingPhysicalPatch: PhysicalPatch {
-        guard let change = outbox.physical, let physical = profile?.physical else { return PhysicalPatch() }
-        let sex = physical.biologicalSex.flatMap { $0.source == .health ? $0.value : nil }
-        return PhysicalPatch(
-            heightCm: change.includesHeight && !change.heightConflict ? physical.heightCm : nil,
-            biologicalSex: change.includesBiologicalSex ? sex : nil)
     }
 }
 

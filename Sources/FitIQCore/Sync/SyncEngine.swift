@@ -322,7 +322,7 @@ public actor SyncEngine {
         // The profile's merge touches no history: the state returned may hold only its latest entries.
         return try await store.updateRecent { state in
             // The server's copy as last merged: every conflict and value it implies is in the cache.
-            if !savingUnchanged, state.serverCopy?.holdsTheSameValues(as: remote) == true { return state }
+            if !savingUnchanged, state.server.copy?.holdsTheSameValues(as: remote) == true { return state }
             state.mergeServerProfile(remote, identity: identity, now: now, judge: owner, isVoid: isVoid)
             return state
         }

@@ -54,9 +54,9 @@ public struct SyncReport: Sendable, Equatable {
     }
 
     init(_ state: AccountRecord<some EntryList>) {
-        pending = state.pendingChangeCount
-        rejected = state.rejectedChangeCount
-        lastError = state.pendingChanges().compactMap(\.lastError).last
+        pending = state.pending.count
+        rejected = state.pending.rejectedCount
+        lastError = state.pending.changes().compactMap(\.lastError).last
     }
 
     /// Whether everything was acknowledged.

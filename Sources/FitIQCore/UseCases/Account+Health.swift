@@ -59,7 +59,7 @@ extension Account {
     ) async throws -> HealthImportResult {
         guard try await store.load().profile != nil else { throw AccountError.profileNotLoaded }
         let snapshot = try await source.read(progress: progress)
-        if try await store.load().hasNewReadings(in: snapshot) { await readServerHistoryBriefly() }
+        if try await store.load().history.hasNewReadings(in: snapshot) { await readServerHistoryBriefly() }
         try Task.checkCancellation()
         let now = environment.now()
         return try await store.update { state in

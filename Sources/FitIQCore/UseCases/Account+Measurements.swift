@@ -32,7 +32,7 @@ extension Account {
         return try await save(sending: sending) { state in
             guard let profile = state.profile else { throw AccountError.profileNotLoaded }
             let logged = state.record(metric, value, measuredAt: measuredAt, source: .manual, notes: notes)
-            state.remember(
+            state.undoLog.remember(
                 .entryLogged(
                     entryId: logged.entry.id, previousHeight: metric == .height ? profile.heightCm : nil,
                     previousMeasuredAt: metric == .height ? profile.physical.heightMeasuredAt : nil,
@@ -66,14 +66,16 @@ extension Account {
     public func deleteEntry(of metric: Metric, id: String) async throws -> ProgressEntry {
         let timeZone = environment.timeZone
         return try await store.update { state in
-            guard let entry = state.entry(of: metric, named: id) else {
+            guard let entry = state.history.entry(of: metric, named: id) else {
                 throw CorrectionError.noSuchEntry(id, metric: metric.id)
             }
-            let wasLatest = state.isLatest(entry)
+            let wasLatest = state.history.isLatest(entry)
             try state.removeEntry(entry)
-            state.remember(
+            state.undoLog.remember(
                 .entryRemoved(
-                    entry, wasLatest: wasLatest, description: state.removalStep(entry, timeZone)))
+                    entry, wasLatest: wasLatest,
+                    description: Metric.removalStep(
+                        entry, in: timeZone, unitSystem: state.profile?.preferredUnitSystem ?? .metric)))
             return entry
         }
     }
@@ -87,15 +89,16 @@ extension Account {
         try metric.check(value)
         let timeZone = environment.timeZone
         return try await store.update { state in
-            guard let entry = state.entry(of: metric, named: id) else {
+            guard let entry = state.history.entry(of: metric, named: id) else {
                 throw CorrectionError.noSuchEntry(id, metric: metric.id)
             }
-            let wasLatest = state.isLatest(entry)
+            let wasLatest = state.history.isLatest(entry)
             let corrected = try state.correctEntry(entry, to: value)
-            state.remember(
+            state.undoLog.remember(
                 .entryCorrected(
                     before: entry, afterId: corrected.id, wasLatest: wasLatest,
-                    description: state.correctionStep(entry, timeZone)))
+                    description: Metric.correctionStep(
+                        entry, in: timeZone, unitSystem: state.profile?.preferredUnitSystem ?? .metric)))
             return (entry, corrected)
         }
     }

@@ -64,7 +64,7 @@ extension Account {
             guard let previous = state.profile?.metadata else { return false }
             let changed = metadata.changedKeys(from: previous).sorted().map { $0.field.label.lowercased() }
             guard state.editMetadata(metadata, now: now) else { return false }
-            state.remember(
+            state.undoLog.remember(
                 .metadata(previous: previous, description: "the change of \(changed.joined(separator: ", "))"))
             return true
         }

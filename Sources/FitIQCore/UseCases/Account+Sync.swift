@@ -54,10 +54,10 @@ extension Account {
         let signedIn = try await sessions.load()?.isSignedIn ?? false
         return AccountStatus(
             server: key.server, email: email, signedIn: signedIn, lastSyncAt: state.lastSyncAt,
-            pendingChanges: state.pendingChangeCount, rejectedChanges: state.rejectedChangeCount,
-            changes: state.pendingChanges(
+            pendingChanges: state.pending.count, rejectedChanges: state.pending.rejectedCount,
+            changes: state.pending.changes(
                 timeZone: environment.timeZone, now: environment.now(), isRunning: environment.isRunning),
-            conflicts: state.conflicts)
+            conflicts: state.pending.conflicts)
     }
 
     /// Settles a conflict on `field` (`name`, `bio`, `units`, `language` or `height`): `keepLocal`
@@ -86,7 +86,7 @@ extension Account {
     public func retryRejected() async throws -> [String] {
         let timeZone = environment.timeZone
         return try await store.updateRecent { state in
-            let rejected = state.pendingChanges(timeZone: timeZone).filter { $0.rejection != nil }
+            let rejected = state.pending.changes(timeZone: timeZone).filter { $0.rejection != nil }
             rejected.forEach { state.outbox.retry($0.item) }
             return rejected.map(\.summary)
         }
@@ -99,7 +99,7 @@ extension Account {
     public func discardRejected() async throws -> [String] {
         let timeZone = environment.timeZone
         return try await store.update { state in
-            let rejected = state.pendingChanges(timeZone: timeZone).filter { $0.rejection != nil }
+            let rejected = state.pending.changes(timeZone: timeZone).filter { $0.rejection != nil }
             rejected.forEach { state.discard($0.item) }
             return rejected.map(\.summary)
         }

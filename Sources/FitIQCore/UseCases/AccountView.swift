@@ -101,13 +101,13 @@ public struct AccountView: Sendable, Equatable {
         self.server = server
         profile = state.profile
         self.histories = histories
-        bodyMassIndex = state.latestBodyMassIndex(timeZone: timeZone)
-        pendingChanges = state.pendingChanges(timeZone: timeZone, now: now, isRunning: isRunning)
+        bodyMassIndex = BodyMassIndex.latest(in: state, timeZone: timeZone)
+        pendingChanges = state.pending.changes(timeZone: timeZone, now: now, isRunning: isRunning)
         pendingCount = pendingChanges.filter { $0.rejection == nil }.reduce(0) { $0 + $1.changeCount }
         rejectedCount = pendingChanges.filter { $0.rejection != nil }.reduce(0) { $0 + max(1, $1.changeCount) }
-        conflicts = state.conflicts
-        metadataStatus = state.metadataStatus
-        physicalStatus = state.physicalStatus
+        conflicts = state.pending.conflicts
+        metadataStatus = state.pending.metadataStatus
+        physicalStatus = state.pending.physicalStatus
         lastSyncAt = state.lastSyncAt
     }
 

@@ -72,7 +72,7 @@ public struct Accounts: Sendable {
             let deadline = environment.now().addingTimeInterval(seconds)
             _ = try? await account.engine.drain(until: deadline)
             let state = try await account.store.load()
-            let open = state.pendingChanges(timeZone: environment.timeZone)
+            let open = state.pending.changes(timeZone: environment.timeZone)
             if !open.isEmpty { throw AccountError.pendingChanges(open.map(\.summary)) }
         }
         try await directory.erase(account.key)

@@ -4,11 +4,8 @@
     import Foundation
 #endif
 
-/// One saved change that `undo` can reverse, newest last in ``AccountState/undoLog``.
+/// One saved change that `undo` can reverse, newest last in ``UndoLog``.
 public enum UndoStep: Sendable, Equatable, Codable {
-    /// How many recent changes `undo` can walk back through.
-    public static let limit = 30
-
     /// Profile fields changed; `previous` holds what they were.
     case metadata(previous: ProfileMetadata, description: String)
     /// A measurement was logged as entry `entryId`; for a height, the current height before it is kept
@@ -29,11 +26,26 @@ public enum UndoStep: Sendable, Equatable, Codable {
     }
 }
 
-extension AccountRecord {
-    /// Remembers `step` as the newest change to undo (the oldest beyond ``UndoStep/limit`` are forgotten).
+/// The recent saved changes `undo` can reverse, oldest first.
+public struct UndoLog: Sendable, Codable, Equatable {
+    /// How many recent changes `undo` can walk back through.
+    public static let limit = 30
+
+    public private(set) var steps: [UndoStep]
+
+    public init(_ steps: [UndoStep] = []) {
+        self.steps = Array(steps.suffix(Self.limit))
+    }
+
+    /// Remembers `step` as the newest change to undo (the oldest beyond ``limit`` are forgotten).
     public mutating func remember(_ step: UndoStep) {
-        undoLog.append(step)
-        if undoLog.count > UndoStep.limit { undoLog.removeFirst(undoLog.count - UndoStep.limit) }
+        steps.append(step)
+        if steps.count > Self.limit { steps.removeFirst(steps.count - Self.limit) }
+    }
+
+    /// Forgets the newest step.
+    mutating func removeLast() {
+        steps.removeLast()
     }
 }
 
@@ -45,7 +57,7 @@ extension AccountState {
     /// - Throws: ``CorrectionError/beingSent`` when the entry to remove went out once without an answer
     ///   (whether the server holds it is known after the next sync); the change stays undoable.
     public mutating func undoLast(now: Date) throws(CorrectionError) -> UndoStep? {
-        guard let step = undoLog.last else { return nil }
+        guard let step = undoLog.steps.last else { return nil }
         let added: UUID? =
             switch step {
             case .entryLogged(let entryId, _, _, _): entryId
@@ -58,7 +70,7 @@ extension AccountState {
         case .metadata(let previous, _):
             editMetadata(previous, now: now)
             // Back at the server's values: nothing is left to send.
-            if let server = serverCopy?.metadata, profile?.metadata == server { outbox.metadata = nil }
+            if let server = server.copy?.metadata, profile?.metadata == server { outbox.metadata = nil }
         case .entryLogged(let entryId, let previousHeight, let previousMeasuredAt, _):
             if let entry = history.first(where: { $0.id == entryId }) {
                 _ = try? removeEntry(entry)  // not being sent: checked above
@@ -106,12 +118,12 @@ extension AccountState {
         physical.heightCm = height
         physical.heightMeasuredAt = measuredAt
         self.profile = profile.updatingPhysical(physical)
-        if let server = serverCopy?.heightCm, abs(server - height) < 0.05,
+        if let server = server.copy?.heightCm, abs(server - height) < 0.05,
             outbox.physical?.includesBiologicalSex != true
         {
             outbox.physical = nil
         } else {
-            queuePhysical(height: true, biologicalSex: false, changeId: UUID())
+            outbox.queuePhysical(height: true, biologicalSex: false, changeId: UUID(), server: server.copy)
         }
     }
 }

@@ -4,38 +4,20 @@
     import Foundation
 #endif
 
-/// One user-visible change waiting in the outbox, as status and logout name it.
-public struct PendingChange: Sendable, Equatable {
-    public var item: OutboxItemID
-    /// What changed, e.g. `profile: name, bio` or `weight history: 72.4 kg on 2026-11-22`.
-    public var summary: String
-    /// The server's message when it refused the change.
-    public var rejection: String?
-    /// The last retryable failure, if any.
-    public var lastError: String?
-    /// How many user-visible changes the entry carries.
-    public var changeCount: Int
-    /// What keeps it from going out at the next sync, when something does (a rejection aside).
-    public var hold: Hold? = nil
+/// What is waiting for the server, as a person reads it: the outbox with the profile it sends and
+/// the server's values it was edited from (``AccountRecord/pending``). Status, the sync details,
+/// the logout refusal and each form's mark are built from it.
+public struct PendingWork: Sendable {
+    public let outbox: Outbox
+    public let profile: UserProfile?
+    public let server: ServerRecord
 
-    /// What keeps a pending change waiting, and so what a person can do about it.
-    public enum Hold: Sendable, Equatable {
-        /// Every field it carries conflicts with the server's value: it waits for `resolve`.
-        case conflict
-        /// A failed attempt is backing off until then; a sync started by hand tries at once.
-        case backoff(until: Date)
-        /// A running process is sending it now (pid when known); it lets go when it is done or exits.
-        case sending(pid: Int32?)
-    }
-}
-
-extension AccountRecord {
     /// The outbox as a list a person can read, in queue order.
     ///
     /// - Parameters:
     ///   - now: with it, each change says what holds it back then (``PendingChange/hold``).
     ///   - isRunning: whether a claim's holder still runs; a claim of a process that ended holds nothing.
-    public func pendingChanges(
+    public func changes(
         timeZone: LocalZone = .utc, now: Date? = nil, isRunning: (ProcessIdentity) -> Bool = { _ in true }
     ) -> [PendingChange] {
         var changes: [PendingChange] = []
@@ -60,7 +42,7 @@ extension AccountRecord {
         }
         if let change = outbox.physical {
             var parts: [String] = []
-            let patch = pendingPhysicalPatch
+            let patch = physicalPatch
             if let height = patch.heightCm {
                 parts.append(Metric.reading(type: Metric.height.type, height, unitSystem: units))
             }
@@ -100,27 +82,80 @@ extension AccountRecord {
     }
 
     /// User-visible changes not yet acknowledged and not rejected (a height change counts once).
-    public var pendingChangeCount: Int {
-        pendingChanges().filter { $0.rejection == nil }.reduce(0) { $0 + $1.changeCount }
+    public var count: Int {
+        changes().filter { $0.rejection == nil }.reduce(0) { $0 + $1.changeCount }
     }
 
     /// User-visible changes the server refused.
-    public var rejectedChangeCount: Int {
-        pendingChanges().filter { $0.rejection != nil }.reduce(0) { $0 + max(1, $1.changeCount) }
+    public var rejectedCount: Int {
+        changes().filter { $0.rejection != nil }.reduce(0) { $0 + max(1, $1.changeCount) }
+    }
+
+    /// The profile form's change: the one coalesced `PUT /users/me`.
+    public var metadataStatus: FormChangeStatus {
+        guard let change = outbox.metadata else { return .settled }
+        return FormChangeStatus(isPending: true, rejection: change.delivery.rejection)
+    }
+
+    /// The physical form's changes: the `PATCH /users/me/physical` and every measurement's posts and
+    /// deletions; a refused one is named first.
+    public var physicalStatus: FormChangeStatus {
+        let deliveries =
+            outbox.progress.map(\.delivery) + outbox.deletions.map(\.delivery)
+            + (outbox.physical.map { [$0.delivery] } ?? [])
+        guard !deliveries.isEmpty else { return .settled }
+        return FormChangeStatus(isPending: true, rejection: deliveries.lazy.compactMap(\.rejection).first)
+    }
+
+    /// Every conflicted field with both values.
+    public var conflicts: [FieldConflict] {
+        var found: [FieldConflict] = []
+        if let change = outbox.metadata, let local = profile?.metadata, let server = server.copy?.metadata {
+            for key in change.conflicts.sorted() {
+                found.append(
+                    FieldConflict(
+                        field: ServerRecord.field(for: key), local: local.value(of: key), server: server.value(of: key))
+                )
+            }
+        }
+        if let change = outbox.physical, change.heightConflict, let local = profile?.heightCm {
+            let units = profile?.preferredUnitSystem ?? .metric
+            found.append(
+                FieldConflict(
+                    field: "height", local: Height.format(local, unitSystem: units),
+                    server: server.copy?.heightCm.map { Height.format($0, unitSystem: units) } ?? "none"))
+        }
+        return found
+    }
+
+    /// The physical body to send: only fields queued, biological sex only when the health source gave it.
+    public var physicalPatch: PhysicalPatch {
+        guard let change = outbox.physical, let physical = profile?.physical else { return PhysicalPatch() }
+        let sex = physical.biologicalSex.flatMap { $0.source == .health ? $0.value : nil }
+        return PhysicalPatch(
+            heightCm: change.includesHeight && !change.heightConflict ? physical.heightCm : nil,
+            biologicalSex: change.includesBiologicalSex ? sex : nil)
     }
 }
 
-extension PendingChange.Hold {
-    /// What holds the change back and what a person can do about it, in a few words.
-    public func advice(now: Date) -> String {
-        switch self {
-        case .conflict:
-            return "held until its conflict is resolved"
-        case .backoff(let until):
-            let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-            return "next try in \(seconds) s; a sync now tries at once"
-        case .sending(let pid):
-            return pid.map { "being sent by process \($0); it lets go when it ends" } ?? "being sent by another process"
-        }
+extension AccountRecord {
+    /// What is waiting for the server.
+    public var pending: PendingWork { PendingWork(outbox: outbox, profile: profile, server: server) }
+}
+
+/// Where the changes of one form stand, as a screen shows them under the form: nothing waiting,
+/// waiting to be sent, or refused with the server's message. Screens read this, not the outbox.
+public struct FormChangeStatus: Sendable, Equatable {
+    /// Whether any change of the form is not on the server yet.
+    public var isPending: Bool
+    /// The server's message for a change it refused, if one was.
+    public var rejection: String?
+
+    public init(isPending: Bool, rejection: String? = nil) {
+        self.isPending = isPending
+        self.rejection = rejection
     }
+
+    /// Nothing waiting.
+    public static let settled = FormChangeStatus(isPending: false)
 }
