@@ -70,9 +70,14 @@ struct SegmentKey: Hashable, Sendable, Comparable {
     }
 
     init(_ entry: ProgressEntry) {
-        let day = CalendarDate(containing: entry.loggedAt, in: .utc)
+        self.init(metric: entry.type, at: entry.loggedAt)
+    }
+
+    /// The segment of an entry of `metric` logged at `instant`.
+    init(metric: String, at instant: Date) {
+        let day = CalendarDate(containing: instant, in: .utc)
         self.init(
-            metric: entry.type,
+            metric: metric,
             month: DecimalText.padded(day.year, width: 4) + "-" + DecimalText.padded(day.month, width: 2))
     }
 

@@ -51,30 +51,35 @@ extension JSONFileProfileStore {
         var months = Set(segments.map(\.key.month))
         for change in journal { for key in change.keys where key.metric == metric.type { months.insert(key.month) } }
         for month in months.sorted() {
-            let key = SegmentKey(metric: metric.type, month: month)
-            var entries: [ProgressEntry] = []
-            for segment in segments where segment.key == key {
-                let segmentFile = CacheFile<HistorySegmentFile>(
-                    url: historyFolder.appendingPathComponent(segment.file), now: now)
-                switch try segmentFile.contents() {
-                case .value(let read) where read.key == key: entries += read.entries
-                case .newer(let version): throw segmentFile.newer(version)
-                default: throw Unsettled()  // written anew since account.json was read, or damaged
-                }
-            }
-            // The journal's changes to this month: an entry moved to another month leaves this one.
-            let changes = journal.compactMap { change -> HistoryIndex.Change? in
-                switch change {
-                case .put(let entry, let previous):
-                    if SegmentKey(entry) == key { return change }
-                    return previous == key ? .remove(entry.id, from: key) : nil
-                case .remove(_, let from):
-                    return from == key ? change : nil
-                }
-            }
-            entries = Self.applying(changes, to: entries)
+            var entries = try entries(of: SegmentKey(metric: metric.type, month: month), in: stored)
             Self.normalize(&entries)
             try entries.forEach(body)
         }
+    }
+
+    /// The entries of one segment as `stored` has them: its file's, with the journal's changes to it
+    /// applied (an entry moved to another month leaves this one). Throws ``Unsettled`` when the file is
+    /// not the one `stored` names (written anew since, or damaged).
+    func entries(of key: SegmentKey, in stored: StoredAccount) throws -> [ProgressEntry] {
+        var entries: [ProgressEntry] = []
+        for segment in stored.index.segments where segment.key == key {
+            let segmentFile = CacheFile<HistorySegmentFile>(
+                url: historyFolder.appendingPathComponent(segment.file), now: now)
+            switch try segmentFile.contents() {
+            case .value(let read) where read.key == key: entries += read.entries
+            case .newer(let version): throw segmentFile.newer(version)
+            default: throw Unsettled()  // written anew since account.json was read, or damaged
+            }
+        }
+        let changes = stored.index.journal.compactMap { change -> HistoryIndex.Change? in
+            switch change {
+            case .put(let entry, let previous):
+                if SegmentKey(entry) == key { return change }
+                return previous == key ? .remove(entry.id, from: key) : nil
+            case .remove(_, let from):
+                return from == key ? change : nil
+            }
+        }
+        return Self.applying(changes, to: entries)
     }
 }

@@ -114,36 +114,66 @@ public struct JSONFileProfileStore: ProfileStore {
     }
 
     /// ``update(_:)`` on the latest entries of each history alone, when the whole history is not in
-    /// memory: `account.json` is read and written, no segment. A change that does more than add
-    /// entries newer than every other of their metric (or one that would fill the journal) is made
-    /// again on the whole state, so `change` must be a pure function of the state it is given.
-    public func updateRecent<T: Sendable>(_ change: @Sendable (inout RecentAccountState) throws -> T) async throws -> T
-    {
+    /// memory: `account.json` is read and written, and no segment but the months of the entries
+    /// `including` names. A change that does more than add entries newer than every other of their
+    /// metric and change entries in place (or one that would fill the journal) is made again on the
+    /// whole state, so `change` must be a pure function of the state it is given.
+    public func updateRecent<T: Sendable>(
+        including wanted: [EntryLocation], _ change: @Sendable (inout RecentAccountState) throws -> T
+    ) async throws -> T {
         try await lock.withLock {
+            let whole: @Sendable (inout AccountState) throws -> T = { try RecentEntries.applyToAll(change, to: &$0) }
             guard let data = try file.readData(), memory.snapshot(for: data) == nil,
                 case .value(let stored) = memory.decoded(for: data).map(CacheFile<AccountFileV2>.Contents.value)
                     ?? decodeAccount(data),
-                stored.inlineHistory == nil, stored.index.journal.count < HistoryIndex.journalLimit
-            else { return try updateWhole { try RecentEntries.applyToAll(change, to: &$0) } }
-            var recent = stored.state.with(RecentEntries(entries: stored.summaries.values.flatMap(\.latest)))
-            Self.normalize(&recent.history.entries)
+                stored.inlineHistory == nil, stored.index.journal.count < HistoryIndex.journalLimit,
+                let entries = try? recentEntries(of: stored, including: wanted)
+            else { return try updateWhole(whole) }
+            let recent = stored.state.with(entries)
             var state = recent
             let result = try change(&state)
-            if state.history != recent.history { Self.normalize(&state.history.entries) }
             if state == recent { return result }
             var next = stored
             if state.history != recent.history {
-                // Only entries added after every entry of their metric: the summaries follow from them.
-                guard let added = state.history.added(since: recent.history),
-                    stored.index.journal.count + added.count <= HistoryIndex.journalLimit,
-                    let summaries = Self.summaries(stored.summaries, adding: Array(added))
-                else { return try updateWhole { try RecentEntries.applyToAll(change, to: &$0) } }
+                // Entries added after every entry of their metric, and entries changed in place: the
+                // summaries follow from them.
+                guard let done = state.history.changes(since: recent.history),
+                    stored.index.journal.count + done.added.count + done.changed.count <= HistoryIndex.journalLimit,
+                    var summaries = Self.summaries(stored.summaries, adding: done.added)
+                else { return try updateWhole(whole) }
+                Self.replace(done.changed, in: &summaries)
                 next.summaries = summaries
-                next.index.journal += added.map { .put($0, previous: nil) }
+                next.index.journal += (done.changed + done.added).map { .put($0, previous: nil) }
             }
             next.state = state.with(WholeHistory())
             memory.remember(decoded: next, bytes: try writtenAccount(next))
             return result
+        }
+    }
+
+    /// The latest entries of each metric in `stored`, and the entries `wanted` names, read from their
+    /// months' segments.
+    private func recentEntries(of stored: StoredAccount, including wanted: [EntryLocation]) throws -> RecentEntries {
+        var entries = stored.summaries.values.flatMap(\.latest)
+        let held = Set(entries.map(\.id))
+        let missing = wanted.filter { !held.contains($0.id) }
+        if !missing.isEmpty {
+            let ids = Set(missing.map(\.id))
+            let months = Set(missing.map { SegmentKey(metric: $0.type, at: $0.loggedAt) })
+            for key in months.sorted() {
+                entries += try self.entries(of: key, in: stored).filter { ids.contains($0.id) }
+                memory.count { $0.filesDecoded += 1 }
+            }
+        }
+        Self.normalize(&entries)
+        return RecentEntries(entries: entries)
+    }
+
+    /// `summaries` with the entries `changed` in place where their latest entries list them.
+    static func replace(_ changed: [ProgressEntry], in summaries: inout [String: HistorySummary]) {
+        for entry in changed {
+            guard let index = summaries[entry.type]?.latest.firstIndex(where: { $0.id == entry.id }) else { continue }
+            summaries[entry.type]?.latest[index] = entry
         }
     }
 

@@ -213,6 +213,60 @@ struct HistoryLayoutTests {
         }
     }
 
+    @Test func aColdProcesssAnswerToAnOldPostReadsThatMonthAlone() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = makeStore(in: folder)
+            try await seeded(store, entries: 2_000)
+            // An old reading imported and queued (2021, far behind the latest entries, in a month that
+            // has a segment).
+            let longAgo = Date(timeIntervalSince1970: 1_620_000_000)
+            let entry = try await store.update { state in
+                state.record(.height, 150.5, measuredAt: longAgo, source: .import).entry
+            }
+            let queued = try #require(try await store.load().outbox.progress.first { $0.id == entry.id })
+            let post = SyncOperation.logProgress(id: queued.id, queued.entry, checkServerFirst: false)
+            let cold = makeStore(in: folder)
+
+            try await cold.updateRecent(including: [EntryLocation(id: entry.id, type: entry.type, loggedAt: longAgo)]) {
+                state in
+                state.begin(post, owner: UUID(), now: Date())
+                state.finish(post, outcome: .logged(serverId: "w-old"), now: Date(), random: 0)
+            }
+
+            // account.json and the one month of the entry.
+            #expect(cold.counters.filesDecoded == 2)
+            #expect(cold.counters.filesWritten == 1)
+            let reread = try await makeStore(in: folder).load()
+            #expect(reread.history.count == 2_001)
+            #expect(reread.history.first { $0.id == entry.id }?.serverId == "w-old")
+            #expect(!reread.outbox.progress.contains { $0.id == entry.id })
+            let summary = try #require(try await makeStore(in: folder).overview().summaries[Metric.height.type])
+            #expect(summary == HistorySummary(of: reread.history(of: .height)))
+        }
+    }
+
+    @Test func anAnswerToTheNewestPostChangesTheLatestEntriesToo() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = makeStore(in: folder)
+            try await seeded(store, entries: 500)
+            let logged = Date(timeIntervalSince1970: 1_796_515_200)  // after every seeded entry
+            let entry = try await store.update { state in
+                state.record(.height, 182, measuredAt: logged, source: .manual).entry
+            }
+            let cold = makeStore(in: folder)
+
+            try await cold.updateRecent(including: [EntryLocation(id: entry.id, type: entry.type, loggedAt: logged)]) {
+                state in
+                state.history.markSynced(entry.id, serverId: "h-new")
+            }
+
+            #expect(cold.counters.filesDecoded == 1)  // the entry is among the latest: no segment read
+            let overview = try await makeStore(in: folder).overview()
+            #expect(overview.state.history.first { $0.id == entry.id }?.serverId == "h-new")
+            #expect(try await makeStore(in: folder).load().history.first { $0.id == entry.id }?.serverId == "h-new")
+        }
+    }
+
     @Test func theOverviewReadsNoSegment() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             try await seeded(makeStore(in: folder), entries: 5_000)

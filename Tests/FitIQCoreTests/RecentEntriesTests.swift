@@ -60,6 +60,32 @@ struct RecentEntriesTests {
         #expect(weights.filter { $0.loggedAt == backdated && $0.quantity == 90 }.count == 1)
     }
 
+    @Test func anOldEntryAskedForIsGivenAndChangedInPlaceWithoutASecondRun() async throws {
+        let store = InMemoryProfileStore(longHistory(weights: 500))
+        let old = try #require(await store.state.history(of: .weight).last)
+        let runs = Mutex<[Int]>([])
+        try await store.updateRecent(including: [EntryLocation(id: old.id, type: old.type, loggedAt: old.loggedAt)]) {
+            state in
+            runs.withLock { $0.append(state.history(of: .weight).count) }
+            state.history.markSynced(old.id, serverId: "server-old")
+        }
+        #expect(runs.withLock { $0 } == [HistorySummary.latestLimit + 1])
+        let weights = await store.state.history(of: .weight)
+        #expect(weights.count == 500)
+        #expect(weights.last?.serverId == "server-old")
+    }
+
+    @Test func anEntryRemovedFromTheLatestRunsAgainOnEveryEntry() async throws {
+        let store = InMemoryProfileStore(longHistory(weights: 100))
+        let runs = Mutex(0)
+        try await store.updateRecent { state in
+            runs.withLock { $0 += 1 }
+            state.history.removeAll { $0.type == Metric.weight.type }
+        }
+        #expect(runs.withLock { $0 } == 2)
+        #expect(await store.state.history(of: .weight).isEmpty)
+    }
+
     @Test func aDiscardedRemovalBringsBackTheEntryOfItsOwnMetric() throws {
         var state = longHistory(weights: 3)
         let weight = try #require(state.history.latest(of: .weight))

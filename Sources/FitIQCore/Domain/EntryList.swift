@@ -85,36 +85,88 @@ public struct RecentEntries: EntryList {
     }
 }
 
+/// Where an entry is kept: enough for a store to find it without reading the whole history.
+public struct EntryLocation: Sendable, Hashable {
+    public var id: UUID
+    public var type: String
+    public var loggedAt: Date
+
+    public init(id: UUID, type: String, loggedAt: Date) {
+        self.id = id
+        self.type = type
+        self.loggedAt = loggedAt
+    }
+}
+
+/// What a change did to a list of entries: entries added, and entries changed in place (the same id,
+/// metric, instant and value: a server id given, a source noted). Anything else (an entry gone, or
+/// moved in time or value) is no ``EntryChanges``.
+public struct EntryChanges: Sendable, Equatable {
+    public var added: [ProgressEntry] = []
+    public var changed: [ProgressEntry] = []
+
+    public var isEmpty: Bool { added.isEmpty && changed.isEmpty }
+}
+
 extension RecentEntries {
-    /// The latest entries of each metric in `history` (``HistorySummary/latestLimit`` of each).
-    public init(latestOf history: some Collection<ProgressEntry>) {
-        self.init(entries: Dictionary(grouping: history, by: \.type).values.flatMap { HistorySummary(of: $0).latest })
+    /// The latest entries of each metric in `history` (``HistorySummary/latestLimit`` of each), and the
+    /// entries `including` names.
+    public init(latestOf history: some Collection<ProgressEntry>, including wanted: Set<UUID> = []) {
+        var entries = Dictionary(grouping: history, by: \.type).values.flatMap { HistorySummary(of: $0).latest }
+        if !wanted.isEmpty {
+            let held = Set(entries.map(\.id))
+            entries += history.filter { wanted.contains($0.id) && !held.contains($0.id) }
+        }
+        self.init(entries: entries)
     }
 
-    /// What `self` is with entries added after `original`, when that is all that happened: the added
-    /// entries, in order. `nil` when an entry of `original` changed or went, or the order differs.
-    public func added(since original: RecentEntries) -> ArraySlice<ProgressEntry>? {
-        guard entries.starts(with: original.entries) else { return nil }
-        return entries.dropFirst(original.entries.count)
+    /// What was done to `original` to make `self`; `nil` when an entry went away or moved.
+    public func changes(since original: RecentEntries) -> EntryChanges? {
+        var result = EntryChanges()
+        if entries == original.entries { return result }
+        var before = [UUID: ProgressEntry](minimumCapacity: original.count)
+        for entry in original.entries { before[entry.id] = entry }
+        var kept = 0
+        for entry in entries {
+            guard let old = before[entry.id] else {
+                result.added.append(entry)
+                continue
+            }
+            kept += 1
+            guard old != entry else { continue }
+            guard old.type == entry.type, old.loggedAt == entry.loggedAt, old.quantity == entry.quantity else {
+                return nil
+            }
+            result.changed.append(entry)
+        }
+        return kept == before.count ? result : nil
     }
 }
 
 extension RecentEntries {
     /// Runs `change`, written for the latest entries, on the whole `state` the way a store that keeps
-    /// the history on disk does: on the latest entries first, and again on every entry when it did
-    /// more than add entries newer than every other of their metric.
-    public static func apply<T>(_ change: (inout RecentAccountState) throws -> T, to state: inout AccountState)
-        rethrows -> T
-    {
-        let recent = state.with(RecentEntries(latestOf: state.history))
+    /// the history on disk does: on the latest entries (and those `including` names) first, and again
+    /// on every entry when it did more than add entries newer than every other of their metric and
+    /// change entries in place.
+    public static func apply<T>(
+        _ change: (inout RecentAccountState) throws -> T, to state: inout AccountState, including: Set<UUID> = []
+    ) rethrows -> T {
+        let recent = state.with(RecentEntries(latestOf: state.history, including: including))
         var changed = recent
         let result = try change(&changed)
-        if let added = changed.history.added(since: recent.history),
-            added.allSatisfy({ entry in
+        if let done = changed.history.changes(since: recent.history),
+            done.added.allSatisfy({ entry in
                 !state.history.contains { $0.type == entry.type && $0.loggedAt > entry.loggedAt }
             })
         {
-            state = changed.with(WholeHistory(entries: state.history.entries + added))
+            var entries = state.history.entries
+            if !done.changed.isEmpty {
+                let replacements = Dictionary(done.changed.map { ($0.id, $0) }) { _, last in last }
+                for index in entries.indices {
+                    if let replacement = replacements[entries[index].id] { entries[index] = replacement }
+                }
+            }
+            state = changed.with(WholeHistory(entries: entries + done.added))
             return result
         }
         return try applyToAll(change, to: &state)

@@ -16,20 +16,31 @@ public protocol ProfileStore: Sendable {
     /// measurement, a profile edit, an acknowledgement): `change` is given each metric's latest
     /// entries (``HistorySummary/latest``), and run again on all of them when it did more than add
     /// newer entries. It must be a pure function of the state it is given.
-    func updateRecent<T: Sendable>(_ change: @Sendable (inout RecentAccountState) throws -> T) async throws -> T
+    ///
+    /// - Parameter including: entries the change must see besides the latest ones (an answer to posts
+    ///   gives their entries, possibly older ones, the server's ids): the store reads their months alone.
+    func updateRecent<T: Sendable>(
+        including: [EntryLocation], _ change: @Sendable (inout RecentAccountState) throws -> T
+    ) async throws -> T
     /// Calls `body` with each entry of `metric`'s history, oldest first, without holding the whole
     /// history at once (an export of years of data).
     func forEachEntry(of metric: Metric, _ body: (ProgressEntry) throws -> Void) async throws
 }
 
 extension ProfileStore {
-    /// ``update(_:)`` with the latest entries, then every entry when the change needs them: for
-    /// stores whose history costs nothing to read (in memory).
+    /// ``updateRecent(including:_:)`` with the latest entries alone.
     public func updateRecent<T: Sendable>(_ change: @Sendable (inout RecentAccountState) throws -> T) async throws -> T
     {
-        try await update { state in try RecentEntries.apply(change, to: &state) }
+        try await updateRecent(including: [], change)
     }
 
+    /// ``update(_:)`` with the latest entries, then every entry when the change needs them: for
+    /// stores whose history costs nothing to read (in memory).
+    public func updateRecent<T: Sendable>(
+        including: [EntryLocation], _ change: @Sendable (inout RecentAccountState) throws -> T
+    ) async throws -> T {
+        try await update { state in try RecentEntries.apply(change, to: &state, including: Set(including.map(\.id))) }
+    }
     /// The entries of a full ``load()``: for stores whose history costs nothing to read (in memory).
     public func forEachEntry(of metric: Metric, _ body: (ProgressEntry) throws -> Void) async throws {
         for entry in try await load().history(of: metric).reversed() { try body(entry) }

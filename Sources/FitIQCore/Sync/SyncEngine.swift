@@ -206,12 +206,13 @@ public actor SyncEngine {
         let now = environment.now()
         let randoms = batch.map { _ in environment.random() }
         let settled = outcomes
-        // A profile change's or a deletion's acknowledgement touches no history; a post's gives its entry
-        // the server's id, and that entry may be older than the latest ones: it is done on the whole.
-        if batch.contains(where: { if case .logProgress = $0 { true } else { false } }) {
-            try await store.update { Self.settle(&$0, batch, settled, now: now, randoms: randoms) }
-        } else {
-            try await store.updateRecent { Self.settle(&$0, batch, settled, now: now, randoms: randoms) }
+        // A post's answer gives its entry, possibly an older one, the server's id: its month is read.
+        let posted = batch.compactMap { operation -> EntryLocation? in
+            guard case .logProgress(let id, let entry, _) = operation else { return nil }
+            return EntryLocation(id: id, type: entry.type, loggedAt: entry.loggedAt)
+        }
+        try await store.updateRecent(including: posted) {
+            Self.settle(&$0, batch, settled, now: now, randoms: randoms)
         }
         await settledObserver?()
         if let failure { throw failure }
