@@ -36,67 +36,34 @@ extension AccountFile {
         var type: String?
         var quantity: Double
         var loggedAt: Date
+        /// Added later in version 1 (absent in older files): the removed entry's notes and source, so a
+        /// dropped removal brings it back as it was.
+        var notes: String?
+        var source: String?
         var changeId: UUID
         var delivery: DeliveryV1
 
         init(_ deletion: ProgressDeletion) {
-            id = deletion.id
-            serverId = deletion.serverId
-            type = deletion.type
-            quantity = deletion.quantity
-            loggedAt = deletion.loggedAt
-            changeId = deletion.changeId
-            delivery = DeliveryV1(deletion.delivery)
+            let entry = deletion.entry
+            (id, serverId, type, quantity, loggedAt) = (
+                entry.id, deletion.serverId, entry.type, entry.quantity, entry.loggedAt
+            )
+            (notes, source, changeId, delivery) = (
+                entry.notes, entry.source.rawValue, deletion.changeId, deletion.delivery
+            )
         }
 
         var domain: ProgressDeletion {
-            ProgressDeletion(
+            let entry = ProgressEntry(
                 id: id, serverId: serverId, type: type ?? ProgressEntry.heightType, quantity: quantity,
-                loggedAt: loggedAt, changeId: changeId,
-                delivery: delivery.domain)
+                loggedAt: loggedAt, notes: notes, source: source.flatMap(ProgressEntry.Source.init) ?? .server)
+            return ProgressDeletion(removing: entry, serverId: serverId, changeId: changeId, delivery: delivery)
         }
     }
 
-    struct DeliveryV1: Codable, Sendable {
-        struct ClaimV1: Codable, Sendable {
-            struct HolderV1: Codable, Sendable {
-                var pid: Int32
-                var startTime: UInt64
-            }
-
-            var owner: UUID
-            var until: Date
-            var holder: HolderV1?
-        }
-
-        var attempts: Int
-        var notBefore: Date?
-        var lastError: String?
-        var rejection: String?
-        var claim: ClaimV1?
-
-        init(_ delivery: Delivery) {
-            attempts = delivery.attempts
-            notBefore = delivery.notBefore
-            lastError = delivery.lastError
-            rejection = delivery.rejection
-            claim = delivery.claim.map { claim in
-                ClaimV1(
-                    owner: claim.owner, until: claim.until,
-                    holder: claim.holder.map { ClaimV1.HolderV1(pid: $0.pid, startTime: $0.startTime) })
-            }
-        }
-
-        var domain: Delivery {
-            Delivery(
-                attempts: attempts, notBefore: notBefore, lastError: lastError, rejection: rejection,
-                claim: claim.map { claim in
-                    Claim(
-                        owner: claim.owner, until: claim.until,
-                        holder: claim.holder.map { ProcessIdentity(pid: $0.pid, startTime: $0.startTime) })
-                })
-        }
-    }
+    /// An entry's delivery bookkeeping (attempts, backoff, the sender's claim) is written as the
+    /// domain's ``Delivery`` codes it: sync machinery only, its keys pinned by the format tests.
+    typealias DeliveryV1 = Delivery
 
     struct MetadataChangeV1: Codable, Sendable {
         var changeId: UUID
@@ -113,7 +80,7 @@ extension AccountFile {
             changeId = change.changeId
             revision = change.revision
             keys = change.keys.sorted().map { Self.name($0) }
-            delivery = DeliveryV1(change.delivery)
+            delivery = change.delivery
             if !change.bases.isEmpty {
                 bases = Dictionary(uniqueKeysWithValues: change.bases.map { (Self.name($0.key), $0.value) })
             }
@@ -130,7 +97,7 @@ extension AccountFile {
             return MetadataChange(
                 changeId: changeId, revision: revision,
                 keys: Set(try keys.map { try parse($0, "outbox.metadata.keys") }),
-                delivery: delivery.domain, bases: parsedBases,
+                delivery: delivery, bases: parsedBases,
                 conflicts: Set(try (conflicts ?? []).map { try parse($0, "outbox.metadata.conflicts") }))
         }
 
@@ -165,7 +132,7 @@ extension AccountFile {
             includesHeight = change.includesHeight
             includesBiologicalSex = change.includesBiologicalSex
             changeIds = change.changeIds.sorted { $0.uuidString < $1.uuidString }
-            delivery = DeliveryV1(change.delivery)
+            delivery = change.delivery
             if change.hasHeightBase {
                 hasHeightBase = true
                 heightBase = change.heightBase
@@ -176,7 +143,7 @@ extension AccountFile {
         var domain: PhysicalChange {
             PhysicalChange(
                 revision: revision, includesHeight: includesHeight, includesBiologicalSex: includesBiologicalSex,
-                changeIds: Set(changeIds), delivery: delivery.domain, heightBase: heightBase,
+                changeIds: Set(changeIds), delivery: delivery, heightBase: heightBase,
                 hasHeightBase: hasHeightBase ?? false, heightConflict: heightConflict ?? false)
         }
     }
@@ -202,7 +169,7 @@ extension AccountFile {
                 notes: post.entry.notes)
             changeId = post.changeId
             sendAttempted = post.sendAttempted
-            delivery = DeliveryV1(post.delivery)
+            delivery = post.delivery
         }
 
         var domain: ProgressPost {
@@ -210,7 +177,7 @@ extension AccountFile {
                 id: id,
                 entry: NewProgressEntry(
                     type: entry.type, quantity: entry.quantity, loggedAt: entry.loggedAt, notes: entry.notes),
-                changeId: changeId, sendAttempted: sendAttempted, delivery: delivery.domain)
+                changeId: changeId, sendAttempted: sendAttempted, delivery: delivery)
         }
     }
 

@@ -1,4 +1,5 @@
 import FitIQCore
+import NIOHTTP1
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -43,31 +44,32 @@ public struct HTTPProfileRemote: ProfileRemote {
     }
 
     public func fetchProfile(accessToken: String) async throws(RemoteError) -> RemoteProfile {
-        let answer = try await transport.send(.GET, "api/v1/users/me", bearer: accessToken)
-        return try transport.read(answer, WireResponses.profile)
+        try await profile(.GET, "api/v1/users/me", accessToken)
     }
 
     public func createProfile(_ metadata: ProfileMetadata, accessToken: String) async throws(RemoteError)
         -> RemoteProfile
     {
-        let answer = try await transport.send(
-            .POST, "api/v1/users/me", body: WireRequests.profile(metadata), bearer: accessToken)
-        return try transport.read(answer, WireResponses.profile)
+        try await profile(.POST, "api/v1/users/me", accessToken, body: WireRequests.profile(metadata))
     }
 
     public func updateMetadata(_ metadata: ProfileMetadata, accessToken: String) async throws(RemoteError)
         -> RemoteProfile
     {
-        let answer = try await transport.send(
-            .PUT, "api/v1/users/me", body: WireRequests.profile(metadata), bearer: accessToken)
-        return try transport.read(answer, WireResponses.profile)
+        try await profile(.PUT, "api/v1/users/me", accessToken, body: WireRequests.profile(metadata))
     }
 
     public func updatePhysical(_ patch: PhysicalPatch, accessToken: String) async throws(RemoteError)
         -> RemoteProfile
     {
-        let answer = try await transport.send(
-            .PATCH, "api/v1/users/me/physical", body: WireRequests.physical(patch), bearer: accessToken)
+        try await profile(.PATCH, "api/v1/users/me/physical", accessToken, body: WireRequests.physical(patch))
+    }
+
+    /// One call whose answer is the profile.
+    private func profile(_ method: HTTPMethod, _ path: String, _ accessToken: String, body: Data? = nil)
+        async throws(RemoteError) -> RemoteProfile
+    {
+        let answer = try await transport.send(method, path, body: body, bearer: accessToken)
         return try transport.read(answer, WireResponses.profile)
     }
 }

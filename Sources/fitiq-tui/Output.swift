@@ -6,6 +6,21 @@ import FitIQCore
     import Foundation
 #endif
 
+/// An optional that `--json` writes as `null` when it has no value: the key is always there.
+@propertyWrapper
+struct Null<Value: Encodable>: Encodable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
 /// The machine-readable and human-readable forms of what commands print (README "Command line").
 enum Output {
     /// `value` as indented JSON with sorted keys, the form every `--json` prints.
@@ -24,47 +39,21 @@ enum Output {
 
     /// `profile show --json`: every key present, unknown values `null`.
     struct ProfileJSON: Encodable {
-        let name: String?
-        let bio: String?
-        let preferredUnitSystem: String?
-        let languageCode: String?
-        let dateOfBirth: String?
-        let heightCm: Double?
-        let weightKg: Double?
-        let weightLoggedAt: String?
-        let bodyFatPercent: Double?
-        let bodyFatLoggedAt: String?
-        let bmi: Double?
-        let biologicalSex: String?
-        let biologicalSexSource: String?
+        @Null var name: String?
+        @Null var bio: String?
+        @Null var preferredUnitSystem: String?
+        @Null var languageCode: String?
+        @Null var dateOfBirth: String?
+        @Null var heightCm: Double?
+        @Null var weightKg: Double?
+        @Null var weightLoggedAt: String?
+        @Null var bodyFatPercent: Double?
+        @Null var bodyFatLoggedAt: String?
+        @Null var bmi: Double?
+        @Null var biologicalSex: String?
+        @Null var biologicalSexSource: String?
         let pendingChanges: Int
         let rejectedChanges: Int
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            // `encode`, not `encodeIfPresent`: an unknown value is written as null, never left out.
-            try container.encode(name, forKey: .name)
-            try container.encode(bio, forKey: .bio)
-            try container.encode(preferredUnitSystem, forKey: .preferredUnitSystem)
-            try container.encode(languageCode, forKey: .languageCode)
-            try container.encode(dateOfBirth, forKey: .dateOfBirth)
-            try container.encode(heightCm, forKey: .heightCm)
-            try container.encode(weightKg, forKey: .weightKg)
-            try container.encode(weightLoggedAt, forKey: .weightLoggedAt)
-            try container.encode(bodyFatPercent, forKey: .bodyFatPercent)
-            try container.encode(bodyFatLoggedAt, forKey: .bodyFatLoggedAt)
-            try container.encode(bmi, forKey: .bmi)
-            try container.encode(biologicalSex, forKey: .biologicalSex)
-            try container.encode(biologicalSexSource, forKey: .biologicalSexSource)
-            try container.encode(pendingChanges, forKey: .pendingChanges)
-            try container.encode(rejectedChanges, forKey: .rejectedChanges)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case name, bio, preferredUnitSystem, languageCode, dateOfBirth, heightCm, biologicalSex
-            case weightKg, weightLoggedAt, bodyFatPercent, bodyFatLoggedAt, bmi
-            case biologicalSexSource, pendingChanges, rejectedChanges
-        }
     }
 
     /// The profile of `view`.
@@ -141,7 +130,7 @@ enum Output {
         let server: String
         let email: String
         let signedIn: Bool
-        let lastSyncAt: String?
+        @Null var lastSyncAt: String?
         let pendingChanges: Int
         let pending: [Pending]
         let rejected: [Rejection]
@@ -150,42 +139,16 @@ enum Output {
         /// A change not yet acknowledged and not refused, with what holds it back.
         struct Pending: Encodable {
             let change: String
-            let lastError: String?
+            @Null var lastError: String?
             /// `conflict`, `backoff`, `sending` or null (goes out at the next sync).
-            let hold: String?
-            let nextTryAt: String?
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(change, forKey: .change)
-                try container.encode(lastError, forKey: .lastError)
-                try container.encode(hold, forKey: .hold)
-                try container.encode(nextTryAt, forKey: .nextTryAt)
-            }
-
-            private enum CodingKeys: String, CodingKey { case change, lastError, hold, nextTryAt }
+            @Null var hold: String?
+            @Null var nextTryAt: String?
         }
 
         struct Conflict: Encodable {
             let field: String
             let local: String
             let server: String
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(server, forKey: .server)
-            try container.encode(email, forKey: .email)
-            try container.encode(signedIn, forKey: .signedIn)
-            try container.encode(lastSyncAt, forKey: .lastSyncAt)
-            try container.encode(pendingChanges, forKey: .pendingChanges)
-            try container.encode(pending, forKey: .pending)
-            try container.encode(rejected, forKey: .rejected)
-            try container.encode(conflicts, forKey: .conflicts)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case server, email, signedIn, lastSyncAt, pendingChanges, pending, rejected, conflicts
         }
     }
 

@@ -24,6 +24,12 @@ enum PasswordReader {
             return text
         }
         StandardStreams.writeError(prompt)
+        return lineWithoutEcho(endingOn: STDERR_FILENO) ?? ""
+    }
+
+    /// One line of the terminal on standard input, typed without echo; the newline the user typed is
+    /// written to `output` (it was not echoed either).
+    private static func lineWithoutEcho(endingOn output: Int32) -> String? {
         var original = termios()
         tcgetattr(STDIN_FILENO, &original)
         var silent = original
@@ -31,9 +37,9 @@ enum PasswordReader {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
-            StandardStreams.writeError("\n")
+            StandardStreams.write("\n", to: output)
         }
-        return Swift.readLine(strippingNewline: true) ?? ""
+        return Swift.readLine(strippingNewline: true)
     }
 }
 
@@ -43,16 +49,7 @@ extension PasswordReader {
     static func readLine(prompt: String) -> String? {
         StandardStreams.write(prompt, to: STDOUT_FILENO)
         guard StandardStreams.isTerminal(STDIN_FILENO) else { return Swift.readLine(strippingNewline: true) }
-        var original = termios()
-        tcgetattr(STDIN_FILENO, &original)
-        var silent = original
-        silent.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
-        defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
-            StandardStreams.write("\n", to: STDOUT_FILENO)
-        }
-        return Swift.readLine(strippingNewline: true)
+        return lineWithoutEcho(endingOn: STDOUT_FILENO)
     }
 }
 

@@ -199,7 +199,11 @@ struct AccountFileFormatTests {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = try store(in: folder, holding: Self.fixtureV1)
             var state = try await store.load()
-            let entry = try #require(state.history(of: .height).first { $0.serverId != nil })
+            let index = try #require(state.history.firstIndex { $0.type == Metric.height.type && $0.serverId != nil })
+            // What a dropped removal brings back: notes and source too.
+            state.history[index].notes = "at the clinic"
+            state.history[index].source = .health
+            let entry = state.history[index]
             try state.removeEntry(entry)
             state.undoLog.remember(.metadata(previous: ProfileMetadata(name: "Old"), description: "the change of name"))
             state.undoLog.remember(.entryRemoved(entry, wasLatest: false, description: "the removal of it"))

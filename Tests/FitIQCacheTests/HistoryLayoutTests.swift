@@ -227,7 +227,7 @@ struct HistoryLayoutTests {
             let post = SyncOperation.logProgress(id: queued.id, queued.entry, checkServerFirst: false)
             let cold = makeStore(in: folder)
 
-            try await cold.updateRecent(including: [EntryLocation(id: entry.id, type: entry.type, loggedAt: longAgo)]) {
+            try await cold.updateRecent(including: [EntryLocation(entry)]) {
                 state in
                 state.begin(post, owner: UUID(), now: Date())
                 state.finish(post, outcome: .logged(serverId: "w-old"), now: Date(), random: 0)
@@ -255,7 +255,7 @@ struct HistoryLayoutTests {
             }
             let cold = makeStore(in: folder)
 
-            try await cold.updateRecent(including: [EntryLocation(id: entry.id, type: entry.type, loggedAt: logged)]) {
+            try await cold.updateRecent(including: [EntryLocation(entry)]) {
                 state in
                 state.history.markSynced(entry.id, serverId: "h-new")
             }

@@ -64,7 +64,7 @@ struct RecentEntriesTests {
         let store = InMemoryProfileStore(longHistory(weights: 500))
         let old = try #require(await store.state.history(of: .weight).last)
         let runs = Mutex<[Int]>([])
-        try await store.updateRecent(including: [EntryLocation(id: old.id, type: old.type, loggedAt: old.loggedAt)]) {
+        try await store.updateRecent(including: [EntryLocation(old)]) {
             state in
             runs.withLock { $0.append(state.history(of: .weight).count) }
             state.history.markSynced(old.id, serverId: "server-old")
@@ -86,15 +86,17 @@ struct RecentEntriesTests {
         #expect(await store.state.history(of: .weight).isEmpty)
     }
 
-    @Test func aDiscardedRemovalBringsBackTheEntryOfItsOwnMetric() throws {
+    @Test func aDiscardedRemovalBringsBackTheEntryAsItWas() throws {
         var state = longHistory(weights: 3)
-        let weight = try #require(state.history.latest(of: .weight))
+        let index = try #require(state.history.firstIndex { $0.id == state.history.latest(of: .weight)?.id })
+        state.history[index].notes = "after the run"
+        state.history[index].source = .health
+        let weight = state.history[index]
         try state.removeEntry(weight)
         #expect(state.outbox.deletions.count == 1)
         state.discard(.deletion(weight.id))
         let back = try #require(state.history.first { $0.id == weight.id })
-        #expect(back.type == Metric.weight.type)
-        #expect(back.quantity == weight.quantity)
+        #expect(back == weight)  // its metric, value, notes and source
         #expect(state.history(of: .height).count == 3)
     }
 }

@@ -91,10 +91,14 @@ public struct EntryLocation: Sendable, Hashable {
     public var type: String
     public var loggedAt: Date
 
-    public init(id: UUID, type: String, loggedAt: Date) {
-        self.id = id
-        self.type = type
-        self.loggedAt = loggedAt
+    /// Where `entry` is kept.
+    public init(_ entry: ProgressEntry) {
+        (id, type, loggedAt) = (entry.id, entry.type, entry.loggedAt)
+    }
+
+    /// Where the entry `id` a post sends is kept.
+    public init(id: UUID, posting entry: NewProgressEntry) {
+        (self.id, type, loggedAt) = (id, entry.type, entry.loggedAt)
     }
 }
 

@@ -23,10 +23,7 @@ extension AccountState {
         } else if let serverId = entry.serverId {
             server.rememberRemoved(serverId)
             outbox.deletions.append(
-                ProgressDeletion(
-                    id: entry.id, serverId: serverId, type: entry.type, quantity: entry.quantity,
-                    loggedAt: entry.loggedAt,
-                    changeId: changeId, delivery: Delivery()))
+                ProgressDeletion(removing: entry, serverId: serverId, changeId: changeId))
         }
         history.removeAll { $0.id == entry.id }
         guard wasLatest, let latest = history.latest(of: .height), let profile else { return false }

@@ -237,10 +237,7 @@ extension AccountState {
             // The server still has the entry: it shows here again.
             guard let deletion = outbox.deletions.first(where: { $0.id == id }) else { return }
             outbox.deletions.removeAll { $0.id == id }
-            history.append(
-                ProgressEntry(
-                    id: deletion.id, serverId: deletion.serverId, type: deletion.type, quantity: deletion.quantity,
-                    loggedAt: deletion.loggedAt, source: .server))
+            history.append(deletion.entry)
         }
     }
 }

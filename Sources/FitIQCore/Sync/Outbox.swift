@@ -171,29 +171,20 @@ public struct PhysicalChange: Sendable, Codable, Equatable {
 
 /// One pending `DELETE /progress/{id}`: a history entry removed here that the server holds.
 public struct ProgressDeletion: Sendable, Codable, Equatable {
-    /// The local id of the removed entry.
-    public var id: UUID
+    /// The removed entry as it was: what status shows, and what comes back if the removal is dropped.
+    public var entry: ProgressEntry
     /// The server's id of the entry.
     public var serverId: String
-    /// What it showed, for status: its metric's `/progress` type, its value and when it was logged.
-    public var type: String
-    public var quantity: Double
-    public var loggedAt: Date
     /// The user-visible change it belongs to (a correction's delete and post share one).
     public var changeId: UUID
     public var delivery: Delivery
 
-    public init(
-        id: UUID, serverId: String, type: String, quantity: Double, loggedAt: Date, changeId: UUID, delivery: Delivery
-    ) {
-        self.id = id
-        self.serverId = serverId
-        self.type = type
-        self.quantity = quantity
-        self.loggedAt = loggedAt
-        self.changeId = changeId
-        self.delivery = delivery
+    public init(removing entry: ProgressEntry, serverId: String, changeId: UUID, delivery: Delivery = Delivery()) {
+        (self.entry, self.serverId, self.changeId, self.delivery) = (entry, serverId, changeId, delivery)
     }
+
+    /// The local id of the removed entry.
+    public var id: UUID { entry.id }
 }
 
 /// One pending `POST /progress`.

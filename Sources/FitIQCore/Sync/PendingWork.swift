@@ -59,7 +59,8 @@ public struct PendingWork: Sendable {
         let corrections = Set(outbox.progress.map(\.changeId))
         for deletion in outbox.deletions {
             let summary = Metric.pendingRemoval(
-                type: deletion.type, deletion.quantity, on: CalendarDate(containing: deletion.loggedAt, in: timeZone),
+                type: deletion.entry.type, deletion.entry.quantity,
+                on: CalendarDate(containing: deletion.entry.loggedAt, in: timeZone),
                 unitSystem: units)
             changes.append(
                 PendingChange(

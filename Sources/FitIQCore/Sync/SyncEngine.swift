@@ -209,7 +209,7 @@ public actor SyncEngine {
         // A post's answer gives its entry, possibly an older one, the server's id: its month is read.
         let posted = batch.compactMap { operation -> EntryLocation? in
             guard case .logProgress(let id, let entry, _) = operation else { return nil }
-            return EntryLocation(id: id, type: entry.type, loggedAt: entry.loggedAt)
+            return EntryLocation(id: id, posting: entry)
         }
         try await store.updateRecent(including: posted) {
             Self.settle(&$0, batch, settled, now: now, randoms: randoms)

@@ -14,6 +14,155 @@ import FitIQCore
     import Darwin
 #endif
 
+/// Replaces a file's contents atomically: a reader, or a crash at any moment, sees the old file or the
+/// new one, never a mix.
+///
+/// The bytes go to a uniquely named temporary file in the same folder, which is flushed to disk, renamed
+/// over the target, and the folder flushed so the rename itself survives a power loss. On any failure the
+/// temporary file is removed and the old file is left as it was.
+struct AtomicFile: Sendable {
+    /// The system calls used, replaceable in tests to simulate failures such as a full disk.
+    struct SystemCalls: Sendable {
+        var write: @Sendable (Int32, UnsafeRawBufferPointer) -> Int = posixWrite
+        var fsync: @Sendable (Int32) -> Int32 = posixFsync
+        var rename: @Sendable (String, String) -> Int32 = posixRename
+    }
+
+    let url: URL
+    /// The file's mode, applied whatever the umask (0600: only the user reads the cache).
+    var permissions: mode_t = 0o600
+    var system = SystemCalls()
+
+    /// The prefix of this file's temporary files: `.account.json.tmp-`.
+    var temporaryPrefix: String { ".\(url.lastPathComponent).tmp-" }
+
+    /// Writes `data` as the file's new contents.
+    func write(_ data: Data) throws(CacheError) {
+        let folder = url.deletingLastPathComponent()
+        try CacheDirectory.ensure(folder)
+        removeStaleTemporaryFiles()
+        let temporary = folder.appendingPathComponent(
+            "\(temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+        do throws(CacheError) {
+            try writeTemporary(data, to: temporary.path)
+            if system.rename(temporary.path, url.path) != 0 {
+                throw CacheError.writeFailed(
+                    path: url.path, reason: "cannot rename the new version into place: \(ErrnoText.current)")
+            }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        syncFolder(folder)
+    }
+
+    private func writeTemporary(_ data: Data, to path: String) throws(CacheError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard fd >= 0 else { throw .writeFailed(path: url.path, reason: ErrnoText.current) }
+        defer { close(fd) }
+        // `open` honours the umask; set the mode explicitly so it is exactly `permissions`.
+        guard fchmod(fd, permissions) == 0 else { throw .writeFailed(path: url.path, reason: ErrnoText.current) }
+        var failure: Int32?
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = system.write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if written == 0 {
+                    failure = EIO
+                    return
+                }
+                offset += written
+            }
+        }
+        if let failure { throw .writeFailed(path: url.path, reason: ErrnoText.describe(failure)) }
+        guard system.fsync(fd) == 0 else { throw .writeFailed(path: url.path, reason: ErrnoText.current) }
+    }
+
+    /// Flushes the folder entry; a failure here cannot undo the rename, so it is not reported.
+    private func syncFolder(_ folder: URL) {
+        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = system.fsync(fd)
+        close(fd)
+    }
+
+    /// Removes temporary files left by writers that were killed mid-write (their process no longer exists).
+    func removeStaleTemporaryFiles() {
+        let folder = url.deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(temporaryPrefix) {
+            let rest = name.dropFirst(temporaryPrefix.count)
+            guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }) else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH {
+                unlink(folder.appendingPathComponent(name).path)
+            }
+        }
+    }
+}
+
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int {
+    guard let base = buffer.baseAddress else { return 0 }
+    return write(fd, base, buffer.count)
+}
+
+private func posixFsync(_ fd: Int32) -> Int32 { fsync(fd) }
+
+private func posixRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+
+/// Creates and removes the cache's folders; every folder it creates is private to the user (0700).
+enum CacheDirectory {
+    /// Creates `url` and any missing parents with mode 0700.
+    static func ensure(_ url: URL) throws(CacheError) {
+        let path = url.standardizedFileURL.path
+        if isFolder(path) { return }
+        let parent = url.standardizedFileURL.deletingLastPathComponent()
+        if parent.path != path { try ensure(parent) }
+        // `mkdir` applies the umask, which can only remove bits: 0700 stays 0700 under any usual umask.
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw .fileSystem(path: path, reason: "cannot create the folder: \(ErrnoText.current)")
+        }
+    }
+
+    /// Removes `url` and everything in it; a missing folder is not an error.
+    static func remove(_ url: URL) throws(CacheError) {
+        let path = url.standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw .fileSystem(path: path, reason: "cannot remove it: \(error)")
+        }
+    }
+
+    /// Whether `path` names a folder (following symbolic links).
+    static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Removes `url` if it is an empty folder, leaving it otherwise.
+    static func removeIfEmpty(_ url: URL) {
+        _ = rmdir(url.standardizedFileURL.path)
+    }
+}
+
+/// Turns `errno` values into the text shown in cache errors.
+enum ErrnoText {
+    /// `No space left on device (errno 28)`.
+    static func describe(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return "\(String(cString: text)) (errno \(code))"
+    }
+
+    /// The text of the current `errno`.
+    static var current: String { describe(errno) }
+}
+
 /// One versioned JSON cache file: reads it, writes it atomically and moves it aside when unreadable.
 struct CacheFile<Format: VersionedFileFormat>: Sendable {
     /// What reading the file gave.
