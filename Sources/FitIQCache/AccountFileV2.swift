@@ -284,34 +284,59 @@ struct HistorySegment: Sendable, Equatable {
 }
 
 extension AccountFileV2 {
-    /// The parts of `account.json` that change only with the history, as last encoded: a profile save
-    /// or a claim encodes the state alone and writes these bytes again.
+    /// The parts of `account.json` as last encoded that a write can take again when they did not
+    /// change: the history's index and summaries (a profile save or a claim touches neither), and each
+    /// queued post (a batch's claim or answer changes a few of thousands queued by an import).
     struct EncodedParts: Sendable {
         var index: HistoryIndex
         var indexJSON: Data
         var summaries: [String: HistorySummary]
         var summariesJSON: Data
+        var posts: [UUID: (post: ProgressPost, json: Data)] = [:]
     }
 
     /// `value` encoded as ``CacheFile`` encodes it (compact, keys sorted), byte for byte, reusing
-    /// `parts` where the history's index and summaries did not change; `parts` becomes this file's.
+    /// `parts` where they did not change; `parts` becomes this file's.
     static func encode(_ value: StoredAccount, reusing parts: inout EncodedParts?) throws -> Data {
-        let file = AccountFileV2(value: value)
+        var file = AccountFileV2(value: value)
         let encoder = CacheFileDecoding.compactEncoder
         let indexJSON =
             try parts.flatMap { $0.index == value.index ? $0.indexJSON : nil } ?? encoder.encode(file.history)
         let summariesJSON =
             try parts.flatMap { $0.summaries == value.summaries ? $0.summariesJSON : nil }
             ?? encoder.encode(file.summaries)
+        // The queued posts, each encoded once while it stays as it is, go into the state's
+        // `"progress":[]` (the only place those bytes can stand: in a string the quotes are escaped).
+        let known = parts?.posts ?? [:]
+        var posts: [UUID: (post: ProgressPost, json: Data)] = [:]
+        var postsJSON = Data("[".utf8)
+        for (index, post) in value.state.outbox.progress.enumerated() {
+            let json: Data
+            if let cached = known[post.id], cached.post == post {
+                json = cached.json
+            } else {
+                json = try encoder.encode(AccountFile.ProgressPostV1(post))
+            }
+            posts[post.id] = (post, json)
+            if index > 0 { postsJSON.append(UInt8(ascii: ",")) }
+            postsJSON.append(json)
+        }
+        postsJSON.append(UInt8(ascii: "]"))
+        file.state.outbox.progress = []
+        var stateJSON = try encoder.encode(file.state)
+        if !posts.isEmpty, let empty = stateJSON.firstRange(of: Data(#""progress":[]"#.utf8)) {
+            stateJSON.replaceSubrange(empty, with: Data(#""progress":"#.utf8) + postsJSON)
+        }
         parts = EncodedParts(
-            index: value.index, indexJSON: indexJSON, summaries: value.summaries, summariesJSON: summariesJSON)
+            index: value.index, indexJSON: indexJSON, summaries: value.summaries, summariesJSON: summariesJSON,
+            posts: posts)
         // The keys in the order the encoder sorts them: history, schemaVersion, state, summaries.
         var data = Data(#"{"history":"#.utf8)
         data.append(indexJSON)
         data.append(contentsOf: #","schemaVersion":"#.utf8)
         data.append(contentsOf: String(schemaVersion).utf8)
         data.append(contentsOf: #","state":"#.utf8)
-        data.append(try encoder.encode(file.state))
+        data.append(stateJSON)
         data.append(contentsOf: #","summaries":"#.utf8)
         data.append(summariesJSON)
         data.append(contentsOf: "}".utf8)

@@ -8,17 +8,9 @@ struct UserRecord: Sendable, Equatable {
     let name: String
     let dateOfBirth: CalendarDate
     let createdAt: Timestamp
+}
 
-    init(id: String, email: String, passwordHash: String, name: String, dateOfBirth: CalendarDate, createdAt: Timestamp)
-    {
-        self.id = id
-        self.email = email
-        self.passwordHash = passwordHash
-        self.name = name
-        self.dateOfBirth = dateOfBirth
-        self.createdAt = createdAt
-    }
-
+extension UserRecord {
     init?(row: Row) {
         guard let dateOfBirth = CalendarDate(iso: row["date_of_birth"] as String) else { return nil }
         self.init(
@@ -40,23 +32,9 @@ struct ProfileRecord: Sendable, Equatable {
     var heightCm: Double?
     var createdAt: Timestamp
     var updatedAt: Timestamp
+}
 
-    init(
-        id: String, userID: String, name: String, bio: String?, preferredUnitSystem: String, languageCode: String?,
-        biologicalSex: String?, heightCm: Double?, createdAt: Timestamp, updatedAt: Timestamp
-    ) {
-        self.id = id
-        self.userID = userID
-        self.name = name
-        self.bio = bio
-        self.preferredUnitSystem = preferredUnitSystem
-        self.languageCode = languageCode
-        self.biologicalSex = biologicalSex
-        self.heightCm = heightCm
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
-
+extension ProfileRecord {
     init(row: Row) {
         self.init(
             id: row["id"], userID: row["user_id"], name: row["name"], bio: row["bio"],
@@ -75,16 +53,9 @@ struct ProgressRecord: Sendable, Equatable {
     let quantity: Double
     let loggedAt: Timestamp
     let notes: String?
+}
 
-    init(id: String, userID: String, type: String, quantity: Double, loggedAt: Timestamp, notes: String?) {
-        self.id = id
-        self.userID = userID
-        self.type = type
-        self.quantity = quantity
-        self.loggedAt = loggedAt
-        self.notes = notes
-    }
-
+extension ProgressRecord {
     init(row: Row) {
         self.init(
             id: row["id"], userID: row["user_id"], type: row["type"], quantity: row["quantity"],

@@ -41,4 +41,35 @@ struct AccountEncodingTests {
         let decoded = try #require(CacheFile<AccountFileV2>.value(try AccountFileV2.encode(longer, reusing: &parts)))
         #expect(decoded == longer)
     }
+
+    @Test func queuedPostsEncodedOnceStillGiveTheWholeFilesBytes() throws {
+        var value = stored(entries: 20, name: "Ada")
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        for index in 0..<300 {
+            value.state.record(
+                .weight, 70 + Double(index % 7) / 10, measuredAt: start.addingTimeInterval(Double(index) * 60),
+                source: .import, notes: index == 5 ? #"a note with "progress":[] in it"# : nil)
+        }
+        value.state.history.entries = []
+        var parts: AccountFileV2.EncodedParts?
+        #expect(try AccountFileV2.encode(value, reusing: &parts) == CacheFile<AccountFileV2>.encode(value))
+        #expect(parts?.posts.count == value.state.outbox.progress.count)
+
+        // A batch claimed (its posts change), then answered (they leave the queue): the posts kept are
+        // reused, the changed ones encoded again, and the bytes match the whole file's each time.
+        let batch = value.state.outbox.dueProgressPosts(now: start, limit: 16)
+        for operation in batch { value.state.begin(operation, owner: UUID(), now: start) }
+        #expect(try AccountFileV2.encode(value, reusing: &parts) == CacheFile<AccountFileV2>.encode(value))
+        for operation in batch {
+            value.state.finish(operation, outcome: .logged(serverId: UUID().uuidString), now: start, random: 0)
+        }
+        let answered = try AccountFileV2.encode(value, reusing: &parts)
+        #expect(answered == (try CacheFile<AccountFileV2>.encode(value)))
+        #expect(parts?.posts.count == value.state.outbox.progress.count)
+        #expect(try CacheFile<AccountFileV2>.value(answered) == value)
+
+        // Nothing queued: an empty list, as the encoder writes it.
+        value.state.outbox.progress = []
+        #expect(try AccountFileV2.encode(value, reusing: &parts) == CacheFile<AccountFileV2>.encode(value))
+    }
 }

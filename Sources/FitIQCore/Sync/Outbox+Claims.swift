@@ -53,10 +53,8 @@ extension Outbox {
 
     /// Lets go of each claim that `isReleased` picks, given the claim and the entry it holds.
     mutating func releaseClaims(where isReleased: (Claim, OutboxItemID) -> Bool) {
-        for item in items {
-            changeDelivery(of: item) { delivery in
-                if let claim = delivery.claim, isReleased(claim, item) { delivery.claim = nil }
-            }
+        forEachDelivery { delivery, item in
+            if let claim = delivery.claim, isReleased(claim, item) { delivery.claim = nil }
         }
     }
 
@@ -67,12 +65,20 @@ extension Outbox {
 
     /// Ends every backoff, so pending entries are sent at once (the user asked to sync now).
     public mutating func retryPendingNow() {
-        for item in items { changeDelivery(of: item) { $0.notBefore = nil } }
+        forEachDelivery { delivery, _ in delivery.notBefore = nil }
     }
 
-    /// Every queued entry.
-    public var items: [OutboxItemID] {
-        (metadata == nil ? [] : [.metadata]) + (physical == nil ? [] : [.physical])
-            + progress.map { .progress($0.id) } + deletions.map { .deletion($0.id) }
+    /// Changes the delivery bookkeeping of every queued entry, in one pass.
+    private mutating func forEachDelivery(_ body: (inout Delivery, OutboxItemID) -> Void) {
+        if var change = metadata {
+            body(&change.delivery, .metadata)
+            metadata = change
+        }
+        if var change = physical {
+            body(&change.delivery, .physical)
+            physical = change
+        }
+        for index in progress.indices { body(&progress[index].delivery, .progress(progress[index].id)) }
+        for index in deletions.indices { body(&deletions[index].delivery, .deletion(deletions[index].id)) }
     }
 }
