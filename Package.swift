@@ -49,6 +49,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2"),
         // zlib, to inflate the export member of export.zip and check its CRC-32.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CMalloc"),
         // Health source: Apple Health export (export.zip / export.xml) reader.
         .target(
             name: "FitIQHealth",
@@ -58,7 +59,7 @@ let package = Package(
             name: "fitiq-tui",
             dependencies: [
                 "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQTUI", "FitIQEditor", "NcursesTerminal",
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "CMalloc", .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -139,18 +139,19 @@ final class EffectRunner: Sendable {
         }
     }
 
-    private func save(_ form: SaveTarget, _ change: @Sendable (Account) async throws -> Bool) async {
+    private func save(_ form: SaveTarget, _ change: @Sendable (Account) async throws -> AccountView?) async {
         guard let account = slot.account else { return }
         do {
-            guard try await change(account) else {
+            guard let view = try await change(account) else {
                 inbox.post(.nothingToSave(form))
                 return
             }
             // Sent at once; the answer is the server's copy, so nothing is read after it.
             requestPush()
-            // One event with the account: the field loses its draft mark in the same frame as the title
-            // shows the change pending (never a saved field under a stale "synced").
-            inbox.post(.saved(form, error: nil, account: await inbox.view(of: account)))
+            // One event with the account the use case returned: the field loses its draft mark in the same
+            // frame as the title shows the change pending (never a saved field under a stale "synced").
+            inbox.shown(view)
+            inbox.post(.saved(form, error: nil, account: view))
         } catch {
             inbox.post(.saved(form, error: String(describing: error)))
         }

@@ -44,13 +44,16 @@ final class EventInbox: Sendable {
         post(.accountChanged(view))
     }
 
-    /// `account` as it stands, its store's revision noted as shown (read first: a write that lands
-    /// meanwhile is posted again by the cache watch, never missed).
+    /// Marks `view` as shown: the cache watch does not post its revision again.
+    func shown(_ view: AccountView) {
+        shown.withLock { $0 = view.revision }
+    }
+
+    /// `account` as it stands, noted as shown.
     func view(of account: Account) async -> AccountView? {
-        let revision = await account.store.revision()
         // The overview, not the whole state: what the screen draws of the history is in its summary.
         guard let view = try? await account.view() else { return nil }
-        shown.withLock { $0 = revision }
+        shown(view)
         return view
     }
 

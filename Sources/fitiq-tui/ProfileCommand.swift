@@ -76,7 +76,7 @@ struct ProfileCommand: AsyncParsableCommand {
                 let account = try app.requireAccount()
                 let changed = try await account.updateMetadata(
                     name: name, bio: bio, unitSystem: units, languageCode: language, sending: !noSync)
-                guard changed else {
+                guard changed != nil else {
                     print("Nothing changed.")
                     return
                 }

@@ -30,7 +30,7 @@ struct BackgroundSyncTests {
         let run = try await SyncRun.start()
         try await run.log.next("the first sync's end") { $0.isSyncEnd }
         try await run.harness.clock.waitForSleepers(1)
-        #expect(try await run.account.updateMetadata(bio: "Saved in the editor"))
+        #expect(try await run.account.updateMetadata(bio: "Saved in the editor") != nil)
         let before = await run.harness.backend.requests.count
 
         run.sync.requestPush()

@@ -39,12 +39,12 @@ extension Account {
 
     /// Changes the given metadata fields (others keep their values); saved locally and queued as one `PUT`.
     ///
-    /// - Returns: whether anything changed.
+    /// - Returns: the account as it now stands, or `nil` when nothing changed.
     @discardableResult
     public func updateMetadata(
         name: String? = nil, bio: String? = nil, unitSystem: UnitSystem? = nil, languageCode: String? = nil,
         sending: Bool = false
-    ) async throws -> Bool {
+    ) async throws -> AccountView? {
         guard let current = try await store.overview().state.profile?.metadata else {
             throw AccountError.profileNotLoaded
         }
@@ -60,7 +60,7 @@ extension Account {
         let metadata = edited
         let now = environment.now()
         // The history plays no part: a command started cold reads and writes account.json alone.
-        return try await save(sending: sending) { state in
+        let changed = try await save(sending: sending) { state in
             guard let previous = state.profile?.metadata else { return false }
             let changed = metadata.changedKeys(from: previous).sorted().map { $0.field.label.lowercased() }
             guard state.editMetadata(metadata, now: now) else { return false }
@@ -68,6 +68,7 @@ extension Account {
                 .metadata(previous: previous, description: "the change of \(changed.joined(separator: ", "))"))
             return true
         }
+        return changed ? try await view() : nil
     }
 
     /// Changes the height to `centimetres` (parsed once, from what the user typed in their units); a

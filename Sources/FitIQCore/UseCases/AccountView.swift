@@ -41,6 +41,9 @@ public struct AccountView: Sendable, Equatable {
     public var physicalStatus: FormChangeStatus
     /// When the server last acknowledged or answered a pull.
     public var lastSyncAt: Date?
+    /// The store's revision read before the view (``ProfileStore/revision()``): a write that lands
+    /// meanwhile has another one, so a watcher of the cache shows it again, never misses it.
+    public var revision: StoreRevision?
 
     /// The history of `metric`.
     public func history(of metric: Metric) -> History {
@@ -125,8 +128,11 @@ public struct AccountView: Sendable, Equatable {
 extension Account {
     /// The account as screens and commands show it, from the cache (no history read).
     public func view() async throws -> AccountView {
-        AccountView(
+        let revision = await store.revision()
+        var view = AccountView(
             email: email, server: key.server, overview: try await store.overview(), timeZone: environment.timeZone,
             now: environment.now(), isRunning: environment.isRunning)
+        view.revision = revision
+        return view
     }
 }
