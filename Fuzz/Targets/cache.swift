@@ -51,7 +51,8 @@ private func use(_ state: AccountState) {
         _ = CalendarDate(containing: entry.loggedAt, in: zone)
         _ = Height.format(entry.quantity, unitSystem: .imperial)
     }
-    for instant in [state.lastSyncAt, state.historyCheckedAt, state.profile?.updatedAt].compactMap({ $0 }) {
+    for instant in [state.server.lastSyncAt, state.server.historyCheckedAt, state.profile?.updatedAt].compactMap({ $0 })
+    {
         _ = CalendarDate(containing: instant, in: zone)
     }
     if let height = state.profile?.heightCm { _ = Height.format(height, unitSystem: .imperial) }

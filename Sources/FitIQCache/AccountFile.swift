@@ -48,8 +48,8 @@ extension AccountFile {
             serverCopy = state.server.copy.map(ServerProfileV1.init)
             outbox = OutboxV1(state.outbox)
             history = state.history.entries.map(EntryV1.init)
-            lastSyncAt = state.lastSyncAt
-            historyCheckedAt = state.historyCheckedAt
+            lastSyncAt = state.server.lastSyncAt
+            historyCheckedAt = state.server.historyCheckedAt
             undoLog = state.undoLog.steps.isEmpty ? nil : state.undoLog.steps.map(UndoStepV1.init)
             removedServerIds = state.server.removedIds.isEmpty ? nil : state.server.removedIds
             acknowledgedValues = state.server.acknowledged.isEmpty ? nil : state.server.acknowledged
@@ -60,9 +60,8 @@ extension AccountFile {
                 profile: try profile?.domain,
                 server: ServerRecord(
                     copy: try serverCopy?.domain, acknowledged: acknowledgedValues ?? [:],
-                    removedIds: removedServerIds ?? []),
+                    removedIds: removedServerIds ?? [], lastSyncAt: lastSyncAt, historyCheckedAt: historyCheckedAt),
                 outbox: try outbox.domain(), history: WholeHistory(entries: history.map(\.domain)),
-                lastSyncAt: lastSyncAt, historyCheckedAt: historyCheckedAt,
                 undoLog: UndoLog(try (undoLog ?? []).map { try $0.domain() }))
         }
     }

@@ -289,7 +289,7 @@ public struct JSONFileProfileStore: ProfileStore {
                     guard recovering else { throw Unsettled() }
                     // Lost (moved aside by an earlier read): the server has the synced entries.
                     needsRewrite = true
-                    state.historyCheckedAt = nil
+                    state.server.historyCheckedAt = nil
                 }
             }
             state.history.entries = Self.applying(stored.index.journal, to: entries)

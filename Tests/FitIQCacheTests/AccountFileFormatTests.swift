@@ -52,8 +52,8 @@ struct AccountFileFormatTests {
             let store = try store(in: folder, holding: Self.fixtureV1)
             let read = try await store.load()
             // A change forces a write; undoing it writes the original state again.
-            try await store.update { $0.lastSyncAt = nil }
-            try await store.update { $0.lastSyncAt = read.lastSyncAt }
+            try await store.update { $0.server.lastSyncAt = nil }
+            try await store.update { $0.server.lastSyncAt = read.server.lastSyncAt }
             #expect(try await store.load() == read)
             let written = try JSONSerialization.jsonObject(with: Data(contentsOf: store.fileURL)) as? [String: Any]
             // Written back in the current layout: the history in month segments beside it.
@@ -144,7 +144,7 @@ struct AccountFileFormatTests {
             let store = try store(in: folder, holding: Self.fixtureV1)
             let read = try await store.load()
             // Any save upgrades the file.
-            try await store.update { $0.lastSyncAt = $0.lastSyncAt?.addingTimeInterval(1) }
+            try await store.update { $0.server.lastSyncAt = $0.server.lastSyncAt?.addingTimeInterval(1) }
 
             // A restarted process reads the new layout.
             let lock = AccountLock(file: folder.appendingPathComponent("lock.2"))
@@ -239,7 +239,7 @@ struct AccountFileFormatTests {
                     if attempt == "load" {
                         _ = try await store.load()
                     } else {
-                        try await store.update { $0.lastSyncAt = nil }
+                        try await store.update { $0.server.lastSyncAt = nil }
                     }
                     Issue.record("\(attempt) must refuse a newer file")
                 } catch let error as CacheError {

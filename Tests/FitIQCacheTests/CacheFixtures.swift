@@ -39,11 +39,11 @@ enum CacheFixtures {
                     userId: "user-1", profileId: "profile-9", email: "ada@example.com",
                     metadata: ProfileMetadata(name: "Ada", bio: "", preferredUnitSystem: .metric, languageCode: "en"),
                     dateOfBirth: CalendarDate(year: 1983, month: 7, day: 20), heightCm: 169.9, biologicalSex: .female,
-                    createdAt: measured, updatedAt: now)),
+                    createdAt: measured, updatedAt: now),
+                lastSyncAt: now, historyCheckedAt: measured),
             history: [
                 ProgressEntry(serverId: "p-1", quantity: 169.9, loggedAt: measured, notes: "clinic", source: .server)
-            ],
-            lastSyncAt: now, historyCheckedAt: measured)
+            ])
         state.editMetadata(
             ProfileMetadata(name: "Ada B.", bio: nil, preferredUnitSystem: .metric, languageCode: "es-419"), now: now)
         state.record(.height, 171.45, measuredAt: now, source: .manual, notes: "morning")

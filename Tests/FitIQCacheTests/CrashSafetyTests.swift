@@ -46,7 +46,7 @@ struct CrashSafetyTests {
                 start = value + 1
             }
             // A later write clears the leftovers of dead writers.
-            try await reader.update { $0.lastSyncAt = Date(timeIntervalSinceReferenceDate: 1) }
+            try await reader.update { $0.server.lastSyncAt = Date(timeIntervalSinceReferenceDate: 1) }
             #expect(fileNames(in: account).filter { $0.contains(".tmp-") }.isEmpty)
         }
     }

@@ -34,6 +34,6 @@ struct FuzzRegressionTests {
             Issue.record("a file synced at \(seconds) was not read")
             return
         }
-        #expect(state.lastSyncAt == Date(timeIntervalSinceReferenceDate: seconds))
+        #expect(state.server.lastSyncAt == Date(timeIntervalSinceReferenceDate: seconds))
     }
 }

@@ -283,10 +283,10 @@ struct HistoryLayoutTests {
             #expect(summary.series.count <= HistorySummary.seriesLimit && summary.series.count > 100)
             #expect(overview.state.profile?.name == "Ada")
             // A save after it (a command's) decodes nothing again: the overview's decoding is kept.
-            try await fresh.updateRecent { $0.lastSyncAt = Date(timeIntervalSince1970: 1_790_000_000) }
+            try await fresh.updateRecent { $0.server.lastSyncAt = Date(timeIntervalSince1970: 1_790_000_000) }
             #expect(fresh.counters.filesDecoded == 1 && fresh.counters.filesWritten == 1)
             // Nor does the overview of what that save wrote.
-            #expect(try await fresh.overview().state.lastSyncAt == Date(timeIntervalSince1970: 1_790_000_000))
+            #expect(try await fresh.overview().state.server.lastSyncAt == Date(timeIntervalSince1970: 1_790_000_000))
             #expect(fresh.counters.filesDecoded == 1)
             // Once the store holds the whole history, the overview is complete.
             _ = try await fresh.load()
@@ -313,9 +313,9 @@ struct HistoryLayoutTests {
 
             // The rest is read; the next sync reads the whole history from the server.
             let state = try await store.load()
-            #expect(state.historyCheckedAt == nil)
+            #expect(state.server.historyCheckedAt == nil)
             #expect(state.history.count < 100 && state.history.count > 50)
-            try await store.update { $0.lastSyncAt = now }
+            try await store.update { $0.server.lastSyncAt = now }
             #expect(try await makeStore(in: folder).load().history.count == state.history.count)
             #expect(FileManager.default.fileExists(atPath: path + ".corrupt-20250102T030405.678Z"))
         }

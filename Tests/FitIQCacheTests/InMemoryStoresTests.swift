@@ -7,7 +7,7 @@ struct InMemoryStoresTests {
     @Test func profileStoreCountsOnlySavesThatChangedSomething() async throws {
         let store = InMemoryProfileStore(CacheFixtures.state(name: "Ada"))
         try await store.update { _ in }
-        try await store.update { $0.lastSyncAt = Date(timeIntervalSinceReferenceDate: 1) }
+        try await store.update { $0.server.lastSyncAt = Date(timeIntervalSinceReferenceDate: 1) }
         #expect(await store.saveCount == 1)
         #expect(try await store.load().profile?.name == "Ada")
     }

@@ -114,10 +114,10 @@ struct JSONFileSessionStoreTests {
             try await sessions.save(Self.session)
             // The lock is re-entrant for the task holding it, so this does not deadlock.
             _ = try await sessions.exchange { fresh in
-                try await profiles.update { $0.lastSyncAt = Date(timeIntervalSinceReferenceDate: 5) }
+                try await profiles.update { $0.server.lastSyncAt = Date(timeIntervalSinceReferenceDate: 5) }
                 return fresh
             }
-            #expect(try await profiles.load().lastSyncAt == Date(timeIntervalSinceReferenceDate: 5))
+            #expect(try await profiles.load().server.lastSyncAt == Date(timeIntervalSinceReferenceDate: 5))
         }
     }
 }

@@ -71,7 +71,7 @@ struct ProfileStoreContractTests {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = kind.makeStore(in: folder)
             let result = try await store.update { state -> String in
-                state.lastSyncAt = Date(timeIntervalSinceReferenceDate: 1)
+                state.server.lastSyncAt = Date(timeIntervalSinceReferenceDate: 1)
                 return "done"
             }
             #expect(result == "done")
@@ -85,11 +85,11 @@ struct ProfileStoreContractTests {
             try await store.update { $0 = CacheFixtures.state(name: "Ada") }
             let seen = try await store.update { state -> String? in
                 let name = state.profile?.name
-                state.lastSyncAt = Date(timeIntervalSinceReferenceDate: 2)
+                state.server.lastSyncAt = Date(timeIntervalSinceReferenceDate: 2)
                 return name
             }
             #expect(seen == "Ada")
-            #expect(try await store.load().lastSyncAt == Date(timeIntervalSinceReferenceDate: 2))
+            #expect(try await store.load().server.lastSyncAt == Date(timeIntervalSinceReferenceDate: 2))
         }
     }
 
@@ -116,8 +116,8 @@ struct ProfileStoreContractTests {
             try await store.update { $0 = CacheFixtures.state(name: "Ada") }
             try await store.erase()
             #expect(try await store.load() == .empty)
-            try await store.update { $0.lastSyncAt = Date(timeIntervalSinceReferenceDate: 3) }
-            #expect(try await store.load().lastSyncAt == Date(timeIntervalSinceReferenceDate: 3))
+            try await store.update { $0.server.lastSyncAt = Date(timeIntervalSinceReferenceDate: 3) }
+            #expect(try await store.load().server.lastSyncAt == Date(timeIntervalSinceReferenceDate: 3))
         }
     }
 

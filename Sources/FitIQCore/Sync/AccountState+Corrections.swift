@@ -49,12 +49,7 @@ extension AccountState {
         let corrected = ProgressEntry(
             type: entry.type, quantity: value, loggedAt: entry.loggedAt, notes: entry.notes, source: .manual)
         history.append(corrected)
-        outbox.progress.append(
-            ProgressPost(
-                id: corrected.id,
-                entry: NewProgressEntry(
-                    type: corrected.type, quantity: value, loggedAt: entry.loggedAt, notes: entry.notes),
-                changeId: changeId, sendAttempted: false, delivery: Delivery()))
+        outbox.post(corrected, changeId: changeId)
         if wasLatest, let profile {
             var physical = profile.physical
             physical.heightCm = value

@@ -82,9 +82,7 @@ extension AccountState {
             // reading (same value in the same minute) is one entry.
             guard seen.insert(ReadingKey(entry)).inserted else { continue }
             history.append(entry)
-            let post = NewProgressEntry(type: entry.type, quantity: entry.quantity, loggedAt: entry.loggedAt)
-            outbox.progress.append(
-                ProgressPost(id: entry.id, entry: post, changeId: entry.id, sendAttempted: false, delivery: Delivery()))
+            outbox.post(entry)
             result[sample.metric].newEntries.append(entry.id)
         }
         if let newest, profile.physical.heightMeasuredAt.map({ newest.loggedAt > $0 }) ?? true,

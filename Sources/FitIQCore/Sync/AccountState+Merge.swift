@@ -20,7 +20,7 @@ extension AccountRecord {
         isVoid: (Claim) -> Bool = { _ in false }
     ) -> Bool {
         server.copy = remote
-        lastSyncAt = now
+        server.lastSyncAt = now
         var identity = identity
         identity.profileId = remote.profileId ?? profile?.identity.profileId
         guard let local = profile else {
@@ -80,7 +80,7 @@ extension AccountRecord {
         _ entries: [RemoteProgressEntry], of metric: Metric, complete: Bool, knownBeforeRead: Set<String>? = nil,
         now: Date
     ) {
-        historyCheckedAt = now
+        server.historyCheckedAt = now
         // Entries removed here stay removed, even when a read that began before the removal lists them.
         var known = Set(history.compactMap(\.serverId)).union(server.removedIds)
         // Where the entry of each queued post is: found once, not once per entry read.
@@ -132,10 +132,7 @@ extension AccountRecord {
         let entry = ProgressEntry(
             quantity: height, loggedAt: loggedAt, notes: ProgressEntry.initialHeightNote, source: .server)
         history.append(entry)
-        let post = NewProgressEntry(
-            type: entry.type, quantity: height, loggedAt: loggedAt, notes: ProgressEntry.initialHeightNote)
-        outbox.progress.append(
-            ProgressPost(id: entry.id, entry: post, changeId: entry.id, sendAttempted: false, delivery: Delivery()))
+        outbox.post(entry)
         return true
     }
 }

@@ -135,7 +135,7 @@ extension AccountRecord {
             }
         }
         let acknowledged = outcome.isAcknowledged
-        if acknowledged { lastSyncAt = now }
+        if acknowledged { server.lastSyncAt = now }
         if case .saved(let updatedAt?) = outcome {
             // The answer is the server's copy now: a read that finds it unchanged has nothing to merge.
             server.copy?.updatedAt = updatedAt

@@ -18,22 +18,16 @@ public struct AccountRecord<History: EntryList>: Sendable, Equatable {
     public var outbox: Outbox
     /// The history of every metric, local and synced (any order; see ``history(of:)``).
     public var history: History
-    /// When the server last acknowledged or answered a pull.
-    public var lastSyncAt: Date?
-    /// When the histories were last read from the server.
-    public var historyCheckedAt: Date?
     public var undoLog: UndoLog
 
     public init(
         profile: UserProfile? = nil, server: ServerRecord = ServerRecord(), outbox: Outbox = Outbox(),
-        history: History = [], lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil, undoLog: UndoLog = UndoLog()
+        history: History = [], undoLog: UndoLog = UndoLog()
     ) {
         self.profile = profile
         self.server = server
         self.outbox = outbox
         self.history = history
-        self.lastSyncAt = lastSyncAt
-        self.historyCheckedAt = historyCheckedAt
         self.undoLog = undoLog
     }
 
@@ -48,8 +42,7 @@ public struct AccountRecord<History: EntryList>: Sendable, Equatable {
     /// This state with `history` in place of its own.
     public func with<Other: EntryList>(_ history: Other) -> AccountRecord<Other> {
         AccountRecord<Other>(
-            profile: profile, server: server, outbox: outbox, history: history, lastSyncAt: lastSyncAt,
-            historyCheckedAt: historyCheckedAt, undoLog: undoLog)
+            profile: profile, server: server, outbox: outbox, history: history, undoLog: undoLog)
     }
 
     /// Applies a metadata edit and queues one coalesced `PUT`; returns `false` when nothing changed.
@@ -77,11 +70,7 @@ public struct AccountRecord<History: EntryList>: Sendable, Equatable {
         let entry = ProgressEntry(
             type: metric.type, quantity: value, loggedAt: measuredAt, notes: notes, source: source)
         history.append(entry)
-        if postsProgress {
-            let post = NewProgressEntry(type: entry.type, quantity: value, loggedAt: measuredAt, notes: notes)
-            outbox.progress.append(
-                ProgressPost(id: entry.id, entry: post, changeId: entry.id, sendAttempted: false, delivery: Delivery()))
-        }
+        if postsProgress { outbox.post(entry) }
         guard metric == .height else { return (entry, false) }
         return (entry, setCurrentHeight(value, measuredAt: measuredAt, changeId: entry.id))
     }

@@ -20,6 +20,16 @@ extension Outbox {
         metadata = change
     }
 
+    /// Queues the `POST /progress` of `entry`, a change of its own unless `changeId` names another
+    /// (a correction's delete and post are one change).
+    mutating func post(_ entry: ProgressEntry, changeId: UUID? = nil) {
+        let body = NewProgressEntry(
+            type: entry.type, quantity: entry.quantity, loggedAt: entry.loggedAt, notes: entry.notes)
+        progress.append(
+            ProgressPost(
+                id: entry.id, entry: body, changeId: changeId ?? entry.id, sendAttempted: false, delivery: Delivery()))
+    }
+
     /// Queues the physical fields named (coalesced with what is queued); a height queued for the first
     /// time since it was last sent remembers the server's height it was edited from.
     mutating func queuePhysical(height: Bool, biologicalSex: Bool, changeId: UUID, server: RemoteProfile?) {

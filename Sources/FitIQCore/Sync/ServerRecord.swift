@@ -5,7 +5,7 @@
 #endif
 
 /// What this machine knows of the server's side of the account: its profile as last seen, the values
-/// it acknowledged from this account, and the entries removed here. A three-way conflict check
+/// it acknowledged from this account, the entries removed here, and when it last answered. A three-way conflict check
 /// reads it; nothing on screen does.
 public struct ServerRecord: Sendable, Codable, Equatable {
     /// The server's profile as last seen: what a discarded change reverts to.
@@ -17,11 +17,20 @@ public struct ServerRecord: Sendable, Codable, Equatable {
     /// Server ids of entries removed here (the latest 100): a history read that began before the
     /// removal must not bring them back.
     public var removedIds: [String]
+    /// When the server last acknowledged a change or answered a pull.
+    public var lastSyncAt: Date?
+    /// When the histories were last read from the server.
+    public var historyCheckedAt: Date?
 
-    public init(copy: RemoteProfile? = nil, acknowledged: [String: [String]] = [:], removedIds: [String] = []) {
+    public init(
+        copy: RemoteProfile? = nil, acknowledged: [String: [String]] = [:], removedIds: [String] = [],
+        lastSyncAt: Date? = nil, historyCheckedAt: Date? = nil
+    ) {
         self.copy = copy
         self.acknowledged = acknowledged
         self.removedIds = removedIds
+        self.lastSyncAt = lastSyncAt
+        self.historyCheckedAt = historyCheckedAt
     }
 
     /// How many acknowledged values of a field, and removed ids, are kept.

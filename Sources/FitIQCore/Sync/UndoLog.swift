@@ -66,6 +66,41 @@ extension AccountState {
             }
         if let added, outbox.progress.contains(where: { $0.id == added && $0.sendAttempted }) { throw .beingSent }
         undoLog.removeLast()
+
+        // Puts a removed entry back: its queued deletion is dropped, or, when the deletion was sent, the
+        // entry is posted again.
+        func restore(_ entry: ProgressEntry, wasLatest: Bool) {
+            if outbox.deletions.contains(where: { $0.id == entry.id }) {
+                discard(.deletion(entry.id))
+            } else if entry.serverId == nil && outbox.progress.contains(where: { $0.id == entry.id }) {
+                return
+            } else {
+                var again = entry
+                again.serverId = nil
+                history.append(again)
+                outbox.post(again)
+            }
+            if wasLatest && entry.type == Metric.height.type {
+                restoreCurrentHeight(entry.quantity, measuredAt: entry.loggedAt)
+            }
+        }
+
+        // Sets the current height back to `height`; the pending `PATCH` is dropped when that is what the
+        // server has already.
+        func restoreCurrentHeight(_ height: Double?, measuredAt: Date?) {
+            guard let height, let profile else { return }
+            var physical = profile.physical
+            physical.heightCm = height
+            physical.heightMeasuredAt = measuredAt
+            self.profile = profile.updatingPhysical(physical)
+            if let server = server.copy?.heightCm, abs(server - height) < 0.05,
+                outbox.physical?.includesBiologicalSex != true
+            {
+                outbox.physical = nil
+            } else {
+                outbox.queuePhysical(height: true, biologicalSex: false, changeId: UUID(), server: server.copy)
+            }
+        }
         switch step {
         case .metadata(let previous, _):
             editMetadata(previous, now: now)
@@ -85,45 +120,5 @@ extension AccountState {
             restore(before, wasLatest: wasLatest)
         }
         return step
-    }
-
-    /// Puts a removed entry back: its queued deletion is dropped, or, when the deletion was sent, the
-    /// entry is posted again.
-    private mutating func restore(_ entry: ProgressEntry, wasLatest: Bool) {
-        if outbox.deletions.contains(where: { $0.id == entry.id }) {
-            discard(.deletion(entry.id))
-        } else if entry.serverId == nil && outbox.progress.contains(where: { $0.id == entry.id }) {
-            return
-        } else {
-            var again = entry
-            again.serverId = nil
-            history.append(again)
-            outbox.progress.append(
-                ProgressPost(
-                    id: again.id,
-                    entry: NewProgressEntry(
-                        type: again.type, quantity: again.quantity, loggedAt: again.loggedAt, notes: again.notes),
-                    changeId: again.id, sendAttempted: false, delivery: Delivery()))
-        }
-        if wasLatest && entry.type == Metric.height.type {
-            restoreCurrentHeight(entry.quantity, measuredAt: entry.loggedAt)
-        }
-    }
-
-    /// Sets the current height back to `height`; the pending `PATCH` is dropped when that is what the
-    /// server has already.
-    private mutating func restoreCurrentHeight(_ height: Double?, measuredAt: Date?) {
-        guard let height, let profile else { return }
-        var physical = profile.physical
-        physical.heightCm = height
-        physical.heightMeasuredAt = measuredAt
-        self.profile = profile.updatingPhysical(physical)
-        if let server = server.copy?.heightCm, abs(server - height) < 0.05,
-            outbox.physical?.includesBiologicalSex != true
-        {
-            outbox.physical = nil
-        } else {
-            outbox.queuePhysical(height: true, biologicalSex: false, changeId: UUID(), server: server.copy)
-        }
     }
 }

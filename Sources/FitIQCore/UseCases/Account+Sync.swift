@@ -53,7 +53,7 @@ extension Account {
         let state = try await store.overview().state
         let signedIn = try await sessions.load()?.isSignedIn ?? false
         return AccountStatus(
-            server: key.server, email: email, signedIn: signedIn, lastSyncAt: state.lastSyncAt,
+            server: key.server, email: email, signedIn: signedIn, lastSyncAt: state.server.lastSyncAt,
             pendingChanges: state.pending.count, rejectedChanges: state.pending.rejectedCount,
             changes: state.pending.changes(
                 timeZone: environment.timeZone, now: environment.now(), isRunning: environment.isRunning),

@@ -111,7 +111,7 @@ public struct AccountView: Sendable, Equatable {
         conflicts = state.pending.conflicts
         metadataStatus = state.pending.metadataStatus
         physicalStatus = state.pending.physicalStatus
-        lastSyncAt = state.lastSyncAt
+        lastSyncAt = state.server.lastSyncAt
     }
 
     /// The summary's series as a chart draws it.
