@@ -162,7 +162,8 @@ public struct JSONFileProfileStore: ProfileStore {
             let months = Set(missing.map { SegmentKey(metric: $0.type, at: $0.loggedAt) })
             for key in months.sorted() {
                 entries += try self.entries(of: key, in: stored).filter { ids.contains($0.id) }
-                memory.count { $0.filesDecoded += 1 }
+                let files = stored.index.segments.count { $0.key == key }
+                memory.count { $0.filesDecoded += files }
             }
         }
         Self.normalize(&entries)

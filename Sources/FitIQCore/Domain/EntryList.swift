@@ -108,8 +108,6 @@ public struct EntryLocation: Sendable, Hashable {
 public struct EntryChanges: Sendable, Equatable {
     public var added: [ProgressEntry] = []
     public var changed: [ProgressEntry] = []
-
-    public var isEmpty: Bool { added.isEmpty && changed.isEmpty }
 }
 
 extension RecentEntries {
