@@ -315,7 +315,7 @@ extension AccountFileV2 {
             if let cached = known[post.id], cached.post == post {
                 json = cached.json
             } else {
-                json = try encoder.encode(AccountFile.ProgressPostV1(post))
+                json = try encoder.encode(post)
             }
             posts[post.id] = (post, json)
             if index > 0 { postsJSON.append(UInt8(ascii: ",")) }
