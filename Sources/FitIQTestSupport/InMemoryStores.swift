@@ -115,20 +115,21 @@ public final class InMemoryAccountDirectory: AccountDirectory {
 
     /// The profile store of `account` (created on first use), to seed or inspect it.
     public func inMemoryProfileStore(for account: AccountKey) -> InMemoryProfileStore {
-        state.withLock { state in
-            if let store = state.profiles[account] { return store }
-            let store = InMemoryProfileStore()
-            state.profiles[account] = store
-            return store
-        }
+        store(\.profiles, of: account) { InMemoryProfileStore() }
     }
 
     /// The session store of `account` (created on first use), to seed or inspect it.
     public func inMemorySessionStore(for account: AccountKey) -> InMemorySessionStore {
+        store(\.sessions, of: account) { InMemorySessionStore() }
+    }
+
+    private func store<Store: Sendable>(
+        _ stores: WritableKeyPath<State, [AccountKey: Store]>, of account: AccountKey, _ make: () -> Store
+    ) -> Store {
         state.withLock { state in
-            if let store = state.sessions[account] { return store }
-            let store = InMemorySessionStore()
-            state.sessions[account] = store
+            if let store = state[keyPath: stores][account] { return store }
+            let store = make()
+            state[keyPath: stores][account] = store
             return store
         }
     }

@@ -20,13 +20,11 @@ struct Register: AsyncParsableCommand {
     @Option(help: "Your date of birth, YYYY-MM-DD (you must be 13 or older).") var dateOfBirth: String
 
     func validate() throws {
-        do {
+        let today = CalendarDate(containing: Date(), in: .system)
+        try checkingRules {
             _ = try ProfileRules.email(email)
             _ = try ProfileRules.name(name)
-            let today = CalendarDate(containing: Date(), in: .system)
             _ = try ProfileRules.dateOfBirth(dateOfBirth, today: today)
-        } catch {
-            throw ValidationError(error.description)
         }
     }
 
@@ -55,11 +53,9 @@ struct Login: AsyncParsableCommand {
     @Option(help: "Your name, used only if the account has no profile yet.") var name: String?
 
     func validate() throws {
-        do {
+        try checkingRules {
             _ = try ProfileRules.email(email)
             if let name { _ = try ProfileRules.name(name) }
-        } catch {
-            throw ValidationError(error.description)
         }
     }
 

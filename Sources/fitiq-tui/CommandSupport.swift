@@ -115,6 +115,14 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
     }
 }
 
+/// Runs the rule checks of `body`; a value a rule refuses is a usage error (exit 64) with the rule's
+/// own message.
+func checkingRules<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as FitIQCore.ValidationError {
+        throw ArgumentParser.ValidationError(error.description)
+    }
+}
+
 func plural(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
 }

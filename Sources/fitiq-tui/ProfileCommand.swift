@@ -49,9 +49,7 @@ struct ProfileCommand: AsyncParsableCommand {
             help: "metric or imperial.", completion: .list(UnitSystem.allCases.map(\.rawValue)),
             transform: { text in
                 // Typed here, with the rule's own message (exit 64) for anything else.
-                do { return try ProfileRules.unitSystem(text) } catch {
-                    throw ValidationError(String(describing: error))
-                }
+                try checkingRules { try ProfileRules.unitSystem(text) }
             })
         var units: UnitSystem?
         @Option(help: "Language code such as en, pt-BR or es-419 (\"\" clears it).") var language: String?
@@ -62,12 +60,10 @@ struct ProfileCommand: AsyncParsableCommand {
             guard name != nil || bio != nil || units != nil || language != nil else {
                 throw ValidationError("Nothing to change: give at least one of --name, --bio, --units, --language.")
             }
-            do {
+            try checkingRules {
                 if let name { _ = try ProfileRules.name(name) }
                 if let bio { _ = try ProfileRules.bio(bio) }
                 if let language { _ = try ProfileRules.languageCode(language) }
-            } catch {
-                throw ValidationError(error.description)
             }
         }
 
