@@ -88,25 +88,18 @@ extension AccountFile {
     }
 
     struct ProfileV1: Codable, Sendable {
-        struct IdentityV1: Codable, Sendable {
-            var userId: String
-            var email: String
-            var profileId: String?
-        }
+        /// Who the account is, and the last health import: written as the domain's ``AccountIdentity``
+        /// and ``HealthSyncState`` code them (`lastImportFileName` was added in the same version and is
+        /// optional, so files written before it read as "not known"). Their keys are pinned by the
+        /// format tests.
+        typealias IdentityV1 = AccountIdentity
+        typealias HealthSyncV1 = HealthSyncState
 
         struct PhysicalV1: Codable, Sendable {
             var heightCm: Double?
             var heightMeasuredAt: Date?
             var dateOfBirth: CalendarDate?
             var biologicalSex: BiologicalSexV1?
-        }
-
-        struct HealthSyncV1: Codable, Sendable {
-            var hasPerformedInitialHealthSync: Bool
-            var lastHealthSyncAt: Date?
-            var healthDateOfBirth: CalendarDate?
-            /// Added in the same version: optional, so files written before it read as "not known".
-            var lastImportFileName: String?
         }
 
         var identity: IdentityV1
@@ -117,18 +110,13 @@ extension AccountFile {
         var updatedAt: Date?
 
         init(_ profile: UserProfile) {
-            identity = IdentityV1(
-                userId: profile.identity.userId, email: profile.identity.email, profileId: profile.identity.profileId)
+            identity = profile.identity
             metadata = MetadataV1(profile.metadata)
             physical = PhysicalV1(
                 heightCm: profile.physical.heightCm, heightMeasuredAt: profile.physical.heightMeasuredAt,
                 dateOfBirth: profile.physical.dateOfBirth,
                 biologicalSex: profile.physical.biologicalSex.map(BiologicalSexV1.init))
-            healthSync = HealthSyncV1(
-                hasPerformedInitialHealthSync: profile.healthSync.hasPerformedInitialHealthSync,
-                lastHealthSyncAt: profile.healthSync.lastHealthSyncAt,
-                healthDateOfBirth: profile.healthSync.healthDateOfBirth,
-                lastImportFileName: profile.healthSync.lastImportFileName)
+            healthSync = profile.healthSync
             createdAt = profile.createdAt
             updatedAt = profile.updatedAt
         }
@@ -136,16 +124,12 @@ extension AccountFile {
         var domain: UserProfile {
             get throws {
                 UserProfile(
-                    identity: AccountIdentity(
-                        userId: identity.userId, email: identity.email, profileId: identity.profileId),
+                    identity: identity,
                     metadata: try metadata.domain(),
                     physical: PhysicalProfile(
                         heightCm: physical.heightCm, heightMeasuredAt: physical.heightMeasuredAt,
                         dateOfBirth: physical.dateOfBirth, biologicalSex: try physical.biologicalSex?.domain()),
-                    healthSync: HealthSyncState(
-                        hasPerformedInitialHealthSync: healthSync.hasPerformedInitialHealthSync,
-                        lastHealthSyncAt: healthSync.lastHealthSyncAt, healthDateOfBirth: healthSync.healthDateOfBirth,
-                        lastImportFileName: healthSync.lastImportFileName),
+                    healthSync: healthSync,
                     createdAt: createdAt, updatedAt: updatedAt)
             }
         }

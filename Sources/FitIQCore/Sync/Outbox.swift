@@ -62,14 +62,6 @@ public struct Delivery: Sendable, Codable, Equatable {
 
     public init() {}
 
-    public init(attempts: Int, notBefore: Date?, lastError: String?, rejection: String?, claim: Claim?) {
-        self.attempts = attempts
-        self.notBefore = notBefore
-        self.lastError = lastError
-        self.rejection = rejection
-        self.claim = claim
-    }
-
     /// Whether the server refused the entry.
     public var isRejected: Bool { rejection != nil }
 
@@ -95,12 +87,6 @@ public struct Claim: Sendable, Codable, Equatable {
     /// The process holding it, when known: once that process is gone, the claim is void at once
     /// instead of at `until` (a terminal closed in the middle of a sync).
     public var holder: ProcessIdentity?
-
-    public init(owner: UUID, until: Date, holder: ProcessIdentity?) {
-        self.owner = owner
-        self.until = until
-        self.holder = holder
-    }
 }
 
 /// One process on this machine: its pid, and when it started, so a reused pid is not mistaken for it.
