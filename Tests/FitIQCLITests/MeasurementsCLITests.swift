@@ -80,4 +80,31 @@ struct MeasurementsCLITests {
             #expect(unknown.stderr.contains("No weight entry has the id no-such-id"), "\(unknown)")
         }
     }
+
+    /// The transcript: a pending weight and body fat reading are named with their own metric
+    /// and unit in `status` (text and JSON) and in the logout refusal, never as heights.
+    @Test func pendingReadingsAreNamedByTheirMetricAndUnit() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await TestDevServer.start()
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            #expect(try await cli.run(["weight", "set", "72.4", "--no-sync"]).status == 0)
+            #expect(try await cli.run(["body-fat", "set", "18.5", "--no-sync"]).status == 0)
+            await server.stop()
+
+            let text = try await cli.run(["status"])
+            #expect(text.stdout.contains("weight history: 72.4 kg on"), "\(text)")
+            #expect(text.stdout.contains("body fat history: 18.5 % on"), "\(text)")
+            #expect(!text.stdout.contains("height"), "\(text)")
+            let json = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            let changes = (json["pending"] as? [[String: Any]] ?? []).compactMap { $0["change"] as? String }
+            #expect(changes.count == 2, "\(changes)")
+            #expect(changes.contains { $0.hasPrefix("weight history: 72.4 kg on ") }, "\(changes)")
+            #expect(changes.contains { $0.hasPrefix("body fat history: 18.5 % on ") }, "\(changes)")
+            let logout = try await cli.run(["logout"])
+            #expect(logout.status == 4, "\(logout)")
+            #expect(logout.stderr.contains("weight history: 72.4 kg on"), "\(logout)")
+            #expect(logout.stderr.contains("body fat history: 18.5 % on"), "\(logout)")
+        }
+    }
 }
