@@ -112,9 +112,30 @@ final class EffectRunner: Sendable {
             spawn {
                 guard let account = self.slot.account else { return }
                 do {
+                    self.inbox.post(.goalsLoaded(try await account.goals()))
                     self.inbox.post(.progressLoaded(try await account.progressHistory(of: series)))
                 } catch {
                     self.inbox.post(.notice(String(describing: error), isError: true))
+                }
+            }
+        case .setGoal(let metric, let target, let by):
+            spawn {
+                await self.report { account in
+                    let goal = try await account.setGoal(metric, target: target, by: by)
+                    self.inbox.post(.goalsLoaded(try await account.goals()))
+                    let units = try await account.view().profile?.preferredUnitSystem ?? .metric
+                    return "Goal set: \(metric.format(goal.target, unitSystem: units))"
+                        + (goal.by.map { " by \($0)" } ?? "") + ", kept on this machine."
+                }
+            }
+        case .clearGoal(let metric):
+            spawn {
+                await self.report { account in
+                    let cleared = try await account.clearGoal(metric)
+                    self.inbox.post(.goalsLoaded(try await account.goals()))
+                    return cleared
+                        ? "The \(metric.field.label.lowercased()) goal is cleared."
+                        : "There was no \(metric.field.label.lowercased()) goal."
                 }
             }
         case .quit, .repaint, .suspend, .editExternally:

@@ -38,6 +38,8 @@ public struct AppState: Sendable {
         case deleteEntryPrompt(Metric, id: String, summary: String)
         /// The new value of the entry `id` of `metric`'s history, typed in the user's units.
         case correctEntry(Metric, id: String, summary: String, value: TextField, error: String?)
+        /// The goal of a metric, typed: a value, then a date if any (empty clears it).
+        case goalPrompt(Metric, value: TextField, error: String?)
     }
 
     /// The state of background sync, as the title bar shows it.

@@ -21,6 +21,8 @@ struct Chart {
     let graphics: ChartGraphics
     /// For BMI: the WHO adult bands are drawn from the 20th birthday on.
     var dateOfBirth: CalendarDate?
+    /// The goal of the metric shown: its target as a line, and with a date the plan toward it.
+    var goal: Goal?
 
     /// The fewest columns and rows of plot a chart is drawn in; `draw` draws nothing below them.
     static let minimumPlotWidth = 8
@@ -35,9 +37,10 @@ struct Chart {
         }
     }
 
-    /// The values' lowest and highest, widened to the series' minimum span around their middle.
+    /// The values' lowest and highest (the goal's target and plan included), widened to the series'
+    /// minimum span around their middle.
     var verticalRange: (low: Double, high: Double)? {
-        let values = points.flatMap { [$0.entry.quantity, $0.trend] }.filter(\.isFinite)
+        let values = (points.flatMap { [$0.entry.quantity, $0.trend] } + goalValues).filter(\.isFinite)
         guard var low = values.min(), var high = values.max() else { return nil }
         let minimum = series.minimumChartSpan
         if high - low < minimum {
@@ -47,19 +50,55 @@ struct Chart {
         return (low, high)
     }
 
+    /// The goal's target, and its plan's values at the chart's ends.
+    private var goalValues: [Double] {
+        guard let goal, let first = points.first?.entry.loggedAt, let last = points.last?.entry.loggedAt else {
+            return []
+        }
+        return [goal.target] + [first, last].compactMap { goal.plan(at: $0, in: timeZone) }
+    }
+
+    /// Round values for the vertical axis in the user's units (steps of 1, 2 or 5 times a power of
+    /// ten), no more than `most` + 1, within `low`...`high` (in the series' unit); each labelled as
+    /// the series shows values (`75.0 kg`, `5 ft 9 in`).
+    func ticks(low: Double, high: Double, most: Int) -> [(value: Double, label: String)] {
+        let scale = series.value(1, in: units).value / max(series.value(0, in: units).value + 1, 1e-9)
+        let (shownLow, shownHigh) = (low * scale, high * scale)
+        let spread = shownHigh - shownLow
+        guard spread > 0, most >= 1, scale.isFinite, scale > 0 else { return [] }
+        let rough = spread / Double(most)
+        // Values come from the server and the cache unchecked: no ticks for a span no Double can step.
+        guard rough.isFinite, rough > 1e-6, rough < 1e12 else { return [] }
+        var power = 1.0
+        while power * 10 <= rough { power *= 10 }
+        while power > rough { power /= 10 }
+        let step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= rough } ?? power * 10
+        var ticks: [(Double, String)] = []
+        var value = (shownLow / step).rounded(.up) * step
+        while value <= shownHigh + step * 1e-9, ticks.count < most + 1 {
+            ticks.append((value / scale, series.format(value / scale, unitSystem: units)))
+            value += step
+        }
+        return ticks
+    }
+
     /// Draws into the rectangle at (`x`, `y`); returns `false`, drawing nothing, when it is too small
     /// for a plot of ``minimumPlotWidth`` × ``minimumPlotRows`` with its labels, or there is nothing to draw.
     @discardableResult
     func draw(into buffer: inout CellBuffer, x: Int, y: Int, width: Int, height: Int) -> Bool {
         guard let (low, high) = verticalRange, let first = points.first, let last = points.last else { return false }
-        let highLabel = series.format(high, unitSystem: units)
-        let lowLabel = series.format(low, unitSystem: units)
-        let labelWidth = max(DisplayWidth.of(highLabel), DisplayWidth.of(lowLabel))
+        let ticks = ticks(low: low, high: high, most: max(1, (height - 1) / 2))
+        let labelWidth = ticks.map { DisplayWidth.of($0.label) }.max() ?? 0
         let plot = (x: x + labelWidth + 2, width: width - labelWidth - 3, rows: height - 1)
         guard plot.width >= Self.minimumPlotWidth, plot.rows >= Self.minimumPlotRows else { return false }
-        buffer.put(highLabel, x: x + labelWidth - DisplayWidth.of(highLabel), y: y, style: Styles.muted)
-        buffer.put(lowLabel, x: x + labelWidth - DisplayWidth.of(lowLabel), y: y + plot.rows - 1, style: Styles.muted)
         for row in 0..<plot.rows { buffer.put("│", x: plot.x - 1, y: y + row, style: Styles.border) }
+        for tick in ticks {
+            let down = (high - tick.value) / (high - low) * Double(plot.rows - 1)
+            guard down.isFinite, down > -0.5, down < Double(plot.rows) - 0.5 else { continue }
+            let row = Int(down.rounded())
+            buffer.put(tick.label, x: x + labelWidth - DisplayWidth.of(tick.label), y: y + row, style: Styles.muted)
+            buffer.put("┤", x: plot.x - 1, y: y + row, style: Styles.border)
+        }
 
         let (dotsX, dotsY) = resolution
         let columns = plot.width * dotsX
@@ -89,6 +128,9 @@ struct Chart {
                 trend.insert(row * columns + column)
             }
             previous = current
+        }
+        if let goal {
+            drawGoal(goal, into: &buffer, plot: (x: plot.x, y: y, width: plot.width), dot: dot)
         }
         if series == .bmi {
             drawAdultBands(into: &buffer, plot: (x: plot.x, y: y, width: plot.width), low: low, high: high) {
@@ -124,6 +166,33 @@ struct Chart {
         return true
     }
 
+    /// The goal's target as a dashed line labelled `goal`, and with a date the plan: a dotted line from
+    /// the value when the goal was set to the target on its date, where it falls inside the chart.
+    private func drawGoal(
+        _ goal: Goal, into buffer: inout CellBuffer, plot: (x: Int, y: Int, width: Int),
+        dot: (Date, Double) -> (Int, Int)
+    ) {
+        guard let start = points.first?.entry.loggedAt, let end = points.last?.entry.loggedAt else { return }
+        let dotsY = resolution.y
+        let targetRow = dot(start, goal.target).1 / dotsY
+        for column in 0..<plot.width {
+            buffer.put(graphics == .ascii ? "=" : "╌", x: plot.x + column, y: plot.y + targetRow, style: Styles.accent)
+        }
+        buffer.put(" goal ", x: plot.x + plot.width - 6, y: plot.y + targetRow, style: Styles.accent)
+        guard goal.by != nil, goal.start != nil else { return }
+        let from = max(start, goal.setAt)
+        guard from <= end else { return }
+        for column in 0..<plot.width {
+            let at = start.addingTimeInterval(
+                end.timeIntervalSince(start) * Double(column) / Double(max(1, plot.width - 1)))
+            guard at >= from, let value = goal.plan(at: at, in: timeZone) else { continue }
+            let row = dot(at, value).1 / dotsY
+            if row != targetRow {
+                buffer.put(graphics == .ascii ? ":" : "┈", x: plot.x + column, y: plot.y + row, style: Styles.muted)
+            }
+        }
+    }
+
     /// The WHO adult bands' edges as reference lines, from the day the person turned 20 (all of it when
     /// the date of birth is unknown): 18.5, 25 and 30, each labelled where it starts.
     private func drawAdultBands(
@@ -144,8 +213,10 @@ struct Chart {
                 buffer.put(
                     graphics == .ascii ? "-" : "┄", x: plot.x + column, y: plot.y + row / dotsY, style: Styles.border)
             }
-            // Labelled where the line starts: a rising series leaves that end free more often.
-            let label = " " + DecimalText.format(edge, places: 1) + " "
+            // Labelled where the line starts (a rising series leaves that end free more often), with the
+            // category above the edge.
+            let category = BodyMassIndex.Category(edge).rawValue
+            let label = " " + DecimalText.format(edge, places: 1) + " " + category + " "
             buffer.put(label, x: plot.x + from, y: plot.y + row / dotsY, style: Styles.muted, limit: plot.width - from)
         }
     }

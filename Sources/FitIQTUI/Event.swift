@@ -30,6 +30,8 @@ public enum Event: Sendable {
     case notice(String, isError: Bool)
     /// The progress screen's data was read.
     case progressLoaded(ProgressHistory)
+    /// The goals were read, or changed.
+    case goalsLoaded(Goals)
 }
 
 /// How editing a field in the user's own editor ended.
@@ -81,6 +83,9 @@ public enum Effect: Sendable, Equatable {
     case deleteEntry(Metric, id: String)
     /// Replace the value of the entry of `metric`'s history with this id (`value` in its unit).
     case correctEntry(Metric, id: String, value: Double)
+    /// Set `metric`'s goal (`target` in its unit), or clear it.
+    case setGoal(Metric, target: Double, by: CalendarDate?)
+    case clearGoal(Metric)
     case quit
 }
 

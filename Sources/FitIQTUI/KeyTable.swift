@@ -13,11 +13,11 @@ enum KeyAction: Sendable, Equatable {
     // A field being edited; `typeText` names the keys a text field handles itself (no binding acts).
     case cancelEdit, confirmEdit, confirmAndSave, confirmAndMove, typeText
     // The progress screen.
-    case leaveProgress, nextRange, previousRange, nextSeries, previousSeries
+    case leaveProgress, nextRange, previousRange, nextSeries, previousSeries, editGoal, toggleSummary
     // Boxes over the screen.
     case scrollHelpDown, scrollHelpUp, pageHelpDown, pageHelpUp, close
     case quitDiscarding, saveAndQuit, confirmDiscard, startImport, cancelImport, confirmRemoval
-    case confirmCorrection, pickerUp, pickerDown, pickLanguage
+    case confirmCorrection, confirmGoal, pickerUp, pickerDown, pickLanguage
 }
 
 /// One row of the key table: the keys, where they apply, what they do, and how the footer and the
@@ -38,7 +38,7 @@ struct KeyBinding: Sendable {
         case anywhere
         // The boxes over the screen.
         case help, quitPrompt, discardPrompt, importPrompt, importing, importResult, removePrompt
-        case correction, languagePicker
+        case correction, goalPrompt, languagePicker
 
         /// How the help and the README head the place's keys.
         var title: String {
@@ -56,6 +56,7 @@ struct KeyBinding: Sendable {
             case .importResult: "Import done"
             case .removePrompt: "Remove an entry"
             case .correction: "Correct an entry"
+            case .goalPrompt: "Set a goal"
             case .languagePicker: "Language list"
             }
         }
@@ -204,6 +205,12 @@ enum KeyTable {
             help: "the next measurement: weight, body fat, height, BMI"),
         KeyBinding([.backTab], in: .progress, .previousSeries, help: "the previous measurement"),
         KeyBinding(
+            [.character("g")], in: .progress, when: { $0.progress.series.metric?.goalBand != nil }, .editGoal,
+            hint: "g goal", help: "set or clear the goal of the weight or body fat shown (kept on this machine)"),
+        KeyBinding(
+            [.character("t")], in: .progress, .toggleSummary, hint: "t table",
+            help: "the table by week, then by month, then the chart again"),
+        KeyBinding(
             [.escape, .character("q"), .character("p")], in: .progress, .leaveProgress, hint: "Esc back",
             help: "back to the profile"),
         KeyBinding([.character("?")], in: .progress, .help, hint: "? help", help: "this help"),
@@ -239,6 +246,11 @@ enum KeyTable {
         KeyBinding([.enter], in: .correction, .confirmCorrection, help: "save the new value, in your units"),
         KeyBinding([.escape], in: .correction, .close, help: "cancel"),
 
+        KeyBinding(
+            [.enter], in: .goalPrompt, .confirmGoal,
+            help: "set the goal typed (a value, then a date YYYY-MM-DD if any); empty clears it"),
+        KeyBinding([.escape], in: .goalPrompt, .close, help: "cancel"),
+
         KeyBinding([.up], in: .languagePicker, .pickerUp, help: "the previous language"),
         KeyBinding([.down], in: .languagePicker, .pickerDown, help: "the next language"),
         KeyBinding(
@@ -262,6 +274,7 @@ enum KeyTable {
             case .importResult: return [.importResult]
             case .deleteEntryPrompt: return [.removePrompt]
             case .correctEntry: return [.correction]
+            case .goalPrompt: return [.goalPrompt]
             }
         }
         switch state.screen {

@@ -6,40 +6,6 @@ import FitIQCore
     import Foundation
 #endif
 
-/// The range the progress screen shows.
-public enum ProgressRange: Int, CaseIterable, Sendable {
-    case fourWeeks, threeMonths, year, all
-
-    /// How many days back it starts (`nil`: the whole history).
-    public var days: Int? {
-        switch self {
-        case .fourWeeks: 28
-        case .threeMonths: 91
-        case .year: 365
-        case .all: nil
-        }
-    }
-
-    /// `4 weeks`, for the title and the rate.
-    public var label: String {
-        switch self {
-        case .fourWeeks: "4 weeks"
-        case .threeMonths: "3 months"
-        case .year: "1 year"
-        case .all: "all"
-        }
-    }
-
-    /// `over the last 4 weeks`.
-    var span: String {
-        switch self {
-        case .year: "over the last year"
-        case .all: "over the whole history"
-        default: "over the last \(label)"
-        }
-    }
-}
-
 /// The symbols a chart is drawn with.
 public enum ChartGraphics: String, CaseIterable, Sendable {
     /// Braille dots, 2×4 to a cell.
@@ -75,20 +41,25 @@ public struct ProgressScreen: Sendable, Equatable {
     public var history: ProgressHistory? { histories[series] }
     /// What is shown: `range`'s cut of `history`.
     public var report: ProgressReport?
+    /// The account's goals (read with the history).
+    public var goals = Goals()
+    /// The table shown instead of the chart (`t`): by week, by month, or none.
+    public var table: SummaryPeriod?
 
     public init() {}
+
+    /// Where the goal of the metric shown stands, when it has one; its rate is the range's.
+    func goalStatus(in zone: LocalZone) -> GoalStatus? {
+        guard let metric = series.metric, let goal = goals.goal(for: metric), let history else { return nil }
+        return GoalStatus(goal: goal, history: history.points, rate: report?.weeklyRate, in: zone)
+    }
 
     /// The series it cycles through.
     static let metrics: [MeasurementSeries] = [.metric(.weight), .metric(.bodyFat), .metric(.height), .bmi]
 
-    /// The first instant of the range, as of `now`.
-    func since(now: Date) -> Date? {
-        range.days.map { now.addingTimeInterval(-Double($0) * 86_400) }
-    }
-
     /// Cuts the report for `range` from the history read (nothing is read again).
     mutating func cut(now: Date, in zone: LocalZone) {
-        report = history.map { $0.report(since: since(now: now), in: zone) }
+        report = history.map { $0.report(since: range.since(now: now)) }
     }
 }
 
@@ -110,6 +81,20 @@ func performOnProgress(_ action: KeyAction, _ state: inout AppState) -> [Effect]
         screen.series = metrics[(index + 1) % metrics.count]
     case .previousSeries:
         screen.series = metrics[(index + metrics.count - 1) % metrics.count]
+    case .toggleSummary:
+        screen.table = screen.table == nil ? .week : screen.table == .week ? .month : nil
+        state.progress = screen
+        return []
+    case .editGoal:
+        guard let metric = screen.series.metric else { return [] }
+        let units = ProfileValues(state).unitSystem
+        // The goal there is, to change or clear (an empty value clears it).
+        let current = screen.goals.goal(for: metric).map { goal in
+            DecimalText.format(metric.value(goal.target, in: units).value, places: 1)
+                + (goal.by.map { " \($0)" } ?? "")
+        }
+        state.overlay = .goalPrompt(metric, value: TextField(current ?? ""), error: nil)
+        return []
     default:
         return []
     }
@@ -139,55 +124,63 @@ func openProgress(_ state: inout AppState) -> [Effect] {
     return [.loadProgress(screen.series)]
 }
 
-/// The progress screen: a title, the sentences (latest, trend and rate, lowest and highest), then
-/// the chart in what is left above the `bottom` rows.
+/// The progress screen: a title, the sentences (latest, trend and rate, lowest and highest, the
+/// goal), then the chart, or the table by week or month (`t`), in what is left above the `bottom` rows.
+/// When the sentences would leave the chart fewer than ``chartRows`` rows of plot, they fold into one
+/// line.
 func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) {
     renderTitle(state, into: &buffer)
     let screen = state.progress
     let units = ProfileValues(state).unitSystem
-    let title = "\(screen.series.label) · \(screen.range.label) (←/→ range, Tab metric, Esc back)"
+    let table = screen.table.map { " · by \($0.rawValue)" } ?? ""
     let inner = drawBox(
-        title, x: 0, y: 1, width: buffer.width, height: buffer.height - 1 - bottom, focused: true, into: &buffer)
+        "\(screen.series.label) · \(screen.range.label)\(table)", x: 0, y: 1, width: buffer.width,
+        height: buffer.height - 1 - bottom, focused: true, into: &buffer)
     guard let report = screen.report else {
         buffer.put("Reading the history…", x: inner.x + 1, y: inner.y, style: Styles.muted, limit: inner.width - 2)
         return
     }
-    let lines = progressSentences(report, range: screen.range, units: units, timeZone: state.timeZone)
-    var row = inner.y
-    for line in lines {
-        for part in wrap(line, width: inner.width - 2, maximumLines: 2) where row < inner.y + inner.height {
-            buffer.put(part, x: inner.x + 1, y: row, limit: inner.width - 2)
-            row += 1
-        }
+    let goal = screen.goalStatus(in: state.timeZone)
+    let today = CalendarDate(containing: state.now, in: state.timeZone)
+    let sentences =
+        report.sentences(range: screen.range, units: units, timeZone: state.timeZone)
+        + (goal?.sentences(units: units, today: today) ?? [])
+    var lines = sentences.flatMap { wrap($0, width: inner.width - 2, maximumLines: 2) }
+    // The chart needs its rows of plot, a row of dates and a blank row above it.
+    if report.points.count > 1, inner.height - lines.count < chartRows + 2,
+        let compact = report.compactLine(units: units)
+    {
+        lines = [compact + (goal.map { " · " + $0.compactLine(units: units) } ?? "")]
     }
-    let chartHeight = inner.y + inner.height - row - 1
-    guard report.points.count > 1, chartHeight >= 3 else { return }
+    var row = inner.y
+    for line in lines where row < inner.y + inner.height {
+        buffer.put(line, x: inner.x + 1, y: row, limit: inner.width - 2)
+        row += 1
+    }
+    let rest = inner.y + inner.height - row - 1
+    if let period = screen.table {
+        let summaries = report.summaries(by: period, in: state.timeZone)
+        let table = SummaryTable(summaries, of: report.series, units: units, by: period)
+        var columns = table.header.count
+        while columns > 2, (table.lines(columns: columns).first.map(DisplayWidth.of) ?? 0) > inner.width - 2 {
+            columns -= 1
+        }
+        let text = table.lines(columns: columns)
+        guard rest >= 2, let header = text.first else { return }
+        buffer.put(header, x: inner.x + 1, y: row + 1, style: Styles.muted, limit: inner.width - 2)
+        // The newest periods that fit, newest last.
+        for (offset, line) in text.dropFirst().suffix(rest - 1).enumerated() {
+            buffer.put(line, x: inner.x + 1, y: row + 2 + offset, limit: inner.width - 2)
+        }
+        return
+    }
+    guard report.points.count > 1, rest >= 3 else { return }
     Chart(
         series: report.series, points: report.points, units: units, timeZone: state.timeZone,
-        graphics: state.graphics, dateOfBirth: state.account?.profile?.dateOfBirth
+        graphics: state.graphics, dateOfBirth: state.account?.profile?.dateOfBirth, goal: goal?.goal
     ).draw(
-        into: &buffer, x: inner.x, y: row + 1, width: inner.width, height: chartHeight)
+        into: &buffer, x: inner.x, y: row + 1, width: inner.width, height: rest)
 }
 
-/// What the chart shows, as sentences (also what plain mode says).
-func progressSentences(_ report: ProgressReport, range: ProgressRange, units: UnitSystem, timeZone: LocalZone)
-    -> [String]
-{
-    let series = report.series
-    let show = { (value: Double) in series.format(value, unitSystem: units) }
-    let day = { (entry: ProgressEntry) in CalendarDate(containing: entry.loggedAt, in: timeZone).description }
-    guard let latest = report.latest, let trend = report.trend else {
-        return ["No \(series.missingText) \(range.span)."]
-    }
-    var lines = ["Latest \(show(latest.quantity)) on \(day(latest))."]
-    var sentence = "Trend \(show(trend))"
-    if let rate = report.weeklyRate {
-        sentence += ", \(series.rateText(rate, unitSystem: units)) \(range.span)"
-    }
-    lines.append(sentence + ".")
-    if let lowest = report.lowest, let highest = report.highest {
-        lines.append(
-            "Lowest \(show(lowest.quantity)) on \(day(lowest)); highest \(show(highest.quantity)) on \(day(highest)).")
-    }
-    return lines
-}
+/// The rows of plot the progress screen keeps for its chart, folding its sentences to make room.
+let chartRows = 5

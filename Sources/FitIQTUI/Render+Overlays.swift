@@ -100,6 +100,21 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
         let column = value.render(
             into: &buffer, x: origin.x + 3, y: origin.y + 2, width: min(30, origin.width - 4), style: Styles.editing)
         return (column, origin.y + 2)
+    case .goalPrompt(let metric, let value, let error):
+        var lines = [
+            "The target in your units, then a date (YYYY-MM-DD) to reach it by, if any:",
+            "", "", "Enter set (empty clears it)   Esc cancel", "Kept on this machine: the service has no goals.",
+        ]
+        if let error { lines += ["", error] }
+        let origin = drawPanel(
+            "\(metric.field.label) goal", lines: lines, state: state, into: &buffer)
+        if let error {
+            buffer.put(error, x: origin.x + 1, y: origin.y + 6, style: Styles.error, limit: origin.width - 1)
+        }
+        buffer.put("›", x: origin.x + 1, y: origin.y + 2, style: Styles.accent)
+        let column = value.render(
+            into: &buffer, x: origin.x + 3, y: origin.y + 2, width: min(30, origin.width - 4), style: Styles.editing)
+        return (column, origin.y + 2)
     case .importResult(let lines):
         drawPanel("Health data imported", lines: lines + ["", "Press any key to close."], state: state, into: &buffer)
     }

@@ -31,7 +31,7 @@ func handleKey(_ state: inout AppState, _ key: Key) -> [Effect] {
         }
         return performOnProgress(action, &state)
     case .help, .quitPrompt, .discardPrompt, .importPrompt, .importing, .importResult, .removePrompt, .correction,
-        .languagePicker:
+        .goalPrompt, .languagePicker:
         return performInBox(action, &state)
     }
 }
@@ -45,6 +45,8 @@ private func type(_ key: Key, _ state: inout AppState) -> [Effect] {
         if value.handle(key) {
             state.overlay = .correctEntry(metric, id: id, summary: summary, value: value, error: nil)
         }
+    case .goalPrompt(let metric, var value, _)?:
+        if value.handle(key) { state.overlay = .goalPrompt(metric, value: value, error: nil) }
     case .languagePicker(var filter, var selection)?:
         if filter.handle(key) { selection = 0 }
         state.overlay = .languagePicker(filter: filter, selection: selection)
@@ -109,6 +111,25 @@ private func performInBox(_ action: KeyAction, _ state: inout AppState) -> [Effe
             return [.correctEntry(metric, id: id, value: parsed)]
         } catch {
             state.overlay = .correctEntry(metric, id: id, summary: summary, value: value, error: error.description)
+        }
+    case .confirmGoal:
+        guard case .goalPrompt(let metric, let value, _) = state.overlay else { return [] }
+        let words = value.text.split(separator: " ").map(String.init)
+        guard !words.isEmpty else {
+            state.overlay = nil
+            return [.clearGoal(metric)]
+        }
+        // A date, when the last word is one; the rest is the value, typed as the metric is.
+        let date = words.count > 1 && words.last?.contains("-") == true ? words.last : nil
+        let target = (date == nil ? words : words.dropLast()).joined(separator: " ")
+        do {
+            let goal = try Goal.parse(
+                metric: metric.id, target: target, by: date, unitSystem: ProfileValues(state).unitSystem,
+                today: CalendarDate(containing: state.now, in: state.timeZone))
+            state.overlay = nil
+            return [.setGoal(goal.metric, target: goal.target, by: goal.by)]
+        } catch {
+            state.overlay = .goalPrompt(metric, value: value, error: error.description)
         }
     case .pickerUp, .pickerDown, .pickLanguage:
         guard case .languagePicker(let filter, let selection) = state.overlay else { return [] }

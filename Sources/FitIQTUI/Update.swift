@@ -58,6 +58,9 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         state.progress.histories[history.series] = history
         if history.series == state.progress.series { state.progress.cut(now: state.now, in: state.timeZone) }
         return []
+    case .goalsLoaded(let goals):
+        state.progress.goals = goals
+        return []
     }
 }
 

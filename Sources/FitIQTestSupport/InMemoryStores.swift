@@ -49,8 +49,25 @@ public actor InMemoryProfileStore: ProfileStore {
         return result
     }
 
+    /// The stored goals.
+    public private(set) var storedGoals = Goals()
+
+    public func goals() throws -> Goals {
+        if let failure { throw failure }
+        return storedGoals
+    }
+
+    public func updateGoals<T: Sendable>(_ change: @Sendable (inout Goals) throws -> T) throws -> T {
+        if let failure { throw failure }
+        var goals = storedGoals
+        let result = try change(&goals)
+        storedGoals = goals
+        return result
+    }
+
     public func erase() {
         state = .empty
+        storedGoals = Goals()
         eraseCount += 1
         writes += 1
     }

@@ -19,8 +19,10 @@ struct ExportCommand: AsyncParsableCommand {
             Columns: logged_at (RFC 3339 with the local offset), metric (height, weight, \
             body_fat_percentage, bmi), value, unit, source (manual, health, server, derived), id. BMI rows \
             are derived, one per weight entry, with the height at its date. Values are in cm, kg and % \
-            unless --units imperial (in, lb); the unit column says which. The output is streamed: long \
-            histories are never held whole.
+            unless --units imperial (in, lb); the unit column says which. --trend adds a trend column: the \
+            time-aware trend after each reading. With --json, the goals set on this machine follow the \
+            readings as rows whose source is goal: the target, dated the day to reach it by (else the day \
+            it was set), id goal. The output is streamed: long histories are never held whole.
             """)
 
     @OptionGroup var globals: GlobalOptions
@@ -33,6 +35,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Only entries on or after this day, YYYY-MM-DD.") var since: String?
     @Option(help: "Only entries on or before this day, YYYY-MM-DD.") var until: String?
     @Option(help: "metric (cm, kg; the default) or imperial (in, lb).") var units: String?
+    @Flag(help: "Add a trend column: the time-aware trend after each reading, in the row's unit.") var trend = false
 
     func validate() throws {
         if csv && json { throw ValidationError("Choose one of --csv and --json.") }
@@ -62,12 +65,13 @@ struct ExportCommand: AsyncParsableCommand {
             let output = BufferedOutput(descriptor: STDOUT_FILENO)
             let zone = LocalZone.system
             var first = true
-            output.write(json ? "[" : "logged_at,metric,value,unit,source,id\r\n")
+            output.write(json ? "[" : "logged_at,metric,value,unit,source,id\(trend ? ",trend" : "")\r\n")
+            let unitSystem = units.flatMap { try? ProfileRules.unitSystem($0) }
             try await account.export(
                 series, since: since.flatMap(CalendarDate.init), until: until.flatMap(CalendarDate.init),
-                units: units.flatMap { try? ProfileRules.unitSystem($0) }
+                units: unitSystem
             ) { row in
-                let fields = ExportText.fields(row, timeZone: zone)
+                let fields = ExportText.fields(row, timeZone: zone, trend: trend)
                 if json {
                     output.write((first ? "\n  " : ",\n  ") + ExportText.jsonObject(fields))
                 } else {
@@ -75,7 +79,21 @@ struct ExportCommand: AsyncParsableCommand {
                 }
                 first = false
             }
-            if json { output.write(first ? "]\n" : "\n]\n") }
+            if json {
+                for goal in try await account.goals().known {
+                    guard let metric = goal.metric, series.contains(.metric(metric)) else { continue }
+                    let (value, unit) = metric.value(goal.target, in: unitSystem)
+                    let row = ExportRow(
+                        loggedAt: goal.by?.instant(atHour: 0, in: zone) ?? goal.setAt, metric: metric.type,
+                        value: value,
+                        unit: unit, source: "goal", id: "goal", trend: value)
+                    output.write(
+                        (first ? "\n  " : ",\n  ")
+                            + ExportText.jsonObject(ExportText.fields(row, timeZone: zone, trend: trend)))
+                    first = false
+                }
+                output.write(first ? "]\n" : "\n]\n")
+            }
             output.flush()
         }
     }
@@ -84,12 +102,12 @@ struct ExportCommand: AsyncParsableCommand {
 /// How export rows are written.
 enum ExportText {
     /// The columns of `row`, in order, as text.
-    static func fields(_ row: ExportRow, timeZone: LocalZone) -> [(key: String, value: String)] {
+    static func fields(_ row: ExportRow, timeZone: LocalZone, trend: Bool = false) -> [(key: String, value: String)] {
         [
             ("logged_at", localRFC3339(row.loggedAt, timeZone)), ("metric", row.metric),
             ("value", DecimalText.format(row.value, places: 2)), ("unit", row.unit), ("source", row.source),
             ("id", TextSanitizer.sanitize(row.id)),
-        ]
+        ] + (trend ? [("trend", DecimalText.format(row.trend, places: 2))] : [])
     }
 
     /// A CSV field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break.
@@ -101,7 +119,9 @@ enum ExportText {
     /// `{"id": "…", …}` with the value a number and the rest strings.
     static func jsonObject(_ fields: [(key: String, value: String)]) -> String {
         "{"
-            + fields.map { "\"\($0.key)\": " + ($0.key == "value" ? $0.value : jsonString($0.value)) }
+            + fields.map {
+                "\"\($0.key)\": " + (["value", "trend"].contains($0.key) ? $0.value : jsonString($0.value))
+            }
             .joined(separator: ", ") + "}"
     }
 

@@ -29,7 +29,8 @@ struct FitIQCommand: AsyncParsableCommand {
         version: buildVersion,
         subcommands: [
             Register.self, Login.self, Logout.self, Whoami.self, ProfileCommand.self, HeightCommand.self,
-            WeightCommand.self, BodyFatCommand.self, ExportCommand.self, ImportCSVCommand.self,
+            WeightCommand.self, BodyFatCommand.self, GoalCommand.self, SummaryCommand.self, ExportCommand.self,
+            ImportCSVCommand.self,
             SyncCommand.self, StatusCommand.self, ResolveCommand.self, UndoCommand.self, ImportHealthCommand.self,
             DemoCommand.self,
         ]

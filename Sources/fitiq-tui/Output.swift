@@ -54,6 +54,29 @@ enum Output {
         @Null var biologicalSexSource: String?
         let pendingChanges: Int
         let rejectedChanges: Int
+        /// The goals set on this machine; `[]` when there are none.
+        var goals: [GoalJSON] = []
+    }
+
+    /// One goal: `{metric, target, unit, by, setAt}`, the target in the metric's unit (kg, %).
+    struct GoalJSON: Encodable {
+        let metric: String
+        let target: Double
+        let unit: String
+        @Null var by: String?
+        let setAt: String
+
+        init(_ goal: Goal, metric: Metric) {
+            self.metric = metric.id
+            target = goal.target
+            unit = metric.unit
+            by = goal.by?.description
+            setAt = RFC3339.format(goal.setAt)
+        }
+
+        static func list(_ goals: Goals) -> [GoalJSON] {
+            goals.known.compactMap { goal in goal.metric.map { GoalJSON(goal, metric: $0) } }
+        }
     }
 
     /// The profile of `view`.

@@ -68,6 +68,7 @@ struct PlainMode {
         case "status": await status()
         case "history": await history(rest)
         case "trend": await trend(rest)
+        case "goal": await goal(rest)
         case "import": await importHealth(rest)
         case "help": help()
         case "quit", "exit": return await quit()
@@ -198,50 +199,95 @@ struct PlainMode {
         }
     }
 
-    /// `trend [metric] [4w|3m|1y|all]`: what the progress chart shows, as sentences, then the weekly means.
+    /// `trend [metric] [4w|3m|1y|all] [--by week|month]`: what the progress screen says, then the goal,
+    /// then the table by week or month when asked.
     private func trend(_ arguments: String) async {
-        let words = arguments.split(separator: " ").map { $0.lowercased() }
-        let ranges: [String: (days: Int?, text: String)] = [
-            "4w": (28, "the last 4 weeks"), "3m": (91, "the last 3 months"), "1y": (365, "the last year"),
-            "all": (nil, "the whole history"),
-        ]
+        var words = arguments.split(separator: " ").map { $0.lowercased() }
+        var period: SummaryPeriod?
+        if let by = words.firstIndex(of: "--by") {
+            guard by + 1 < words.count, let chosen = SummaryPeriod(rawValue: words[by + 1]) else {
+                return say("Say how to group: --by week or --by month.")
+            }
+            period = chosen
+            words.removeSubrange(by...(by + 1))
+        }
         let series = words.first.flatMap(Self.trendSeries) ?? .metric(.weight)
-        let rangeWord = words.first { ranges[$0] != nil } ?? "4w"
-        let unknown = words.filter { Self.trendSeries($0) == nil && ranges[$0] == nil }
-        guard unknown.isEmpty, let range = ranges[rangeWord] else {
+        let range =
+            words.lazy.compactMap { word in ProgressRange.allCases.first { $0.word == word } }.first ?? .fourWeeks
+        let unknown = words.filter { word in
+            Self.trendSeries(word) == nil && !ProgressRange.allCases.contains { $0.word == word }
+        }
+        guard unknown.isEmpty else {
             return say(
-                "Say which trend: trend \((Metric.all.map(\.id) + ["bmi"]).joined(separator: "|")) 4w|3m|1y|all "
+                "Say which trend: trend \((Metric.all.map(\.id) + ["bmi"]).joined(separator: "|")) "
+                    + "\(ProgressRange.allCases.map(\.word).joined(separator: "|")) [--by week|month] "
                     + "(\(TextSanitizer.sanitize(unknown.joined(separator: " "))) is neither).")
         }
         guard let account else { return say("Nothing is signed in.") }
-        let since = range.days.map { Date().addingTimeInterval(-Double($0) * 86_400) }
         do {
-            let report = try await account.progress(of: series, since: since)
+            let history = try await account.progressHistory(of: series)
+            let report = history.report(since: range.since(now: Date()))
             let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
             let zone = accounts.environment.timeZone
-            let label = series.label
-            let show = { (value: Double) in series.format(value, unitSystem: units) }
-            let day = { (entry: ProgressEntry) in CalendarDate(containing: entry.loggedAt, in: zone).description }
-            guard let latest = report.latest, let trend = report.trend else {
-                return say("There are no \(series.missingText) in \(range.text).")
+            say("\(series.label) \(range.span):")
+            for line in report.sentences(range: range, units: units, timeZone: zone) { say(line) }
+            if let metric = series.metric, let goal = try await account.goals().goal(for: metric),
+                let status = GoalStatus(goal: goal, history: history.points, rate: report.weeklyRate, in: zone)
+            {
+                for line in status.sentences(units: units, today: CalendarDate(containing: Date(), in: zone)) {
+                    say(line)
+                }
             }
-            say("\(label) over \(range.text): latest \(show(latest.quantity)) on \(day(latest)).")
-            var sentence = "The trend is \(show(trend))"
-            if let rate = report.weeklyRate {
-                sentence += ", \(series.rateText(rate, unitSystem: units)) over \(range.text)"
-            }
-            say(sentence + ".")
-            if let lowest = report.lowest, let highest = report.highest {
-                say(
-                    "Lowest \(show(lowest.quantity)) on \(day(lowest)); highest \(show(highest.quantity)) on \(day(highest))."
-                )
-            }
-            say("Weekly means, oldest first:")
-            for week in report.weeks {
-                say("  Week of \(week.start): \(show(week.mean)) (\(plural(week.count, "reading"))).")
+            if let period {
+                let table = SummaryTable(report.summaries(by: period, in: zone), of: series, units: units, by: period)
+                for line in table.lines() { say("  " + line) }
             }
         } catch {
             say("No trend: \(TextSanitizer.sanitize(String(describing: error)))")
+        }
+    }
+
+    /// `goal` says where every goal stands, `goal METRIC` one of them; `goal METRIC VALUE [DATE]` sets
+    /// it and `goal METRIC clear` clears it.
+    private func goal(_ arguments: String) async {
+        guard let account else { return say("Nothing is signed in.") }
+        var words = arguments.split(separator: " ").map(String.init)
+        let zone = accounts.environment.timeZone
+        let today = CalendarDate(containing: Date(), in: zone)
+        do {
+            let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
+            guard let name = words.first?.lowercased() else {
+                let statuses = try await account.goalStatuses()
+                if statuses.isEmpty { return say("No goals are set. goal weight 75 sets one.") }
+                for status in statuses {
+                    for line in status.sentences(units: units, today: today) { say(line) }
+                }
+                return
+            }
+            words.removeFirst()
+            if words.isEmpty || words == ["clear"] {
+                guard let metric = Metric.named(name), metric.goalBand != nil else {
+                    return say("Say which goal: \(Goal.metrics.map(\.id).joined(separator: " or ")).")
+                }
+                guard words.isEmpty else {
+                    let cleared = try await account.clearGoal(metric)
+                    return say(
+                        cleared ? "The \(metric.field.label.lowercased()) goal is cleared." : "There was no such goal.")
+                }
+                let statuses = try await account.goalStatuses().filter { $0.metric == metric }
+                if statuses.isEmpty { return say("No \(metric.field.label.lowercased()) goal is set.") }
+                for line in statuses.flatMap({ $0.sentences(units: units, today: today) }) { say(line) }
+                return
+            }
+            let date = words.count > 1 && words.last?.contains("-") == true ? words.last : nil
+            let target = (date == nil ? words : words.dropLast()).joined(separator: " ")
+            let parsed = try Goal.parse(metric: name, target: target, by: date, unitSystem: units, today: today)
+            let goal = try await account.setGoal(parsed.metric, target: parsed.target, by: parsed.by)
+            say(
+                "Goal set: \(parsed.metric.format(goal.target, unitSystem: units))"
+                    + (goal.by.map { " by \($0)" } ?? "") + ". It is kept on this machine: the service has no goals.")
+        } catch {
+            say("Not set: \(TextSanitizer.sanitize(String(describing: error)))")
         }
     }
 
@@ -282,8 +328,11 @@ struct PlainMode {
             "status tells what is waiting or refused; history lists your heights, history weight or "
                 + "history body-fat the others.")
         say(
-            "trend weight 4w (or height, body-fat; 3m, 1y, all) says the latest value, the trend and its weekly rate, then the weekly means."
-        )
+            "trend weight 4w (or height, body-fat, bmi; 3m, 1y, all) says the latest value, the trend, its weekly "
+                + "rate and the goal; add --by week or --by month for the table.")
+        say(
+            "goal weight 75 [2027-06-01] sets a goal (weight or body fat; kept on this machine), goal weight clear "
+                + "clears it, goal alone says where each stands.")
         say("import PATH reads an Apple Health export (export.zip or export.xml).")
         say("quit ends; it asks first when changes are not saved.")
     }

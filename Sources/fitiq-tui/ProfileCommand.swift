@@ -31,7 +31,9 @@ struct ProfileCommand: AsyncParsableCommand {
                     printError(
                         "Offline: showing the cached profile (\(TextSanitizer.sanitize(String(describing: error)))).")
                 }
-                print(json ? Output.json(Output.profile(view)) : Output.profileText(view))
+                var profile = Output.profile(view)
+                profile.goals = Output.GoalJSON.list(try await account.goals())
+                print(json ? Output.json(profile) : Output.profileText(view))
             }
         }
     }

@@ -47,7 +47,7 @@ struct CLITests {
             #expect(
                 Set(profile.keys) == [
                     "name", "bio", "preferredUnitSystem", "languageCode", "dateOfBirth", "heightCm", "biologicalSex",
-                    "weightKg", "weightLoggedAt", "bodyFatPercent", "bodyFatLoggedAt", "bmi",
+                    "weightKg", "weightLoggedAt", "bodyFatPercent", "bodyFatLoggedAt", "bmi", "goals",
                     "biologicalSexSource", "pendingChanges", "rejectedChanges",
                 ])
             #expect(profile["languageCode"] as? String == "pt-BR")

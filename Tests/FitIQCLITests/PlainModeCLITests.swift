@@ -107,7 +107,7 @@ struct PlainModeCLITests {
         }
     }
 
-    @Test func trendSaysWhatTheChartShowsAsSentencesThenTheWeeklyMeans() async throws {
+    @Test func trendSaysWhatTheChartShowsThenTheGoalAndTheTableByWeek() async throws {
         try await CLIHarness.with { cli in
             let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
@@ -118,21 +118,33 @@ struct PlainModeCLITests {
                 let day = today.adding(days: -daysAgo).description
                 #expect(try await cli.run(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
             }
+            let by = today.adding(days: 60)
 
             let run = try await cli.run(
-                ["--plain"], input: "trend weight 4w\ntrend height all\ntrend weight 5x\nquit\n")
+                ["--plain"],
+                input: "trend weight 4w --by week\ntrend height all\ntrend weight 5x\ngoal weight 78 \(by)\n"
+                    + "goal\ngoal bmi 22\ngoal weight\ngoal weight clear\ngoal\nquit\n")
 
             #expect(run.status == 0, "\(run)")
             let latestDay = today.adding(days: -1)
-            #expect(run.stdout.contains("Weight over the last 4 weeks: latest 79.5 kg on \(latestDay)."), "\(run)")
-            // 82 → 81.92 → 81.828 → 81.655 → 81.440 (T ← T + 0.1 (W − T)), falling over 19 days.
-            #expect(run.stdout.contains("The trend is 81.4 kg, −0.2 kg a week over the last 4 weeks."), "\(run)")
+            #expect(run.stdout.contains("Weight over the last 4 weeks:\nLatest 79.5 kg on \(latestDay)."), "\(run)")
+            // T ← T + (1 − 0.9^Δd)(W − T) over 7, 1, 6 and 5 days: 82 → 81.583 → 81.524 → 80.857 → 80.301;
+            // the least-squares slope of those over days 0, 7, 8, 14, 19 is −0.0916 kg a day.
+            #expect(run.stdout.contains("Trend 80.3 kg, −0.6 kg a week over the last 4 weeks."), "\(run)")
             #expect(run.stdout.contains("Lowest 79.5 kg on \(latestDay); highest 82.0 kg on"), "\(run)")
-            #expect(run.stdout.contains("Weekly means, oldest first:"))
-            #expect(run.stdout.contains("reading)."), "\(run)")
-            #expect(run.stdout.contains("There are no height entries in the whole history."), "\(run)")
+            #expect(run.stdout.contains("week of     mean kg   low  high  readings  trend  change"), "\(run)")
+            #expect(run.stdout.contains("No height entries over the whole history."), "\(run)")
             #expect(
-                run.stdout.contains("Say which trend: trend height|weight|body-fat|bmi 4w|3m|1y|all (5x is neither)."))
+                run.stdout.contains(
+                    "Say which trend: trend height|weight|body-fat|bmi 4w|3m|1y|all [--by week|month] (5x is neither).")
+            )
+            #expect(run.stdout.contains("Goal set: 78.0 kg by \(by). It is kept on this machine"), "\(run)")
+            let standing = "Goal 78.0 kg by \(by): the trend, 80.3 kg, is 2.3 kg above it."
+            // Said by `goal` and by `goal weight`.
+            #expect(run.stdout.components(separatedBy: standing).count == 3, "\(run)")
+            #expect(run.stdout.contains("Not set: A goal can be set for weight or body-fat, not bmi."), "\(run)")
+            #expect(run.stdout.contains("The weight goal is cleared."), "\(run)")
+            #expect(run.stdout.contains("No goals are set."), "\(run)")
         }
     }
 

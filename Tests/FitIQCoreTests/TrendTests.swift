@@ -3,42 +3,120 @@ import FitIQTestSupport
 import Foundation
 import Testing
 
-/// The Hacker's Diet trend: T ← T + 0.1 (W − T) over measurements, and its weekly rate.
+/// The time-aware trend: T ← T + (1 − 0.9^Δd) (W − T), and its weekly rate, the least-squares slope.
 struct TrendTests {
-    static func weights(_ values: [Double], everyDays days: Double = 1) -> [ProgressEntry] {
-        let start = Date(timeIntervalSince1970: 1_780_000_000)
-        return values.enumerated().map { index, value in
-            ProgressEntry(
-                type: Metric.weight.type, quantity: value, loggedAt: start + Double(index) * days * 86_400,
-                source: .manual)
+    static let start = Date(timeIntervalSince1970: 1_780_000_000)
+
+    /// Readings of `values`, each `days` after the previous (the first at ``start``).
+    static func readings(_ values: [(days: Double, value: Double)]) -> [ProgressEntry] {
+        var at = start
+        return values.enumerated().map { index, reading in
+            if index > 0 { at += reading.days * 86_400 }
+            return ProgressEntry(type: Metric.weight.type, quantity: reading.value, loggedAt: at, source: .manual)
         }
     }
 
-    @Test func theTrendStartsAtTheFirstMeasurementAndMovesATenthOfTheWay() {
+    static func weights(_ values: [Double], everyDays days: Double = 1) -> [ProgressEntry] {
+        readings(values.map { (days, $0) })
+    }
+
+    /// The recurrence written out, independently of ``Trend``.
+    static func expected(_ values: [(days: Double, value: Double)]) -> [Double] {
+        var trend: Double?
+        return values.map { reading in
+            let next =
+                trend.map { $0 + (1 - Foundation.pow(0.9, reading.days)) * (reading.value - $0) } ?? reading.value
+            trend = next
+            return next
+        }
+    }
+
+    @Test func oneReadingADayPullsATenthOfTheWayAsTheHackersDietDoes() {
         let line = Trend.line(Self.weights([80, 90, 70]))
-        #expect(line.map(\.trend) == [80, 81, 79.9])
+        #expect(zip(line.map(\.trend), [80, 81, 79.9]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(line.map(\.trend))")
         var trend = Trend()
-        trend.add(.nan)
+        trend.add(.nan, at: Self.start)
         #expect(trend.value == nil)
     }
 
-    @Test func theTrendRunsOverMeasurementsNotDays() {
-        // Two readings a day apart or a month apart move the trend alike.
-        let close = Trend.line(Self.weights([80, 70], everyDays: 1)).map(\.trend)
-        let far = Trend.line(Self.weights([80, 70], everyDays: 30)).map(\.trend)
-        #expect(close == far)
+    @Test func irregularReadingsPullByTheDaysBetweenThem() {
+        let readings: [(days: Double, value: Double)] = [
+            (0, 80), (1, 81), (4, 79), (0.5, 80.5), (14, 78), (2.25, 78.4),
+        ]
+        let line = Trend.line(Self.readings(readings)).map(\.trend)
+        #expect(zip(line, Self.expected(readings)).allSatisfy { abs($0 - $1) < 1e-9 }, "\(line)")
+        // A reading a month after the last counts almost fully; a day after, a tenth.
+        let month = Trend.line(Self.weights([80, 70], everyDays: 30)).map(\.trend)
+        let day = Trend.line(Self.weights([80, 70], everyDays: 1)).map(\.trend)
+        #expect(abs(month[1] - 70.42) < 0.01 && abs(day[1] - 79) < 1e-9, "\(month) \(day)")
     }
 
-    @Test func theWeeklyRateIsTheTrendsChangeAcrossTheRangeAndTheRangeDoesNotRestartIt() throws {
+    @Test func readingsWithinAMinuteCountAsOneTheirMean() {
+        var grouped = Trend()
+        grouped.add(80, at: Self.start)
+        grouped.add(82, at: Self.start + 86_400)
+        let two = grouped.add(84, at: Self.start + 86_400 + 40)
+        var single = Trend()
+        single.add(80, at: Self.start)
+        let one = single.add(83, at: Self.start + 86_400)
+        #expect(abs(two - one) < 1e-9, "\(two) \(one)")
+        // The first readings too: their mean starts the trend.
+        var first = Trend()
+        first.add(80, at: Self.start)
+        #expect(first.add(90, at: Self.start + 30) == 85)
+    }
+
+    @Test func aSingleReadingIsItsOwnTrendWithNoRate() {
+        let line = Trend.line(Self.weights([72.4]))
+        #expect(line.map(\.trend) == [72.4])
+        #expect(Trend.weeklyRate(line) == nil)
+        // Two readings hours apart span less than a day: no rate either.
+        #expect(Trend.weeklyRate(Trend.line(Self.weights([72.4, 72.0], everyDays: 0.25))) == nil)
+    }
+
+    /// The first row: monthly weigh-ins from 90 to 78 kg over a year, 1 kg a month.
+    @Test func monthlyWeighInsGiveTheScalesValueAndAQuarterKilogramAWeek() throws {
+        var readings: [ProgressEntry] = []
+        for month in 0...12 {
+            let day = try #require(CalendarDate(year: 2025 + month / 12, month: month % 12 + 1, day: 1))
+            readings.append(
+                ProgressEntry(
+                    type: Metric.weight.type, quantity: 90 - Double(month), loggedAt: day.instant(atHour: 8, in: .utc),
+                    source: .manual))
+        }
+        let line = Trend.line(readings)
+        let trend = try #require(line.last?.trend)
+        #expect(abs(trend - 78) < 0.3, "\(trend)")
+        let rate = try #require(Trend.weeklyRate(line))
+        #expect(abs(rate - -0.23) < 0.03, "\(rate)")
+    }
+
+    /// The second row: 80 kg daily for 60 days, 8 weeks without weighing, then 85 kg three days running.
+    @Test func aReadingAfterALongGapCountsAlmostFully() throws {
+        let readings =
+            Array(repeating: (days: 1.0, value: 80.0), count: 60) + [(days: 57.0, value: 85.0)]
+            + Array(repeating: (days: 1.0, value: 85.0), count: 2)
+        let trend = try #require(Trend.line(Self.readings(readings)).last?.trend)
+        #expect(abs(trend - 85) < 0.3, "\(trend)")
+    }
+
+    @Test func theWeeklyRateIsTheLeastSquaresSlopeOfTheTrendOverTheRange() throws {
         // A steady loss of 0.1 kg a day, 120 days: the trend lags, then falls 0.7 kg a week.
         let line = Trend.line(Self.weights((0..<120).map { 90 - Double($0) / 10 }))
-        let end = try #require(line.last?.entry.loggedAt)
-        let rate = try #require(Trend.weeklyRate(line, from: end - 28 * 86_400, to: end))
-        #expect(abs(rate - -0.7) < 0.01)
+        let rate = try #require(Trend.weeklyRate(line.suffix(28)))
+        #expect(abs(rate - -0.7) < 0.01, "\(rate)")
+        // A straight line of points has that line's slope, however they are spaced.
+        let points = [0.0, 3, 4, 10, 30].map { day in
+            (
+                entry: ProgressEntry(
+                    type: "weight", quantity: 0, loggedAt: Self.start + day * 86_400, source: .manual),
+                trend: 80 - 0.2 * day
+            )
+        }
+        #expect(abs((Trend.weeklyRate(points) ?? 0) - -1.4) < 1e-9)
         // A trend started afresh at the range would begin at that day's weight, not the smoothed value.
         let restarted = Trend.line(line.suffix(29).map(\.entry))
         #expect(abs((restarted.first?.trend ?? 0) - (line.suffix(29).first?.trend ?? 0)) > 0.5)
-        #expect(Trend.weeklyRate(Array(line.prefix(1)), from: end - 86_400 * 400, to: end) == nil)
     }
 }
 
@@ -66,9 +144,10 @@ struct ProgressReportTests {
         #expect(abs(trend - 84.0) < 0.05, "\(trend)")
         let rate = try #require(report.weeklyRate)
         #expect(abs(rate - -0.7) < 0.02, "\(rate)")
-        #expect(report.weeks.map(\.count).reduce(0, +) == 28)
-        #expect(report.weeks.allSatisfy { (($0.start.daysSince1970 + 3) % 7) == 0 })  // Mondays
-        let firstWeek = try #require(report.weeks.first)
+        let weeks = report.summaries(by: .week, in: .utc)
+        #expect(weeks.map(\.count).reduce(0, +) == 28)
+        #expect(weeks.allSatisfy { (($0.start.daysSince1970 + 3) % 7) == 0 })  // Mondays
+        let firstWeek = try #require(weeks.first)
         let inFirstWeek = report.points.prefix(firstWeek.count).map(\.entry.quantity)
         #expect(abs(firstWeek.mean - inFirstWeek.reduce(0, +) / Double(inFirstWeek.count)) < 1e-9)
     }

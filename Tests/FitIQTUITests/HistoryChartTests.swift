@@ -46,37 +46,46 @@ struct HistoryChartTests {
     // MARK: Chart
 
     @Test func drawsReadingsAsDotsAndTheTrendAsALineSpacedByTime() throws {
-        // April 1 and July 1 fall a quarter and a half into the year, not at a third and two thirds; the
-        // trend starts at the first reading and follows the others.
+        // April 1 and July 1 fall a quarter and a half into the year, not at a third and two thirds.
+        // Readings months apart each pull the trend almost all the way: it runs through them.
         let buffer = Self.chart(try Self.year2024(), width: 30, height: 5)
         #expect(
             buffer.lines
                 == Self.exactly(
                     [
-                        "176.0 cm │                  .",
-                        "         │         .",
-                        "         │    .         *****",
-                        "170.0 cm │**************",
+                        "         │              *****",
+                        "175.0 cm ┤       *******",
+                        "         │  *****",
+                        "170.0 cm ┤**",
                         "          Jan 2024   Dec 2024",
                     ], width: 30
                 ).lines)
+        // Daily readings pull it a tenth of the way each: the dots stand apart from the line.
+        let daily = try (0..<20).map { day in
+            try Self.entry("2024-01-\(day < 9 ? "0" : "")\(day + 1)", day % 2 == 0 ? 170 : 174)
+        }
+        let noisy = Self.chart(daily.reversed(), width: 30, height: 6)
+        #expect(noisy.lines.contains { $0.contains(".") } && noisy.lines.contains { $0.contains("*") }, "\(noisy)")
     }
 
     @Test func writesFullDatesWhenThereIsRoom() throws {
         let buffer = Self.chart(try Self.year2024(), width: 40, height: 6)
         #expect(buffer.lines[5] == "          2024-01-01         2024-12-31 ")
-        #expect(buffer.lines[0].hasPrefix("176.0 cm │"))
-        #expect(buffer.lines[4].hasPrefix("170.0 cm │*"))
+        #expect(buffer.lines[1].hasPrefix("175.0 cm ┤"))
+        #expect(buffer.lines[4].hasPrefix("170.0 cm ┤*"))
     }
 
+    /// The vertical axis is marked at round values of the user's units, labelled as values are shown.
     @Test(arguments: [
-        (UnitSystem.metric, "176.0 cm │", "170.0 cm │"),
-        (.imperial, "5 ft 9 in │", "5 ft 7 in │"),
+        (UnitSystem.metric, ["175.0 cm ┤", "170.0 cm ┤"]),
+        (.imperial, ["5 ft 9 in ┤"]),
     ])
-    func labelsTheAxisInTheUsersUnits(units: UnitSystem, top: String, bottom: String) throws {
+    func labelsTheAxisInTheUsersUnitsAtRoundValues(units: UnitSystem, ticks: [String]) throws {
         let buffer = Self.chart(try Self.year2024(), width: 36, height: 6, units: units)
-        #expect(buffer.lines[0].hasPrefix(top))
-        #expect(buffer.lines[4].hasPrefix(bottom))
+        for tick in ticks {
+            #expect(buffer.lines.contains { $0.hasPrefix(tick) }, "\(buffer.description)")
+        }
+        #expect(buffer.lines.filter { $0.contains("┤") }.count == ticks.count, "\(buffer.description)")
     }
 
     @Test func drawsEqualValuesAsAFlatLine() throws {
@@ -88,9 +97,9 @@ struct HistoryChartTests {
             Self.chart(entries, width: 30, height: 4).lines
                 == Self.exactly(
                     [
-                        "181.0 cm │",
-                        "         │*******************",
-                        "179.0 cm │",
+                        "         │",
+                        "180.0 cm ┤*******************",
+                        "         │",
                         "          Jan 2024   Mar 2024",
                     ], width: 30
                 ).lines)
@@ -98,7 +107,7 @@ struct HistoryChartTests {
 
     @Test func drawsOneEntry() throws {
         let buffer = Self.chart([try Self.entry("2024-05-01", 180)], width: 30, height: 4)
-        #expect(buffer.lines[1] == "         │*                   ")
+        #expect(buffer.lines[1] == "180.0 cm ┤*                   ")
         #expect(buffer.lines[3].hasPrefix("          2024-05-01"))
     }
 
@@ -113,8 +122,8 @@ struct HistoryChartTests {
                 loggedAt: start.addingTimeInterval(Double(week) * 7 * 86_400), source: .server)
         }
         let buffer = Self.chart(entries, width: 60, height: 11, graphics: graphics)
-        #expect(buffer.lines[0].hasPrefix("181.2 cm │"))
-        #expect(buffer.lines[9].hasPrefix("179.2 cm │"))
+        #expect(buffer.lines.contains { $0.hasPrefix("181.0 cm ┤") }, "\(buffer.description)")
+        #expect(buffer.lines.contains { $0.hasPrefix("179.5 cm ┤") }, "\(buffer.description)")
         let marked = (0..<10).filter { row in buffer.lines[row].dropFirst(10).contains { $0 != " " } }
         #expect(marked.count <= 3, "\(buffer.description)")
         #expect(marked.allSatisfy { (3...6).contains($0) }, "\(buffer.description)")
@@ -133,7 +142,7 @@ struct HistoryChartTests {
         #expect(Self.chart([weight, broken], width: 30, height: 2).reads(["No height history yet.", ""]))
         #expect(
             Self.chart([weight, try Self.entry("2024-05-01", 180)], width: 30, height: 3).lines[1].hasPrefix(
-                "179.0 cm │"))
+                "180.0 cm ┤*"))
     }
 
     @Test func summarisesInARectangleTooSmallForAChart() throws {
@@ -192,9 +201,9 @@ struct HistoryChartTests {
 
     /// Every metric's chart spans at least its minimum (2 cm, 1 kg, 1 %) around readings 0.2 apart.
     @Test(arguments: [
-        (Metric.height, "181.1 cm", "179.1 cm"), (.weight, "72.6 kg", "71.6 kg"), (.bodyFat, "18.6 %", "17.6 %"),
+        (Metric.height, "181.0 cm", "180.0 cm"), (.weight, "72.5 kg", "72.0 kg"), (.bodyFat, "18.5 %", "18.0 %"),
     ])
-    func theRangeSpansAtLeastTheMetricsMinimum(metric: Metric, top: String, bottom: String) throws {
+    func theRangeSpansAtLeastTheMetricsMinimum(metric: Metric, top: String, middle: String) throws {
         let value = metric == .height ? 180.0 : metric == .weight ? 72.0 : 18.0
         let entries = try [Self.entry("2024-03-01", value + 0.2), Self.entry("2024-01-01", value)].map { entry in
             var entry = entry
@@ -205,8 +214,9 @@ struct HistoryChartTests {
         HistoryChart.render(
             entries, metric: metric, unitSystem: .metric, timeZone: Self.utc, graphics: .ascii, into: &buffer, x: 0,
             y: 0, width: 40, height: 6, style: .plain)
-        #expect(buffer.lines[0].hasPrefix(top + " │"), "\(buffer.description)")
-        #expect(buffer.lines[4].hasPrefix(bottom + " │"), "\(buffer.description)")
+        // Ticks two rows apart of 5 rows of plot: the rows span twice their difference, the minimum.
+        #expect(buffer.lines[0].hasPrefix(top + " ┤"), "\(buffer.description)")
+        #expect(buffer.lines[2].hasPrefix(middle + " ┤"), "\(buffer.description)")
     }
 
     @Test func chartsAThousandEntriesOverAYear() throws {

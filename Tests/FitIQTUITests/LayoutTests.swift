@@ -82,9 +82,9 @@ struct LayoutTests {
     @Test func whenHeightRunsShortTheChartGoesFirstThenTheList() {
         // 80×24: chart and list; 60×20: the list alone; 40×12: the boxes take every row.
         let large = screen(profileState(width: 80, height: 24)).lines
-        #expect(large.contains { $0.contains(" cm │") } && large.contains { $0.contains("2026-11-18  170.0 cm") })
+        #expect(large.contains { $0.contains(" cm ┤") } && large.contains { $0.contains("2026-11-18  170.0 cm") })
         let medium = screen(profileState(width: 60, height: 20)).lines
-        #expect(!medium.contains { $0.contains(" cm │") })
+        #expect(!medium.contains { $0.contains(" cm ┤") })
         #expect(medium.contains { $0.contains("2026-11-18  170.0 cm") })
         let small = screen(profileState(width: 40, height: 12)).lines
         #expect(!small.contains { $0.contains("Height history") })

@@ -14,7 +14,8 @@ struct ProgressScreenTests {
                 loggedAt: fixedNow - Double(60 - day) * 86_400, source: .server)
         }
         var trend = Trend()
-        return ProgressHistory(series: .metric(.weight), points: entries.map { ($0, trend.add($0.quantity)) })
+        return ProgressHistory(
+            series: .metric(.weight), points: entries.map { ($0, trend.add($0.quantity, at: $0.loggedAt)) })
     }
 
     static func opened(graphics: ChartGraphics = .braille, width: Int = 100, height: Int = 30) -> AppState {
@@ -136,7 +137,7 @@ struct ProgressScreenTests {
                 source: .server)
         }
         var trend = Trend()
-        let points = entries.map { ($0, trend.add($0.quantity)) }
+        let points = entries.map { ($0, trend.add($0.quantity, at: $0.loggedAt)) }
         _ = update(&state, .progressLoaded(ProgressHistory(series: .bmi, points: points)))
         let lines = screen(state).lines
         #expect(lines.contains { $0.contains("BMI · all") })

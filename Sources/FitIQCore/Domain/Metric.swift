@@ -29,6 +29,8 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     public let pluralName: String
     /// The least a chart's vertical range spans, in ``unit``: a few millimetres of noise never fill it.
     public let minimumChartSpan: Double
+    /// Half the band a reached goal becomes (1.5 kg, 1 %); `nil` for a metric goals are not set for.
+    public let goalBand: Double?
     /// The imperial unit and how many of ``unit`` one of it is (`in`, 2.54), or `nil` when the metric
     /// is the same in either unit system.
     let imperialUnit: (name: String, size: Double)?
@@ -123,7 +125,7 @@ extension Metric {
     public static let height = Metric(
         id: "height", type: ProgressEntry.heightType, field: .height, unit: "cm", valueKey: "heightCm",
         allowedRange: Height.allowedRange,
-        pluralName: "Heights", minimumChartSpan: 2, imperialUnit: ("in", 2.54),
+        pluralName: "Heights", minimumChartSpan: 2, goalBand: nil, imperialUnit: ("in", 2.54),
         shownStep: 0, rangeRule: "must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)",
         parseValue: { text, units throws(ValidationError) in try Height.parse(text, unitSystem: units) },
         formatValue: { value, units in Height.format(value, unitSystem: units) })
@@ -132,7 +134,7 @@ extension Metric {
     /// or 0.1 lb.
     public static let weight = Metric(
         id: "weight", type: "weight", field: .weight, unit: "kg", valueKey: "weightKg", allowedRange: 2...635,
-        pluralName: "Weights", minimumChartSpan: 1, imperialUnit: ("lb", Weight.kilogramsPerPound),
+        pluralName: "Weights", minimumChartSpan: 1, goalBand: 1.5, imperialUnit: ("lb", Weight.kilogramsPerPound),
         shownStep: 0.1 * Weight.kilogramsPerPound, rangeRule: "must be between 2 and 635 kg (4.4 and 1,400 lb)",
         parseValue: { text, units throws(ValidationError) in try Weight.parse(text, unitSystem: units) },
         formatValue: { value, units in Weight.format(value, unitSystem: units) })
@@ -141,7 +143,7 @@ extension Metric {
     public static let bodyFat = Metric(
         id: "body-fat", type: "body_fat_percentage", field: .bodyFat, unit: "%", valueKey: "bodyFatPercent",
         allowedRange: 1...75,
-        pluralName: "Body fat readings", minimumChartSpan: 1, imperialUnit: nil,
+        pluralName: "Body fat readings", minimumChartSpan: 1, goalBand: 1, imperialUnit: nil,
         shownStep: 0.1, rangeRule: "must be between 1 and 75 %",
         parseValue: { text, _ throws(ValidationError) in try BodyFat.parse(text) },
         formatValue: { value, _ in DecimalText.format(value, places: 1) + " %" })

@@ -1,6 +1,7 @@
 /// A field of a form or a command whose value can be rejected before anything is sent.
 public enum Field: String, Sendable, Codable, CaseIterable {
-    case name, bio, unitSystem, languageCode, height, weight, bodyFat, dateOfBirth, email, password, notes, date
+    case name, bio, unitSystem, languageCode, height, weight, bodyFat, dateOfBirth, email, password, notes, date, goal,
+        goalDate
 
     /// The label a person sees for this field.
     public var label: String {
@@ -17,6 +18,8 @@ public enum Field: String, Sendable, Codable, CaseIterable {
         case .password: "Password"
         case .notes: "Notes"
         case .date: "Date"
+        case .goal: "A goal"
+        case .goalDate: "The goal's date"
         }
     }
 }

@@ -25,6 +25,10 @@ public protocol ProfileStore: Sendable {
     /// Calls `body` with each entry of `metric`'s history, oldest first, without holding the whole
     /// history at once (an export of years of data).
     func forEachEntry(of metric: Metric, _ body: (ProgressEntry) throws -> Void) async throws
+    /// The account's goals: kept on this machine only, removed by ``erase()``.
+    func goals() async throws -> Goals
+    /// Reads the goals, applies `change` and saves the result, under the account lock.
+    func updateGoals<T: Sendable>(_ change: @Sendable (inout Goals) throws -> T) async throws -> T
 }
 
 extension ProfileStore {

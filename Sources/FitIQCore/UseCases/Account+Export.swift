@@ -30,6 +30,11 @@ public enum MeasurementSeries: Sendable, Hashable {
         }
     }
 
+    /// The metric, when the series is one (not BMI).
+    public var metric: Metric? {
+        if case .metric(let metric) = self { metric } else { nil }
+    }
+
     /// `Weight`, `BMI`.
     public var label: String {
         switch self {
@@ -93,14 +98,20 @@ public struct ExportRow: Sendable, Equatable {
     public var source: String
     /// The entry's id (the server's, else the local one); a BMI row has its weight's.
     public var id: String
+    /// The time-aware trend after this reading (``Trend``), in the row's unit: it runs over the whole
+    /// history, the readings before the range included.
+    public var trend: Double
 
-    public init(loggedAt: Date, metric: String, value: Double, unit: String, source: String, id: String) {
+    public init(
+        loggedAt: Date, metric: String, value: Double, unit: String, source: String, id: String, trend: Double
+    ) {
         self.loggedAt = loggedAt
         self.metric = metric
         self.value = value
         self.unit = unit
         self.source = source
         self.id = id
+        self.trend = trend
     }
 }
 
@@ -117,23 +128,28 @@ extension Account {
         let end = until.map { $0.adding(days: 1).instant(atHour: 0, in: zone) } ?? .distantFuture
         let inRange: (ProgressEntry) -> Bool = { $0.loggedAt >= start && $0.loggedAt < end }
         for item in series {
+            var trend = Trend()
             switch item {
             case .metric(let metric):
                 try await store.forEachEntry(of: metric) { entry in
-                    guard inRange(entry), entry.quantity.isFinite else { return }
+                    guard entry.quantity.isFinite else { return }
+                    let smoothed = trend.add(entry.quantity, at: entry.loggedAt)
+                    guard inRange(entry) else { return }
                     let (value, unit) = metric.value(entry.quantity, in: units)
                     try body(
                         ExportRow(
                             loggedAt: entry.loggedAt, metric: metric.type, value: value, unit: unit,
-                            source: entry.source.rawValue, id: entry.publicId))
+                            source: entry.source.rawValue, id: entry.publicId,
+                            trend: metric.value(smoothed, in: units).value))
                 }
             case .bmi:
                 try await forEachBodyMassIndex { weight, value in
+                    let smoothed = trend.add(value, at: weight.loggedAt)
                     guard inRange(weight) else { return }
                     try body(
                         ExportRow(
                             loggedAt: weight.loggedAt, metric: "bmi", value: value, unit: "kg/m²", source: "derived",
-                            id: weight.publicId))
+                            id: weight.publicId, trend: (smoothed * 100).rounded() / 100))
                 }
             }
         }

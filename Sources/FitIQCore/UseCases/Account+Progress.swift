@@ -5,30 +5,19 @@
 #endif
 
 /// What the progress view shows of one metric over a range: the latest value, the trend and its
-/// weekly rate, the lowest and highest values, and the mean of each week.
+/// weekly rate, the lowest and highest values, and the summaries by week or month.
 public struct ProgressReport: Sendable, Equatable {
-    /// A week's readings: the Monday it starts on (local time), their mean and how many they are.
-    public struct Week: Sendable, Equatable {
-        public var start: CalendarDate
-        public var mean: Double
-        public var count: Int
-    }
-
     public var series: MeasurementSeries
-    /// The entries in the range (for BMI, the weights with their BMI as the quantity) with the trend after each (the trend runs over the whole history).
+    /// The entries in the range (for BMI, the weights with their BMI as the quantity) with the trend
+    /// after each (the trend runs over the whole history).
     public var points: [(entry: ProgressEntry, trend: Double)]
-    /// The trend's change per week across the range, when the range holds enough of it.
+    /// The least-squares slope of the trend across the range, per week (``Trend/weeklyRate(_:)``).
     public var weeklyRate: Double?
-    public var weeks: [Week]
 
-    public init(
-        series: MeasurementSeries, points: [(entry: ProgressEntry, trend: Double)], weeklyRate: Double?,
-        weeks: [Week]
-    ) {
+    public init(series: MeasurementSeries, points: [(entry: ProgressEntry, trend: Double)]) {
         self.series = series
         self.points = points
-        self.weeklyRate = weeklyRate
-        self.weeks = weeks
+        self.weeklyRate = Trend.weeklyRate(points)
     }
 
     public var latest: ProgressEntry? { points.last?.entry }
@@ -36,9 +25,15 @@ public struct ProgressReport: Sendable, Equatable {
     public var lowest: ProgressEntry? { points.min { $0.entry.quantity < $1.entry.quantity }?.entry }
     public var highest: ProgressEntry? { points.max { $0.entry.quantity < $1.entry.quantity }?.entry }
 
+    /// The range's readings by week or month (``PeriodSummary``), days taken in `zone`.
+    public func summaries(by period: SummaryPeriod, in zone: LocalZone) -> [PeriodSummary] {
+        PeriodSummary.summaries(of: points, by: period, in: zone)
+    }
+
     public static func == (lhs: ProgressReport, rhs: ProgressReport) -> Bool {
-        lhs.series == rhs.series && lhs.weeklyRate == rhs.weeklyRate && lhs.weeks == rhs.weeks
-            && lhs.points.map(\.entry) == rhs.points.map(\.entry) && lhs.points.map(\.trend) == rhs.points.map(\.trend)
+        lhs.series == rhs.series && lhs.weeklyRate == rhs.weeklyRate
+            && lhs.points.map(\.entry) == rhs.points.map(\.entry)
+            && lhs.points.map(\.trend) == rhs.points.map(\.trend)
     }
 }
 
@@ -53,23 +48,17 @@ public struct ProgressHistory: Sendable, Equatable {
         self.points = points
     }
 
-    /// The report from `since` on (the whole history when `nil`); weeks are taken in `zone`.
-    public func report(since: Date?, in zone: LocalZone) -> ProgressReport {
-        var before: (entry: ProgressEntry, trend: Double)?
-        var inRange: [(entry: ProgressEntry, trend: Double)] = []
-        inRange.reserveCapacity(since == nil ? points.count : 0)
-        for point in points {
-            if let since, point.entry.loggedAt < since {
-                before = point
-            } else {
-                inRange.append(point)
-            }
-        }
-        let end = inRange.last?.entry.loggedAt ?? Date()
-        let start = since ?? inRange.first?.entry.loggedAt ?? end
-        let rate = Trend.weeklyRate((before.map { [$0] } ?? []) + inRange, from: start, to: end)
-        return ProgressReport(
-            series: series, points: inRange, weeklyRate: rate, weeks: Account.weeks(inRange, in: zone))
+    /// The report of the readings from `since` up to `until` (either end open when `nil`).
+    public func report(since: Date?, until: Date? = nil) -> ProgressReport {
+        let from = since.map { since in points.partitioningIndex { $0.entry.loggedAt >= since } } ?? points.startIndex
+        let to = until.map { until in points.partitioningIndex { $0.entry.loggedAt > until } } ?? points.endIndex
+        return ProgressReport(series: series, points: from < to ? Array(points[from..<to]) : [])
+    }
+
+    /// The trend as of `date`: after the last reading at or before it.
+    public func trend(at date: Date) -> Double? {
+        let index = points.partitioningIndex { $0.entry.loggedAt > date }
+        return index > points.startIndex ? points[index - 1].trend : nil
     }
 
     public static func == (lhs: ProgressHistory, rhs: ProgressHistory) -> Bool {
@@ -78,10 +67,23 @@ public struct ProgressHistory: Sendable, Equatable {
     }
 }
 
+extension Array {
+    /// The first index whose element satisfies `isAbove`, for a predicate false then true along the
+    /// array (a binary search).
+    func partitioningIndex(where isAbove: (Element) -> Bool) -> Int {
+        var (low, high) = (startIndex, endIndex)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isAbove(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
 extension Account {
     /// The progress of `series` from `since` on (the whole history when `nil`).
     public func progress(of series: MeasurementSeries, since: Date?) async throws -> ProgressReport {
-        try await progressHistory(of: series).report(since: since, in: environment.timeZone)
+        try await progressHistory(of: series).report(since: since)
     }
 
     /// `series`' whole history with its trend, read one month of history at a time.
@@ -90,7 +92,7 @@ extension Account {
         var points: [(entry: ProgressEntry, trend: Double)] = []
         let add = { (entry: ProgressEntry) in
             guard entry.quantity.isFinite else { return }
-            points.append((entry, trend.add(entry.quantity)))
+            points.append((entry, trend.add(entry.quantity, at: entry.loggedAt)))
         }
         switch series {
         case .metric(let metric):
@@ -103,26 +105,5 @@ extension Account {
             }
         }
         return ProgressHistory(series: series, points: points)
-    }
-
-    /// The mean of each week (Monday to Sunday, local time) that holds readings, oldest first.
-    static func weeks(_ points: [(entry: ProgressEntry, trend: Double)], in zone: LocalZone) -> [ProgressReport.Week] {
-        var weeks: [ProgressReport.Week] = []
-        var sum = 0.0
-        for point in points {
-            let day = CalendarDate(containing: point.entry.loggedAt, in: zone)
-            // 1970-01-01 was a Thursday, three days after a Monday.
-            let sinceMonday = ((day.daysSince1970 + 3) % 7 + 7) % 7
-            let monday = day.adding(days: -sinceMonday)
-            if let last = weeks.last, last.start == monday {
-                sum += point.entry.quantity
-                weeks[weeks.count - 1].count += 1
-                weeks[weeks.count - 1].mean = sum / Double(weeks[weeks.count - 1].count)
-            } else {
-                sum = point.entry.quantity
-                weeks.append(ProgressReport.Week(start: monday, mean: sum, count: 1))
-            }
-        }
-        return weeks
     }
 }

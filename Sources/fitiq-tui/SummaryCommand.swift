@@ -1,0 +1,106 @@
+import ArgumentParser
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `fitiq-tui summary`: a metric's readings by week or month.
+struct SummaryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary", abstract: "Summarise a metric by week or month: mean, lowest, highest, trend.",
+        discussion: """
+            One row for each Monday-to-Sunday week or calendar month (local time) that holds readings, \
+            oldest first: the number of readings, their mean, lowest and highest, the trend as the \
+            period ends (it runs over the whole history), and the change of the mean since the row \
+            before. Text is in your unit system; --csv and --json are in the metric's unit (cm, kg, %, \
+            kg/m²) unless --units imperial. CSV columns: start, end, readings, mean, lowest, highest, \
+            trend, change, unit.
+            """)
+
+    @OptionGroup var globals: GlobalOptions
+    @Option(help: "week or month (default: week).") var by: String = "week"
+    @Option(help: "height, weight, body-fat or bmi (default: weight).") var metric: String = "weight"
+    @Option(help: "Only readings on or after this day, YYYY-MM-DD.") var since: String?
+    @Option(help: "Only readings on or before this day, YYYY-MM-DD.") var until: String?
+    @Option(help: "metric or imperial, for --csv and --json (default: the metric's own unit).") var units: String?
+    @Flag(help: "Write CSV (RFC 4180, a header row).") var csv = false
+    @Flag(help: "Write a JSON array of periods.") var json = false
+
+    struct PeriodJSON: Encodable {
+        let start: String
+        let end: String
+        let readings: Int
+        let mean: Double
+        let lowest: Double
+        let highest: Double
+        let trend: Double
+        @Null var change: Double?
+        let unit: String
+    }
+
+    func validate() throws {
+        if csv && json { throw ValidationError("Choose one of --csv and --json.") }
+        guard SummaryPeriod(rawValue: by) != nil else { throw ValidationError("--by must be week or month.") }
+        guard MeasurementSeries.named(metric) != nil else {
+            throw ValidationError(
+                "--metric \(TextSanitizer.sanitize(metric)) is not a metric: use height, weight, body-fat or bmi.")
+        }
+        for (option, value) in [("--since", since), ("--until", until)] {
+            if let value, CalendarDate(parsing: value) == nil || value.count != 10 {
+                throw ValidationError("\(option) must be a real date written YYYY-MM-DD.")
+            }
+        }
+        if let units, (try? ProfileRules.unitSystem(units)) == nil {
+            throw ValidationError("--units must be metric or imperial.")
+        }
+    }
+
+    func run() async throws {
+        try await withApp(globals) { app in
+            let account = try app.requireAccount()
+            guard let series = MeasurementSeries.named(metric), let period = SummaryPeriod(rawValue: by) else { return }
+            let zone = LocalZone.system
+            let history = try await account.progressHistory(of: series)
+            let report = history.report(
+                since: since.flatMap(CalendarDate.init)?.instant(atHour: 0, in: zone),
+                until: until.flatMap(CalendarDate.init)?.adding(days: 1).instant(atHour: 0, in: zone)
+                    .addingTimeInterval(-0.001))
+            let summaries = report.summaries(by: period, in: zone)
+            guard csv || json else {
+                let shown = try await account.view().profile?.preferredUnitSystem ?? .metric
+                if summaries.isEmpty { return print("No \(series.missingText) in that range.") }
+                return print(
+                    SummaryTable(summaries, of: series, units: shown, by: period).lines().joined(separator: "\n"))
+            }
+            let unitSystem = units.flatMap { try? ProfileRules.unitSystem($0) }
+            let value = { (number: Double) in series.value(number, in: unitSystem).value }
+            let unit = series.value(0, in: unitSystem).unit
+            let rows = summaries.map { summary in
+                PeriodJSON(
+                    start: summary.start.description, end: summary.end.description, readings: summary.count,
+                    mean: value(summary.mean), lowest: value(summary.lowest), highest: value(summary.highest),
+                    trend: value(summary.trend), change: summary.change.map(value), unit: unit)
+            }
+            if json { return print(Output.json(rows)) }
+            var text = "start,end,readings,mean,lowest,highest,trend,change,unit\r\n"
+            for row in rows {
+                text +=
+                    [
+                        row.start, row.end, "\(row.readings)", DecimalText.format(row.mean, places: 2),
+                        DecimalText.format(row.lowest, places: 2), DecimalText.format(row.highest, places: 2),
+                        DecimalText.format(row.trend, places: 2),
+                        row.change.map { DecimalText.format($0, places: 2) } ?? "",
+                        ExportText.csvField(row.unit),
+                    ].joined(separator: ",") + "\r\n"
+            }
+            StandardStreams.write(text, to: STDOUT_FILENO)
+        }
+    }
+}
