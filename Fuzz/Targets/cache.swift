@@ -2,7 +2,7 @@
 //
 // Compiled into the module FitIQCache (scripts/fuzz/build.sh), so it calls the internal decoder each
 // store uses: every input is read as account.json (both schema versions), a history segment,
-// session.json and current.json (through
+// goals.json, session.json and current.json (through
 // `CacheFile.decode`, the schema version check included) and as the config file. A file may be
 // unreadable for any reason; one that is read must save and read back to the same bytes, and its
 // dates and heights must be usable the way the history screens use them (the day, the height shown).
@@ -29,6 +29,13 @@ public func fuzzCache(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     }
     if let segment = readBack(HistorySegmentFile.self, data) {
         use(AccountState(history: WholeHistory(entries: segment.entries)))
+    }
+    if let goals = readBack(GoalsFile.self, data) {
+        for goal in goals.known {
+            _ = goal.by.map { $0.instant(atHour: 12, in: .utc) }
+            _ = goal.plan(at: Date(), in: .utc)
+            _ = goal.metric?.format(goal.target, unitSystem: .imperial)
+        }
     }
     readBack(SessionFile.self, data)
     readBack(CurrentAccountFile.self, data)

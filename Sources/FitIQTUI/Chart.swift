@@ -221,13 +221,27 @@ struct Chart {
         }
     }
 
-    /// The first and last days under the plot (full dates, else months), and the legend between them
-    /// when there is room.
+    /// The first and last days under the plot (full dates, else months), and between them the weeks
+    /// (Mondays) or months (years for long spans) that fit; the legend takes the middle when none do.
     private func drawDates(into buffer: inout CellBuffer, from start: Date, to end: Date, x: Int, y: Int, width: Int) {
         let dates = HistoryChart.dateLabels(from: start, to: end, timeZone: timeZone, width: width)
-        if let first = dates.first { buffer.put(first, x: x, y: y, style: Styles.muted, limit: width) }
-        if dates.count > 1, let last = dates.last {
-            buffer.put(last, x: x + width - DisplayWidth.of(last), y: y, style: Styles.muted)
+        var taken: [Range<Int>] = []
+        func place(_ text: String, at column: Int) -> Bool {
+            let span = column..<(column + DisplayWidth.of(text))
+            guard column >= 0, span.upperBound <= width,
+                !taken.contains(where: { $0.lowerBound - 1 < span.upperBound && span.lowerBound < $0.upperBound + 1 })
+            else { return false }
+            buffer.put(text, x: x + column, y: y, style: Styles.muted)
+            taken.append(span)
+            return true
+        }
+        if let first = dates.first { _ = place(first, at: 0) }
+        if dates.count > 1, let last = dates.last { _ = place(last, at: width - DisplayWidth.of(last)) }
+        let seconds = end.timeIntervalSince(start)
+        var marked = 0
+        for mark in Self.axisMarks(from: start, to: end, timeZone: timeZone) where seconds > 0 {
+            let column = Int((mark.at.timeIntervalSince(start) / seconds * Double(width - 1)).rounded())
+            if place(mark.label, at: column) { marked += 1 }
         }
         let legend =
             switch graphics {
@@ -235,10 +249,41 @@ struct Chart {
             case .block: "· readings  ▀ trend"
             case .ascii: ". readings  * trend"
             }
-        let used = dates.reduce(0) { $0 + DisplayWidth.of($1) }
-        if width >= legend.count + used + 4 {
-            buffer.put(legend, x: x + (width - legend.count) / 2, y: y, style: Styles.muted)
+        if marked == 0 { _ = place(legend, at: (width - legend.count) / 2) }
+    }
+
+    /// Where the horizontal axis is marked between `start` and `end`: Mondays (`Nov 23`) over up to ten
+    /// weeks, the 1st of each month (`Mar`, the year at January) over up to three years, else each year.
+    static func axisMarks(from start: Date, to end: Date, timeZone: LocalZone) -> [(at: Date, label: String)] {
+        let first = CalendarDate(containing: start, in: timeZone)
+        let last = CalendarDate(containing: end, in: timeZone)
+        let days = last.daysSince1970 - first.daysSince1970
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        var marks: [(Date, String)] = []
+        if days <= 70 {
+            var monday = SummaryPeriod.week.start(of: first).adding(days: 7)
+            while monday <= last {
+                marks.append((monday.instant(atHour: 0, in: timeZone), "\(months[monday.month - 1]) \(monday.day)"))
+                monday = monday.adding(days: 7)
+            }
+        } else if days <= 3 * 366 {
+            var month = SummaryPeriod.month.start(of: first)
+            while true {
+                month = SummaryPeriod.month.end(from: month).adding(days: 1)
+                guard month <= last else { break }
+                marks.append(
+                    (
+                        month.instant(atHour: 0, in: timeZone),
+                        month.month == 1 ? "\(month.year)" : months[month.month - 1]
+                    ))
+            }
+        } else {
+            for year in (first.year + 1)...max(first.year + 1, last.year) {
+                guard let day = CalendarDate(year: year, month: 1, day: 1), day <= last else { continue }
+                marks.append((day.instant(atHour: 0, in: timeZone), "\(year)"))
+            }
         }
+        return marks
     }
 
     /// The bit of dot (`dx`, `dy`) of a cell: braille's dot numbering, or the half (upper 1, lower 2).

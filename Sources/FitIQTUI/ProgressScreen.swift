@@ -146,18 +146,21 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
         report.sentences(range: screen.range, units: units, timeZone: state.timeZone)
         + (goal?.sentences(units: units, today: today) ?? [])
     var lines = sentences.flatMap { wrap($0, width: inner.width - 2, maximumLines: 2) }
-    // The chart needs its rows of plot, a row of dates and a blank row above it.
+    // The chart needs its rows of plot, a row of dates and a blank row above it; short of rows, the
+    // sentences fold into a line (and the goal's into another), and the blank row goes.
+    var gap = 1
     if report.points.count > 1, inner.height - lines.count < chartRows + 2,
         let compact = report.compactLine(units: units)
     {
-        lines = [compact + (goal.map { " · " + $0.compactLine(units: units) } ?? "")]
+        lines = [compact] + (goal.map { [$0.compactLine(units: units)] } ?? [])
+        gap = 0
     }
     var row = inner.y
     for line in lines where row < inner.y + inner.height {
         buffer.put(line, x: inner.x + 1, y: row, limit: inner.width - 2)
         row += 1
     }
-    let rest = inner.y + inner.height - row - 1
+    let rest = inner.y + inner.height - row - gap
     if let period = screen.table {
         let summaries = report.summaries(by: period, in: state.timeZone)
         let table = SummaryTable(summaries, of: report.series, units: units, by: period)
@@ -167,10 +170,10 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
         }
         let text = table.lines(columns: columns)
         guard rest >= 2, let header = text.first else { return }
-        buffer.put(header, x: inner.x + 1, y: row + 1, style: Styles.muted, limit: inner.width - 2)
+        buffer.put(header, x: inner.x + 1, y: row + gap, style: Styles.muted, limit: inner.width - 2)
         // The newest periods that fit, newest last.
         for (offset, line) in text.dropFirst().suffix(rest - 1).enumerated() {
-            buffer.put(line, x: inner.x + 1, y: row + 2 + offset, limit: inner.width - 2)
+            buffer.put(line, x: inner.x + 1, y: row + gap + 1 + offset, limit: inner.width - 2)
         }
         return
     }
@@ -179,7 +182,7 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
         series: report.series, points: report.points, units: units, timeZone: state.timeZone,
         graphics: state.graphics, dateOfBirth: state.account?.profile?.dateOfBirth, goal: goal?.goal
     ).draw(
-        into: &buffer, x: inner.x, y: row + 1, width: inner.width, height: rest)
+        into: &buffer, x: inner.x, y: row + gap, width: inner.width, height: rest)
 }
 
 /// The rows of plot the progress screen keeps for its chart, folding its sentences to make room.

@@ -38,11 +38,10 @@ struct GoalCommand: AsyncParsableCommand {
                 let account = try app.requireAccount()
                 let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                 let today = CalendarDate(containing: Date(), in: .system)
-                let parsed = try checkingRules {
-                    try Goal.parse(
-                        metric: metric.lowercased(), target: words.joined(separator: " "), by: by, unitSystem: units,
-                        today: today)
-                }
+                // A value the rules refuse is a usage error (exit 64) naming the rule.
+                let parsed = try Goal.parse(
+                    metric: metric.lowercased(), target: words.joined(separator: " "), by: by, unitSystem: units,
+                    today: today)
                 let goal = try await account.setGoal(parsed.metric, target: parsed.target, by: parsed.by)
                 print(
                     "Goal set: \(parsed.metric.format(goal.target, unitSystem: units))"
@@ -86,9 +85,10 @@ struct GoalCommand: AsyncParsableCommand {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
                 guard let chosen = Metric.named(metric.lowercased()), chosen.goalBand != nil else {
-                    throw ValidationError(
-                        "A goal can be cleared for \(Goal.metrics.map(\.id).joined(separator: " or ")), "
-                            + "not \(TextSanitizer.sanitize(metric)).")
+                    throw FitIQCore.ValidationError.invalidFormat(
+                        .goal,
+                        rule: "can be cleared for \(Goal.metrics.map(\.id).joined(separator: " or ")), "
+                            + "not \(TextSanitizer.sanitize(metric))")
                 }
                 let cleared = try await account.clearGoal(chosen)
                 print(cleared ? "The \(chosen.field.label.lowercased()) goal is cleared." : "There was no such goal.")

@@ -114,6 +114,95 @@ struct ProgressScreenTests {
         }
     }
 
+    /// The rows of the chart's plot on screen: those with the axis (`│` or a tick `┤`) inside the box.
+    static func plotRows(_ lines: [String]) -> Int {
+        lines.filter { line in
+            let inside = line.dropFirst().dropLast()
+            return inside.contains("┤") || inside.contains("│")
+        }.count
+    }
+
+    @Test func at40By12TheSentencesFoldSoTheChartKeepsFiveRowsOfPlot() throws {
+        var state = Self.opened(graphics: .ascii, width: 40, height: 12)
+        let goal = Goal(metric: .weight, target: 78, by: nil, setAt: fixedNow - 30 * 86_400, start: 83)
+        _ = update(&state, .goalsLoaded(Goals([goal])))
+        let lines = screen(state).lines
+        #expect(Self.plotRows(lines) >= 5, "\(lines.joined(separator: "\n"))")
+        // One line says the latest value, the trend and its rate, and the goal.
+        #expect(lines.contains { $0.contains("80.1 kg · trend 81.0 kg, −0.7 kg/wk") }, "\(lines)")
+        #expect(lines.contains { $0.contains("goal 78.0 kg: 3.0 above, 2026-12-17") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("Lowest") })
+        // At 120×40 the sentences are whole, and the chart has more rows.
+        var large = Self.opened(graphics: .ascii, width: 120, height: 40)
+        _ = update(&large, .goalsLoaded(Goals([goal])))
+        let big = screen(large).lines
+        #expect(big.contains { $0.contains("Lowest 80.1 kg on") })
+        #expect(big.contains { $0.contains("Goal 78.0 kg: the trend, ") && $0.contains("above it.") }, "\(big)")
+        #expect(Self.plotRows(big) >= 20)
+    }
+
+    @Test func gSetsOrClearsTheGoalOfTheMetricShownAndTheChartDrawsIt() throws {
+        var state = Self.opened(graphics: .ascii, width: 100, height: 30)
+        #expect(press([.character("g")], &state) == [])
+        guard case .goalPrompt(let metric, _, _)? = state.overlay else {
+            Issue.record("no goal prompt: \(String(describing: state.overlay))")
+            return
+        }
+        #expect(metric == .weight)
+        #expect(screen(state).lines.contains { $0.contains("Weight goal") })
+        // Out of range: the rule, and the prompt stays.
+        press("700".map { .character($0) } + [.enter], &state)
+        #expect(screen(state).lines.contains { $0.contains("Weight must be between 2 and 635 kg") })
+        // A value and a date (the fixture's today is 2026-11-18).
+        for _ in 0..<3 { press([.backspace], &state) }
+        let effects = press("78 2027-03-01".map { .character($0) } + [.enter], &state)
+        #expect(effects == [.setGoal(.weight, target: 78, by: CalendarDate(parsing: "2027-03-01"))])
+        #expect(state.overlay == nil)
+        // The goal read back: a line labelled goal, the sentences, and the plan from the day it was set.
+        let goal = Goal(
+            metric: .weight, target: 78, by: CalendarDate(parsing: "2027-03-01"), setAt: fixedNow - 20 * 86_400,
+            start: 82.5)
+        _ = update(&state, .goalsLoaded(Goals([goal])))
+        let lines = screen(state).lines
+        #expect(
+            lines.contains { $0.contains("78.0 kg ┤====") && $0.contains("= goal ") },
+            "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains(":") && $0.contains("┤") || $0.contains(":") && $0.contains("│") })
+        #expect(lines.contains { $0.contains("Goal 78.0 kg by 2027-03-01: the trend, ") })
+        #expect(lines.contains { $0.contains("the plan for 2027-03-01") }, "\(lines.joined(separator: "\n"))")
+        // g again: the goal there is, to change; emptied, it is cleared.
+        press([.character("g")], &state)
+        guard case .goalPrompt(_, let value, _)? = state.overlay else { return }
+        #expect(value.text == "78.0 2027-03-01")
+        #expect(press([.control("u"), .enter], &state) == [.clearGoal(.weight)])
+        // Height and BMI take no goal: g does nothing there.
+        press([.tab, .tab], &state)
+        #expect(state.progress.series == .metric(.height))
+        #expect(press([.character("g")], &state) == [] && state.overlay == nil)
+    }
+
+    @Test func tShowsTheTableByWeekThenByMonthThenTheChart() throws {
+        var state = Self.opened(graphics: .ascii, width: 100, height: 30)
+        press([.character("t")], &state)
+        var lines = screen(state).lines
+        #expect(lines.contains { $0.contains("Weight · 4 weeks · by week") })
+        #expect(lines.contains { $0.contains("week of") && $0.contains("mean kg") && $0.contains("change") })
+        // The 28 readings by Monday week, each row's count beside it; the newest week last.
+        let rows = lines.filter { $0.range(of: #"│ 20\d\d-\d\d-\d\d "#, options: .regularExpression) != nil }
+        let counts = rows.compactMap { row in
+            row.split(separator: " ").filter { !$0.isEmpty }.dropFirst(5).first.flatMap { Int($0) }
+        }
+        #expect(counts.reduce(0, +) == 28, "\(rows)")
+        press([.character("t")], &state)
+        lines = screen(state).lines
+        #expect(
+            lines.contains { $0.contains("by month") }
+                && lines.contains { $0.contains("month") && $0.contains("mean kg") })
+        press([.character("t")], &state)
+        #expect(!screen(state).lines.contains { $0.contains("by month") || $0.contains("by week") })
+        #expect(Self.plotRows(screen(state).lines) >= 5)
+    }
+
     @Test func theSymbolsFollowTheTerminalAndTheLocale() {
         #expect(ChartGraphics.choose(environment: ["TERM": "xterm-256color", "LANG": "en_US.UTF-8"]) == .braille)
         #expect(ChartGraphics.choose(environment: ["TERM": "linux", "LANG": "en_US.UTF-8"]) == .block)

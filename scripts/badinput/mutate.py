@@ -414,6 +414,8 @@ def cache_base(bin_dir, work):
     world.must("height", "set", "180 cm")
     world.must("height", "set", "179.5 cm", "--date", "2026-01-10")
     world.must("profile", "set", "--bio", "Synced bio", "--language", "en")
+    world.must("goal", "set", "weight", "75", "--by", "2030-06-01")
+    world.must("goal", "set", "body-fat", "20")
     world.proxy.state["mode"] = "down"  # the server answers 503: what follows stays queued
     world.must("profile", "set", "--name", "Queued Name", "--bio", "Queued bio", "--no-sync")
     world.must("height", "set", "182.5 cm", "--date", "2026-02-01", "--no-sync")
@@ -441,7 +443,7 @@ def check_mutant(world, base_home, relative, index, kind, mutant, work):
         with open(path, "wb") as f:
             f.write(mutant)
         env = dict(world.env, **fitiqtools.user_env(home))
-        for arguments in (["status", "--json"], ["height", "history", "--json"]):
+        for arguments in (["status", "--json"], ["height", "history", "--json"], ["goal", "show", "--json"]):
             try:
                 result = world.cli(*arguments, env=env, timeout=30)
             except subprocess.TimeoutExpired:
@@ -486,10 +488,12 @@ def cache_table(bin_dir, work, seed, count):
         with open(FIXTURE, "rb") as f:
             fixture = f.read()
         # Every cache file: account.json as the program wrote it, the released version 1 file in its
-        # place, and a month segment of the history.
+        # place, a month segment of the history, and the goals.
+        goals = os.path.join(os.path.dirname(account), "goals.json")
         bases = [("account.json written by the program", account, read(account)),
                  ("fixture account-v1.json", account, fixture),
-                 ("history segment " + os.path.basename(segment), segment, read(segment))]
+                 ("history segment " + os.path.basename(segment), segment, read(segment)),
+                 ("goals.json written by the program", goals, read(goals))]
         rng = random.Random(seed)
         mutants = []
         for index in range(count):

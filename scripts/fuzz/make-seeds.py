@@ -184,6 +184,8 @@ def main():
         write(os.path.join(out, "cache", "account-v2.json"), f.read())
     with open(os.path.join(fixtures, "account-v2", "history", "height-2026-01.2.json"), "rb") as f:
         write(os.path.join(out, "cache", "history-segment.json"), f.read())
+    with open(os.path.join(fixtures, "goals-v1.json"), "rb") as f:
+        write(os.path.join(out, "cache", "goals.json"), f.read())
     write(os.path.join(out, "cache", "session.json"), SESSION)
     write(os.path.join(out, "cache", "current.json"), CURRENT)
     write(os.path.join(out, "cache", "config.json"), CONFIG)

@@ -74,12 +74,14 @@ extension ProgressReport {
         return lines
     }
 
-    /// The sentences in one short line, for a screen with few rows: `78.0 kg · trend 78.0 kg, −0.2 kg a week`.
+    /// The sentences in one short line, for a screen with few rows: `78.0 kg · trend 78.0 kg, −0.2 kg/wk`.
     public func compactLine(units: UnitSystem) -> String? {
         guard let latest, let trend else { return nil }
         var line =
             "\(series.format(latest.quantity, unitSystem: units)) · trend \(series.format(trend, unitSystem: units))"
-        if let weeklyRate { line += ", \(series.rateText(weeklyRate, unitSystem: units))" }
+        if let weeklyRate {
+            line += ", " + series.rateText(weeklyRate, unitSystem: units).replacing(" a week", with: "/wk")
+        }
         return line
     }
 }
@@ -151,6 +153,7 @@ extension GoalStatus {
             case .away: ", moving away"
             case nil: ""
             }
-        return "goal \(show(goal.target)): \(show(abs(distance))) \(side)\(when)"
+        let number = DecimalText.format(metric.value(abs(distance), in: units).value, places: 1)
+        return "goal \(show(goal.target)): \(number) \(side)\(when)"
     }
 }
