@@ -221,35 +221,33 @@ struct Chart {
         }
     }
 
-    /// The first and last days under the plot (full dates, else months), and between them the weeks
-    /// (Mondays) or months (years for long spans) that fit; the legend takes the middle when none do.
+    /// The first and last days under the plot (full dates, else months), the legend in the middle when
+    /// there is room, and in the room left the weeks (Mondays) or months (years for long spans).
     private func drawDates(into buffer: inout CellBuffer, from start: Date, to end: Date, x: Int, y: Int, width: Int) {
         let dates = HistoryChart.dateLabels(from: start, to: end, timeZone: timeZone, width: width)
         var taken: [Range<Int>] = []
-        func place(_ text: String, at column: Int) -> Bool {
+        // Each text where it does not touch one placed before.
+        func place(_ text: String, at column: Int) {
             let span = column..<(column + DisplayWidth.of(text))
             guard column >= 0, span.upperBound <= width,
                 !taken.contains(where: { $0.lowerBound - 1 < span.upperBound && span.lowerBound < $0.upperBound + 1 })
-            else { return false }
+            else { return }
             buffer.put(text, x: x + column, y: y, style: Styles.muted)
             taken.append(span)
-            return true
         }
-        if let first = dates.first { _ = place(first, at: 0) }
-        if dates.count > 1, let last = dates.last { _ = place(last, at: width - DisplayWidth.of(last)) }
-        let seconds = end.timeIntervalSince(start)
-        var marked = 0
-        for mark in Self.axisMarks(from: start, to: end, timeZone: timeZone) where seconds > 0 {
-            let column = Int((mark.at.timeIntervalSince(start) / seconds * Double(width - 1)).rounded())
-            if place(mark.label, at: column) { marked += 1 }
-        }
+        if let first = dates.first { place(first, at: 0) }
+        if dates.count > 1, let last = dates.last { place(last, at: width - DisplayWidth.of(last)) }
         let legend =
             switch graphics {
             case .braille: "· readings  ⠉ trend"
             case .block: "· readings  ▀ trend"
             case .ascii: ". readings  * trend"
             }
-        if marked == 0 { _ = place(legend, at: (width - legend.count) / 2) }
+        place(legend, at: (width - legend.count) / 2)
+        let seconds = end.timeIntervalSince(start)
+        for mark in Self.axisMarks(from: start, to: end, timeZone: timeZone) where seconds > 0 {
+            place(mark.label, at: Int((mark.at.timeIntervalSince(start) / seconds * Double(width - 1)).rounded()))
+        }
     }
 
     /// Where the horizontal axis is marked between `start` and `end`: Mondays (`Nov 23`) over up to ten

@@ -271,3 +271,52 @@ extension TerminalHabitsEndToEndTests {
         }
     }
 }
+
+extension TerminalHabitsEndToEndTests {
+    /// A goal set from the command line shows on the progress screen with the day the trend reaches
+    /// it: at 40×12 on the Linux console (its sentences folded, the chart kept) and at 120×40.
+    @Test(arguments: [(40, 12, "linux"), (120, 40, TmuxSession.term)])
+    func aGoalSetFromTheCommandLineShowsWithItsPredictedDay(width: Int, height: Int, term: String) async throws {
+        try await EndToEnd.with { e2e in
+            try await e2e.withServer { server in
+                #expect(try await e2e.register(on: server).status == 0)
+                let today = CalendarDate(containing: Date(), in: .utc)
+                // Eight weeks of weights falling 0.1 kg a day, to 80.1 kg yesterday.
+                for daysAgo in stride(from: 57, through: 1, by: -4) {
+                    let kilograms = DecimalText.format(80.1 + Double(daysAgo - 1) / 10, places: 1)
+                    let day = today.adding(days: -daysAgo).description
+                    #expect(try await e2e.cli(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
+                }
+                let by = today.adding(days: 120)
+                let goal = try await e2e.cli(["goal", "set", "weight", "75", "--by", by.description])
+                #expect(goal.status == 0, "\(goal)")
+
+                let tui = try e2e.openTUI(server: server, term: term, width: width, height: height)
+                defer { tui.kill() }
+                try await tui.waitUntil("the synced profile") {
+                    $0.title.contains("● synced") && $0.contains { $0.contains("›Name") }
+                }
+                try tui.send("p")
+                let shown = try await tui.waitUntil("the goal with its predicted day") { rows in
+                    let plot = rows.filter { $0.dropFirst().dropLast().contains { "┤│".contains($0) } }.count
+                    let goalLine = rows.contains {
+                        $0.contains("goal") && ($0.contains("═") || $0.contains("╌") || $0.contains("="))
+                    }
+                    let predicted =
+                        width < 80
+                        ? rows.contains {
+                            $0.range(
+                                of: #"goal 75\.0 kg: \d+\.\d above, 20\d\d-\d\d-\d\d"#, options: .regularExpression)
+                                != nil
+                        }
+                        : rows.contains {
+                            $0.range(of: #"it reaches the goal on 20\d\d-\d\d-\d\d\."#, options: .regularExpression)
+                                != nil
+                        }
+                    return rows.contains { $0.contains("Weight · 4 weeks") } && predicted && goalLine && plot >= 5
+                }
+                #expect(shown.contains("Goal 75.0 kg by \(by)") == (width >= 80), "\(shown)")
+            }
+        }
+    }
+}

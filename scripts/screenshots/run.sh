@@ -147,6 +147,21 @@ shot demo profile
 
 progress_year demo "· readings  ⠉ trend"
 shot demo progress
+
+# A goal set with g (a value and a date half a year on): its line, the plan, and the day the trend
+# gets there; then the table by week (t), and back to the chart (t twice).
+t send-keys -t demo g
+wait_for demo "Weight goal"
+t send-keys -t demo -l "76 $(date -u -d '+6 months' +%F)"
+t send-keys -t demo Enter
+wait_for demo "it reaches the goal on"
+wait_for demo "· readings  ⠉ trend"
+shot demo progress-goal
+t send-keys -t demo t
+wait_for demo "Weight · 1 year · by week"
+shot demo progress-summary
+t send-keys -t demo t t
+wait_for demo "· readings  ⠉ trend"
 t send-keys -t demo Escape
 wait_for demo "Enter edit"  # back on the profile, its focus on the name as before
 
