@@ -42,11 +42,14 @@ public struct SummaryTable: Sendable, Equatable {
             ([header] + rows).map { $0[column].count }.max() ?? 0
         }
         return ([header] + rows).map { row in
-            (0..<count).map { column in
+            var line = (0..<count).map { column in
                 let cell = row[column]
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
                 return column == 0 ? cell + pad : pad + cell
             }.joined(separator: "  ")
+            // An empty last cell (the first row's change) leaves no spaces at the end.
+            while line.last == " " { line.removeLast() }
+            return line
         }
     }
 }
