@@ -89,36 +89,45 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
                 "y  remove it (u undoes it)   any other key  keep it",
             ], state: state, into: &buffer)
     case .correctEntry(let metric, _, let summary, let value, let error):
-        var lines = ["The right value for \(summary) (it keeps its date):", "", "", "Enter correct   Esc cancel"]
-        if let error { lines += ["", error] }
-        let origin = drawPanel(
-            "Correct a \(metric.field.label.lowercased()) entry", lines: lines, state: state, into: &buffer)
-        if let error {
-            buffer.put(error, x: origin.x + 1, y: origin.y + 5, style: Styles.error, limit: origin.width - 1)
-        }
-        buffer.put("›", x: origin.x + 1, y: origin.y + 2, style: Styles.accent)
-        let column = value.render(
-            into: &buffer, x: origin.x + 3, y: origin.y + 2, width: min(30, origin.width - 4), style: Styles.editing)
-        return (column, origin.y + 2)
+        return drawPrompt(
+            "Correct a \(metric.field.label.lowercased()) entry",
+            lines: ["The right value for \(summary) (it keeps its date):"], field: value,
+            after: ["Enter correct   Esc cancel"], error: error, state: state, into: &buffer)
     case .goalPrompt(let metric, let value, let error):
-        var lines = [
-            "The target in your units, then a date (YYYY-MM-DD) to reach it by, if any:",
-            "", "", "Enter set (empty clears it)   Esc cancel", "Kept on this machine: the service has no goals.",
-        ]
-        if let error { lines += ["", error] }
-        let origin = drawPanel(
-            "\(metric.field.label) goal", lines: lines, state: state, into: &buffer)
-        if let error {
-            buffer.put(error, x: origin.x + 1, y: origin.y + 6, style: Styles.error, limit: origin.width - 1)
-        }
-        buffer.put("›", x: origin.x + 1, y: origin.y + 2, style: Styles.accent)
-        let column = value.render(
-            into: &buffer, x: origin.x + 3, y: origin.y + 2, width: min(30, origin.width - 4), style: Styles.editing)
-        return (column, origin.y + 2)
+        // Short lines: at 40×12 the field and the rule still show.
+        return drawPrompt(
+            "\(metric.field.label) goal", lines: ["Target (and a date, YYYY-MM-DD):"], field: value,
+            after: ["Enter set · empty clears · Esc", "Kept on this machine only."], error: error, state: state,
+            into: &buffer)
     case .importResult(let lines):
         drawPanel("Health data imported", lines: lines + ["", "Press any key to close."], state: state, into: &buffer)
     }
     return nil
+}
+
+/// A panel asking for one value: `lines`, a blank row, the field after `›`, a blank row, `after`, and
+/// the error in red below; returns where the cursor goes.
+private func drawPrompt(
+    _ title: String, lines: [String], field: TextField, after: [String], error: String?, state: AppState,
+    into buffer: inout CellBuffer
+) -> (x: Int, y: Int) {
+    // Wrapped here as the panel would wrap them, so the field's row and the error's are known.
+    let width = buffer.width - (buffer.width >= 60 ? 4 : 2) - 3
+    let fit = { (lines: [String]) in lines.flatMap { $0.isEmpty ? [$0] : wrap($0, width: width, maximumLines: 20) } }
+    let above = fit(lines)
+    let fieldRow = above.count + 1
+    let errorLines = fit(error.map { [$0] } ?? [])
+    var text = above + ["", ""] + fit(after)
+    let errorRow = text.count + 1
+    if !errorLines.isEmpty { text += [""] + errorLines }
+    let origin = drawPanel(title, lines: text, state: state, into: &buffer)
+    for (offset, line) in errorLines.enumerated() {
+        buffer.put(line, x: origin.x + 1, y: origin.y + errorRow + offset, style: Styles.error, limit: origin.width - 1)
+    }
+    buffer.put("›", x: origin.x + 1, y: origin.y + fieldRow, style: Styles.accent)
+    let column = field.render(
+        into: &buffer, x: origin.x + 3, y: origin.y + fieldRow, width: min(30, origin.width - 4), style: Styles.editing)
+    return (column, origin.y + fieldRow)
 }
 
 /// The help's keys and what they do: in two columns when the panel is wide, else each key on a line

@@ -32,9 +32,7 @@ struct ExportCommand: AsyncParsableCommand {
         name: .customLong("metric"),
         help: "A metric to export: height, weight, body_fat_percentage (or body-fat), bmi; repeatable (default: all).")
     var metrics: [String] = []
-    @Option(help: "Only entries on or after this day, YYYY-MM-DD.") var since: String?
-    @Option(help: "Only entries on or before this day, YYYY-MM-DD.") var until: String?
-    @Option(help: "metric (cm, kg; the default) or imperial (in, lb).") var units: String?
+    @OptionGroup var span: DaysAndUnits
     @Flag(help: "Add a trend column: the time-aware trend after each reading, in the row's unit.") var trend = false
 
     func validate() throws {
@@ -43,14 +41,6 @@ struct ExportCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--metric \(TextSanitizer.sanitize(name)) is not a metric: use height, weight, "
                     + "body_fat_percentage (or body-fat) or bmi.")
-        }
-        for (option, value) in [("--since", since), ("--until", until)] {
-            if let value, CalendarDate(parsing: value) == nil || value.count != 10 {
-                throw ValidationError("\(option) must be a real date written YYYY-MM-DD.")
-            }
-        }
-        if let units, (try? ProfileRules.unitSystem(units)) == nil {
-            throw ValidationError("--units must be metric or imperial.")
         }
     }
 
@@ -66,9 +56,9 @@ struct ExportCommand: AsyncParsableCommand {
             let zone = LocalZone.system
             var first = true
             output.write(json ? "[" : "logged_at,metric,value,unit,source,id\(trend ? ",trend" : "")\r\n")
-            let unitSystem = units.flatMap { try? ProfileRules.unitSystem($0) }
+            let unitSystem = span.unitSystem
             try await account.export(
-                series, since: since.flatMap(CalendarDate.init), until: until.flatMap(CalendarDate.init),
+                series, since: span.firstDay, until: span.lastDay,
                 units: unitSystem
             ) { row in
                 let fields = ExportText.fields(row, timeZone: zone, trend: trend)
@@ -173,4 +163,27 @@ final class BufferedOutput {
         StandardStreams.write(String(decoding: buffer, as: UTF8.self), to: descriptor)
         buffer.removeAll(keepingCapacity: true)
     }
+}
+
+/// `--since`, `--until` and `--units`, as `export` and `summary` take them.
+struct DaysAndUnits: ParsableArguments {
+    @Option(help: "Only entries on or after this day, YYYY-MM-DD.") var since: String?
+    @Option(help: "Only entries on or before this day, YYYY-MM-DD.") var until: String?
+    @Option(help: "metric (cm, kg; the default) or imperial (in, lb).") var units: String?
+
+    func validate() throws {
+        for (option, value) in [("--since", since), ("--until", until)] {
+            if let value, CalendarDate(parsing: value) == nil || value.count != 10 {
+                throw ValidationError("\(option) must be a real date written YYYY-MM-DD.")
+            }
+        }
+        if let units, (try? ProfileRules.unitSystem(units)) == nil {
+            throw ValidationError("--units must be metric or imperial.")
+        }
+    }
+
+    var firstDay: CalendarDate? { since.flatMap(CalendarDate.init) }
+    var lastDay: CalendarDate? { until.flatMap(CalendarDate.init) }
+    /// `nil`: each metric's own unit.
+    var unitSystem: UnitSystem? { units.flatMap { try? ProfileRules.unitSystem($0) } }
 }

@@ -25,11 +25,9 @@ struct SummaryCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var globals: GlobalOptions
-    @Option(help: "week or month (default: week).") var by: String = "week"
-    @Option(help: "height, weight, body-fat or bmi (default: weight).") var metric: String = "weight"
-    @Option(help: "Only readings on or after this day, YYYY-MM-DD.") var since: String?
-    @Option(help: "Only readings on or before this day, YYYY-MM-DD.") var until: String?
-    @Option(help: "metric or imperial, for --csv and --json (default: the metric's own unit).") var units: String?
+    @Option(help: "week or month.") var by: String = "week"
+    @Option(help: "height, weight, body-fat or bmi.") var metric: String = "weight"
+    @OptionGroup var span: DaysAndUnits
     @Flag(help: "Write CSV (RFC 4180, a header row).") var csv = false
     @Flag(help: "Write a JSON array of periods.") var json = false
 
@@ -52,14 +50,6 @@ struct SummaryCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--metric \(TextSanitizer.sanitize(metric)) is not a metric: use height, weight, body-fat or bmi.")
         }
-        for (option, value) in [("--since", since), ("--until", until)] {
-            if let value, CalendarDate(parsing: value) == nil || value.count != 10 {
-                throw ValidationError("\(option) must be a real date written YYYY-MM-DD.")
-            }
-        }
-        if let units, (try? ProfileRules.unitSystem(units)) == nil {
-            throw ValidationError("--units must be metric or imperial.")
-        }
     }
 
     func run() async throws {
@@ -69,8 +59,8 @@ struct SummaryCommand: AsyncParsableCommand {
             let zone = LocalZone.system
             let history = try await account.progressHistory(of: series)
             let report = history.report(
-                since: since.flatMap(CalendarDate.init)?.instant(atHour: 0, in: zone),
-                until: until.flatMap(CalendarDate.init)?.adding(days: 1).instant(atHour: 0, in: zone)
+                since: span.firstDay?.instant(atHour: 0, in: zone),
+                until: span.lastDay?.adding(days: 1).instant(atHour: 0, in: zone)
                     .addingTimeInterval(-0.001))
             let summaries = report.summaries(by: period, in: zone)
             guard csv || json else {
@@ -79,7 +69,7 @@ struct SummaryCommand: AsyncParsableCommand {
                 return print(
                     SummaryTable(summaries, of: series, units: shown, by: period).lines().joined(separator: "\n"))
             }
-            let unitSystem = units.flatMap { try? ProfileRules.unitSystem($0) }
+            let unitSystem = span.unitSystem
             let value = { (number: Double) in series.value(number, in: unitSystem).value }
             let unit = series.value(0, in: unitSystem).unit
             let rows = summaries.map { summary in

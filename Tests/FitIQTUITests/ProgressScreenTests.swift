@@ -181,6 +181,17 @@ struct ProgressScreenTests {
         #expect(press([.character("g")], &state) == [] && state.overlay == nil)
     }
 
+    /// At 40×12 the prompt, its field and the rule all show.
+    @Test func theGoalPromptFitsASmallScreenWithItsRule() {
+        var state = Self.opened(graphics: .ascii, width: 40, height: 12)
+        press([.character("g")] + "700".map { .character($0) } + [.enter], &state)
+        let lines = screen(state).lines
+        let field = lines.firstIndex { $0.contains("› 700") }
+        let rule = lines.firstIndex { $0.contains("Weight must be between") }
+        #expect(field != nil && rule != nil && field! < rule!, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("Target (and a date, YYYY-MM-DD):") }, "\(lines.joined(separator: "\n"))")
+    }
+
     @Test func tShowsTheTableByWeekThenByMonthThenTheChart() throws {
         var state = Self.opened(graphics: .ascii, width: 100, height: 30)
         press([.character("t")], &state)
