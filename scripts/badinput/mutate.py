@@ -647,7 +647,7 @@ def run(bin_dir, seed, count, only=None):
         if only in (None, "cache"):
             started = time.perf_counter()
             rows = cache_table(bin_dir, work, seed, count)
-            failed += print_table("Cache files (account.json, a history segment), mutated", rows,
+            failed += print_table("Cache files (account.json, a history segment, goals.json), mutated", rows,
                                   time.perf_counter() - started)
         if only in (None, "server"):
             started = time.perf_counter()
