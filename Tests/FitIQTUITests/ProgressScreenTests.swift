@@ -214,6 +214,51 @@ struct ProgressScreenTests {
         #expect(Self.plotRows(screen(state).lines) >= 5)
     }
 
+    /// One of the issue's rows: readings (days before now, value), the range, the sentence expected.
+    struct TrendRow: Sendable {
+        let metric: Metric
+        let readings: [(daysAgo: Double, value: Double)]
+        let range: ProgressRange
+        let sentence: String
+    }
+
+    static let trendRows: [TrendRow] = {
+        func reading(_ daysAgo: Int, _ value: Double) -> (daysAgo: Double, value: Double) { (Double(daysAgo), value) }
+        let monthly = (0...12).map { month in reading(30 * (12 - month), 90 - Double(month)) }
+        let daily = (0..<60).map { day in reading(117 - day, 80) }
+        let after = (0..<3).map { day in reading(2 - day, 85) }
+        let fat = (0...12).map { month in reading(30 * (12 - month), 24 - Double(month) / 4) }
+        return [
+            TrendRow(
+                metric: .weight, readings: monthly, range: .all,
+                sentence: "Trend 78.0 kg, −0.2 kg a week over the whole history."),
+            TrendRow(metric: .weight, readings: daily + after, range: .all, sentence: "Trend 85.0 kg, "),
+            TrendRow(metric: .bodyFat, readings: fat, range: .threeMonths, sentence: "Trend 21.0 %, "),
+        ]
+    }()
+
+    /// The issue's three rows on the progress screen: monthly weigh-ins, a long gap, monthly body fat.
+    @Test(arguments: 0..<3)
+    func theTrendShownIsTheScalesNotAMonthBehind(row: Int) {
+        let (metric, readings, range, sentence) = (
+            Self.trendRows[row].metric, Self.trendRows[row].readings, Self.trendRows[row].range,
+            Self.trendRows[row].sentence
+        )
+        let name = "row \(row + 1)"
+        var state = profileState(width: 100, height: 30)
+        state.profile.focus = metric == .weight ? .weight : .bodyFat
+        state.progress.range = range
+        press([.character("p")], &state)
+        let entries = readings.map { reading in
+            ProgressEntry(
+                type: metric.type, quantity: reading.value, loggedAt: fixedNow - reading.daysAgo * 86_400 - 3_600,
+                source: .server)
+        }
+        _ = update(&state, .progressLoaded(ProgressHistory(series: .metric(metric), points: Trend.line(entries))))
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains(sentence) }, "\(name): \(lines.joined(separator: "\n"))")
+    }
+
     @Test func theSymbolsFollowTheTerminalAndTheLocale() {
         #expect(ChartGraphics.choose(environment: ["TERM": "xterm-256color", "LANG": "en_US.UTF-8"]) == .braille)
         #expect(ChartGraphics.choose(environment: ["TERM": "linux", "LANG": "en_US.UTF-8"]) == .block)
