@@ -30,19 +30,11 @@ let package = Package(
         .target(
             name: "FitIQTestSupport",
             dependencies: ["FitIQCore", "FitIQDevServer", .product(name: "Logging", package: "swift-log")]),
-        // HTTP sync layer: adapters for the remote ports.
-        .target(
-            name: "FitIQHTTP",
-            dependencies: [
-                "FitIQCore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
-        ),
+        // HTTP sync layer: adapters for the remote ports, on libcurl (proxies and CA files from the
+        // environment, as every Linux tool reads them).
+        .target(name: "FitIQHTTP", dependencies: ["FitIQCore", "CCurl", .product(name: "Logging", package: "swift-log")]),
+        // libcurl (libcurl4-openssl-dev to build, libcurl4 to run), with typed wrappers of its variadic calls.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libxml2's types and function pointer types, for the streaming health export reader. Nothing
         // links libxml2: FitIQHealth opens it with dlopen when an import starts (the Debian package
         // libxml2 at run time; no -dev package to build).
@@ -53,13 +45,13 @@ let package = Package(
         // Health source: Apple Health export (export.zip / export.xml) reader.
         .target(
             name: "FitIQHealth",
-            dependencies: ["FitIQCore", "CLibXML2", "CZlib", .product(name: "NIOPosix", package: "swift-nio")]),
+            dependencies: ["FitIQCore", "CLibXML2", "CZlib"]),
         // `fitiq-tui`, the one program: the editor and every command, wired once (the composition root).
         .executableTarget(
             name: "fitiq-tui",
             dependencies: [
                 "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQTUI", "FitIQEditor", "NcursesTerminal",
-                "CMalloc", .product(name: "NIOPosix", package: "swift-nio"),
+                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -108,7 +100,6 @@ let package = Package(
             name: "FitIQHTTPTests",
             dependencies: [
                 "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQDevServer", "FitIQTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,5 +1,4 @@
 import FitIQCore
-import NIOHTTP1
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

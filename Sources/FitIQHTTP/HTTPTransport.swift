@@ -1,11 +1,6 @@
-import AsyncHTTPClient
+import CCurl
 import FitIQCore
 import Logging
-import NIOCore
-import NIOHTTP1
-import NIOPosix
-import NIOSSL
-import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -15,68 +10,43 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
-#elseif canImport(Darwin)
-    import Darwin
 #endif
 
-/// Sends requests to one FitIQ server: API key on every call, bearer where asked, explicit timeouts,
-/// bounded bodies, and failures mapped to ``RemoteError``.
+/// The methods the FitIQ contract uses.
+public enum HTTPMethod: String, Sendable {
+    case GET, POST, PUT, PATCH, DELETE
+}
+
+/// Sends requests to one FitIQ server over libcurl: API key on every call, bearer where asked,
+/// explicit timeouts, bounded bodies, and failures mapped to ``RemoteError``. Proxies come from the
+/// environment as every Linux tool reads them (`http_proxy`, `https_proxy`, `all_proxy`, `no_proxy`);
+/// certificates are always verified, against the system's store or `SSL_CERT_FILE`/`SSL_CERT_DIR`.
 public final class HTTPTransport: Sendable {
-    /// Connect 5 s; the whole request 10 s unless told otherwise (docs/design.md "Timeouts").
-    static let connectTimeout = TimeAmount.seconds(5)
     /// Larger answers are refused: no profile call answers more than a few KB.
     public static let maximumBodyBytes = 1 << 20
 
     let server: ServerAddress
     let apiKey: String
-    let configuration: HTTPClient.Configuration
-    /// Made on the first request: starting its event loop costs time that the editor's first frame must
-    /// not wait for.
-    private let lazyClient = Mutex<HTTPClient?>(nil)
     let logger: Logger
-    let requestTimeout: TimeAmount
+    let requestTimeout: Duration
+    /// The proxies and CA files of the environment the transport was made in.
+    let environment: [String: String]
+    private let session = CurlSession(maximumBodyBytes: maximumBodyBytes)
 
-    /// A transport with its own HTTP client; call ``shutdown()`` when done.
-    public init(server: ServerAddress, apiKey: String, logger: Logger, requestTimeout: Duration = .seconds(10)) {
+    /// A transport for `server`; `environment` is the process's (proxies, CA files).
+    public init(
+        server: ServerAddress, apiKey: String, logger: Logger, requestTimeout: Duration = .seconds(10),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.server = server
         self.apiKey = apiKey
         self.logger = logger
-        let parts = requestTimeout.components
-        self.requestTimeout = .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
-        var configuration = HTTPClient.Configuration(
-            timeout: .init(connect: Self.connectTimeout, read: self.requestTimeout))
-        // TLS certificates are verified (the client's default); there is no switch to turn that off.
-        configuration.redirectConfiguration = .disallow
-        // The outbox retries with its own backoff; a refused connection must fail at once, not after 5 s.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        self.configuration = configuration
+        self.requestTimeout = requestTimeout
+        self.environment = environment
     }
 
-    var client: HTTPClient {
-        lazyClient.withLock { client in
-            if let client { return client }
-            let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            client = made
-            return made
-        }
-    }
-
-    /// A request made after ``shutdown()`` (a sync still running as the program ends) opened a client
-    /// that nobody closes: it is closed here. `HTTPClient` keeps itself alive until that completes.
-    deinit {
-        if let client = lazyClient.withLock({ $0.take() }) {
-            _ = client.shutdown()
-        }
-    }
-
-    /// Closes the client's connections (a later request opens new ones).
-    public func shutdown() async {
-        let client = lazyClient.withLock { client in
-            defer { client = nil }
-            return client
-        }
-        try? await client?.shutdown()
-    }
+    /// Nothing to close: connections are kept while the transport lives, and closed with it.
+    public func shutdown() async {}
 
     /// An answer: status, body and content type.
     struct Answer {
@@ -92,25 +62,26 @@ public final class HTTPTransport: Sendable {
         var components = URLComponents(url: server.url.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         if !query.isEmpty { components?.queryItems = query }
         guard let url = components?.url else { throw .invalidResponse(message: "bad request path \(path)") }
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = method
-        request.headers.add(name: "X-API-Key", value: apiKey)
-        request.headers.add(name: "Accept", value: "application/json")
-        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: body))
+        // A header line must not break: a stored value that would is never sent (nor quoted).
+        guard Self.canSend(apiKey) else { throw .rejected(status: 0, message: "the API key cannot be sent") }
+        if let bearer, !Self.canSend(bearer) {
+            throw .unauthorized(message: "the stored access token cannot be sent")
         }
+        var headers = ["X-API-Key: \(apiKey)", "Accept: application/json"]
+        if let bearer { headers.append("Authorization: Bearer \(bearer)") }
+        if body != nil { headers.append("Content-Type: application/json") }
+        let parts = requestTimeout.components
+        let request = CurlRequest(
+            url: url.absoluteString, method: method.rawValue, headers: headers, body: body,
+            timeoutMilliseconds: Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000),
+            caFile: environment["SSL_CERT_FILE"] ?? environment["CURL_CA_BUNDLE"], caPath: environment["SSL_CERT_DIR"])
         let started = ContinuousClock.now
         let answer: Answer
         do {
-            let response = try await client.execute(request, timeout: requestTimeout, logger: nil)
-            let bytes = try await response.body.collect(upTo: Self.maximumBodyBytes)
-            answer = Answer(
-                status: Int(response.status.code), body: Data(bytes.readableBytesView),
-                contentType: response.headers.first(name: "Content-Type"))
+            let received = try await session.perform(request)
+            answer = Answer(status: received.status, body: received.body, contentType: received.contentType)
         } catch {
-            let mapped = Self.map(error)
+            let mapped = map(error, url: url)
             logger.info("\(method.rawValue) \(path) failed: \(mapped.message)")
             throw mapped
         }
@@ -118,10 +89,18 @@ public final class HTTPTransport: Sendable {
         // Only method, path, status and time are logged: never headers or bodies (they hold secrets).
         let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         logger.info("\(method.rawValue) \(path) → \(answer.status) in \(milliseconds) ms")
+        if answer.status == 407, let proxy = ProxyEnvironment(environment).proxy(for: url) {
+            throw .rejected(status: 407, message: "the proxy \(proxy) asks for a user name and password")
+        }
         guard (200..<300).contains(answer.status) else {
             throw Self.classify(status: answer.status, body: answer.body, contentType: answer.contentType)
         }
         return answer
+    }
+
+    /// Whether `value` can stand in a header line: visible ASCII and spaces, nothing that ends a line.
+    static func canSend(_ value: String) -> Bool {
+        value.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || (0x21...0x7E).contains($0) }
     }
 
     /// Maps a non-2xx answer to the core's error classes.
@@ -136,43 +115,42 @@ public final class HTTPTransport: Sendable {
         }
     }
 
-    /// Maps transport failures (refused, timed out, too large, TLS) to the core's error classes, by
-    /// their types: the errors of AsyncHTTPClient, SwiftNIO and NIOSSL.
-    static func map(_ error: any Error) -> RemoteError {
-        switch error {
-        case is NIOTooManyBytesError:
-            return .invalidResponse(message: "the answer is larger than \(maximumBodyBytes / 1024) KiB")
-        case let error as HTTPClientError:
-            switch error {
-            case .connectTimeout, .readTimeout, .deadlineExceeded:
-                return .unreachable(message: "no answer in time (\(error))")
-            case .remoteConnectionClosed:
-                return .unreachable(message: "the connection closed before the answer")
-            default:
-                // The case alone: a description may quote the request's headers, a token among them.
-                let name = String(String(describing: error).prefix { $0 != "(" })
-                if name.hasSuffix(".invalidHeaderFieldValues") {
-                    // The stored access token cannot be sent (a file garbled it): a refresh replaces it.
-                    return .unauthorized(message: "the stored access token cannot be sent")
-                }
-                return .unreachable(message: name)
-            }
-        case is CancellationError:
+    /// Maps a transfer that gave no answer (refused, timed out, too large, TLS, a proxy's refusal) to
+    /// the core's error classes, naming the proxy when one was in the way. libcurl's own text never
+    /// holds the request's headers.
+    func map(_ failure: CurlFailure, url: URL) -> RemoteError {
+        let proxy = ProxyEnvironment(environment).proxy(for: url)
+        switch failure {
+        case .tooLarge:
+            return .invalidResponse(message: "the answer is larger than \(Self.maximumBodyBytes / 1024) KiB")
+        case .cancelled:
             return .unreachable(message: "cancelled")
-        case let error as IOError where error.errnoCode == ECONNREFUSED:
-            return refused
-        case let error as NIOConnectionError
-        where error.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }:
-            return refused
-        case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError:
-            // TLS failures stay visible as such: never retried into a silent success.
-            return .unreachable(message: "TLS verification failed: \(error)")
-        default:
-            return .unreachable(message: String(describing: error))
+        case .transfer(let code, let systemError, let text, let connectStatus):
+            if let proxy, connectStatus >= 300 {
+                return .unreachable(
+                    message: connectStatus == 407
+                        ? "the proxy \(proxy) asks for a user name and password (HTTP 407)"
+                        : "the proxy \(proxy) refused to reach the server (HTTP \(connectStatus))")
+            }
+            switch code {
+            case Int(CURLE_COULDNT_RESOLVE_PROXY.rawValue):
+                return .unreachable(message: "the proxy \(proxy ?? "set in the environment") cannot be found")
+            case Int(CURLE_COULDNT_CONNECT.rawValue) where proxy != nil:
+                return .unreachable(message: "the proxy \(proxy ?? "") cannot be reached (\(text))")
+            case Int(CURLE_COULDNT_CONNECT.rawValue) where systemError == Int(ECONNREFUSED):
+                return .unreachable(message: "connection refused (is the server running?)")
+            case Int(CURLE_OPERATION_TIMEDOUT.rawValue):
+                return .unreachable(message: "no answer in time (\(text))")
+            case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue), Int(CURLE_SSL_CONNECT_ERROR.rawValue),
+                Int(CURLE_SSL_CERTPROBLEM.rawValue), Int(CURLE_SSL_CIPHER.rawValue),
+                Int(CURLE_SSL_CACERT_BADFILE.rawValue):
+                // TLS failures stay visible as such: never retried into a silent success.
+                return .unreachable(message: "TLS verification failed: \(text)")
+            default:
+                return .unreachable(message: text)
+            }
         }
     }
-
-    private static let refused = RemoteError.unreachable(message: "connection refused (is the server running?)")
 
     /// Reads a 2xx body, turning an unreadable one into ``RemoteError/invalidResponse(message:)``.
     func read<T>(_ answer: Answer, _ reader: (Data) throws(WireResponses.Unreadable) -> T) throws(RemoteError) -> T {
@@ -181,5 +159,36 @@ public final class HTTPTransport: Sendable {
         } catch {
             throw .invalidResponse(message: "HTTP \(answer.status) answer could not be read: \(error.reason)")
         }
+    }
+}
+
+/// The proxy libcurl takes for a URL from the environment, as curl reads it: `http_proxy` for
+/// http (lower case only), `https_proxy` or `HTTPS_PROXY` for https, else `all_proxy`/`ALL_PROXY`;
+/// none for a host `no_proxy`/`NO_PROXY` lists (`*` for all, a name for it and its subdomains). Used
+/// to name the proxy in messages, without its user name and password.
+struct ProxyEnvironment {
+    let environment: [String: String]
+
+    init(_ environment: [String: String]) {
+        self.environment = environment
+    }
+
+    func proxy(for url: URL) -> String? {
+        let scheme = url.scheme?.lowercased() ?? "http"
+        let names =
+            scheme == "https" ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
+        guard let value = names.lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else { return nil }
+        let host = (url.host ?? "").lowercased()
+        let skip = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",").map {
+            String($0).trimmingWhitespace().lowercased()
+        }
+        for entry in skip where !entry.isEmpty {
+            let name = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
+            if name == "*" || host == name || host.hasSuffix("." + name) { return nil }
+        }
+        // Without credentials: `http://user:secret@proxy:3128` is named `http://proxy:3128`.
+        guard let at = value.lastIndex(of: "@") else { return TextSanitizer.sanitize(value) }
+        let schemeEnd = value.firstRange(of: "://")?.upperBound ?? value.startIndex
+        return TextSanitizer.sanitize(String(value[..<schemeEnd]) + String(value[value.index(after: at)...]))
     }
 }

@@ -1,5 +1,4 @@
 import FitIQCore
-import NIOPosix
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -9,8 +8,8 @@ import NIOPosix
 
 /// An iPhone Health app export (`export.zip` or `export.xml`) on disk, read as the health source.
 ///
-/// The file is streamed in about 1 MiB chunks on a thread of its own (a one-thread `NIOThreadPool`:
-/// parsing is CPU-bound work that should not hold a cooperative-pool thread), with memory that stays flat whatever its size. The
+/// The file is streamed in about 1 MiB chunks on a thread of its own (``OwnThread``: parsing is
+/// CPU-bound work that should not hold a cooperative-pool thread), with memory that stays flat whatever its size. The
 /// format is recognised by content, not by extension. Any error fails the whole read: a partial
 /// export is never returned.
 public struct AppleHealthExport: HealthSource {
@@ -35,11 +34,8 @@ public struct AppleHealthExport: HealthSource {
         let flag = CancellationFlag()
         let url = url
         let chunkSize = chunkSize
-        let pool = NIOThreadPool(numberOfThreads: 1)
-        pool.start()
-        defer { pool.shutdownGracefully { _ in } }
         return try await withTaskCancellationHandler {
-            try await pool.runIfActive {
+            try await OwnThread.run {
                 try Self.readNow(url: url, chunkSize: chunkSize, flag: flag, progress: progress)
             }
         } onCancel: {

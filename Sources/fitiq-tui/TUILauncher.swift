@@ -3,7 +3,6 @@ import FitIQCore
 import FitIQEditor
 import FitIQHealth
 import FitIQTUI
-import NIOPosix
 import NcursesTerminal
 
 #if canImport(FoundationEssentials)
@@ -59,12 +58,10 @@ enum TUILauncher {
         let initial = firstState
         StartupTrace.mark("account read from the cache")
         // ncurses belongs to one thread for its whole life (docs/ncurses.md "One thread"): a pool of one thread of its
-        // own, so the loop that waits for keys never holds a thread of the cooperative pool.
-        let terminalThread = NIOThreadPool(numberOfThreads: 1)
-        terminalThread.start()
+        // own (``OwnThread``), so the loop that waits for keys never holds a thread of the cooperative pool.
         let failure: (any Error)?
         do {
-            try await terminalThread.runIfActive {
+            try await OwnThread.run {
                 let screen = try NcursesScreen(environment: environment)
                 StartupTrace.mark("terminal opened")
                 var state = initial
@@ -77,7 +74,6 @@ enum TUILauncher {
         } catch {
             failure = error
         }
-        try? await terminalThread.shutdownGracefully()
         await loop.finish()
         if let failure { throw failure }
     }

@@ -1,6 +1,6 @@
-import AsyncHTTPClient
 import FitIQCore
 import Foundation
+import Logging
 import Testing
 
 @testable import FitIQHTTP
@@ -21,12 +21,23 @@ struct WireFormatTests {
         #expect(try WireResponses.tokens(good).accessToken == "eyJhbGciOi.eyJzdWIi_-.sig+/=")
     }
 
-    /// A stored token that cannot be sent is renewed, not retried forever, and never quoted.
-    @Test func aHeaderThatCannotBeSentIsARefusalThatNamesNoToken() {
-        let mapped = HTTPTransport.map(HTTPClientError.invalidHeaderFieldValues(["Bearer secret-token\u{0}"]))
-        #expect(mapped == .unauthorized(message: "the stored access token cannot be sent"))
-        let other = HTTPTransport.map(HTTPClientError.invalidURL)
-        #expect(!other.description.contains("("), "\(other)")
+    /// A stored token that cannot be sent is renewed, not retried forever, and never quoted; nothing
+    /// is sent (the port here has no server: a request would fail as unreachable).
+    @Test func aHeaderThatCannotBeSentIsARefusalThatNamesNoToken() async throws {
+        let transport = HTTPTransport(
+            server: try ServerAddress("http://127.0.0.1:9"), apiKey: "key",
+            logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
+        for token in ["secret-token\u{0}", "secret\r\nX-Evil: 1", "sécret"] {
+            do {
+                _ = try await transport.send(.GET, "api/v1/users/me", bearer: token)
+                Issue.record("sent \(token.debugDescription)")
+            } catch {
+                #expect(error == .unauthorized(message: "the stored access token cannot be sent"))
+                #expect(!error.description.contains("secret"), "\(error)")
+            }
+        }
+        #expect(HTTPTransport.canSend("eyJhbGciOi.eyJzdWIi_-.sig+/="))
+        #expect(!HTTPTransport.canSend("a\nb") && !HTTPTransport.canSend("a\u{7F}"))
     }
 
     @Test func physicalBodiesHoldOnlyHeightAndSexAndNeverNull() throws {
