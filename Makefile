@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build and the tests need (README "Try it, set up, test").
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev tmux openssh-server openssh-client python3-venv curl openssl strace man-db
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev libcurl4-openssl-dev tinyproxy socat tmux openssh-server openssh-client python3-venv curl openssl strace man-db
 # Release builds (demo, install, dist, benchmarks): static Swift runtime, the fastest start
 # (docs/ncurses.md "Startup costs").
 RELEASE_FLAGS := -c release --static-swift-stdlib

@@ -12,8 +12,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -32,7 +30,8 @@ let package = Package(
             dependencies: ["FitIQCore", "FitIQDevServer", .product(name: "Logging", package: "swift-log")]),
         // HTTP sync layer: adapters for the remote ports, on libcurl (proxies and CA files from the
         // environment, as every Linux tool reads them).
-        .target(name: "FitIQHTTP", dependencies: ["FitIQCore", "CCurl", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "FitIQHTTP", dependencies: ["FitIQCore", "CCurl", .product(name: "Logging", package: "swift-log")]),
         // libcurl (libcurl4-openssl-dev to build, libcurl4 to run), with typed wrappers of its variadic calls.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libxml2's types and function pointer types, for the streaming health export reader. Nothing

@@ -8,7 +8,6 @@ import Synchronization
     import Foundation
 #endif
 
-
 /// One request for ``CurlSession``.
 struct CurlRequest: Sendable {
     var url: String
@@ -129,15 +128,16 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
     private func run() {
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
         while true {
-            let (added, cancelled) = state.withLock { state -> ([Transfer], Set<UInt64>)? in
-                if state.added.isEmpty && active.isEmpty {
-                    state.isRunning = false
-                    state.cancelled = []
-                    return nil
-                }
-                defer { (state.added, state.cancelled) = ([], []) }
-                return (state.added, state.cancelled)
-            } ?? ([], [])
+            let (added, cancelled) =
+                state.withLock { state -> ([Transfer], Set<UInt64>)? in
+                    if state.added.isEmpty && active.isEmpty {
+                        state.isRunning = false
+                        state.cancelled = []
+                        return nil
+                    }
+                    defer { (state.added, state.cancelled) = ([], []) }
+                    return (state.added, state.cancelled)
+                } ?? ([], [])
             if added.isEmpty && active.isEmpty { return }
             for transfer in added {
                 if cancelled.contains(transfer.id) {
@@ -236,9 +236,13 @@ private final class Transfer: @unchecked Sendable {
             check(fitiq_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
             body.withUnsafeBytes { bytes in
                 // Copied by libcurl: the bytes need not outlive this call.
-                check(
-                    fitiq_curl_setopt_pointer(
-                        easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? .init(bitPattern: 1)!)))
+                if let base = bytes.baseAddress, !bytes.isEmpty {
+                    check(
+                        fitiq_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
+                    )
+                } else {
+                    check(fitiq_curl_setopt_string(easy, CURLOPT_COPYPOSTFIELDS, ""))
+                }
             }
         }
         // No `Expect: 100-continue` wait before a body.
@@ -284,7 +288,9 @@ private final class Transfer: @unchecked Sendable {
 }
 
 /// libcurl's write callback: appends body bytes, or stops the transfer past the limit.
-private func transferWrote(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?)
+private func transferWrote(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+)
     -> Int
 {
     guard let data, let context else { return 0 }
@@ -300,7 +306,9 @@ private func transferWrote(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ 
 
 /// libcurl's header callback: keeps the answer's `Content-Type` (a proxy's `CONNECT` answer comes
 /// first; each status line starts afresh).
-private func transferHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?)
+private func transferHeader(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+)
     -> Int
 {
     guard let data, let context else { return 0 }

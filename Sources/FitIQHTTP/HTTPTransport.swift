@@ -176,7 +176,8 @@ struct ProxyEnvironment {
     func proxy(for url: URL) -> String? {
         let scheme = url.scheme?.lowercased() ?? "http"
         let names =
-            scheme == "https" ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
+            scheme == "https"
+            ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
         guard let value = names.lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else { return nil }
         let host = (url.host ?? "").lowercased()
         let skip = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",").map {

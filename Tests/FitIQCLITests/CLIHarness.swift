@@ -6,7 +6,7 @@ struct CLIHarness: Sendable {
     static let apiKey = TestDevServer.apiKey
     static let password = "correct horse battery"
     let folder: URL
-    let runner: CommandRunner
+    var runner: CommandRunner
     var server: String
 
     /// Runs `body` with a fresh folder.
