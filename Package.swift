@@ -32,7 +32,8 @@ let package = Package(
         // environment, as every Linux tool reads them).
         .target(
             name: "FitIQHTTP", dependencies: ["FitIQCore", "CCurl", .product(name: "Logging", package: "swift-log")]),
-        // libcurl (libcurl4-openssl-dev to build, libcurl4 to run), with typed wrappers of its variadic calls.
+        // libcurl's types and constants (libcurl4-openssl-dev to build); FitIQHTTP opens libcurl4 with dlopen at
+        // its first request, and calls its variadic functions through typed wrappers.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libxml2's types and function pointer types, for the streaming health export reader. Nothing
         // links libxml2: FitIQHealth opens it with dlopen when an import starts (the Debian package

@@ -21,6 +21,10 @@ struct CurlRequest: Sendable {
     /// The CA bundle file and folder to verify servers against; `nil`: libcurl's (the system's).
     var caFile: String?
     var caPath: String?
+    /// The proxy (`""`: none) and the hosts that go direct (`no_proxy`'s syntax), from the
+    /// environment the transport was given rather than the process's, which libcurl would read.
+    var proxy: String
+    var noProxy: String?
 }
 
 /// What a finished transfer gave.
@@ -48,8 +52,16 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
     /// Connection 5 s (docs/design.md "Timeouts").
     static let connectTimeoutMilliseconds = 5_000
 
-    /// The multi handle; touched by the loop thread only, and by `deinit` once no thread runs.
-    private let multi: UnsafeMutableRawPointer
+    /// libcurl and the multi handle, made by the first request; the handle is touched by the loop
+    /// thread (and by `curl_multi_wakeup`, which may be called from any thread), and by `deinit` once
+    /// no thread runs.
+    private let handles = Mutex<Handles?>(nil)
+
+    /// libcurl and one multi handle (a pointer libcurl lets any thread wake, and one thread drive).
+    private struct Handles: @unchecked Sendable {
+        let library: LibCurl
+        let multi: UnsafeMutableRawPointer
+    }
     private let maximumBodyBytes: Int
     private let state = Mutex(State())
 
@@ -61,24 +73,38 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
         var nextID: UInt64 = 0
     }
 
-    /// libcurl's global set-up, once per process, before any handle.
-    private static let globalSetUp: Void = {
-        curl_global_init(Int(CURL_GLOBAL_ALL))
-    }()
-
+    /// Nothing is loaded or made until the first request.
     init(maximumBodyBytes: Int) {
-        _ = Self.globalSetUp
-        guard let multi = curl_multi_init() else { fatalError("libcurl could not make a multi handle") }
-        self.multi = multi
         self.maximumBodyBytes = maximumBodyBytes
     }
 
     deinit {
-        curl_multi_cleanup(multi)
+        if let made = handles.withLock({ $0 }) { _ = made.library.multiCleanup(made.multi) }
+    }
+
+    /// libcurl and the multi handle, loaded and made on first use.
+    private func opened() throws(CurlFailure) -> Handles {
+        try handles.withLock { (handles: inout Handles?) throws(CurlFailure) -> Handles in
+            if let handles { return handles }
+            let library: LibCurl
+            do {
+                library = try LibCurl.load()
+            } catch {
+                throw .transfer(code: -1, systemError: 0, text: "\(error)", connectStatus: 0)
+            }
+            guard let multi = library.multiInit() else {
+                throw .transfer(code: -1, systemError: 0, text: "libcurl made no multi handle", connectStatus: 0)
+            }
+            let made = Handles(library: library, multi: multi)
+            handles = made
+            return made
+        }
     }
 
     /// Sends `request` and returns the answer, whatever its status.
     func perform(_ request: CurlRequest) async throws(CurlFailure) -> CurlAnswer {
+        let made = try opened()
+        let library = made.library
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -87,17 +113,18 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let transfer = Transfer(
-                        id: id, request: request, limit: maximumBodyBytes, continuation: continuation)
+                        id: id, request: request, library: library, limit: maximumBodyBytes,
+                        continuation: continuation)
                     let start = state.withLock { state in
                         state.added.append(transfer)
                         defer { state.isRunning = true }
                         return !state.isRunning
                     }
-                    if start { startThread() } else { curl_multi_wakeup(multi) }
+                    if start { startThread(made) } else { _ = library.multiWakeup(made.multi) }
                 }
             } onCancel: {
                 state.withLock { _ = $0.cancelled.insert(id) }
-                curl_multi_wakeup(multi)
+                _ = library.multiWakeup(made.multi)
             }
         } catch let failure as CurlFailure {
             throw failure
@@ -106,10 +133,10 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
         }
     }
 
-    private func startThread() {
+    private func startThread(_ made: Handles) {
         do {
             // The thread holds the session until its loop ends.
-            try OwnThread.start { self.run() }
+            try OwnThread.start { self.run(made.library, made.multi) }
         } catch {
             // No thread: fail what is waiting, so nobody waits for ever.
             let waiting = state.withLock { state in
@@ -125,7 +152,7 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
 
     /// The loop of the session's thread: adds new transfers, drops cancelled ones, drives libcurl
     /// and completes what finished; returns when nothing is left.
-    private func run() {
+    private func run(_ library: LibCurl, _ multi: UnsafeMutableRawPointer) {
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
         while true {
             let (added, cancelled) =
@@ -144,27 +171,27 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
                     transfer.finish(.failure(.cancelled))
                 } else if let easy = transfer.start() {
                     active[easy] = transfer
-                    curl_multi_add_handle(multi, easy)
+                    _ = library.multiAddHandle(multi, easy)
                 }
             }
             for (easy, transfer) in active where cancelled.contains(transfer.id) {
-                curl_multi_remove_handle(multi, easy)
+                _ = library.multiRemoveHandle(multi, easy)
                 active[easy] = nil
                 transfer.finish(.failure(.cancelled))
             }
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            _ = library.multiPerform(multi, &running)
             var left: Int32 = 0
-            while let message = curl_multi_info_read(multi, &left) {
+            while let message = library.multiInfoRead(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                     let transfer = active.removeValue(forKey: easy)
                 else { continue }
                 let code = fitiq_curl_message_result(message)
-                curl_multi_remove_handle(multi, easy)
+                _ = library.multiRemoveHandle(multi, easy)
                 transfer.finish(transfer.outcome(code))
             }
             if !active.isEmpty || state.withLock({ !$0.added.isEmpty }) {
-                curl_multi_poll(multi, nil, 0, 1_000, nil)
+                _ = library.multiPoll(multi, nil, 0, 1_000, nil)
             }
         }
     }
@@ -175,6 +202,7 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
 private final class Transfer: @unchecked Sendable {
     let id: UInt64
     let request: CurlRequest
+    let library: LibCurl
     let limit: Int
     private var continuation: CheckedContinuation<CurlAnswer, any Error>?
     private var easy: UnsafeMutableRawPointer?
@@ -184,9 +212,13 @@ private final class Transfer: @unchecked Sendable {
     var contentType: String?
     var tooLarge = false
 
-    init(id: UInt64, request: CurlRequest, limit: Int, continuation: CheckedContinuation<CurlAnswer, any Error>) {
+    init(
+        id: UInt64, request: CurlRequest, library: LibCurl, limit: Int,
+        continuation: CheckedContinuation<CurlAnswer, any Error>
+    ) {
         self.id = id
         self.request = request
+        self.library = library
         self.limit = limit
         self.continuation = continuation
         errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -198,7 +230,7 @@ private final class Transfer: @unchecked Sendable {
 
     /// Makes the easy handle with every option; `nil` (the request failed) when it cannot.
     func start() -> UnsafeMutableRawPointer? {
-        guard let easy = curl_easy_init() else {
+        guard let easy = library.easyInit() else {
             finish(.failure(.transfer(code: -1, systemError: 0, text: "no easy handle", connectStatus: 0)))
             return nil
         }
@@ -206,50 +238,57 @@ private final class Transfer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         var ok = true
         func check(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
-        check(fitiq_curl_setopt_string(easy, CURLOPT_URL, request.url))
-        check(fitiq_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
-        check(fitiq_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
-        check(fitiq_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, CurlSession.connectTimeoutMilliseconds))
-        check(fitiq_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds))
+        check(fitiq_curl_setopt_string(library.setopt, easy, CURLOPT_URL, request.url))
+        check(fitiq_curl_setopt_string(library.setopt, easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        check(fitiq_curl_setopt_long(library.setopt, easy, CURLOPT_NOSIGNAL, 1))
+        check(
+            fitiq_curl_setopt_long(
+                library.setopt, easy, CURLOPT_CONNECTTIMEOUT_MS, CurlSession.connectTimeoutMilliseconds))
+        check(fitiq_curl_setopt_long(library.setopt, easy, CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds))
         // Always verified; no option here turns it off.
-        check(fitiq_curl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
-        check(fitiq_curl_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
-        if let caFile = request.caFile { check(fitiq_curl_setopt_string(easy, CURLOPT_CAINFO, caFile)) }
-        if let caPath = request.caPath { check(fitiq_curl_setopt_string(easy, CURLOPT_CAPATH, caPath)) }
-        check(fitiq_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorText))
-        check(fitiq_curl_setopt_callback(easy, CURLOPT_WRITEFUNCTION, transferWrote))
-        check(fitiq_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
-        check(fitiq_curl_setopt_callback(easy, CURLOPT_HEADERFUNCTION, transferHeader))
-        check(fitiq_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
+        check(fitiq_curl_setopt_long(library.setopt, easy, CURLOPT_SSL_VERIFYPEER, 1))
+        check(fitiq_curl_setopt_long(library.setopt, easy, CURLOPT_SSL_VERIFYHOST, 2))
+        if let caFile = request.caFile { check(fitiq_curl_setopt_string(library.setopt, easy, CURLOPT_CAINFO, caFile)) }
+        check(fitiq_curl_setopt_string(library.setopt, easy, CURLOPT_PROXY, request.proxy))
+        if let noProxy = request.noProxy {
+            check(fitiq_curl_setopt_string(library.setopt, easy, CURLOPT_NOPROXY, noProxy))
+        }
+        if let caPath = request.caPath { check(fitiq_curl_setopt_string(library.setopt, easy, CURLOPT_CAPATH, caPath)) }
+        check(fitiq_curl_setopt_pointer(library.setopt, easy, CURLOPT_ERRORBUFFER, errorText))
+        check(fitiq_curl_setopt_callback(library.setopt, easy, CURLOPT_WRITEFUNCTION, transferWrote))
+        check(fitiq_curl_setopt_pointer(library.setopt, easy, CURLOPT_WRITEDATA, context))
+        check(fitiq_curl_setopt_callback(library.setopt, easy, CURLOPT_HEADERFUNCTION, transferHeader))
+        check(fitiq_curl_setopt_pointer(library.setopt, easy, CURLOPT_HEADERDATA, context))
         switch request.method {
         case "GET": break
         case "POST":
-            check(fitiq_curl_setopt_long(easy, CURLOPT_POST, 1))
+            check(fitiq_curl_setopt_long(library.setopt, easy, CURLOPT_POST, 1))
             // A POST is not safe to repeat (a reading logged twice, a refresh token spent twice), and
             // libcurl sends a request again by itself when a reused connection dies before any answer:
             // a POST always gets a connection of its own, so that never happens to one.
-            check(fitiq_curl_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
-            check(fitiq_curl_setopt_long(easy, CURLOPT_FORBID_REUSE, 1))
-        default: check(fitiq_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method))
+            check(fitiq_curl_setopt_long(library.setopt, easy, CURLOPT_FRESH_CONNECT, 1))
+            check(fitiq_curl_setopt_long(library.setopt, easy, CURLOPT_FORBID_REUSE, 1))
+        default: check(fitiq_curl_setopt_string(library.setopt, easy, CURLOPT_CUSTOMREQUEST, request.method))
         }
         if let body = request.body {
-            check(fitiq_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            check(fitiq_curl_setopt_offset(library.setopt, easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
             body.withUnsafeBytes { bytes in
                 // Copied by libcurl: the bytes need not outlive this call.
                 if let base = bytes.baseAddress, !bytes.isEmpty {
                     check(
-                        fitiq_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
+                        fitiq_curl_setopt_pointer(
+                            library.setopt, easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
                     )
                 } else {
-                    check(fitiq_curl_setopt_string(easy, CURLOPT_COPYPOSTFIELDS, ""))
+                    check(fitiq_curl_setopt_string(library.setopt, easy, CURLOPT_COPYPOSTFIELDS, ""))
                 }
             }
         }
         // No `Expect: 100-continue` wait before a body.
         for line in request.headers + ["Expect:"] {
-            headerList = curl_slist_append(headerList, line)
+            headerList = library.slistAppend(headerList, line)
         }
-        check(fitiq_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList))
+        check(fitiq_curl_setopt_pointer(library.setopt, easy, CURLOPT_HTTPHEADER, headerList))
         guard ok else {
             finish(.failure(.transfer(code: -1, systemError: 0, text: "libcurl refused an option", connectStatus: 0)))
             return nil
@@ -264,12 +303,14 @@ private final class Transfer: @unchecked Sendable {
         var status = 0
         var connect = 0
         var systemError = 0
-        fitiq_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        fitiq_curl_getinfo_long(easy, CURLINFO_HTTP_CONNECTCODE, &connect)
-        fitiq_curl_getinfo_long(easy, CURLINFO_OS_ERRNO, &systemError)
+        fitiq_curl_getinfo_long(library.getinfo, easy, CURLINFO_RESPONSE_CODE, &status)
+        fitiq_curl_getinfo_long(library.getinfo, easy, CURLINFO_HTTP_CONNECTCODE, &connect)
+        fitiq_curl_getinfo_long(library.getinfo, easy, CURLINFO_OS_ERRNO, &systemError)
         guard code == CURLE_OK else {
             let detail = String(cString: errorText)
-            let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let text =
+                detail.isEmpty
+                ? library.easyStrerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)" : detail
             return .failure(
                 .transfer(code: Int(code.rawValue), systemError: systemError, text: text, connectStatus: connect))
         }
@@ -278,9 +319,9 @@ private final class Transfer: @unchecked Sendable {
 
     /// Completes the request once, and frees the handle and the header list.
     func finish(_ result: Result<CurlAnswer, CurlFailure>) {
-        if let easy { curl_easy_cleanup(easy) }
+        if let easy { library.easyCleanup(easy) }
         easy = nil
-        if let headerList { curl_slist_free_all(headerList) }
+        if let headerList { library.slistFreeAll(headerList) }
         headerList = nil
         continuation?.resume(with: result.mapError { $0 as any Error })
         continuation = nil

@@ -74,7 +74,9 @@ public final class HTTPTransport: Sendable {
         let request = CurlRequest(
             url: url.absoluteString, method: method.rawValue, headers: headers, body: body,
             timeoutMilliseconds: Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000),
-            caFile: environment["SSL_CERT_FILE"] ?? environment["CURL_CA_BUNDLE"], caPath: environment["SSL_CERT_DIR"])
+            caFile: environment["SSL_CERT_FILE"] ?? environment["CURL_CA_BUNDLE"], caPath: environment["SSL_CERT_DIR"],
+            proxy: ProxyEnvironment(environment).configured(for: url) ?? "",
+            noProxy: environment["no_proxy"] ?? environment["NO_PROXY"])
         let started = ContinuousClock.now
         let answer: Answer
         do {
@@ -89,13 +91,33 @@ public final class HTTPTransport: Sendable {
         // Only method, path, status and time are logged: never headers or bodies (they hold secrets).
         let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         logger.info("\(method.rawValue) \(path) → \(answer.status) in \(milliseconds) ms")
-        if answer.status == 407, let proxy = ProxyEnvironment(environment).proxy(for: url) {
-            throw .rejected(status: 407, message: "the proxy \(proxy) asks for a user name and password")
-        }
         guard (200..<300).contains(answer.status) else {
-            throw Self.classify(status: answer.status, body: answer.body, contentType: answer.contentType)
+            let failure = Self.classify(status: answer.status, body: answer.body, contentType: answer.contentType)
+            // Through a proxy, its own pages (a 407, an HTML 5xx) are named as the proxy's.
+            if let proxy = ProxyEnvironment(environment).proxy(for: url),
+                answer.status == 407 || WireResponses.isHTML(answer.body, contentType: answer.contentType)
+            {
+                let said =
+                    answer.status == 407
+                    ? "the proxy \(proxy) asks for a user name and password (HTTP 407)"
+                    : "the proxy \(proxy) answered HTTP \(answer.status) with a page of its own"
+                try Self.rethrow(failure, message: said)
+            }
+            throw failure
         }
         return answer
+    }
+
+    /// `failure` of the same class, saying `message` instead.
+    static func rethrow(_ failure: RemoteError, message: String) throws(RemoteError) -> Never {
+        switch failure {
+        case .unauthorized: throw .unauthorized(message: message)
+        case .notFound: throw .notFound(message: message)
+        case .conflict: throw .conflict(message: message)
+        case .unavailable(let status, _): throw .unavailable(status: status, message: message)
+        case .rejected(let status, _): throw .rejected(status: status, message: message)
+        default: throw failure
+        }
     }
 
     /// Whether `value` can stand in a header line: visible ASCII and spaces, nothing that ends a line.
@@ -147,7 +169,8 @@ public final class HTTPTransport: Sendable {
                 // TLS failures stay visible as such: never retried into a silent success.
                 return .unreachable(message: "TLS verification failed: \(text)")
             default:
-                return .unreachable(message: text)
+                // Whatever else went wrong on the way through a proxy is said with its name.
+                return .unreachable(message: proxy.map { "through the proxy \($0): \(text)" } ?? text)
             }
         }
     }
@@ -173,6 +196,18 @@ struct ProxyEnvironment {
         self.environment = environment
     }
 
+    /// The proxy set for `url`'s scheme, as written (credentials included), whatever `no_proxy` says:
+    /// what libcurl is given, with `no_proxy` beside it.
+    func configured(for url: URL) -> String? {
+        let scheme = url.scheme?.lowercased() ?? "http"
+        let names =
+            scheme == "https"
+            ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
+        return names.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+    }
+
+    /// The proxy `url` goes through, for messages: without credentials, `nil` when none is set or
+    /// `no_proxy` lists the host.
     func proxy(for url: URL) -> String? {
         let scheme = url.scheme?.lowercased() ?? "http"
         let names =

@@ -131,7 +131,7 @@ enum WireResponses {
         return sanitized.count > 300 ? String(sanitized.prefix(300)) + "…" : sanitized
     }
 
-    private static func isHTML(_ body: Data, contentType: String?) -> Bool {
+    static func isHTML(_ body: Data, contentType: String?) -> Bool {
         if contentType?.lowercased().contains("html") == true { return true }
         let start = String(decoding: body.prefix(64), as: UTF8.self).lowercased()
         return start.contains("<!doctype html") || start.contains("<html")

@@ -164,6 +164,26 @@ struct ProxyCLITests {
         }
     }
 
+    /// A proxy that cannot reach the server answers with a page of its own, or cuts the request off:
+    /// either way the message names the proxy.
+    @Test func aProxyThatCannotReachTheServerIsNamed() async throws {
+        try await CLIHarness.with { cli in
+            let server = try await TestDevServer.start()
+            cli.server = server.url
+            #expect(try await cli.register().status == 0)
+            await server.stop()
+            let (proxy, _) = try await Self.tinyproxy(in: cli.folder)
+            defer { Task { await proxy.stop() } }
+            cli.runner.environment["http_proxy"] = "http://127.0.0.1:\(proxy.port)"
+            let named = "the proxy http://127.0.0.1:\(proxy.port)"
+            let shown = try await cli.run(["profile", "show"])
+            // tinyproxy answers with its page, or closes with nothing when it catches the server stopping.
+            #expect(shown.stderr.contains(named), "\(shown)")
+            let logged = try await cli.run(["weight", "set", "72.4"])
+            #expect((logged.stdout + logged.stderr).contains(named), "\(logged)")
+        }
+    }
+
     /// socat speaks TLS in front of the development server with a certificate of a CA made here:
     /// refused until `SSL_CERT_FILE` names that CA.
     @Test func aServerSignedByACAOfItsOwnIsTrustedOnlyThroughSSLCertFile() async throws {

@@ -10,8 +10,10 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct HostileServerTests {
     /// Runs a server whose `GET /api/v1/users/me` answers with `respond`, and reads the profile from it.
+    /// With `asProxy`, the server stands in `http_proxy` for a server elsewhere (the requests reach it in
+    /// absolute form), as a proxy does.
     func fetchProfile(
-        requestTimeout: Duration = .seconds(5),
+        requestTimeout: Duration = .seconds(5), asProxy: Bool = false,
         _ respond: @escaping @Sendable () async throws -> Response
     ) async throws -> Result<RemoteProfile, RemoteError> {
         let router = Router()
@@ -26,8 +28,10 @@ struct HostileServerTests {
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         let transport = HTTPTransport(
-            server: try ServerAddress("http://127.0.0.1:\(port)"), apiKey: "key",
-            logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }), requestTimeout: requestTimeout)
+            server: try ServerAddress(
+                asProxy ? "http://fitiq.example.com" : "http://127.0.0.1:\(port)", allowInsecureHTTP: asProxy),
+            apiKey: "key", logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }),
+            requestTimeout: requestTimeout, environment: asProxy ? ["http_proxy": "http://127.0.0.1:\(port)"] : [:])
         defer { Task { await transport.shutdown() } }
         do {
             return .success(try await HTTPProfileRemote(transport: transport).fetchProfile(accessToken: "token"))
@@ -62,6 +66,27 @@ struct HostileServerTests {
         }
         #expect(
             result == .failure(.unavailable(status: 502, message: "HTTP 502 (an HTML page, probably from a proxy)")))
+    }
+
+    /// The same page from the proxy in the environment: the message names the proxy.
+    @Test func aPageFromTheProxyInTheEnvironmentNamesTheProxy() async throws {
+        let result = try await fetchProfile(asProxy: true) {
+            Self.body("<html><body>502 Bad Gateway</body></html>", status: .badGateway, type: "text/html")
+        }
+        guard case .failure(.unavailable(502, let message)) = result else {
+            Issue.record("expected unavailable 502, got \(result)")
+            return
+        }
+        #expect(message.hasPrefix("the proxy http://127.0.0.1:"), "\(message)")
+        #expect(message.hasSuffix(" answered HTTP 502 with a page of its own"), "\(message)")
+        let denied = try await fetchProfile(asProxy: true) {
+            Self.body("<html>Proxy auth</html>", status: .init(code: 407), type: "text/html")
+        }
+        guard case .failure(.rejected(407, let said)) = denied else {
+            Issue.record("expected rejected 407, got \(denied)")
+            return
+        }
+        #expect(said.contains("asks for a user name and password (HTTP 407)"), "\(said)")
     }
 
     @Test func wrongTypesAreUnreadableNotACrash() async throws {

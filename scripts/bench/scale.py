@@ -541,6 +541,7 @@ def main():
     if not sizes or min(sizes) < 0 or args.runs < 1 or args.keys < 1 or args.saves < 1:
         parser.error("--sizes must be 0 or more; --runs, --keys and --saves at least 1")
     bin_dir = os.path.abspath(args.bin_dir)
+    print(fitiqtools.program_size(os.path.join(bin_dir, "fitiq-tui")), flush=True)
     nano = shutil.which("nano")
     cc = shutil.which("cc") or shutil.which("gcc")
     strace = shutil.which("strace")

@@ -169,6 +169,7 @@ def main():
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     bin_dir = os.path.abspath(args.bin_dir)
+    print(fitiqtools.program_size(os.path.join(bin_dir, "fitiq-tui")), flush=True)
     tui = os.path.join(bin_dir, "fitiq-tui")
     here = os.path.dirname(os.path.abspath(__file__))
     nano = shutil.which("nano")

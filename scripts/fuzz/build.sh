@@ -4,7 +4,7 @@
 # Each target is compiled straight with swiftc, outside the package, with -sanitize=fuzzer,address:
 # FitIQCore as a static library of its own, then the target file together with the sources of the
 # module it fuzzes (under that module's name, so it reaches the module's internal decoders). Only the
-# files that parse outside input are compiled: nothing that needs NIO or AsyncHTTPClient.
+# files that parse outside input are compiled: nothing that needs libcurl.
 #
 #   scripts/fuzz/build.sh [TARGET...]     (default: every target)
 set -euo pipefail
@@ -53,7 +53,7 @@ for target in "${targets[@]}"; do
         "$SWIFTC" "${FLAGS[@]}" -module-name FitIQCache $(find Sources/FitIQCache -name '*.swift' | sort) \
             Fuzz/Targets/cache.swift "${CORE[@]}" -o "$OUT/bin/cache" ;;
     wire)
-        # The answer decoders only: the transport (AsyncHTTPClient, NIO) stays out.
+        # The answer decoders only: the transport (libcurl) stays out.
         "$SWIFTC" "${FLAGS[@]}" -module-name FitIQHTTP Sources/FitIQHTTP/WireTypes.swift \
             Sources/FitIQHTTP/WireResponses.swift Fuzz/Targets/wire.swift "${CORE[@]}" -o "$OUT/bin/wire" ;;
     health-xml | zip)

@@ -86,14 +86,17 @@ def first_frame_of_demo(program, env, cwd):
 
 
 def sync_queued_heights(root, home, cwd):
-    """Registers on the shipped development server, saves 40 heights offline, then syncs them;
-    returns what went wrong, or ""."""
+    """Registers on the shipped development server, saves 40 heights offline, then syncs them through
+    an HTTP proxy named in `http_proxy` (tinyproxy, whose log must show the posts); returns what went
+    wrong, or ""."""
     api_key = "dist-" + os.urandom(12).hex()
     env = dict(bare_env(home), FITIQ_API_KEY=api_key, XDG_DATA_HOME=os.path.join(home, "data"),
                XDG_STATE_HOME=os.path.join(home, "state"), XDG_CONFIG_HOME=os.path.join(home, "config"))
     program = os.path.join(root, "bin", "fitiq-tui")
     server, url = fitiqtools.start_server(os.path.join(root, "bin"), dict(env, FITIQ_DEV_API_KEY=api_key),
                                           "--bcrypt-cost", "4")
+    os.makedirs(home, exist_ok=True)
+    proxy, proxy_url, proxy_log = fitiqtools.start_tinyproxy(home)
     try:
         registered = subprocess.run(
             without_swift([program, "register", "--server", url, "--email", "dist@example.com", "--name", "Dist",
@@ -105,12 +108,17 @@ def sync_queued_heights(root, home, cwd):
             saved = run([program, "height", "set", f"{160 + index / 10:.1f} cm", "--no-sync"], env, cwd)
             if saved.returncode != 0:
                 return f"height set: exit {saved.returncode}: {saved.stderr.strip()[:200]}"
-        synced = run([program, "sync", "--wait"], env, cwd)
+        synced = run([program, "sync", "--wait"], dict(env, http_proxy=proxy_url), cwd)
         if synced.returncode != 0:
             return f"sync --wait: exit {synced.returncode}: {synced.stdout.strip()[:200]} {synced.stderr.strip()[:200]}"
+        with open(proxy_log) as f:
+            posts = sum(1 for line in f if f"POST {url.rstrip('/')}/api/v1/progress" in line)
+        if posts < 40:
+            return f"the proxy saw {posts} posts of the 40 heights"
         return ""
     finally:
         fitiqtools.stop(server)
+        fitiqtools.stop(proxy)
 
 
 def main():
@@ -136,6 +144,8 @@ def main():
         swift_libraries = [line.split()[0] for line in libraries.splitlines()
                            if "swift" in line.lower() or "Foundation" in line or "libdispatch" in line]
         check("fitiq-tui links no Swift runtime library", not swift_libraries, ", ".join(swift_libraries))
+        check("fitiq-tui does not link libcurl (it opens it with dlopen for its first request)",
+              "libcurl" not in libraries, libraries.strip()[:300])
 
         # 2. The unpacked program, bare environment, another folder, Swift hidden when possible.
         home = os.path.join(work, "home")
@@ -156,8 +166,8 @@ def main():
         check("demo shows its first frame and quits with status 0", seen and status == 0,
               f"frame seen: {seen}, exit {status}; last output: {output[-300:]!r}")
         synced = sync_queued_heights(root, os.path.join(work, "sync"), elsewhere)
-        check("40 height entries saved offline reach the shipped server with sync --wait", synced == "",
-              synced)
+        check("40 height entries saved offline reach the shipped server with sync --wait, through the "
+              "proxy in http_proxy", synced == "", synced)
 
         # 3. install.sh into a fresh PREFIX, then --uninstall.
         prefix = os.path.join(work, "prefix")

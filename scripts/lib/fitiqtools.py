@@ -24,6 +24,46 @@ import uuid
 _EDITORS = itertools.count(1)
 
 
+def program_size(path):
+    """The line every benchmark prints first: the program's size as built and stripped (a copy is
+    stripped; the tarball ships it stripped), in MB."""
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        copy = os.path.join(folder, os.path.basename(path))
+        shutil.copy(path, copy)
+        subprocess.run(["strip", copy], check=True)
+        stripped = os.path.getsize(copy)
+    return (f"{os.path.basename(path)}: {os.path.getsize(path) / 1e6:.1f} MB as built, "
+            f"{stripped / 1e6:.1f} MB stripped (target ≤ 24 MB: {'met' if stripped <= 24e6 else 'not met'})")
+
+
+def start_tinyproxy(folder):
+    """Debian's tinyproxy on a free loopback port with a configuration of its own in `folder`,
+    logging every request; returns (process, proxy URL, log path) once it accepts connections."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = os.path.join(folder, f"tinyproxy-{port}.log")
+    config = os.path.join(folder, f"tinyproxy-{port}.conf")
+    with open(config, "w") as f:
+        f.write(f"Port {port}\nListen 127.0.0.1\nTimeout 30\nLogFile \"{log}\"\nLogLevel Info\n"
+                "MaxClients 20\nAllow 127.0.0.1\nDisableViaHeader Yes\n")
+    process = subprocess.Popen(["tinyproxy", "-d", "-c", config], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while True:  # until the port accepts (the state wanted), with a deadline
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return process, f"http://127.0.0.1:{port}", log
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"tinyproxy did not listen on port {port}")
+            time.sleep(0.02)
+
+
 def user_env(home, **extra):
     """A clean environment for one user whose files all live under `home` (the XDG folders too)."""
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TZ": "UTC",

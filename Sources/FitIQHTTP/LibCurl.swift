@@ -1,0 +1,100 @@
+import CCurl
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// libcurl, opened with `dlopen` on first use (Debian's `libcurl4`), and set up once: nothing links
+/// it, so the editor's first frame never waits for the loader to map it and the libraries it needs.
+struct LibCurl: @unchecked Sendable {  // C function pointers, set once and never changed.
+    /// The library's file name (its soname).
+    static let libraryName = "libcurl.so.4"
+    /// The Debian package that installs it.
+    static let packageName = "libcurl4"
+
+    let multiInit: fitiq_curl_multi_init
+    let multiCleanup: fitiq_curl_multi_cleanup
+    let multiWakeup: fitiq_curl_multi_wakeup
+    let multiAddHandle: fitiq_curl_multi_add_handle
+    let multiRemoveHandle: fitiq_curl_multi_remove_handle
+    let multiPerform: fitiq_curl_multi_perform
+    let multiPoll: fitiq_curl_multi_poll
+    let multiInfoRead: fitiq_curl_multi_info_read
+    let easyInit: fitiq_curl_easy_init
+    let easyCleanup: fitiq_curl_easy_cleanup
+    let easyStrerror: fitiq_curl_easy_strerror
+    let slistAppend: fitiq_curl_slist_append
+    let slistFreeAll: fitiq_curl_slist_free_all
+    /// `curl_easy_setopt` and `curl_easy_getinfo`, for the shim's typed wrappers (they are variadic).
+    let setopt: UnsafeMutableRawPointer
+    let getinfo: UnsafeMutableRawPointer
+
+    /// Why libcurl cannot be used.
+    struct Missing: Error, CustomStringConvertible {
+        let reason: String
+        var description: String {
+            "\(LibCurl.libraryName) cannot be loaded (\(reason)): install the \(LibCurl.packageName) package"
+        }
+    }
+
+    private static let shared = Mutex<LibCurl?>(nil)
+
+    /// The loaded library, loading and setting it up on first use (and trying again after a failure).
+    static func load() throws(Missing) -> LibCurl {
+        try shared.withLock { (shared: inout LibCurl?) throws(Missing) -> LibCurl in
+            if let shared { return shared }
+            let library = try open(libraryName)
+            shared = library
+            return library
+        }
+    }
+
+    /// Whether libcurl is mapped into this process (by anyone), without loading it.
+    static var isLoaded: Bool {
+        guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_NOLOAD) else { return false }
+        dlclose(handle)
+        return true
+    }
+
+    private static func open(_ name: String) throws(Missing) -> LibCurl {
+        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
+            throw Missing(reason: dlerror().map { String(cString: $0) } ?? "dlopen failed")
+        }
+        func address(_ symbol: String) throws(Missing) -> UnsafeMutableRawPointer {
+            guard let address = dlsym(handle, symbol) else {
+                dlclose(handle)
+                throw Missing(reason: "it has no \(symbol)")
+            }
+            return address
+        }
+        func symbol<Function>(_ symbol: String, as type: Function.Type) throws(Missing) -> Function {
+            unsafeBitCast(try address(symbol), to: type)
+        }
+        let globalInit = try symbol("curl_global_init", as: fitiq_curl_global_init.self)
+        let library = LibCurl(
+            multiInit: try symbol("curl_multi_init", as: fitiq_curl_multi_init.self),
+            multiCleanup: try symbol("curl_multi_cleanup", as: fitiq_curl_multi_cleanup.self),
+            multiWakeup: try symbol("curl_multi_wakeup", as: fitiq_curl_multi_wakeup.self),
+            multiAddHandle: try symbol("curl_multi_add_handle", as: fitiq_curl_multi_add_handle.self),
+            multiRemoveHandle: try symbol("curl_multi_remove_handle", as: fitiq_curl_multi_remove_handle.self),
+            multiPerform: try symbol("curl_multi_perform", as: fitiq_curl_multi_perform.self),
+            multiPoll: try symbol("curl_multi_poll", as: fitiq_curl_multi_poll.self),
+            multiInfoRead: try symbol("curl_multi_info_read", as: fitiq_curl_multi_info_read.self),
+            easyInit: try symbol("curl_easy_init", as: fitiq_curl_easy_init.self),
+            easyCleanup: try symbol("curl_easy_cleanup", as: fitiq_curl_easy_cleanup.self),
+            easyStrerror: try symbol("curl_easy_strerror", as: fitiq_curl_easy_strerror.self),
+            slistAppend: try symbol("curl_slist_append", as: fitiq_curl_slist_append.self),
+            slistFreeAll: try symbol("curl_slist_free_all", as: fitiq_curl_slist_free_all.self),
+            setopt: try address("curl_easy_setopt"), getinfo: try address("curl_easy_getinfo"))
+        // Once per process, before any handle (the library is never unloaded).
+        guard globalInit(Int(CURL_GLOBAL_ALL)) == CURLE_OK else { throw Missing(reason: "curl_global_init failed") }
+        return library
+    }
+}
