@@ -286,6 +286,13 @@ struct ServerSnapshot: Sendable {
 
 /// Reading the profile screen's text.
 extension [String] {
+    /// Whether the field labelled `label` holds `text` as saved: no unsaved mark, and no field is being
+    /// edited (the footer offers `Enter edit`; while a field is edited its text shows without the mark).
+    func showsSaved(_ label: String, _ text: String) -> Bool {
+        field(label)?.contains(text) == true && field(label)?.contains("*") == false
+            && contains { $0.contains("Enter edit") }
+    }
+
     /// The first row holding `text`.
     func row(containing text: String) -> String? {
         first { $0.contains(text) }

@@ -52,7 +52,7 @@ struct EndToEndTests {
                 }
                 try tui.send("C-s")
                 try await tui.waitUntil("the bio saved and synced") {
-                    $0.field("Bio")?.contains("Saved in process") == true && $0.field("Bio")?.contains("*") == false
+                    $0.showsSaved("Bio", "Saved in process")
                         && $0.title.contains("● synced")
                 }
                 try tui.send("s")
@@ -462,7 +462,7 @@ extension EndToEndTests {
                 // It works as usual: an edit saves.
                 try tui.send("Enter", "C-e", " Jr", "Enter", "C-s")
                 try await tui.waitUntil("the name saved and synced") {
-                    $0.field("Name")?.contains("Jane Doe Jr") == true && $0.field("Name")?.contains("*") == false
+                    $0.showsSaved("Name", "Jane Doe Jr")
                         && $0.title.contains("● synced")
                 }
                 #expect(try await server.snapshot().name == "Jane Doe Jr")

@@ -135,7 +135,7 @@ struct SSHEndToEndTests {
             // Still working: the draft saves.
             try shell.send("C-s")
             try await shell.waitUntil("saved and synced") {
-                $0.field("Name")?.contains("Jane Doe Smith") == true && $0.field("Name")?.contains("*") == false
+                $0.showsSaved("Name", "Jane Doe Smith")
                     && $0.title.contains("● synced") && !$0.title.contains("pending")
             }
             #expect(try await server.snapshot().name == "Jane Doe Smith")

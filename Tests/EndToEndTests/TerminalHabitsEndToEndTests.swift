@@ -26,7 +26,7 @@ struct TerminalHabitsEndToEndTests {
                 ])
                 try tui.send("Enter", "C-s")
                 let saved = try await tui.waitUntil("the bio saved and synced, nothing else opened") {
-                    $0.field("Bio")?.contains("Runner from Porto.") == true && $0.field("Bio")?.contains("*") == false
+                    $0.showsSaved("Bio", "Runner from Porto.")
                         && $0.title.contains("● synced")
                 }
                 #expect(!saved.contains("Unsaved edits"))
@@ -85,7 +85,7 @@ struct TerminalHabitsEndToEndTests {
                 // Still working: the draft saves.
                 try shell.send("C-s")
                 try await shell.waitUntil("saved") {
-                    $0.field("Name")?.contains("Jane Doe Smith") == true && $0.field("Name")?.contains("*") == false
+                    $0.showsSaved("Name", "Jane Doe Smith")
                 }
                 try shell.send("q")
                 try await shell.waitUntil("the shell again") { rows in
@@ -121,7 +121,7 @@ struct TerminalHabitsEndToEndTests {
                 }
                 try tui.send("C-s")
                 try await tui.waitUntil("the bio saved and synced") {
-                    $0.field("Bio")?.contains("Written in my editor") == true && $0.field("Bio")?.contains("*") == false
+                    $0.showsSaved("Bio", "Written in my editor")
                         && $0.title.contains("● synced")
                 }
                 #expect(try await server.snapshot().bio == bio)
