@@ -112,6 +112,9 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
+                    // Cancelled before it was handed over: a cancellation the loop took already
+                    // would miss it.
+                    if Task.isCancelled { return continuation.resume(throwing: CurlFailure.cancelled) }
                     let transfer = Transfer(
                         id: id, request: request, library: library, limit: maximumBodyBytes,
                         continuation: continuation)
