@@ -56,13 +56,6 @@ struct LibCurl: @unchecked Sendable {  // C function pointers, set once and neve
         }
     }
 
-    /// Whether libcurl is mapped into this process (by anyone), without loading it.
-    static var isLoaded: Bool {
-        guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_NOLOAD) else { return false }
-        dlclose(handle)
-        return true
-    }
-
     private static func open(_ name: String) throws(Missing) -> LibCurl {
         guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
             throw Missing(reason: dlerror().map { String(cString: $0) } ?? "dlopen failed")
