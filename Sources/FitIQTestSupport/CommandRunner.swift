@@ -27,38 +27,51 @@ public struct CommandRunner: Sendable {
     }
 
     /// Runs with `arguments`, feeding `input` on standard input; killed after `timeout` (a hang guard).
+    ///
+    /// Spawned with `posix_spawn` and reaped with `waitpid`: Foundation's `Process` on Linux can miss a
+    /// child's end, and then spins in `waitUntilExit` for ever (a test run hung on it twice).
     public func run(_ arguments: [String], input: String? = nil, timeout: Duration = .seconds(60)) async throws
         -> Result
     {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
         let err = folder.appendingPathComponent("err")
         let inFile = folder.appendingPathComponent("in")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
         FileManager.default.createFile(atPath: inFile.path, contents: Data((input ?? "").utf8))
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = try FileHandle(forReadingFrom: inFile)
-        try process.run()
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inFile.path, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, err.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let path = executable.path
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(path): \(spawned)"])
+        }
         // The process is another program: poll for its end; the deadline only guards against a hang.
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while process.isRunning {
+        var status: Int32 = 0
+        while true {
+            let ended = waitpid(pid, &status, WNOHANG)
+            if ended == pid || (ended == -1 && errno != EINTR) { break }
             if ContinuousClock.now > deadline {
-                process.terminate()
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
                 break
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        process.waitUntilExit()
+        let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Result(
-            status: process.terminationStatus,
+            status: exit,
             stdout: String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
             stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
     }
