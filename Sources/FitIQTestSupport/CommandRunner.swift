@@ -47,6 +47,7 @@ public struct CommandRunner: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, inFile.path, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, err.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        Self.closeInheritedFiles(&actions)
         let path = executable.path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -74,5 +75,20 @@ public struct CommandRunner: Sendable {
             status: exit,
             stdout: String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
             stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
+    }
+
+    /// Closes every file but standard input, output and error in the child (as `Process` did: a child
+    /// must not hold the test's sockets and pipes): glibc's `posix_spawn_file_actions_addclosefrom_np`
+    /// when there is one (Swift's Glibc module does not declare it), else each descriptor open now.
+    private static func closeInheritedFiles(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
     }
 }
