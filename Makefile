@@ -21,14 +21,15 @@ STAGE := .build/stage
 ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
-.PHONY: help all deps build test test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-saves release security badinput faults faults-quick sanitize fuzz
+.PHONY: help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-saves release security badinput faults faults-quick sanitize fuzz
 
 all: build
 
 # The targets people use, one line each (`make help`).
 help:
 	@echo "make demo             try the editor against a local development server with a demo account"
-	@echo "make test             build (debug) and run every test: lint, Swift tests, conformance, bad input, security, faults"
+	@echo "make test             one debug build, then every test: lint, Swift tests, conformance, bad input, security, faults"
+	@echo "make check            make test, then the release program's checks: no rebuilds, dist-check, fuzz targets (CI)"
 	@echo "make build            debug build"
 	@echo "make release          release build (static Swift runtime)"
 	@echo "make install          install into PREFIX (default ~/.local); make uninstall removes it"
@@ -64,7 +65,8 @@ build: deps
 
 # Fuzzing (README "Fuzzing"): seconds per target, which targets, how many run at once.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= text cache wire health-xml zip csv
+# Every file of Fuzz/Targets when empty.
+FUZZ_TARGETS ?=
 FUZZ_JOBS ?= 1
 
 # Builds the libFuzzer targets of Fuzz/Targets into .build/fuzz/bin and runs each for FUZZ_SECONDS on a
@@ -73,9 +75,28 @@ fuzz: deps
 	bash scripts/fuzz/build.sh $(FUZZ_TARGETS)
 	python3 scripts/fuzz/run.py --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
-# Builds everything, runs every test target, checks formatting, the server's conformance to the spec,
-# the bad-input table and the security checks.
-test: deps lint test-swift conformance badinput security faults-quick dist-check
+# Phases of `make test`: one debug build, and every check that needs no release program. The table of
+# how long each phase took comes at the end (scripts/test/phases.sh).
+TEST_PHASES := lint test-swift conformance badinput security faults-quick
+# `make check` (CI): `make test`, then the release program: built once, then nothing built again
+# (rebuilds), the tarball unpacked, installed and run (dist-check), and every fuzz target for a few seconds.
+CHECK_PHASES := $(TEST_PHASES) release rebuilds dist-check fuzz-quick
+
+test: deps
+	bash scripts/test/phases.sh $(TEST_PHASES)
+
+check: deps
+	bash scripts/test/phases.sh $(CHECK_PHASES)
+
+# After `make release`: a second release build, `make stage` (what install, dist and demo build) and a
+# version-only change compile nothing, nothing, and one file; the staged program keeps its static runtime.
+rebuilds: deps
+	bash scripts/test/rebuilds.sh $(RELEASE_FLAGS)
+
+# Every fuzz target built and run for a few seconds, so a target list that drifts fails `make check`.
+fuzz-quick: deps
+	bash scripts/fuzz/build.sh
+	python3 scripts/fuzz/run.py --seconds 5
 
 test-swift: deps
 	bash scripts/health/check-libxml2-abi.sh
@@ -106,8 +127,11 @@ screenshots: deps
 	bash scripts/screenshots/run.sh .build/debug
 
 # Release builds of every program (what demo, install, dist and the benchmarks run).
+# The argument parser's generate-manual tool is built with the same flags, for `make stage`: its plugin would
+# build every product again without the static runtime, into the same folder.
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
 
 # Time from exec to the first frame with the cached profile (release build) next to C ncurses and nano.
 bench-startup: release
@@ -187,14 +211,14 @@ badinput: deps
 # under $(STAGE) as they are installed. Man pages come from the command definitions (the argument
 # parser's generate-manual plugin), completions from the argument parser itself.
 stage: release
-	rm -rf $(STAGE) .build/manuals
+	rm -rf $(STAGE)
 	mkdir -p $(STAGE)/bin $(STAGE)/share/man/man1 $(STAGE)/share/bash-completion/completions \
 		$(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d
 	@if nm .build/release/fitiq-tui | grep -qE 'ucal_|ucol_|icudt'; then \
 		echo "error: .build/release/fitiq-tui links ICU (README \"Libraries\"); refusing to install it" >&2; exit 1; fi
 	for program in $(PROGRAMS); do cp .build/release/$$program $(STAGE)/bin/; strip $(STAGE)/bin/$$program; done
-	$(SWIFT) package plugin generate-manual --configuration release
-	find .build/plugins/GenerateManual/outputs -name '*.1' -exec cp {} $(STAGE)/share/man/man1/ \;
+	for program in $(PROGRAMS); do .build/release/generate-manual .build/release/$$program \
+		--output-directory $(STAGE)/share/man/man1; done
 	$(STAGE)/bin/fitiq-tui --generate-completion-script bash > $(STAGE)/share/bash-completion/completions/fitiq-tui
 	$(STAGE)/bin/fitiq-tui --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_fitiq-tui
 	$(STAGE)/bin/fitiq-tui --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/fitiq-tui.fish
@@ -218,7 +242,7 @@ dist: stage
 	echo "dist/$$name.tar.gz"
 
 # Unpacks the tarball into a temporary folder and runs it with a bare environment; installs and
-# uninstalls it; checks the man page and bash completion (part of `make test`).
+# uninstalls it; checks the man page and bash completion (part of `make check`).
 dist-check: dist
 	python3 scripts/install/check.py dist/fitiq-tui-"$$(sh scripts/version.sh)"-linux-$(ARCH).tar.gz
 

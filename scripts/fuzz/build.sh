@@ -12,7 +12,8 @@ cd "$(dirname "$0")/../.."
 
 SWIFTC=${SWIFTC:-swiftc}
 OUT=.build/fuzz
-ALL_TARGETS=(text cache wire health-xml zip csv)
+# Every file of Fuzz/Targets is a target (scripts/fuzz/run.py reads the same folder).
+mapfile -t ALL_TARGETS < <(find Fuzz/Targets -name '*.swift' -printf '%f\n' | sed 's/\.swift$//' | sort)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${ALL_TARGETS[@]}")
 

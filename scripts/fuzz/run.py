@@ -19,9 +19,10 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, ".build", "fuzz")
-TARGETS = ["text", "cache", "wire", "health-xml", "zip"]
+# Every file of Fuzz/Targets is a target (scripts/fuzz/build.sh reads the same folder).
+TARGETS = sorted(name[: -len(".swift")] for name in os.listdir(os.path.join(ROOT, "Fuzz", "Targets")) if name.endswith(".swift"))
 # Longest input per target: typed text is short, files and answers longer; zip holds a whole archive.
-MAX_LEN = {"text": 512, "cache": 16384, "wire": 8192, "health-xml": 16384, "zip": 32768}
+MAX_LEN = {"text": 512, "csv": 8192, "cache": 16384, "wire": 8192, "health-xml": 16384, "zip": 32768}
 # Memory per process (ASan included); a single allocation above it counts as a crash (malloc_limit_mb).
 RSS_LIMIT_MB = 2048
 # Seconds one input may take before it counts as a hang.
