@@ -51,13 +51,14 @@ let package = Package(
             name: "fitiq-tui",
             dependencies: [
                 "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQTUI", "FitIQEditor", "NcursesTerminal",
-                "CMalloc",
+                "CMalloc", "FitIQVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            plugins: [.plugin(name: "BuildVersion")]
+            ]
         ),
-        // `buildVersion`, from `git describe` at build time (scripts/version.sh).
+        // `fitiqVersion`, from `git describe` at build time (scripts/version.sh). A module of its own, so a
+        // new version compiles it alone.
+        .target(name: "FitIQVersion", plugins: [.plugin(name: "BuildVersion")]),
         .plugin(name: "BuildVersion", capability: .buildTool()),
         // Terminal UI, pure: state → update → render into a cell buffer. No ncurses.
         .target(name: "FitIQTUI", dependencies: ["FitIQCore"]),

@@ -14,6 +14,8 @@ fi
 [ -n "$version" ] || version="unknown (built without git)"
 
 if [ "${1:-}" = "--swift" ] && [ -n "${2:-}" ]; then
+    # A Swift string literal: a tag name may hold a quote (git allows it), never a backslash.
+    version=$(printf '%s' "$version" | sed 's/"/\\"/g')
     text=$(printf '/// The version of this build (scripts/version.sh at build time).\nlet buildVersion = "%s"\n' "$version")
     if [ ! -f "$2" ] || [ "$(cat "$2")" != "$text" ]; then
         printf '%s\n' "$text" > "$2.tmp" && mv "$2.tmp" "$2"

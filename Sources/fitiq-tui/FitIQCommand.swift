@@ -1,4 +1,5 @@
 import ArgumentParser
+import FitIQVersion
 import FitIQTUI
 
 #if canImport(FoundationEssentials)
@@ -26,7 +27,7 @@ struct FitIQCommand: AsyncParsableCommand {
             API key: FITIQ_API_KEY, else --api-key-file PATH, else "apiKeyFile" in the config file.
             Exit codes: 0 ok, 1 error, 3 not signed in, 4 changes still pending or rejected, 64 bad usage.
             """,
-        version: buildVersion,
+        version: fitiqVersion,
         subcommands: [
             Register.self, Login.self, Logout.self, Whoami.self, ProfileCommand.self, HeightCommand.self,
             WeightCommand.self, BodyFatCommand.self, GoalCommand.self, SummaryCommand.self, ExportCommand.self,
