@@ -1,6 +1,6 @@
 import ArgumentParser
-import FitIQVersion
 import FitIQTUI
+import FitIQVersion
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
