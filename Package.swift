@@ -11,7 +11,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -127,9 +126,8 @@ let package = Package(
         .testTarget(
             name: "FitIQDevServerTests",
             dependencies: [
-                "FitIQDevServer", "FitIQTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "FitIQDevServer", "FitIQHTTP", "FitIQTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
     ],

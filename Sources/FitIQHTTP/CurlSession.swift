@@ -31,7 +31,15 @@ struct CurlRequest: Sendable {
 struct CurlAnswer: Sendable {
     let status: Int
     let body: Data
-    let contentType: String?
+    /// The answer's header fields in order, names as sent (a proxy's `CONNECT` answer left out).
+    let headers: [(name: String, value: String)]
+
+    /// The first field called `name`, whatever its case.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    var contentType: String? { header("Content-Type") }
 }
 
 /// Why a transfer gave no answer.
@@ -212,7 +220,7 @@ private final class Transfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     var body = Data()
-    var contentType: String?
+    var headers: [(name: String, value: String)] = []
     var tooLarge = false
 
     init(
@@ -317,7 +325,7 @@ private final class Transfer: @unchecked Sendable {
             return .failure(
                 .transfer(code: Int(code.rawValue), systemError: systemError, text: text, connectStatus: connect))
         }
-        return .success(CurlAnswer(status: status, body: body, contentType: contentType))
+        return .success(CurlAnswer(status: status, body: body, headers: headers))
     }
 
     /// Completes the request once, and frees the handle and the header list.
@@ -348,7 +356,7 @@ private func transferWrote(
     return bytes
 }
 
-/// libcurl's header callback: keeps the answer's `Content-Type` (a proxy's `CONNECT` answer comes
+/// libcurl's header callback: keeps the answer's header fields (a proxy's `CONNECT` answer comes
 /// first; each status line starts afresh).
 private func transferHeader(
     _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
@@ -360,10 +368,11 @@ private func transferHeader(
     let bytes = size * count
     let line = String(decoding: UnsafeRawBufferPointer(start: data, count: bytes), as: UTF8.self)
     if line.hasPrefix("HTTP/") {
-        transfer.contentType = nil
+        transfer.headers = []
         transfer.body = Data()
-    } else if let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "content-type" {
-        transfer.contentType = String(line[line.index(after: colon)...]).trimmingWhitespace()
+    } else if let colon = line.firstIndex(of: ":") {
+        transfer.headers.append(
+            (String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingWhitespace()))
     }
     return bytes
 }

@@ -1,10 +1,9 @@
-import AsyncHTTPClient
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 @testable import FitIQDevServer
+@testable import FitIQHTTP
 
 struct FaultTests {
     @Test func failRateOneAnswers503AndWritesNothing() async throws {
@@ -42,7 +41,7 @@ struct FaultTests {
             // When a live server drops every API connection after doing the work
             let dropping = TestSupport.configuration(storage: storage, dropRate: 1)
             try await TestSupport.withServer(dropping) { api in
-                await #expect(throws: HTTPClientError.self) {
+                await #expect(throws: CurlFailure.self) {
                     _ = try await api.send(
                         .post, "/api/v1/progress", token: account.accessToken,
                         body: #"{"type":"height","quantity":171.5,"logged_at":"2026-03-09T12:00:00Z"}"#)

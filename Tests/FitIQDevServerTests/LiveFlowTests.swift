@@ -1,21 +1,14 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 @testable import FitIQDevServer
 
-/// The full client journey, run in-process and over a live port with AsyncHTTPClient, in both shapes.
+/// The full client journey over a live port, in both shapes.
 struct LiveFlowTests {
-    enum Mode: String, CaseIterable, Sendable {
-        case router
-        case live
-
-    }
-
-    @Test(arguments: Mode.allCases, DevServerConfiguration.ResponseShape.allCases)
-    func registerProfileAndProgressFlow(mode: Mode, shape: DevServerConfiguration.ResponseShape) async throws {
-        try await TestSupport.withServer(TestSupport.configuration(shape: shape), router: mode == .router) { api in
+    @Test(arguments: DevServerConfiguration.ResponseShape.allCases)
+    func registerProfileAndProgressFlow(shape: DevServerConfiguration.ResponseShape) async throws {
+        try await TestSupport.withServer(TestSupport.configuration(shape: shape)) { api in
             // Register, then the profile is missing until POST /users/me
             let account = try await api.register(email: "flow@example.com", dateOfBirth: "1983-07-19")
             #expect(try await api.send(.get, "/api/v1/users/me", token: account.accessToken).status == .notFound)

@@ -1,5 +1,4 @@
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 @testable import FitIQDevServer
@@ -93,7 +92,7 @@ struct RoutingTests {
             #expect(reply.status == .ok)
             return api.port
         }
-        #expect(port != nil && port != 0)
+        #expect(port != 0)
     }
 }
 

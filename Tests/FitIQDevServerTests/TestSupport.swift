@@ -1,13 +1,10 @@
-import AsyncHTTPClient
 import FitIQTestSupport
 import Foundation
 import HTTPTypes
-import Hummingbird
-import HummingbirdTesting
-import Logging
 import Testing
 
 @testable import FitIQDevServer
+@testable import FitIQHTTP
 
 /// Shared settings and builders for the development server's tests.
 enum TestSupport {
@@ -38,31 +35,15 @@ enum TestSupport {
     /// A settable clock at ``fixedNow`` that records the server's sleeps instead of waiting.
     static func clock() -> DevServerClock { DevServerClock(now: fixedNow) }
 
-    /// Runs the server on a free loopback port (``TestDevServer``) and `body` against it over HTTP; with
-    /// `router`, against the application's router alone instead (no socket, requests handed straight to it).
+    /// Runs the server on a free loopback port (``TestDevServer``) and `body` against it over HTTP, through
+    /// the client's own libcurl session.
     static func withServer<Value: Sendable>(
         _ configuration: DevServerConfiguration = configuration(),
         clock: DevServerClock = clock(),
-        router: Bool = false,
         _ body: @Sendable (API) async throws -> Value
     ) async throws -> Value {
-        if router {
-            let app = try await DevServer.makeApplication(
-                configuration: configuration,
-                dependencies: DevServerDependencies(now: { clock.now }, sleep: { try await clock.sleep(for: $0) }),
-                logger: Logger(label: "fitiq-dev-server-tests", factory: { _ in SwiftLogNoOpLogHandler() }))
-            return try await app.test(.router) { client in try await body(API(transport: .router(client))) }
-        }
-        return try await TestDevServer.with(configuration, clock: clock) { server in
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            do {
-                let value = try await body(API(transport: .live(client, server)))
-                try await client.shutdown()
-                return value
-            } catch {
-                try? await client.shutdown()
-                throw error
-            }
+        try await TestDevServer.with(configuration, clock: clock) { server in
+            try await body(API(server: server, session: CurlSession(maximumBodyBytes: 16 << 20)))
         }
     }
 
@@ -94,48 +75,31 @@ struct Reply {
 
 /// A thin client that adds the API key and bearer token the way the real clients do.
 struct API: Sendable {
-    /// Where requests go.
-    enum Transport: Sendable {
-        /// Over HTTP to a server on a port.
-        case live(HTTPClient, TestDevServer)
-        /// Straight to the application's router.
-        case router(any TestClientProtocol)
-    }
+    let server: TestDevServer
+    let session: CurlSession
 
-    let transport: Transport
-
-    /// The port the server bound (`nil` without a socket).
-    var port: Int? {
-        guard case .live(_, let server) = transport else { return nil }
-        return server.port
-    }
+    /// The port the server bound.
+    var port: Int { server.port }
 
     func send(
         _ method: HTTPRequest.Method, _ path: String, token: String? = nil, body: String? = nil,
         apiKey: String? = TestSupport.apiKey
     ) async throws -> Reply {
-        var headers: HTTPFields = [:]
-        if let apiKey { headers[try #require(.init("X-API-Key"))] = apiKey }
-        if let token { headers[.authorization] = "Bearer \(token)" }
-        if body != nil { headers[.contentType] = "application/json" }
-        switch transport {
-        case .router(let client):
-            let response = try await client.executeRequest(
-                uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
-            return Reply(status: response.status, text: String(buffer: response.body), headers: response.headers)
-        case .live(let client, let server):
-            var request = HTTPClientRequest(url: server.url + path)
-            request.method = .init(rawValue: method.rawValue)
-            for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
-            if let body { request.body = .bytes(ByteBuffer(string: body)) }
-            let response = try await client.execute(request, timeout: .seconds(60))
-            let text = String(buffer: try await response.body.collect(upTo: 16 << 20))
-            var fields = HTTPFields()
-            for (name, value) in response.headers {
-                fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value))
-            }
-            return Reply(status: HTTPResponse.Status(code: Int(response.status.code)), text: text, headers: fields)
+        var headers: [String] = []
+        if let apiKey { headers.append("X-API-Key: \(apiKey)") }
+        if let token { headers.append("Authorization: Bearer \(token)") }
+        if body != nil { headers.append("Content-Type: application/json") }
+        let answer = try await session.perform(
+            CurlRequest(
+                url: server.url + path, method: method.rawValue, headers: headers, body: body.map { Data($0.utf8) },
+                timeoutMilliseconds: 60_000, caFile: nil, caPath: nil, proxy: "", noProxy: nil))
+        var fields = HTTPFields()
+        for (name, value) in answer.headers {
+            fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value))
         }
+        return Reply(
+            status: HTTPResponse.Status(code: answer.status), text: String(decoding: answer.body, as: UTF8.self),
+            headers: fields)
     }
 
     /// Registers an account and returns its id and token pair.
