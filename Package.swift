@@ -22,11 +22,16 @@ let package = Package(
         .target(name: "FitIQCore"),
         // The JSON cache on disk: adapters for the store ports.
         .target(name: "FitIQCache", dependencies: ["FitIQCore"]),
-        // In-memory implementations of every port, a manual clock, fixtures, and the development server
-        // for tests (in this process or as the built executable). Only test targets depend on it.
+        // What unit tests need, without the development server: in-memory implementations of every port,
+        // a manual clock, child processes, the built programs and the repository's tools.
+        .target(name: "FitIQTestBasics", dependencies: ["FitIQCore"]),
+        // The test harness: the development server (in this process or as the built executable) with
+        // everything above. Only test targets depend on these two.
         .target(
             name: "FitIQTestSupport",
-            dependencies: ["FitIQCore", "FitIQDevServer", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "FitIQCore", "FitIQTestBasics", "FitIQDevServer", .product(name: "Logging", package: "swift-log"),
+            ]),
         // HTTP sync layer: adapters for the remote ports, on libcurl (proxies and CA files from the
         // environment, as every Linux tool reads them).
         .target(
@@ -92,9 +97,9 @@ let package = Package(
         ),
 
         // Fixtures are read from the source tree (#filePath), not bundled.
-        .testTarget(name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQTestBasics"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "FitIQCacheTests", dependencies: ["FitIQCore", "FitIQCache", "FitIQTestSupport"],
+            name: "FitIQCacheTests", dependencies: ["FitIQCore", "FitIQCache", "FitIQTestBasics"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FitIQHTTPTests",
@@ -118,11 +123,11 @@ let package = Package(
                 "FitIQCore", "FitIQDevServer", "FitIQTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "FitIQTUITests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQTestSupport"]),
+        .testTarget(name: "FitIQTUITests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQTestBasics"]),
         .testTarget(
-            name: "FitIQEditorTests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQEditor", "FitIQTestSupport"]),
+            name: "FitIQEditorTests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQEditor", "FitIQTestBasics"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "FitIQTUI"]),
-        .testTarget(name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQHealth", "FitIQTestSupport"]),
+        .testTarget(name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQHealth", "FitIQTestBasics"]),
         .testTarget(
             name: "FitIQDevServerTests",
             dependencies: [

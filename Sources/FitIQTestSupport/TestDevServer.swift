@@ -1,4 +1,5 @@
 import FitIQDevServer
+@_exported import FitIQTestBasics
 import Foundation
 import Logging
 import Synchronization

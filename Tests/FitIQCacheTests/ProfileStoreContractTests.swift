@@ -1,6 +1,6 @@
 import FitIQCache
 import FitIQCore
-import FitIQTestSupport
+import FitIQTestBasics
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import FitIQCore
-import FitIQTestSupport
+import FitIQTestBasics
 import Foundation
 
 /// A cached account state as after the first pull of `TestHarness.serverProfile`.

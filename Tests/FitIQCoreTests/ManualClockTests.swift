@@ -1,4 +1,4 @@
-import FitIQTestSupport
+import FitIQTestBasics
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import FitIQCore
-import FitIQTestSupport
+import FitIQTestBasics
 import Foundation
 import Testing
 

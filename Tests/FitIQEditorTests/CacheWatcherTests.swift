@@ -1,6 +1,6 @@
 import FitIQCore
 import FitIQTUI
-import FitIQTestSupport
+import FitIQTestBasics
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import FitIQCore
 import FitIQEditor
 import FitIQTUI
-import FitIQTestSupport
+import FitIQTestBasics
 import Foundation
 import Synchronization
 import Testing

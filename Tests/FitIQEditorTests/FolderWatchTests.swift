@@ -1,5 +1,5 @@
 import FitIQEditor
-import FitIQTestSupport
+import FitIQTestBasics
 import Foundation
 import Testing
 

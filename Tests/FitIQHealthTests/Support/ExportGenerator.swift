@@ -1,4 +1,4 @@
-import FitIQTestSupport
+import FitIQTestBasics
 import Foundation
 
 /// Runs `scripts/health/make-health-export.py` to make test exports.
