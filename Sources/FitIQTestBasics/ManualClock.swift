@@ -21,6 +21,14 @@ public final class ManualClock: Clock, Sendable {
     private struct State {
         var now = Instant(offset: .zero)
         var sleepers: [Sleeper] = []
+        /// How many sleeps began (woken or not).
+        var sleepsBegun = 0
+        /// Told each time a sleep begins.
+        var watchers: [@Sendable () -> Void] = []
+        /// Tasks waiting for a number of sleepers (``waitForSleepers(_:timeout:)``).
+        var sleeperWaits: [(id: UUID, count: Int, wake: CheckedContinuation<Void, Never>)] = []
+        /// Waits whose time ran out, in case one had not parked yet.
+        var expiredWaits: Set<UUID> = []
     }
 
     private let state = Mutex(State())
@@ -49,13 +57,23 @@ public final class ManualClock: Clock, Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // Checked under the lock the cancellation handler takes: a task cancelled before it began
                 // to sleep (the handler then found no sleeper to wake) does not sleep at all.
-                let resumeNow = state.withLock { state -> Result<Void, any Error>? in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if deadline <= state.now { return .success(()) }
+                typealias Outcome = (
+                    resumeNow: Result<Void, any Error>?, watchers: [@Sendable () -> Void],
+                    waits: [CheckedContinuation<Void, Never>]
+                )
+                let (resumeNow, watchers, waits) = state.withLock { state -> Outcome in
+                    if Task.isCancelled { return (.failure(CancellationError()), [], []) }
+                    state.sleepsBegun += 1
+                    if deadline <= state.now { return (.success(()), state.watchers, []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return nil
+                    let count = state.sleepers.count
+                    let waits = state.sleeperWaits.filter { $0.count <= count }.map(\.wake)
+                    state.sleeperWaits.removeAll { $0.count <= count }
+                    return (nil, state.watchers, waits)
                 }
                 if let resumeNow { continuation.resume(with: resumeNow) }
+                waits.forEach { $0.resume() }
+                watchers.forEach { $0() }
             }
         } onCancel: {
             let sleeper = state.withLock { state -> Sleeper? in
@@ -86,12 +104,47 @@ public final class ManualClock: Clock, Sendable {
         return true
     }
 
-    /// Waits (yielding, not sleeping) until at least `count` tasks sleep on the clock.
+    /// How many sleeps have begun on the clock, woken or not.
+    public var sleepsBegun: Int { state.withLock { $0.sleepsBegun } }
+
+    /// Calls `watcher` each time a task begins to sleep on the clock (from that task).
+    public func whenSleepBegins(_ watcher: @escaping @Sendable () -> Void) {
+        state.withLock { $0.watchers.append(watcher) }
+    }
+
+    /// Waits until at least `count` tasks sleep on the clock: woken by the sleep that makes them
+    /// `count`. Throws after `timeout` (a hang guard).
     public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws {
-        let limit = ContinuousClock.now.advanced(by: timeout)
-        while sleeperCount < count {
-            guard ContinuousClock.now < limit else { throw CancellationError() }
-            await Task.yield()
+        let id = UUID()
+        let reached = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
+                    let now = self.state.withLock { state -> Bool in
+                        if state.sleepers.count >= count || state.expiredWaits.contains(id) { return true }
+                        state.sleeperWaits.append((id, count, wake))
+                        return false
+                    }
+                    if now { wake.resume() }
+                }
+                return true
+            }
+            group.addTask {
+                try? await ContinuousClock().sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            if !first {
+                // The waiter above is still parked: let it go, so the group can end.
+                let waits = self.state.withLock { state in
+                    state.expiredWaits.insert(id)
+                    defer { state.sleeperWaits.removeAll { $0.id == id } }
+                    return state.sleeperWaits.filter { $0.id == id }.map(\.wake)
+                }
+                waits.forEach { $0.resume() }
+            }
+            return first
         }
+        guard reached else { throw CancellationError() }
     }
 }

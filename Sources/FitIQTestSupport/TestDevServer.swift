@@ -211,9 +211,7 @@ public final class TestDevServer: Sendable {
     }
 
     private static func makeFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-dev-server-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+        try TemporaryFolder("fitiq-dev-server").url
     }
 }
 
@@ -224,23 +222,18 @@ private final class ServerProcess: Sendable {
     }
 
     let port: Int
-    private let process: Process
-    private let input: Pipe
-    private let exited: Task<Void, Never>
+    private let child: ChildProcess
 
-    private init(port: Int, process: Process, input: Pipe, exited: Task<Void, Never>) {
+    private init(port: Int, child: ChildProcess) {
         self.port = port
-        self.process = process
-        self.input = input
-        self.exited = exited
+        self.child = child
     }
 
     static func start(_ configuration: DevServerConfiguration, clockFile: URL, folder: URL) async throws
         -> ServerProcess
     {
-        let process = Process()
-        process.executableURL = try BuiltProducts.executable(named: "fitiq-dev-server")
         var arguments = [
+            try BuiltProducts.executable(named: "fitiq-dev-server").path,
             "--host", configuration.host, "--port", "\(configuration.port)", "--access-token-ttl",
             "\(configuration.accessTokenTTL)", "--refresh-token-ttl", "\(configuration.refreshTokenTTL)",
             "--response-shape", configuration.responseShape.rawValue, "--latency-ms",
@@ -252,65 +245,30 @@ private final class ServerProcess: Sendable {
         if case .file(let path) = configuration.storage { arguments += ["--database", path] }
         if configuration.registerCreatesProfile { arguments.append("--register-creates-profile") }
         if configuration.demoAccount != nil { arguments.append("--demo-account") }
-        process.arguments = arguments
         var environment = [
             "PATH": "/usr/bin:/bin", "FITIQ_DEV_API_KEY": configuration.apiKey,
             "FITIQ_DEV_JWT_SECRET": configuration.jwtSecret,
         ]
         environment["FITIQ_DEV_DEMO_PASSWORD"] = configuration.demoAccount?.password
-        process.environment = environment
-        let input = Pipe()
-        let output = Pipe()
-        // Only the server gets these pipes: other children of this process must not hold them open (a
-        // server whose standard input stays open would outlive a test process that crashed).
-        for descriptor in [input.fileHandleForWriting.fileDescriptor, output.fileHandleForReading.fileDescriptor] {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        }
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = try FileHandle(
-            forWritingTo: {
-                let log = folder.appendingPathComponent("server.log")
-                FileManager.default.createFile(atPath: log.path, contents: nil)
-                return log
-            }())
-        let (ended, ending) = AsyncStream.makeStream(of: Void.self)
-        process.terminationHandler = { _ in ending.finish() }
-        try process.run()
-        let exited = Task {
-            for await _ in ended {}
-        }
-        // The first line on standard output names the port; it comes once the server listens. Reading
-        // blocks, so it happens on a thread of its own; a server that never says it (a hang) is
-        // stopped after a generous minute, which ends the reading.
-        let hangGuard = Task {
-            try await Task.sleep(for: .seconds(60))
-            process.terminate()
-        }
-        defer { hangGuard.cancel() }
-        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            let thread = Thread {
-                var bytes: [UInt8] = []
-                while let byte = try? output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A {
-                    bytes.append(byte)
-                }
-                continuation.resume(returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
-            }
-            thread.start()
-        }
+        // Its input is held open by this process: a server never outlives a test process that crashed.
+        let log = folder.appendingPathComponent("server.log")
+        let child = try ChildProcess(
+            arguments, environment: environment, input: .heldOpen, output: .lines, errors: .file(log))
+        // The first line on standard output names the port; it comes once the server listens.
+        let line = try? await child.waitForLines(within: .seconds(60)) { !$0.isEmpty }.first
         guard let line, let port = line.split(separator: ":").last.flatMap({ Int($0) }) else {
-            process.terminate()
-            await exited.value
-            let log = (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
-            throw Failed(description: "fitiq-dev-server did not start: \(line ?? "no output")\n\(log)")
+            child.signal(SIGTERM)
+            await child.exit(within: .seconds(20))
+            let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw Failed(description: "fitiq-dev-server did not start: \(line ?? "no output")\n\(said)")
         }
-        return ServerProcess(port: port, process: process, input: input, exited: exited)
+        return ServerProcess(port: port, child: child)
     }
 
     /// Asks for a graceful shutdown (SIGTERM) and waits until the process has ended.
     func stop() async {
-        if process.isRunning { process.terminate() }
-        try? input.fileHandleForWriting.close()
-        await exited.value
+        child.signal(SIGTERM)
+        child.closeInput()
+        await child.exit(within: .seconds(60))
     }
 }

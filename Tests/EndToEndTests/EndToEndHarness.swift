@@ -22,9 +22,9 @@ struct EndToEnd: Sendable {
 
     /// Runs `body` with fresh folders, removed afterwards.
     static func with<T: Sendable>(_ body: @Sendable (EndToEnd) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("fitiq-e2e")
+        defer { temporary.remove() }
+        let folder = temporary.url
         let harness = EndToEnd(
             folder: folder, executable: try BuiltProducts.executable(named: "fitiq-tui"),
             database: folder.appendingPathComponent("server.sqlite"))
@@ -82,6 +82,7 @@ struct EndToEnd: Sendable {
     var sttyAllBefore: URL { folder.appendingPathComponent("stty-a-before") }
     var sttyAllAfter: URL { folder.appendingPathComponent("stty-a-after") }
     /// Where the wrapper script saves the exit status of `fitiq-tui`.
+    /// Where the wrapper script writes `fitiq-tui`'s exit status once it ended (before it says so).
     var exitStatusFile: URL { folder.appendingPathComponent("exit-status") }
     /// Where the wrapper script saves the environment it got (before `env -i`): over SSH, what sshd set.
     var terminalEnvironmentFile: URL { folder.appendingPathComponent("terminal-environment") }
@@ -91,19 +92,21 @@ struct EndToEnd: Sendable {
         try String(contentsOf: terminalEnvironmentFile, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
-    /// Waits until the wrapper script has recorded how `fitiq-tui` ended; returns its exit status.
+    /// Waits until the wrapper script in `tui` says how `fitiq-tui` ended (on the screen, woken as the
+    /// screen changes); returns the exit status it wrote just before, or `nil` if it did not say so
+    /// within `timeout`.
     ///
-    /// (Read from the script rather than from tmux's `pane_dead_status`: Debian's tmux, built with
+    /// (Told by the script rather than by tmux's `pane_dead_status`: Debian's tmux, built with
     /// utempter, now and then misses the `SIGCHLD` of a pane's process and never learns its status.)
-    func waitForExitStatus(timeout: Duration = TmuxSession.defaultTimeout) async throws -> Int32? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if let text = try? String(contentsOf: exitStatusFile, encoding: .utf8), text.hasSuffix("\n") {
-                return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            }
-            try await Task.sleep(for: .milliseconds(100))
+    func waitForExitStatus(of tui: TmuxSession, timeout: Duration = TmuxSession.defaultTimeout) async throws
+        -> Int32?
+    {
+        let said = "fitiq-tui exited with status"
+        let count = try? await tui.waitUntil(said, timeout: timeout, history: true) { rows in
+            rows.contains { $0.contains(said) }
         }
-        return nil
+        guard count != nil, let text = try? String(contentsOf: exitStatusFile, encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Opens the terminal UI against `server` in a fresh tmux server (100×30).

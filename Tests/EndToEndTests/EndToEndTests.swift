@@ -332,13 +332,10 @@ extension EndToEndTests {
 
             // Killed outright: no clean-up code runs, yet the server notices its parent is gone.
             kill(client, SIGKILL)
-            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            while ProcessTree.isAlive(server) && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(!ProcessTree.isAlive(server), "fitiq-dev-server outlived the demo that started it")
-            _ = try await e2e.waitForExitStatus()
-            try FileManager.default.removeItem(at: e2e.exitStatusFile)
+            #expect(
+                await ProcessTree.ended(server, within: .seconds(10)),
+                "fitiq-dev-server outlived the demo that started it")
+            _ = try await e2e.waitForExitStatus(of: first)
 
             // The next demo removes the abandoned cache (its tokens were signed by the stopped server).
             let second = try e2e.openTUI(arguments: ["demo"], extraEnvironment: ["TMPDIR": temporary.path])
@@ -346,7 +343,7 @@ extension EndToEndTests {
             try await second.waitUntil("the second demo") { $0.title.contains("demo@fitiq.dev") }
             #expect(try demoFolders().count == 1)
             try second.send("q")
-            let status = try await e2e.waitForExitStatus()
+            let status = try await e2e.waitForExitStatus(of: second)
             let screen = try second.screen()
             #expect(status == 0, "the demo did not end:\n\(screen)")
             #expect(try demoFolders().isEmpty)
@@ -374,7 +371,7 @@ func rightBoxColumn(_ lines: [String]) -> Int? {
 /// The program ends with status 0 and leaves the terminal's settings as it found them and its
 /// screen gone (the alternate screen left).
 private func expectCleanExit(_ e2e: EndToEnd, _ tui: TmuxSession) async throws {
-    let status = try await e2e.waitForExitStatus()
+    let status = try await e2e.waitForExitStatus(of: tui)
     let screen = try tui.screen()
     #expect(status == 0, "fitiq-tui ended with status \(String(describing: status)):\n\(screen)")
     let before = try String(contentsOf: e2e.sttyBefore, encoding: .utf8)

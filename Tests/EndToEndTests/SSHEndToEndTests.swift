@@ -93,7 +93,7 @@ struct SSHEndToEndTests {
             try tui.send("q")
             try await tui.waitFor("Unsaved edits")
             try tui.send("y")
-            #expect(try await e2e.waitForExitStatus() == 0)
+            #expect(try await e2e.waitForExitStatus(of: tui) == 0)
             // The remote terminal itself changed size: 100×30 when it started, 80×24 at the end.
             let before = try String(contentsOf: e2e.sttyAllBefore, encoding: .utf8)
             let after = try String(contentsOf: e2e.sttyAllAfter, encoding: .utf8)
@@ -164,7 +164,7 @@ struct SSHEndToEndTests {
             try tui.send("q")
 
             let screen = try await tui.waitFor(all: ["fitiq-tui exited with status 0", "ssh exited with status 0"])
-            #expect(try await e2e.waitForExitStatus() == 0)
+            #expect(try await e2e.waitForExitStatus(of: tui) == 0)
             #expect(!screen.contains("Physical"), "the editor is still shown:\n\(screen)")
             let before = try String(contentsOf: e2e.sttyAllBefore, encoding: .utf8)
             let after = try String(contentsOf: e2e.sttyAllAfter, encoding: .utf8)
@@ -197,7 +197,7 @@ struct SSHEndToEndTests {
             #expect(received.contains("TERM=\(term)\n"), "sshd gave the remote terminal the client's TERM")
             try tui.send("q")
             _ = try await tui.waitFor(all: ["fitiq-tui exited with status 0", "ssh exited with status 0"])
-            #expect(try await e2e.waitForExitStatus() == 0)
+            #expect(try await e2e.waitForExitStatus(of: tui) == 0)
             let lines = TmuxSession.rows(of: try tui.screenAndHistory())
             #expect(lines.contains(notice), "said again after quitting:\n\(lines)")
             #expect(
@@ -258,7 +258,7 @@ struct SSHEndToEndTests {
                 "Heights: 6 found, 6 new, 6 posted.", "fitiq-tui exited with status 0", "ssh exited with status 0",
             ])
             #expect(screen.contains("Read \(export.path) in"), "\(screen)")
-            #expect(try await e2e.waitForExitStatus() == 0)
+            #expect(try await e2e.waitForExitStatus(of: tui) == 0)
             let stored = try await server.snapshot()
             #expect(stored.heightEntries.count == 6)
             try expectNoLocaleArrived(e2e)

@@ -57,8 +57,7 @@ struct SSHServer: Sendable {
         where !FileManager.default.isExecutableFile(atPath: program) {
             throw Failed(description: "\(program) is missing: install openssh-server and openssh-client (make deps)")
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-sshd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder("fitiq-sshd").url
         do {
             for key in ["host_key", "client_key"] {
                 try makeKey(folder.appendingPathComponent(key))

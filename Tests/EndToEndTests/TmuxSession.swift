@@ -1,10 +1,12 @@
+import FitIQTestSupport
 import Foundation
 
 /// Drives a program on a real terminal: a private tmux server (`-L`, no user config) with one
 /// detached session, keys in through `send-keys`, the screen out through `capture-pane`.
 ///
-/// Every check polls the screen until the expected text appears, with a generous deadline: the
-/// deadline is a guard against hangs on a loaded machine, not a performance check.
+/// Every check waits for the whole expected screen: it reads the screen again each time the pane's
+/// program writes, which a tmux control-mode client attached to the session reports (`%output`);
+/// nothing sleeps. The deadline is a guard against hangs on a loaded machine, not a performance check.
 struct TmuxSession: Sendable {
     /// The `TERM` programs get unless a test chooses another: what tmux says its panes are.
     static let term = "tmux-256color"
@@ -74,6 +76,8 @@ struct TmuxSession: Sendable {
     /// Where the program really runs when the pane only reaches it (sshd, for a program run through
     /// SSH): a timeout reports this process and its descendants as well.
     var remoteProcesses: Int32?
+    /// A control-mode client of the session: a line for each write of the pane's program.
+    let control: ChildProcess
 
     private static let target = "e2e"
 
@@ -87,7 +91,9 @@ struct TmuxSession: Sendable {
             socket: socket,
             [
                 "new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)", command, ";",
-                "set-option", "-g", "remain-on-exit", "on",
+                "set-option", "-g", "remain-on-exit", "on", ";",
+                // The control client below must not resize the window to its own size.
+                "set-option", "-g", "window-size", "manual",
             ])
         let pids = try run(socket: socket, ["display-message", "-p", "-t", target, "#{pid} #{pane_pid}"])
         let numbers = pids.split(separator: " ").compactMap {
@@ -97,7 +103,10 @@ struct TmuxSession: Sendable {
             _ = try? run(socket: socket, ["kill-server"])
             throw CommandFailed(arguments: ["display-message"], status: 0, output: "no process ids in \(pids)")
         }
-        return TmuxSession(socket: socket, serverPID: numbers[0], panePID: numbers[1])
+        let control = try ChildProcess(
+            ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null", "-C", "attach-session", "-t", target],
+            environment: environment, input: .heldOpen, output: .lines)
+        return TmuxSession(socket: socket, serverPID: numbers[0], panePID: numbers[1], control: control)
     }
 
     /// Sends named keys (`Tab`, `BTab`, `Enter`, `Escape`, `C-s`, `C-u`, or single characters).
@@ -167,25 +176,36 @@ struct TmuxSession: Sendable {
         }
     }
 
-    /// Waits until `condition` holds for the screen's rows; returns that screen.
+    /// Waits until `condition` holds for the screen's rows; returns that screen. The screen is read
+    /// again after each write of the program, and only then.
     @discardableResult
+    /// With `history`, the rows scrolled off above the screen count too (``screenAndHistory()``).
     func waitUntil(
-        _ description: String, timeout: Duration = defaultTimeout, _ condition: ([String]) -> Bool
+        _ description: String, timeout: Duration = defaultTimeout, history: Bool = false,
+        _ condition: ([String]) -> Bool
     ) async throws -> String {
         let deadline = ContinuousClock.now.advanced(by: timeout)
+        // Attached: from here on, every write of the program is reported.
+        try? await control.waitForLines(within: timeout) { $0.contains { $0.hasPrefix("%session-changed") } }
         while true {
-            let screen = try screen()
+            // Counted before the screen is read: a write that comes after wakes the wait below.
+            let seen = control.lines.count
+            let screen = try history ? screenAndHistory() : screen()
             if condition(Self.rows(of: screen)) { return screen }
-            if ContinuousClock.now > deadline {
-                throw Timeout(waitingFor: description, screen: screen, processes: processReport())
+            do {
+                try await control.waitForLines(within: deadline - ContinuousClock.now) { $0.count > seen }
+            } catch {
+                let last = (try? history ? screenAndHistory() : self.screen()) ?? screen
+                if condition(Self.rows(of: last)) { return last }
+                throw Timeout(waitingFor: description, screen: last, processes: processReport())
             }
-            try await Task.sleep(for: .milliseconds(100))
         }
     }
 
     /// Stops the tmux server and makes sure nothing it started is still running.
     func kill() {
         let started = ProcessTree.descendants(of: panePID) + [panePID, serverPID]
+        control.closeInput()
         _ = try? run(["kill-server"])
         ProcessTree.reap(started, within: .seconds(10))
     }
@@ -194,11 +214,12 @@ struct TmuxSession: Sendable {
         try Self.run(socket: socket, arguments)
     }
 
+    /// A UTF-8 locale so that tmux passes and captures wide characters; nothing else inherited.
+    private static let environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHELL": "/bin/sh"]
+
     private static func run(socket: String, _ arguments: [String]) throws -> String {
-        // A UTF-8 locale so that tmux passes and captures wide characters; nothing else inherited.
         let result = try CleanSpawn.run(
-            "/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments,
-            environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SHELL": "/bin/sh"])
+            "/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments, environment: environment)
         guard result.status == 0 else {
             throw CommandFailed(arguments: arguments, status: result.status, output: result.output)
         }
@@ -242,7 +263,7 @@ enum CleanSpawn {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        closeInheritedFiles(&actions)
+        ChildProcess.closeInheritedFiles(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -270,21 +291,6 @@ enum CleanSpawn {
     static func exitStatus(_ status: Int32) -> Int32 {
         (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
-
-    /// Closes every file but standard input, output and error in the child: glibc's
-    /// `posix_spawn_file_actions_addclosefrom_np` when there is one (Swift's Glibc module does not
-    /// declare it), else each descriptor open now.
-    private static func closeInheritedFiles(_ actions: inout posix_spawn_file_actions_t) {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
-            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
-            return
-        }
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
-        }
-    }
 }
 
 /// Processes by id, read from `/proc`: used only to end what a test started.
@@ -309,13 +315,45 @@ enum ProcessTree {
 
     /// Waits for `pids` to end; any still alive at the deadline is killed.
     static func reap(_ pids: [Int32], within timeout: Duration) {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        var alive = pids.filter(isAlive)
-        while !alive.isEmpty && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            alive = alive.filter(isAlive)
+        for pid in stillRunning(pids, after: timeout) { Foundation.kill(pid, SIGKILL) }
+    }
+
+    /// Waits until every one of `pids` has ended, or `timeout` passed; returns those still running.
+    /// Each is watched through a pidfd (`pidfd_open`, Linux 5.3), which `poll` reports readable when
+    /// the process ends: woken by the end itself, whoever's child it is.
+    static func stillRunning(_ pids: [Int32], after timeout: Duration) -> [Int32] {
+        typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else {
+            return pids.filter(isAlive)
         }
-        for pid in alive { Foundation.kill(pid, SIGKILL) }
+        let open = unsafeBitCast(symbol, to: PidfdOpen.self)
+        // A process already gone has no pidfd to open.
+        var watched = pids.compactMap { pid -> (pid: Int32, fd: Int32)? in
+            let fd = open(pid, 0)
+            return fd >= 0 ? (pid, fd) : nil
+        }
+        defer { watched.forEach { close($0.fd) } }
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while !watched.isEmpty {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { break }
+            var polled = watched.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            guard poll(&polled, nfds_t(polled.count), ChildExit.milliseconds(left)) >= 0 || errno == EINTR else {
+                break
+            }
+            for (index, entry) in polled.enumerated().reversed() where entry.revents != 0 {
+                close(watched[index].fd)
+                watched.remove(at: index)
+            }
+        }
+        return watched.map(\.pid).filter(isAlive)
+    }
+
+    /// Waits, off the test's threads, until `pid` has ended or `timeout` passed; whether it ended.
+    static func ended(_ pid: Int32, within timeout: Duration) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: stillRunning([pid], after: timeout).isEmpty) }
+        }
     }
 
     /// The command name of `pid` (`/proc/PID/comm`), if it runs.

@@ -11,9 +11,9 @@ struct CLIHarness: Sendable {
 
     /// Runs `body` with a fresh folder.
     static func with<T: Sendable>(_ body: @Sendable (inout CLIHarness) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("fitiq-cli")
+        defer { temporary.remove() }
+        let folder = temporary.url
         let environment = [
             "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
             "XDG_STATE_HOME": folder.appendingPathComponent("state").path,

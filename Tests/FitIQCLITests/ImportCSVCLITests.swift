@@ -118,16 +118,14 @@ struct ImportCSVCLITests {
             ]
             var outcomes: [Int] = []
             for moment in moments {
-                let process = Process()
-                process.executableURL = cli.runner.executable
-                process.arguments = ["import-csv", file.path, "--no-sync"]
-                process.environment = cli.runner.environment
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                while process.isRunning && !moment.reached(process.processIdentifier) { await Task.yield() }
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                let child = try ChildProcess(
+                    [cli.runner.executable.path, "import-csv", file.path, "--no-sync"],
+                    environment: cli.runner.environment, output: .discarded)
+                // Watched through /proc, which tells of no change: the moment is looked for as the process
+                // runs (yielding, never sleeping), and the kill lands as soon as it is seen.
+                while !child.hasEnded && !moment.reached(child.pid) { await Task.yield() }
+                child.signal(SIGKILL)
+                await child.exit()
                 let status = try await cli.run(["status", "--json"])
                 #expect(status.status == 0, "\(status)")
                 let pending = try #require(try CLIHarness.json(status) as? [String: Any])["pendingChanges"] as? Int

@@ -11,48 +11,28 @@ import Testing
 /// in front of the development server) trusted only once `SSL_CERT_FILE` names its CA.
 @Suite(.timeLimit(.minutes(3)))
 struct ProxyCLITests {
-    /// A program of the test running in the background until ``stop()``.
-    final class Daemon: Sendable {
-        let process: Process
+    /// A program of the test running in the background until ``stop()``, its output read line by line.
+    struct Daemon: Sendable {
+        let child: ChildProcess
         let port: Int
-        private let exited: Task<Void, Never>
 
-        private init(process: Process, port: Int, exited: Task<Void, Never>) {
-            self.process = process
-            self.port = port
-            self.exited = exited
-        }
-
-        /// Starts `arguments` and returns once something accepts connections on `port`.
-        static func start(_ arguments: [String], port: Int, log: URL) async throws -> Daemon {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: arguments[0])
-            process.arguments = Array(arguments.dropFirst())
-            FileManager.default.createFile(atPath: log.path, contents: nil)
-            let output = try FileHandle(forWritingTo: log)
-            process.standardOutput = output
-            process.standardError = output
-            process.standardInput = FileHandle.nullDevice
-            let (ended, ending) = AsyncStream.makeStream(of: Void.self)
-            process.terminationHandler = { _ in ending.finish() }
-            try process.run()
-            let daemon = Daemon(process: process, port: port, exited: Task { for await _ in ended {} })
-            let deadline = ContinuousClock.now + .seconds(10)
-            // Waits for the port to accept (the state wanted), with a deadline.
-            while !accepts(port) {
-                guard process.isRunning, ContinuousClock.now < deadline else {
-                    await daemon.stop()
-                    let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                    throw Failure(text: "\(arguments[0]) did not listen on \(port): \(said)")
-                }
-                try await Task.sleep(for: .milliseconds(20))
+        /// Starts `arguments` and returns once it says it listens (a line that `ready` accepts).
+        static func start(_ arguments: [String], port: Int, ready: @escaping @Sendable (String) -> Bool) async throws
+            -> Daemon
+        {
+            let child = try ChildProcess(arguments, output: .lines)
+            do {
+                try await child.waitForLines(within: .seconds(20)) { $0.contains(where: ready) }
+            } catch {
+                await child.exit(within: .seconds(5))
+                throw Failure(text: "\(arguments[0]) did not listen on \(port): \(error)")
             }
-            return daemon
+            return Daemon(child: child, port: port)
         }
 
         func stop() async {
-            if process.isRunning { process.terminate() }
-            await exited.value
+            child.signal(SIGTERM)
+            await child.exit(within: .seconds(20))
         }
 
         /// A port nothing listens on now (the kernel's choice for a socket bound to port 0).
@@ -71,20 +51,6 @@ struct ProxyCLITests {
             guard bound else { throw Failure(text: "no free port") }
             return Int(UInt16(bigEndian: address.sin_port))
         }
-
-        static func accepts(_ port: Int) -> Bool {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            return withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-        }
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -92,26 +58,34 @@ struct ProxyCLITests {
         var description: String { text }
     }
 
-    /// tinyproxy on a free port with a configuration of its own, logging every request.
-    static func tinyproxy(in folder: URL) async throws -> (Daemon, log: URL) {
+    /// tinyproxy on a free port with a configuration of its own, logging every request to its output.
+    static func tinyproxy(in folder: URL) async throws -> Daemon {
         let port = try Daemon.freePort()
-        let log = folder.appendingPathComponent("tinyproxy-\(port).log")
         let config = folder.appendingPathComponent("tinyproxy-\(port).conf")
         try """
         Port \(port)
         Listen 127.0.0.1
         Timeout 30
-        LogFile "\(log.path)"
         LogLevel Info
         MaxClients 20
         Allow 127.0.0.1
         DisableViaHeader Yes
 
         """.write(to: config, atomically: true, encoding: .utf8)
-        let daemon = try await Daemon.start(
-            ["/usr/bin/tinyproxy", "-d", "-c", config.path], port: port,
-            log: folder.appendingPathComponent("tinyproxy-\(port).out"))
-        return (daemon, log)
+        return try await Daemon.start(["/usr/bin/tinyproxy", "-d", "-c", config.path], port: port) {
+            $0.contains("Accepting connections")
+        }
+    }
+
+    /// The requests tinyproxy logged before the barrier `GET /health?<mark>`, sent through it now: the
+    /// proxy logs in order, so every request made before is in what it wrote by then.
+    static func requests(through proxy: Daemon, server: String, mark: String) async throws -> [String] {
+        let barrier = "\(server)/health?\(mark)"
+        let curl = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/curl"), environment: [:])
+        let sent = try await curl.run(["-sS", "-o", "/dev/null", "-x", "http://127.0.0.1:\(proxy.port)", barrier])
+        #expect(sent.status == 0, "\(sent)")
+        let lines = try await proxy.child.waitForLines { $0.contains { $0.contains("GET \(barrier)") } }
+        return lines.prefix { !$0.contains("GET \(barrier)") }.filter { $0.contains("Request (") }
     }
 
     @Test func aSyncGoesThroughTheProxyInTheEnvironmentAndPastItForNoProxy() async throws {
@@ -119,27 +93,25 @@ struct ProxyCLITests {
             let server = try await TestDevServer.start()
             defer { Task { await server.stop() } }
             cli.server = server.url
-            let (proxy, log) = try await Self.tinyproxy(in: cli.folder)
+            let proxy = try await Self.tinyproxy(in: cli.folder)
             defer { Task { await proxy.stop() } }
             var through = cli
             through.runner.environment["http_proxy"] = "http://127.0.0.1:\(proxy.port)"
             #expect(try await through.register().status == 0)
             let logged = try await through.run(["weight", "set", "72.4"])
             #expect(logged.stdout.contains("Saved and synced."), "\(logged)")
-            let requests = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
-                .filter { $0.contains("Request (") }
             let base = server.url.hasSuffix("/") ? String(server.url.dropLast()) : server.url
+            let requests = try await Self.requests(through: proxy, server: base, mark: "first")
             #expect(requests.contains { $0.contains("POST \(base)/api/v1/auth/register") }, "\(requests)")
             #expect(requests.contains { $0.contains("POST \(base)/api/v1/progress") }, "\(requests)")
 
             // no_proxy lists the server: the same requests go past the proxy, which sees none.
             var past = through
             past.runner.environment["no_proxy"] = "127.0.0.1"
-            let before = requests.count
             #expect(try await past.run(["weight", "set", "72.6"]).stdout.contains("Saved and synced."))
-            let after = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
-                .filter { $0.contains("Request (") }.count
-            #expect(after == before)
+            let after = try await Self.requests(through: proxy, server: base, mark: "second")
+            // Everything up to the first barrier, and the barrier itself: nothing else.
+            #expect(after.count == requests.count + 1, "\(after)")
         }
     }
 
@@ -172,7 +144,7 @@ struct ProxyCLITests {
             cli.server = server.url
             #expect(try await cli.register().status == 0)
             await server.stop()
-            let (proxy, _) = try await Self.tinyproxy(in: cli.folder)
+            let proxy = try await Self.tinyproxy(in: cli.folder)
             defer { Task { await proxy.stop() } }
             cli.runner.environment["http_proxy"] = "http://127.0.0.1:\(proxy.port)"
             let named = "the proxy http://127.0.0.1:\(proxy.port)"
@@ -215,10 +187,11 @@ struct ProxyCLITests {
             let upstream = try #require(URL(string: server.url)?.port)
             let tls = try await Daemon.start(
                 [
-                    "/usr/bin/socat",
+                    "/usr/bin/socat", "-d", "-d",
                     "OPENSSL-LISTEN:\(port),bind=127.0.0.1,reuseaddr,fork,verify=0,cert=\(folder.path)/server.pem,key=\(folder.path)/server.key",
                     "TCP:127.0.0.1:\(upstream)",
-                ], port: port, log: folder.appendingPathComponent("socat.log"))
+                ], port: port
+            ) { $0.contains("listening on") }
             defer { Task { await tls.stop() } }
             cli.server = "https://127.0.0.1:\(port)"
 

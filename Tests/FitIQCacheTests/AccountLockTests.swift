@@ -1,5 +1,6 @@
 import FitIQCache
 import FitIQCore
+import FitIQTestBasics
 import Foundation
 import Testing
 
@@ -9,9 +10,8 @@ struct AccountLockTests {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let account = folder.appendingPathComponent("account")
             // Given another process holding the account lock (long enough even on a loaded machine)
-            let holder = try ChildProcess.launch(
-                ["hold-lock", account.path, "60000"], output: folder.appendingPathComponent("holder.out"))
-            try await holder.waitForLines(1)
+            let holder = try ChildProcess.crashChild(["hold-lock", account.path, "60000"])
+            try await holder.waitForLines { $0.count >= 1 }
             let lockFile = account.appendingPathComponent("lock")
             // When this process waits only briefly, then it is told who holds the lock
             let impatient = AccountLock(file: lockFile, timeout: .milliseconds(200))
@@ -27,20 +27,19 @@ struct AccountLockTests {
             // again and again while it waits is what the impatient waiter above went through.)
             let patient = AccountLock(file: lockFile, timeout: .seconds(30))
             async let held = patient.withLock { true }
-            holder.kill(SIGTERM)
+            holder.signal(SIGTERM)
             #expect(try await held)
-            #expect(try await holder.wait() == 128 + SIGTERM)
+            #expect(await holder.exit() == 128 + SIGTERM)
         }
     }
 
     @Test func lockHeldByAKilledProcessIsFree() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let account = folder.appendingPathComponent("account")
-            let holder = try ChildProcess.launch(
-                ["hold-lock", account.path, "60000"], output: folder.appendingPathComponent("holder.out"))
-            try await holder.waitForLines(1)
-            holder.kill(SIGKILL)
-            try await holder.wait()
+            let holder = try ChildProcess.crashChild(["hold-lock", account.path, "60000"])
+            try await holder.waitForLines { $0.count >= 1 }
+            holder.signal(SIGKILL)
+            await holder.exit()
             let lock = AccountLock(file: account.appendingPathComponent("lock"), timeout: .seconds(2))
             #expect(try await lock.withLock { true })
         }
@@ -51,10 +50,9 @@ struct AccountLockTests {
             let account = folder.appendingPathComponent("account")
             // Given two processes each doing 50 read-modify-write increments at the same time
             let children = try (0..<2).map { index in
-                try ChildProcess.launch(
-                    ["increment", account.path, "50"], output: folder.appendingPathComponent("child-\(index).out"))
+                try ChildProcess.crashChild(["increment", account.path, "50"])
             }
-            for child in children { #expect(try await child.wait() == 0) }
+            for child in children { #expect(await child.exit() == 0) }
             // Then the counter is 100
             let store = JSONFileProfileStore(
                 folder: account, lock: AccountLock(file: account.appendingPathComponent("lock")))

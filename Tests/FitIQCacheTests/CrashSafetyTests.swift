@@ -1,5 +1,6 @@
 import FitIQCache
 import FitIQCore
+import FitIQTestBasics
 import Foundation
 import Testing
 
@@ -19,15 +20,13 @@ struct CrashSafetyTests {
             var start = 0
             for round in 0..<60 {
                 // Given a child saving value-N in a loop from `start`
-                let child = try ChildProcess.launch(
-                    ["save-loop", account.path, "\(start)"], output: folder.appendingPathComponent("round-\(round).out")
-                )
-                try await child.waitForLines(1)
+                let child = try ChildProcess.crashChild(["save-loop", account.path, "\(start)"])
+                try await child.waitForLines { $0.count >= 1 }
                 // When it is killed at a random moment (the random pause picks the moment: it makes the
                 // kill land anywhere in a save, and nothing waits for it to make something happen)
                 try await Task.sleep(for: .microseconds(Int.random(in: 0...30_000)))
-                child.kill(SIGKILL)
-                #expect(try await child.wait() == 128 + SIGKILL)
+                child.signal(SIGKILL)
+                #expect(await child.exit() == 128 + SIGKILL)
                 let acknowledged = child.lines.compactMap { Int($0) }
                 #expect(acknowledged.first == start)
                 lastAcknowledged = acknowledged.last ?? lastAcknowledged

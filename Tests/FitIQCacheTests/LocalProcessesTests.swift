@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQTestBasics
 import Foundation
 import Testing
 
@@ -18,14 +19,14 @@ struct LocalProcessesTests {
 
     @Test func aKilledProcessNoLongerRuns() async throws {
         try await withTemporaryDirectory { folder in
-            let child = try ChildProcess.launch(
-                ["hold-lock", folder.appendingPathComponent("account").path, "60000"],
-                output: folder.appendingPathComponent("child.out"))
-            try await child.waitForLines(1)
+            let child = try ChildProcess.crashChild([
+                "hold-lock", folder.appendingPathComponent("account").path, "60000",
+            ])
+            try await child.waitForLines { $0.count >= 1 }
             let identity = try #require(LocalProcesses.identity(of: child.pid))
             #expect(LocalProcesses.isRunning(identity))
-            child.kill(SIGKILL)
-            try await child.wait()
+            child.signal(SIGKILL)
+            await child.exit()
             #expect(!LocalProcesses.isRunning(identity))
         }
     }

@@ -1,12 +1,9 @@
+import FitIQTestBasics
 import Foundation
 
 /// Runs `body` with a fresh empty folder, removed afterwards.
 func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("fitiq-cache-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    return try await body(folder)
+    try await TemporaryFolder.with("fitiq-cache-tests", body)
 }
 
 /// The permission bits of `url` (`0o600`).

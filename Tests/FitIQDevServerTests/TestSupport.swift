@@ -49,10 +49,7 @@ enum TestSupport {
 
     /// A fresh temporary folder, removed when `body` returns.
     static func withTemporaryDirectory<Value>(_ body: (URL) async throws -> Value) async throws -> Value {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-dev-server-\(UUID())")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: url) }
-        return try await body(url)
+        try await TemporaryFolder.with("fitiq-dev-server", body)
     }
 }
 

@@ -197,14 +197,8 @@ struct EditorRun: Sendable {
     let account: Account
     let loop: EditorLoop
     let terminal: FakeTerminal
-    private let ended: Flag
-
-    /// A flag set from the loop's thread.
-    final class Flag: Sendable {
-        private let value = Mutex(false)
-        func set() { value.withLock { $0 = true } }
-        var isSet: Bool { value.withLock { $0 } }
-    }
+    /// Finished by the loop's thread when `run` returns.
+    private let ended: AsyncStream<Void>
 
     static func start(
         healthSource: (@Sendable (String) throws -> any HealthSource)? = nil, cacheWatch: (any CacheWatch)? = nil
@@ -218,12 +212,15 @@ struct EditorRun: Sendable {
                 clock: clock, now: { clock.date() }, timeZone: .utc, home: "/home/tester",
                 healthSource: healthSource, cacheWatch: cacheWatch))
         let terminal = FakeTerminal()
+        // A sleep beginning is a change a waiting test looks at (``waitFor(_:advancingClock:_:)``).
+        clock.whenSleepBegins { [terminal] in terminal.poke() }
         let initial = await loop.initialState(size: terminal.size)
-        let run = EditorRun(harness: harness, account: account, loop: loop, terminal: terminal, ended: Flag())
+        let (ended, finished) = AsyncStream.makeStream(of: Void.self)
+        let run = EditorRun(harness: harness, account: account, loop: loop, terminal: terminal, ended: ended)
         // `run(on:state:)` blocks like the real key loop: it gets a thread, not a task of the pool.
         let thread = Thread { [run] in
             run.loop.run(on: run.terminal, state: initial)
-            run.ended.set()
+            finished.finish()
         }
         thread.start()
         return run
@@ -263,27 +260,35 @@ struct EditorRun: Sendable {
             }
         }
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        let clock = harness.clock
         while true {
             if let screen = terminal.screen, condition(screen) { return screen }
             if ContinuousClock.now > deadline {
                 Issue.record("the editor never showed \(what); the screen was:\n\(terminal.screen?.description ?? "")")
                 throw CancellationError()
             }
-            harness.clock.advance(by: .milliseconds(200))
-            try await Task.sleep(for: .milliseconds(5))
+            // Time moves on to the next thing waiting for it, and the test waits for what that does: a
+            // frame, or a new sleep on the clock (a retry put off, a tick).
+            let (frames, sleeps) = (terminal.frameCount, clock.sleepsBegun)
+            clock.advanceToNextDeadline()
+            try await terminal.until("\(what) (a frame or a sleep after the clock moved)") { [terminal] in
+                terminal.frameCount > frames || clock.sleepsBegun > sleeps
+                    || (terminal.screen.map(condition) ?? false)
+            }
         }
     }
 
     /// Presses q and waits for the loop to end and its saves to finish.
     func quit() async throws {
         terminal.send(.key(.character("q")))
-        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-        while !ended.isSet {
-            if ContinuousClock.now > deadline {
-                Issue.record("the editor did not quit; the screen was:\n\(terminal.screen?.description ?? "")")
-                throw CancellationError()
+        do {
+            try await withHangGuard("the editor's end") { [ended] in
+                for await _ in ended {}
+                return true
             }
-            try await Task.sleep(for: .milliseconds(5))
+        } catch {
+            Issue.record("the editor did not quit; the screen was:\n\(terminal.screen?.description ?? "")")
+            throw error
         }
         await loop.finish()
     }

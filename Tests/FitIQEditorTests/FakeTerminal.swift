@@ -75,6 +75,11 @@ final class FakeTerminal: TerminalScreen, Sendable {
         notifyObservers()
     }
 
+    /// Looks at what ``until(_:_:)`` waits for again: for a change the terminal does not see.
+    func poke() {
+        notifyObservers()
+    }
+
     /// Waits until `holds` is true, looking after each frame drawn and each wait for input (hang-guarded).
     func until(_ what: String, _ holds: @escaping @Sendable () -> Bool) async throws {
         try await withHangGuard(what) { [self] in

@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct FolderWatchTests {
     @Test(.enabled(if: isLinux)) func aFileRenamedIntoTheFolderIsAChange() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("fitiq-watch")
         defer { folder.remove() }
         let changes = try #require(FolderCacheWatch.changes(in: folder.path))
 
@@ -24,7 +24,7 @@ struct FolderWatchTests {
     }
 
     @Test func aFolderThatDoesNotExistIsNotWatched() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("fitiq-watch")
         folder.remove()
         #expect(FolderCacheWatch.changes(in: folder.path) == nil)
     }
@@ -41,18 +41,3 @@ struct FolderWatchTests {
 #else
     private let isLinux = false
 #endif
-
-/// A fresh folder under the system's temporary folder.
-struct TemporaryFolder {
-    let path: String
-
-    init() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-watch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-        path = url.path
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}

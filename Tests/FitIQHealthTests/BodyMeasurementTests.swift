@@ -128,7 +128,7 @@ struct BodyMeasurementTests {
         Case(seed: 12, extra: ["--body-fat-share", "0.5", "--dtd", "ios16"]),
     ])
     func importsTheGeneratorsDistinctReadings(_ testCase: Case) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let (url, answers) = try await ExportGenerator.export(
             in: directory, name: testCase.zip ? "export.zip" : "export.xml", testCase.options)

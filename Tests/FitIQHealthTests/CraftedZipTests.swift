@@ -1,3 +1,4 @@
+import FitIQTestBasics
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// Hand-built archives (`scripts/health/make-crafted-zips.py`) end in errors, promptly.
 struct CraftedZipTests {
-    static func crafted(in directory: TemporaryDirectory) async throws -> URL {
+    static func crafted(in directory: TemporaryFolder) async throws -> URL {
         let root = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let script = root.appendingPathComponent("scripts/health/make-crafted-zips.py")
@@ -16,7 +17,7 @@ struct CraftedZipTests {
 
     @Test(arguments: [1 << 20, 4096])
     func aDeflateStreamThatNeverEndsFailsInsteadOfHanging(chunkSize: Int) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let url = try await Self.crafted(in: directory).appendingPathComponent("never-ending.zip")
 
@@ -30,7 +31,7 @@ struct CraftedZipTests {
 
     @Test
     func compressedDataPastTheEndOfTheFileIsRefused() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let url = try await Self.crafted(in: directory).appendingPathComponent("past-eof.zip")
 
@@ -43,7 +44,7 @@ struct CraftedZipTests {
 
     @Test
     func aChecksumMismatchFailsTheWholeRead() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let url = try await Self.crafted(in: directory).appendingPathComponent("bad-crc.zip")
 
@@ -56,7 +57,7 @@ struct CraftedZipTests {
 
     @Test
     func aBombThatLiesInItsHeaderIsRefused() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let url = try await Self.crafted(in: directory).appendingPathComponent("lying-bomb.zip")
 

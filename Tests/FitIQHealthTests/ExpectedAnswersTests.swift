@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQTestBasics
 import Foundation
 import Testing
 
@@ -41,7 +42,7 @@ struct ExpectedAnswersTests {
 
     @Test(arguments: cases)
     func readsTheGeneratorsAnswers(_ testCase: Case) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let (url, answers) = try await ExportGenerator.export(
             in: directory, name: testCase.zip ? "export.zip" : "export.xml", testCase.options)
@@ -75,7 +76,7 @@ struct ExpectedAnswersTests {
 
     @Test(arguments: [64, 1000, 4096, 65_536])
     func chunkSizeDoesNotChangeTheResult(_ chunkSize: Int) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let (xml, _) = try await ExportGenerator.export(in: directory, ["--mb", "0.5", "--seed", "11"])
         let (zip, _) = try await ExportGenerator.export(

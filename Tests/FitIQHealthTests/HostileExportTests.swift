@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQTestBasics
 import Foundation
 import Testing
 
@@ -41,7 +42,7 @@ struct HostileExportTests {
     @Test(arguments: cases)
     func endsInAClearErrorOrASafeResult(_ name: String, _ expected: Outcome) async throws {
         let corpus = try HostileCorpus.shared()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         // A private copy: whatever the read might create would show up beside it.
         let url = directory.file(name)
@@ -112,7 +113,7 @@ struct HostileExportTests {
     @Test
     func characterReferencesAndPredefinedEntitiesAreDecodedWithoutEntitySubstitution() async throws {
         // The parser never substitutes entities (no XML_PARSE_NOENT); what XML itself defines still reads.
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let url = directory.file("export.xml")
         let xml = """

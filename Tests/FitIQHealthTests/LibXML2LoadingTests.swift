@@ -19,7 +19,7 @@ struct LibXML2LoadingTests {
         """
 
     @Test func readingAnExportLoadsLibXML2IntoTheProcess() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let url = directory.file("export.xml")
         try Data(Self.export.utf8).write(to: url)
@@ -97,9 +97,9 @@ struct LibXML2LoadingTests {
 struct StartupLibrariesTests {
     /// Runs `fitiq-tui` with the dynamic loader's library trace (`LD_DEBUG=libs`) in a fresh home.
     static func loaderTrace(_ arguments: [String]) async throws -> CommandRunner.Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-libs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("fitiq-libs")
+        defer { temporary.remove() }
+        let folder = temporary.url
         let runner = CommandRunner(
             executable: try BuiltProducts.executable(named: "fitiq-tui"),
             environment: [

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQTestBasics
 import Foundation
 import Synchronization
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// CSV files of measurements read from disk in pieces (`import-csv`, `i` with a `.csv` path).
 struct MeasurementCSVFileTests {
     @Test func aFileOfManyPiecesIsReadWholeWithProgressUpToItsSize() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let url = directory.file("weights.csv")
         let first = try #require(CalendarDate(year: 2000, month: 1, day: 1))
@@ -32,7 +33,7 @@ struct MeasurementCSVFileTests {
     }
 
     @Test func aMissingFileOrAFolderIsNamedWithTheReason() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         #expect {
             try MeasurementCSVFile.read(directory.file("nowhere.csv"), zone: .utc)

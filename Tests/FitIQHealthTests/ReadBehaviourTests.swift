@@ -1,5 +1,6 @@
 import Dispatch
 import FitIQCore
+import FitIQTestBasics
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 struct ReadBehaviourTests {
     @Test(arguments: [false, true])
     func progressIsMonotonicAndEndsAtTheTotal(isZip: Bool) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let options = ["--mb", "3", "--seed", "21"] + (isZip ? ["--zip"] : [])
         let (url, _) = try await ExportGenerator.export(in: directory, name: isZip ? "e.zip" : "e.xml", options)
@@ -28,7 +29,7 @@ struct ReadBehaviourTests {
 
     @Test(arguments: [false, true])
     func cancellationStopsTheReadAtTheNextChunk(isZip: Bool) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let options = ["--mb", "1", "--seed", "22"] + (isZip ? ["--zip"] : [])
         let (url, _) = try await ExportGenerator.export(in: directory, name: isZip ? "e.zip" : "e.xml", options)
@@ -64,7 +65,7 @@ struct ReadBehaviourTests {
 
     @Test
     func aTaskCancelledBeforeTheReadGetsCancellationError() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let (url, _) = try await ExportGenerator.export(in: directory, ["--mb", "0.2"])
         let read = Task {
@@ -77,7 +78,7 @@ struct ReadBehaviourTests {
 
     @Test(arguments: [0.1, 0.5, 0.9, 0.999])
     func aTruncatedFileIsAnErrorAndReturnsNothing(fraction: Double) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let (url, _) = try await ExportGenerator.export(in: directory, ["--mb", "0.5", "--seed", "23"])
         let data = try Data(contentsOf: url)
@@ -96,7 +97,7 @@ struct ReadBehaviourTests {
 
     @Test
     func aFileCutInsideTheDoctypeIsTruncated() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let (url, _) = try await ExportGenerator.export(in: directory, ["--mb", "0.2"])
         let cut = directory.file("cut.xml")
@@ -115,7 +116,7 @@ struct ReadBehaviourTests {
 
     @Test
     func aTruncatedZipIsADamagedArchive() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let (url, _) = try await ExportGenerator.export(in: directory, name: "e.zip", ["--mb", "0.5", "--zip"])
         let cut = directory.file("cut.zip")
@@ -132,7 +133,7 @@ struct ReadBehaviourTests {
 
     @Test
     func theFormatIsTakenFromTheContentNotTheExtension() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let (xml, answers) = try await ExportGenerator.export(in: directory, name: "really-xml.zip", ["--mb", "0.3"])
         let (zip, _) = try await ExportGenerator.export(
@@ -144,7 +145,7 @@ struct ReadBehaviourTests {
 
     @Test
     func otherFilesAreClearErrors() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let binary = directory.file("photo.zip")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]).write(to: binary)

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQTestBasics
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 struct ZipMemberTests {
     @Test
     func findsALocalizedMemberByItsContent() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let (xml, answers) = try await ExportGenerator.export(in: directory, ["--mb", "0.3", "--sex", "male"])
         let cda = directory.file("cda.xml")
@@ -29,7 +30,7 @@ struct ZipMemberTests {
 
     @Test
     func anArchiveWithoutAnExportSaysSo() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let (xml, _) = try await ExportGenerator.export(in: directory, ["--mb", "0.2"])
         let zip = directory.file("photos.zip")

@@ -72,26 +72,8 @@ enum ExportGenerator {
 
     /// Runs `python3` with `arguments`; its stderr goes to `log`.
     static func python(_ arguments: [String], log: URL) async throws {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: log)
-        defer { try? logHandle.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = logHandle
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        // The process has ended, so this returns at once; it also drops the run-loop source through
-        // which Foundation's Process keeps itself (and its arguments and handles) alive until then.
-        process.waitUntilExit()
+        let child = try ChildProcess(["/usr/bin/env", "python3"] + arguments, output: .discarded, errors: .file(log))
+        let status = await child.exit(within: .seconds(600))
         guard status == 0 else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw Failure(description: "python3 failed (\(status)): \(text)")
@@ -100,7 +82,7 @@ enum ExportGenerator {
 
     /// Generates an export into `directory` and returns its URL and the generator's answers.
     static func export(
-        in directory: TemporaryDirectory, name: String = "export.xml", _ options: [String]
+        in directory: TemporaryFolder, name: String = "export.xml", _ options: [String]
     ) async throws -> (url: URL, answers: Answers) {
         let url = directory.file(name)
         let expect = directory.file(name + ".expect.json")

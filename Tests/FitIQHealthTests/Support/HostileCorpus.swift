@@ -1,10 +1,11 @@
+import FitIQTestBasics
 import Foundation
 import Testing
 
 /// The generator's `--hostile` files, made once for a suite (the 1 GiB zip bomb takes seconds to
 /// compress) with `--ssrf-url` pointing at a loopback listener that must never see a connection.
 struct HostileCorpus: Sendable {
-    let directory: TemporaryDirectory
+    let directory: TemporaryFolder
     let listener: LoopbackListener
 
     @TaskLocal static var current: HostileCorpus?
@@ -27,7 +28,7 @@ struct HostileCorpusTrait: SuiteTrait, TestScoping {
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("fitiq-health-tests")
         defer { directory.remove() }
         let listener = try LoopbackListener()
         try await ExportGenerator.run(
