@@ -39,7 +39,7 @@ help:
 	@echo "make fuzz             run the libFuzzer targets (FUZZ_SECONDS, FUZZ_TARGETS)"
 	@echo "make sanitize         the tests under ThreadSanitizer and AddressSanitizer"
 	@echo "make faults           the long fault-injection run (make faults-quick: the short one in make test)"
-	@echo "make badinput         the bad-input tables; make security: the security checks; make conformance"
+	@echo "make badinput         the bad-input tables; make security: the security tests alone; make conformance"
 	@echo "make screenshots      regenerate screenshots/ from real runs"
 	@echo "make lint             swift format lint"
 	@echo "make clean            remove every build folder, virtual environment and dist/"
@@ -77,7 +77,7 @@ fuzz: deps
 
 # Phases of `make test`: one debug build, and every check that needs no release program. The table of
 # how long each phase took comes at the end (scripts/test/phases.sh).
-TEST_PHASES := lint test-swift conformance badinput security faults-quick
+TEST_PHASES := lint test-swift conformance badinput faults-quick
 # `make check` (CI): `make test`, then the release program: built once, then nothing built again
 # (rebuilds), the tarball unpacked, installed and run (dist-check), and every fuzz target for a few seconds.
 CHECK_PHASES := $(TEST_PHASES) release rebuilds dist-check fuzz-quick
@@ -182,11 +182,11 @@ bench-import: release
 		.venv-bench/bin/pip install -q "$(HEALTHKIT_TO_SQLITE)"; }
 	python3 scripts/bench/import.py --bin-dir .build/release --healthkit-to-sqlite .venv-bench/bin/healthkit-to-sqlite
 
-# Secrets stay secret: file modes, no secret in logs, cache, output or argv, http:// and TLS rules.
+# Secrets stay secret: file modes, no secret in logs, cache, output, screens or argv, http:// and TLS rules
+# (Tests/EndToEndTests/SecurityEndToEndTests.swift, part of every `swift test`).
 security: deps
-	$(SWIFT) build --product fitiq-dev-server
-	$(SWIFT) build --product fitiq-tui
-	python3 scripts/security/check.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter SecurityEndToEndTests
 
 # Fault injection against the real binaries: a table of edits made, arrived, duplicated, lost.
 faults: deps

@@ -61,6 +61,10 @@ public final class ChildProcess: Sendable {
     /// Why a child could not be started or did not get where the test waited for.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Starts `arguments[0]` (a path) with the rest as arguments, and `environment` as its whole

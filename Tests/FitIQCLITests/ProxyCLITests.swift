@@ -11,53 +11,6 @@ import Testing
 /// in front of the development server) trusted only once `SSL_CERT_FILE` names its CA.
 @Suite(.timeLimit(.minutes(3)))
 struct ProxyCLITests {
-    /// A program of the test running in the background until ``stop()``, its output read line by line.
-    struct Daemon: Sendable {
-        let child: ChildProcess
-        let port: Int
-
-        /// Starts `arguments` and returns once it says it listens (a line that `ready` accepts).
-        static func start(_ arguments: [String], port: Int, ready: @escaping @Sendable (String) -> Bool) async throws
-            -> Daemon
-        {
-            let child = try ChildProcess(arguments, output: .lines)
-            do {
-                try await child.waitForLines(within: .seconds(20)) { $0.contains(where: ready) }
-            } catch {
-                await child.exit(within: .seconds(5))
-                throw Failure(text: "\(arguments[0]) did not listen on \(port): \(error)")
-            }
-            return Daemon(child: child, port: port)
-        }
-
-        func stop() async {
-            child.signal(SIGTERM)
-            await child.exit(within: .seconds(20))
-        }
-
-        /// A port nothing listens on now (the kernel's choice for a socket bound to port 0).
-        static func freePort() throws -> Int {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                    bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
-                }
-            }
-            guard bound else { throw Failure(text: "no free port") }
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        let text: String
-        var description: String { text }
-    }
-
     /// tinyproxy on a free port with a configuration of its own, logging every request to its output.
     static func tinyproxy(in folder: URL) async throws -> Daemon {
         let port = try Daemon.freePort()
@@ -183,17 +136,13 @@ struct ProxyCLITests {
                 let made = try await tool.run(arguments)
                 #expect(made.status == 0, "openssl \(arguments.prefix(2)): \(made)")
             }
-            let port = try Daemon.freePort()
             let upstream = try #require(URL(string: server.url)?.port)
-            let tls = try await Daemon.start(
-                [
-                    "/usr/bin/socat", "-d", "-d",
-                    "OPENSSL-LISTEN:\(port),bind=127.0.0.1,reuseaddr,fork,verify=0,cert=\(folder.path)/server.pem,key=\(folder.path)/server.key",
-                    "TCP:127.0.0.1:\(upstream)",
-                ], port: port
-            ) { $0.contains("listening on") }
+            let tls = try await Daemon.tls(
+                certificate: folder.appendingPathComponent("server.pem"),
+                key: folder.appendingPathComponent("server.key"),
+                upstream: upstream)
             defer { Task { await tls.stop() } }
-            cli.server = "https://127.0.0.1:\(port)"
+            cli.server = "https://127.0.0.1:\(tls.port)"
 
             let refused = try await cli.register()
             #expect(refused.status != 0, "\(refused)")
