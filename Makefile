@@ -21,14 +21,14 @@ STAGE := .build/stage
 ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
-.PHONY: help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-saves release security badinput faults faults-quick sanitize fuzz
+.PHONY: help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-saves release security badinput faults sanitize fuzz
 
 all: build
 
 # The targets people use, one line each (`make help`).
 help:
 	@echo "make demo             try the editor against a local development server with a demo account"
-	@echo "make test             one debug build, then every test: lint, Swift tests, conformance, bad input, security, faults"
+	@echo "make test             one debug build, then every test: lint, Swift tests (security and faults too), conformance, bad input"
 	@echo "make check            make test, then the release program's checks: no rebuilds, dist-check, fuzz targets (CI)"
 	@echo "make build            debug build"
 	@echo "make release          release build (static Swift runtime)"
@@ -38,7 +38,7 @@ help:
 	@echo "                      bench-import, bench-sync, bench-import-csv, bench-scale, bench-export, bench-saves)"
 	@echo "make fuzz             run the libFuzzer targets (FUZZ_SECONDS, FUZZ_TARGETS)"
 	@echo "make sanitize         the tests under ThreadSanitizer and AddressSanitizer"
-	@echo "make faults           the long fault-injection run (make faults-quick: the short one in make test)"
+	@echo "make faults           the fault-injection scenarios with 200 edits each (5 in every swift test)"
 	@echo "make badinput         the bad-input tables; make security: the security tests alone; make conformance"
 	@echo "make screenshots      regenerate screenshots/ from real runs"
 	@echo "make lint             swift format lint"
@@ -77,7 +77,7 @@ fuzz: deps
 
 # Phases of `make test`: one debug build, and every check that needs no release program. The table of
 # how long each phase took comes at the end (scripts/test/phases.sh).
-TEST_PHASES := lint test-swift conformance badinput faults-quick
+TEST_PHASES := lint test-swift conformance badinput
 # `make check` (CI): `make test`, then the release program: built once, then nothing built again
 # (rebuilds), the tarball unpacked, installed and run (dist-check), and every fuzz target for a few seconds.
 CHECK_PHASES := $(TEST_PHASES) release rebuilds dist-check fuzz-quick
@@ -188,17 +188,11 @@ security: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter SecurityEndToEndTests
 
-# Fault injection against the real binaries: a table of edits made, arrived, duplicated, lost.
+# Fault injection against the built programs (Tests/EndToEndTests/FaultEndToEndTests.swift) with 200 edits a
+# scenario; every `swift test` runs the same scenarios with 5.
 faults: deps
-	$(SWIFT) build --product fitiq-dev-server
-	$(SWIFT) build --product fitiq-tui
-	python3 scripts/faults/run.py --bin-dir "$$($(SWIFT) build --show-bin-path)" --edits 200
-
-# The same scenarios with a few edits each (part of `make test`).
-faults-quick: deps
-	$(SWIFT) build --product fitiq-dev-server
-	$(SWIFT) build --product fitiq-tui
-	python3 scripts/faults/run.py --bin-dir "$$($(SWIFT) build --show-bin-path)" --edits 5
+	$(SWIFT) build --build-tests
+	FITIQ_FAULT_EDITS=200 $(SWIFT) test --skip-build --filter FaultEndToEndTests
 
 # Every input field and every server answer the client parses, with bad values: a table of outcomes;
 # then 1,000 random mutants of a cache file and 1,000 mutated server answers, tallied by kind.

@@ -171,14 +171,19 @@ public final class TestDevServer: Sendable {
     /// accepts connections. It runs on its wall clock plus the time `clock` is advanced (passed in a
     /// `--clock-file` in this server's folder); its latency sleeps are real. It stops with ``stop()``,
     /// and by itself when this process ends (its standard input is a pipe from here).
+    ///
+    /// With `logsRequests`, it logs each request it answered (`POST /api/v1/progress 201`), which
+    /// ``waitForRequest(_:within:)`` waits for.
     public static func launch(
-        _ configuration: DevServerConfiguration = configuration(), clock: DevServerClock = DevServerClock()
+        _ configuration: DevServerConfiguration = configuration(), clock: DevServerClock = DevServerClock(),
+        logsRequests: Bool = false
     ) async throws -> TestDevServer {
         let folder = try makeFolder()
         do {
             let clockFile = folder.appendingPathComponent("clock-offset")
             try clock.mirror(to: clockFile)
-            let process = try await ServerProcess.start(configuration, clockFile: clockFile, folder: folder)
+            let process = try await ServerProcess.start(
+                configuration, clockFile: clockFile, folder: folder, logsRequests: logsRequests)
             return TestDevServer(
                 url: "http://127.0.0.1:\(process.port)", port: process.port, clock: clock,
                 configuration: configuration, folder: folder, server: .process(process),
@@ -196,8 +201,27 @@ public final class TestDevServer: Sendable {
         same.port = port
         switch server {
         case .inProcess: return try await Self.start(same, clock: clock, sleep: sleep)
-        case .process: return try await Self.launch(same, clock: clock)
+        case .process(let process): return try await Self.launch(same, clock: clock, logsRequests: process.logsRequests)
         }
+    }
+
+    /// Kills a server running as a process outright (SIGKILL: nothing it was doing is finished), and
+    /// removes its folder; stops one in this process.
+    public func kill() async {
+        switch server {
+        case .inProcess(let running): await running.stop()
+        case .process(let process): await process.kill()
+        }
+        if !keepsFolder.load(ordering: .relaxed) { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Waits until a server launched with `logsRequests` has answered a request whose log line holds
+    /// `text` (`POST /api/v1/progress 201`); throws after `timeout`, or at once for any other server.
+    public func waitForRequest(_ text: String, within timeout: Duration = .seconds(60)) async throws {
+        guard case .process(let process) = server, process.logsRequests else {
+            throw ChildProcess.Failure(description: "this server does not log its requests")
+        }
+        try await process.waitForLine(containing: text, within: timeout)
     }
 
     /// Stops the server, waits until it has let go of the port, and removes its folder. Stopping twice
@@ -222,15 +246,17 @@ private final class ServerProcess: Sendable {
     }
 
     let port: Int
+    let logsRequests: Bool
     private let child: ChildProcess
 
-    private init(port: Int, child: ChildProcess) {
+    private init(port: Int, logsRequests: Bool, child: ChildProcess) {
         self.port = port
+        self.logsRequests = logsRequests
         self.child = child
     }
 
-    static func start(_ configuration: DevServerConfiguration, clockFile: URL, folder: URL) async throws
-        -> ServerProcess
+    static func start(_ configuration: DevServerConfiguration, clockFile: URL, folder: URL, logsRequests: Bool)
+        async throws -> ServerProcess
     {
         var arguments = [
             try BuiltProducts.executable(named: "fitiq-dev-server").path,
@@ -239,7 +265,8 @@ private final class ServerProcess: Sendable {
             "--response-shape", configuration.responseShape.rawValue, "--latency-ms",
             "\(configuration.latencyMilliseconds)", "--fail-rate", "\(configuration.failRate)", "--drop-rate",
             "\(configuration.dropRate)", "--fault-seed", "\(configuration.faultSeed)", "--bcrypt-cost",
-            "\(configuration.bcryptCost)", "--log-level", "error", "--stop-on-stdin-eof", "--clock-file",
+            "\(configuration.bcryptCost)", "--log-level", logsRequests ? "info" : "error", "--stop-on-stdin-eof",
+            "--clock-file",
             clockFile.path,
         ]
         if case .file(let path) = configuration.storage { arguments += ["--database", path] }
@@ -252,17 +279,32 @@ private final class ServerProcess: Sendable {
         environment["FITIQ_DEV_DEMO_PASSWORD"] = configuration.demoAccount?.password
         // Its input is held open by this process: a server never outlives a test process that crashed.
         let log = folder.appendingPathComponent("server.log")
+        // Its log joins its output when the test reads it; else it goes to a file.
         let child = try ChildProcess(
-            arguments, environment: environment, input: .heldOpen, output: .lines, errors: .file(log))
-        // The first line on standard output names the port; it comes once the server listens.
-        let line = try? await child.waitForLines(within: .seconds(60)) { !$0.isEmpty }.first
+            arguments, environment: environment, input: .heldOpen, output: .lines,
+            errors: logsRequests ? nil : .file(log))
+        // The line that names the port comes once the server listens.
+        let listening: @Sendable (String) -> Bool = { $0.hasPrefix("listening on http://") }
+        let line = try? await child.waitForLines(within: .seconds(60)) { $0.contains(where: listening) }
+            .first(where: listening)
         guard let line, let port = line.split(separator: ":").last.flatMap({ Int($0) }) else {
             child.signal(SIGTERM)
             await child.exit(within: .seconds(20))
             let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw Failed(description: "fitiq-dev-server did not start: \(line ?? "no output")\n\(said)")
         }
-        return ServerProcess(port: port, child: child)
+        return ServerProcess(port: port, logsRequests: logsRequests, child: child)
+    }
+
+    func waitForLine(containing text: String, within timeout: Duration) async throws {
+        try await child.waitForLines(within: timeout) { $0.contains { $0.contains(text) } }
+    }
+
+    /// Kills the process (SIGKILL) and waits until it has ended.
+    func kill() async {
+        child.signal(SIGKILL)
+        child.closeInput()
+        await child.exit(within: .seconds(60))
     }
 
     /// Asks for a graceful shutdown (SIGTERM) and waits until the process has ended.

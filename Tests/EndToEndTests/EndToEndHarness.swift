@@ -231,12 +231,19 @@ extension TestDevServer {
         guard let profile = me["profile"] as? [String: Any] else { throw APIFailure(text: "no profile in \(me)") }
         var quantities: [String: [Double]] = [:]
         for type in ["height", "weight", "body_fat_percentage"] {
-            let progress = try await request(
-                "GET", "progress?type=\(type)&from=1900-01-01&to=2100-01-01&limit=100", token: token)
-            guard let entries = progress["entries"] as? [[String: Any]] else {
-                throw APIFailure(text: "no entries in \(progress)")
+            // Page by page: a page holds 100 at the most.
+            var found: [Double] = []
+            while true {
+                let progress = try await request(
+                    "GET", "progress?type=\(type)&from=1900-01-01&to=2100-01-01&limit=100&offset=\(found.count)",
+                    token: token)
+                guard let entries = progress["entries"] as? [[String: Any]] else {
+                    throw APIFailure(text: "no entries in \(progress)")
+                }
+                found += entries.compactMap { $0["quantity"] as? Double }
+                if entries.isEmpty || found.count >= progress["total"] as? Int ?? 0 { break }
             }
-            quantities[type] = entries.compactMap { $0["quantity"] as? Double }
+            quantities[type] = found
         }
         return ServerSnapshot(
             name: profile["name"] as? String, bio: profile["bio"] as? String,
@@ -251,7 +258,7 @@ extension TestDevServer {
     }
 
     /// Sends one API request and returns the `data` object of the answer.
-    private func request(
+    func request(
         _ method: String, _ path: String, body: [String: String]? = nil, token: String? = nil
     ) async throws -> [String: Any] {
         guard let address = URL(string: "\(url)/api/v1/\(path)") else { throw APIFailure(text: "bad path \(path)") }
