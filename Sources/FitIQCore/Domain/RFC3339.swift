@@ -13,8 +13,13 @@ public enum RFC3339 {
         instant.formatted(Date.ISO8601FormatStyle())
     }
 
-    /// The instant `text` names, or `nil` when it is not RFC 3339.
+    /// The instant `text` names, or `nil` when it is not RFC 3339. The year has four digits, as RFC 3339
+    /// says (`date-fullyear = 4DIGIT`): Foundation's parser alone reads `202025-03-01T12:00:00Z` as
+    /// the year 202025.
     public static func parse(_ text: String) -> Date? {
+        let start = Array(text.utf8.prefix(5))
+        guard start.count == 5, start[..<4].allSatisfy({ (0x30...0x39).contains($0) }), start[4] == UInt8(ascii: "-")
+        else { return nil }
         if let instant = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) {
             return instant
         }
