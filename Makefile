@@ -91,7 +91,7 @@ check: deps
 # After `make release`: a second release build, `make stage` (what install, dist and demo build) and a
 # version-only change compile nothing, nothing, and one file; the staged program keeps its static runtime.
 rebuilds: deps
-	bash scripts/test/rebuilds.sh $(RELEASE_FLAGS)
+	bash scripts/test/rebuilds.sh
 
 # Every fuzz target built and run for a few seconds, so a target list that drifts fails `make check`.
 fuzz-quick: deps
@@ -130,8 +130,7 @@ screenshots: deps
 # The argument parser's generate-manual tool is built with the same flags, for `make stage`: its plugin would
 # build every product again without the static runtime, into the same folder.
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
-	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
+	for product in $(PROGRAMS) generate-manual; do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 
 # Time from exec to the first frame with the cached profile (release build) next to C ncurses and nano.
 bench-startup: release

@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # The no-rebuild checks of `make check`, after `make release` (README "Building"):
-#   - a second release build compiles nothing;
+#   - a second `make release` compiles nothing;
 #   - `make stage` (what install, dist and demo build first) compiles nothing;
 #   - after it, .build/release/fitiq-tui still has the static Swift runtime;
 #   - a new commit, which changes only the version, compiles one file (Sources/FitIQVersion).
 # "Compiles" counts the object files a build wrote.
 #
-#   scripts/test/rebuilds.sh RELEASE_FLAGS...
+#   scripts/test/rebuilds.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-SWIFT=${SWIFT:-swift}
 stamp=$(mktemp)
 log=$(mktemp)
 head_before=""
@@ -32,9 +31,9 @@ objects_written_by() {
 }
 count() { grep -c . || true; }
 
-written=$(objects_written_by "$SWIFT" build "$@")
-[ -z "$written" ] || fail "a second release build with nothing changed compiled $(count <<<"$written") files: $written"
-echo "rebuilds: a second release build compiled nothing"
+written=$(objects_written_by make --no-print-directory release)
+[ -z "$written" ] || fail "a second make release with nothing changed compiled $(count <<<"$written") files: $written"
+echo "rebuilds: a second make release compiled nothing"
 
 written=$(objects_written_by make --no-print-directory stage)
 [ -z "$written" ] || fail "make stage after make release compiled $(count <<<"$written") files: $written"
@@ -48,11 +47,11 @@ echo "rebuilds: make stage compiled nothing, and .build/release/fitiq-tui keeps 
 head_before=$(git rev-parse HEAD)
 commit=$(git commit-tree "HEAD^{tree}" -p HEAD -m "rebuilds: a version-only commit")
 git update-ref -m "rebuilds: a version-only commit" HEAD "$commit"
-written=$(objects_written_by "$SWIFT" build "$@")
+written=$(objects_written_by make --no-print-directory release)
 .build/release/fitiq-tui --version | grep -q "${commit:0:7}" || fail "the new version did not reach fitiq-tui"
 [ "$written" = ".build/release/FitIQVersion.build/Version.swift.o" ] \
     || fail "a version-only commit compiled $(count <<<"$written") files, not Sources/FitIQVersion alone: $written"
 git update-ref -m "rebuilds: back" HEAD "$head_before"
 head_before=""
-objects_written_by "$SWIFT" build "$@" >/dev/null
+objects_written_by make --no-print-directory release >/dev/null
 echo "rebuilds: a version-only commit compiled one file, Sources/FitIQVersion/Version.swift"
