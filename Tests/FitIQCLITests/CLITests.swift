@@ -13,64 +13,66 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct CLITests {
     @Test func aFullSessionFromTheCommandLine() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            let registered = try await cli.register()
-            #expect(registered.status == 0, "\(registered)")
-            #expect(registered.stdout.contains("Signed in as jane@example.com"))
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                let registered = try await cli.register()
+                #expect(registered.status == 0, "\(registered)")
+                #expect(registered.stdout.contains("Signed in as jane@example.com"))
 
-            // Global options before or after the subcommand.
-            let before = try await cli.run(["--server", server.url, "whoami", "--json"])
-            let after = try await cli.run(["whoami", "--json", "--server", server.url])
-            #expect(before.status == 0 && after.status == 0)
-            let who = try #require(try CLIHarness.json(before) as? [String: Any])
-            #expect(Set(who.keys) == ["server", "email", "userId"])
-            #expect(who["email"] as? String == "jane@example.com")
-            #expect(after.stdout == before.stdout)
+                // Global options before or after the subcommand.
+                let before = try await cli.run(["--server", server.url, "whoami", "--json"])
+                let after = try await cli.run(["whoami", "--json", "--server", server.url])
+                #expect(before.status == 0 && after.status == 0)
+                let who = try #require(try CLIHarness.json(before) as? [String: Any])
+                #expect(Set(who.keys) == ["server", "email", "userId"])
+                #expect(who["email"] as? String == "jane@example.com")
+                #expect(after.stdout == before.stdout)
 
-            let set = try await cli.run([
-                "profile", "set", "--bio", "Trail runner", "--units", "imperial", "--language", "PT-br",
-            ])
-            #expect(set.status == 0, "\(set)")
-            #expect(set.stdout.contains("Saved and synced."))
-            let height = try await cli.run(["height", "set", "5'11\""])
-            #expect(height.status == 0, "\(height)")
-            #expect(height.stdout.contains("5 ft 11 in"))
-            let past = try await cli.run(["height", "set", "179", "cm", "--date", "2026-06-01"])
-            #expect(past.status == 0, "\(past)")
-            #expect(past.stdout.contains("on 2026-06-01 (an earlier measurement)"))
-
-            let shown = try await cli.run(["profile", "show", "--json"])
-            let profile = try #require(try CLIHarness.json(shown) as? [String: Any])
-            #expect(
-                Set(profile.keys) == [
-                    "name", "bio", "preferredUnitSystem", "languageCode", "dateOfBirth", "heightCm", "biologicalSex",
-                    "weightKg", "weightLoggedAt", "bodyFatPercent", "bodyFatLoggedAt", "bmi", "goals",
-                    "biologicalSexSource", "pendingChanges", "rejectedChanges",
+                let set = try await cli.run([
+                    "profile", "set", "--bio", "Trail runner", "--units", "imperial", "--language", "PT-br",
                 ])
-            #expect(profile["languageCode"] as? String == "pt-BR")
-            #expect(profile["dateOfBirth"] as? String == "1983-07-20")
-            #expect(abs((profile["heightCm"] as? Double ?? 0) - 180.34) < 0.01)
-            #expect(profile["biologicalSex"] is NSNull)
-            #expect(profile["pendingChanges"] as? Int == 0)
+                #expect(set.status == 0, "\(set)")
+                #expect(set.stdout.contains("Saved and synced."))
+                let height = try await cli.run(["height", "set", "5'11\""])
+                #expect(height.status == 0, "\(height)")
+                #expect(height.stdout.contains("5 ft 11 in"))
+                let past = try await cli.run(["height", "set", "179", "cm", "--date", "2026-06-01"])
+                #expect(past.status == 0, "\(past)")
+                #expect(past.stdout.contains("on 2026-06-01 (an earlier measurement)"))
 
-            let history = try await cli.run(["height", "history", "--json"])
-            let entries = try #require(try CLIHarness.json(history) as? [[String: Any]])
-            #expect(entries.count == 2)
-            #expect(Set(entries.first?.keys ?? [:].keys) == ["id", "loggedAt", "heightCm", "source", "synced"])
-            #expect(entries.first?["synced"] as? Bool == true)
-            let csv = try await cli.run(["height", "history", "--csv"])
-            #expect(csv.stdout.hasPrefix("id,logged_at,height_cm,source,synced\n"))
-            #expect(csv.stdout.contains(",180.34,manual,true"))
+                let shown = try await cli.run(["profile", "show", "--json"])
+                let profile = try #require(try CLIHarness.json(shown) as? [String: Any])
+                #expect(
+                    Set(profile.keys) == [
+                        "name", "bio", "preferredUnitSystem", "languageCode", "dateOfBirth", "heightCm",
+                        "biologicalSex",
+                        "weightKg", "weightLoggedAt", "bodyFatPercent", "bodyFatLoggedAt", "bmi", "goals",
+                        "biologicalSexSource", "pendingChanges", "rejectedChanges",
+                    ])
+                #expect(profile["languageCode"] as? String == "pt-BR")
+                #expect(profile["dateOfBirth"] as? String == "1983-07-20")
+                #expect(abs((profile["heightCm"] as? Double ?? 0) - 180.34) < 0.01)
+                #expect(profile["biologicalSex"] is NSNull)
+                #expect(profile["pendingChanges"] as? Int == 0)
 
-            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
-            #expect(
-                Set(status.keys) == [
-                    "server", "email", "signedIn", "lastSyncAt", "pendingChanges", "pending", "rejected", "conflicts",
-                ])
-            #expect(status["signedIn"] as? Bool == true)
+                let history = try await cli.run(["height", "history", "--json"])
+                let entries = try #require(try CLIHarness.json(history) as? [[String: Any]])
+                #expect(entries.count == 2)
+                #expect(Set(entries.first?.keys ?? [:].keys) == ["id", "loggedAt", "heightCm", "source", "synced"])
+                #expect(entries.first?["synced"] as? Bool == true)
+                let csv = try await cli.run(["height", "history", "--csv"])
+                #expect(csv.stdout.hasPrefix("id,logged_at,height_cm,source,synced\n"))
+                #expect(csv.stdout.contains(",180.34,manual,true"))
+
+                let status = try #require(
+                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                #expect(
+                    Set(status.keys) == [
+                        "server", "email", "signedIn", "lastSyncAt", "pendingChanges", "pending", "rejected",
+                        "conflicts",
+                    ])
+                #expect(status["signedIn"] as? Bool == true)
+            }
         }
     }
 
@@ -149,41 +151,41 @@ struct CLITests {
     }
 
     @Test func aClaimLeftByAProcessThatIsGoneDoesNotHoldTheSync() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            #expect(try await cli.run(["height", "set", "181 cm", "--no-sync"]).status == 0)
-            // Another process claims the PATCH and the POST for 30 s, as a sync does before sending.
-            var holder: pid_t = 0
-            let argv: [UnsafeMutablePointer<CChar>?] =
-                ["/bin/sleep", "60"].map { (text: String) in strdup(text) } + [nil]
-            defer { argv.forEach { free($0) } }
-            #expect(posix_spawn(&holder, "/bin/sleep", nil, nil, argv, environ) == 0)
-            var exitStatus: Int32 = 0
-            var reaped = false
-            defer {
-                if !reaped {
-                    kill(holder, SIGKILL)
-                    waitpid(holder, &exitStatus, 0)
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                #expect(try await cli.run(["height", "set", "181 cm", "--no-sync"]).status == 0)
+                // Another process claims the PATCH and the POST for 30 s, as a sync does before sending.
+                var holder: pid_t = 0
+                let argv: [UnsafeMutablePointer<CChar>?] =
+                    ["/bin/sleep", "60"].map { (text: String) in strdup(text) } + [nil]
+                defer { argv.forEach { free($0) } }
+                #expect(posix_spawn(&holder, "/bin/sleep", nil, nil, argv, environ) == 0)
+                var exitStatus: Int32 = 0
+                var reaped = false
+                defer {
+                    if !reaped {
+                        kill(holder, SIGKILL)
+                        waitpid(holder, &exitStatus, 0)
+                    }
                 }
+                let identity = try #require(LocalProcesses.identity(of: holder))
+                try claimEverything(in: cli.folder, holder: identity, for: 30)
+                // While it runs, its claims hold: nothing is sent.
+                #expect(try await cli.run(["sync", "--wait", "--timeout", "2"]).status != 0)
+                kill(holder, SIGKILL)
+                waitpid(holder, &exitStatus, 0)
+                reaped = true
+                // Once it is gone, they are void at once, well before the 30 s.
+                let synced = try await cli.run(["sync", "--wait", "--timeout", "10"])
+                #expect(synced.status == 0, "\(synced)")
+                let status = try #require(
+                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                #expect(status["pendingChanges"] as? Int == 0)
+                let history = try #require(
+                    try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
+                #expect(history.count == 1, "\(history)")
             }
-            let identity = try #require(LocalProcesses.identity(of: holder))
-            try claimEverything(in: cli.folder, holder: identity, for: 30)
-            // While it runs, its claims hold: nothing is sent.
-            #expect(try await cli.run(["sync", "--wait", "--timeout", "2"]).status != 0)
-            kill(holder, SIGKILL)
-            waitpid(holder, &exitStatus, 0)
-            reaped = true
-            // Once it is gone, they are void at once, well before the 30 s.
-            let synced = try await cli.run(["sync", "--wait", "--timeout", "10"])
-            #expect(synced.status == 0, "\(synced)")
-            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
-            #expect(status["pendingChanges"] as? Int == 0)
-            let history = try #require(
-                try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
-            #expect(history.count == 1, "\(history)")
         }
     }
 
@@ -216,26 +218,26 @@ struct CLITests {
     }
 
     @Test func twoProcessesRefreshingAtOnceStaySignedIn() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            let issued = try sessionTokens(in: cli.folder)
-            // The server's clock passes the access token's expiry (an hour): the server refuses it, so
-            // both processes must refresh, and the refresh token may be spent only once.
-            server.clock.advance(by: 2 * 3600)
-            let runner = cli
-            async let first = runner.run(["profile", "set", "--bio", "first"])
-            async let second = runner.run(["profile", "set", "--name", "Second"])
-            let (one, two) = try await (first, second)
-            #expect(one.status == 0, "\(one)")
-            #expect(two.status == 0, "\(two)")
-            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
-            #expect(status["signedIn"] as? Bool == true)
-            #expect(status["pendingChanges"] as? Int == 0)
-            let renewed = try sessionTokens(in: cli.folder)
-            #expect(renewed.access != issued.access && renewed.refresh != issued.refresh)
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                let issued = try sessionTokens(in: cli.folder)
+                // The server's clock passes the access token's expiry (an hour): the server refuses it, so
+                // both processes must refresh, and the refresh token may be spent only once.
+                server.clock.advance(by: 2 * 3600)
+                let runner = cli
+                async let first = runner.run(["profile", "set", "--bio", "first"])
+                async let second = runner.run(["profile", "set", "--name", "Second"])
+                let (one, two) = try await (first, second)
+                #expect(one.status == 0, "\(one)")
+                #expect(two.status == 0, "\(two)")
+                let status = try #require(
+                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                #expect(status["signedIn"] as? Bool == true)
+                #expect(status["pendingChanges"] as? Int == 0)
+                let renewed = try sessionTokens(in: cli.folder)
+                #expect(renewed.access != issued.access && renewed.refresh != issued.refresh)
+            }
         }
     }
 
@@ -281,43 +283,46 @@ struct CLITests {
     }
 
     @Test func noSecretLeavesTheSessionFile() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            var outputs = [try await cli.register()]
-            for arguments in [
-                ["profile", "set", "--bio", "x"], ["height", "set", "180"], ["status", "--json"], ["whoami", "--json"],
-                ["profile", "show", "--json"], ["sync"], ["height", "history", "--csv"],
-            ] {
-                outputs.append(try await cli.run(arguments))
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                var outputs = [try await cli.register()]
+                for arguments in [
+                    ["profile", "set", "--bio", "x"], ["height", "set", "180"], ["status", "--json"],
+                    ["whoami", "--json"],
+                    ["profile", "show", "--json"], ["sync"], ["height", "history", "--csv"],
+                ] {
+                    outputs.append(try await cli.run(arguments))
+                }
+                let sessionFile = try #require(
+                    FileManager.default.enumerator(atPath: cli.folder.path)?.compactMap { $0 as? String }
+                        .first { $0.hasSuffix("session.json") })
+                let session = try String(
+                    contentsOfFile: cli.folder.appendingPathComponent(sessionFile).path, encoding: .utf8)
+                let tokens = try #require(
+                    session.matches(of: /"(?:accessToken|refreshToken)"\s*:\s*"([^"]+)"/).map { String($0.output.1) }
+                        as [String]?)
+                #expect(tokens.count == 2)
+                let secrets = tokens + [CLIHarness.apiKey, CLIHarness.password]
+                for output in outputs {
+                    for secret in secrets {
+                        #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret))
+                    }
+                }
+                for case let path as String in FileManager.default.enumerator(atPath: cli.folder.path) ?? .init()
+                where !path.hasSuffix("session.json") {
+                    guard let data = FileManager.default.contents(atPath: cli.folder.appendingPathComponent(path).path)
+                    else { continue }
+                    let text = String(decoding: data, as: UTF8.self)
+                    for secret in secrets { #expect(!text.contains(secret), "\(path) holds a secret") }
+                }
+                let attributes = try FileManager.default.attributesOfItem(
+                    atPath: cli.folder.appendingPathComponent(sessionFile).path)
+                #expect((attributes[.posixPermissions] as? Int) == 0o600)
+                let log = try String(
+                    contentsOfFile: cli.folder.appendingPathComponent("state/fitiq/fitiq-tui.log").path, encoding: .utf8
+                )
+                #expect(log.contains("PUT api/v1/users/me → 200"))
             }
-            let sessionFile = try #require(
-                FileManager.default.enumerator(atPath: cli.folder.path)?.compactMap { $0 as? String }
-                    .first { $0.hasSuffix("session.json") })
-            let session = try String(
-                contentsOfFile: cli.folder.appendingPathComponent(sessionFile).path, encoding: .utf8)
-            let tokens = try #require(
-                session.matches(of: /"(?:accessToken|refreshToken)"\s*:\s*"([^"]+)"/).map { String($0.output.1) }
-                    as [String]?)
-            #expect(tokens.count == 2)
-            let secrets = tokens + [CLIHarness.apiKey, CLIHarness.password]
-            for output in outputs {
-                for secret in secrets { #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret)) }
-            }
-            for case let path as String in FileManager.default.enumerator(atPath: cli.folder.path) ?? .init()
-            where !path.hasSuffix("session.json") {
-                guard let data = FileManager.default.contents(atPath: cli.folder.appendingPathComponent(path).path)
-                else { continue }
-                let text = String(decoding: data, as: UTF8.self)
-                for secret in secrets { #expect(!text.contains(secret), "\(path) holds a secret") }
-            }
-            let attributes = try FileManager.default.attributesOfItem(
-                atPath: cli.folder.appendingPathComponent(sessionFile).path)
-            #expect((attributes[.posixPermissions] as? Int) == 0o600)
-            let log = try String(
-                contentsOfFile: cli.folder.appendingPathComponent("state/fitiq/fitiq-tui.log").path, encoding: .utf8)
-            #expect(log.contains("PUT api/v1/users/me → 200"))
         }
     }
 

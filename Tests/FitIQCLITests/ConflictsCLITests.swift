@@ -8,43 +8,45 @@ import Testing
 struct ConflictsCLITests {
     @Test(arguments: DevServerConfiguration.ResponseShape.allCases)
     func aNameChangedOnTwoMachinesIsHeldUntilResolved(shape: DevServerConfiguration.ResponseShape) async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start(TestDevServer.configuration(shape: shape))
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            let other = try #require(try await cli.otherMachine())
+        try await withDevServer(TestDevServer.configuration(shape: shape)) { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                let other = try #require(try await cli.otherMachine())
 
-            // This machine edits offline; the other machine changes the name on the server meanwhile.
-            #expect(
-                try await cli.run(["profile", "set", "--name", "Jane Here", "--bio", "Swimmer", "--no-sync"]).status
-                    == 0)
-            #expect(try await other.run(["profile", "set", "--name", "Jane There"]).status == 0)
+                // This machine edits offline; the other machine changes the name on the server meanwhile.
+                #expect(
+                    try await cli.run(["profile", "set", "--name", "Jane Here", "--bio", "Swimmer", "--no-sync"]).status
+                        == 0)
+                #expect(try await other.run(["profile", "set", "--name", "Jane There"]).status == 0)
 
-            let sync = try await cli.run(["sync", "--wait", "--timeout", "10"])
-            #expect(sync.status == 4, "\(sync)")
-            #expect(sync.stdout.contains(#"conflict: name: here "Jane Here", on the server "Jane There""#), "\(sync)")
-            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
-            let conflicts = try #require(status["conflicts"] as? [[String: String]])
-            #expect(conflicts == [["field": "name", "local": "Jane Here", "server": "Jane There"]])
+                let sync = try await cli.run(["sync", "--wait", "--timeout", "10"])
+                #expect(sync.status == 4, "\(sync)")
+                #expect(
+                    sync.stdout.contains(#"conflict: name: here "Jane Here", on the server "Jane There""#), "\(sync)")
+                let status = try #require(
+                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let conflicts = try #require(status["conflicts"] as? [[String: String]])
+                #expect(conflicts == [["field": "name", "local": "Jane Here", "server": "Jane There"]])
 
-            // The bio (no conflict) went out; the name on the server is untouched.
-            var shown = try #require(
-                try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
-            #expect(shown["bio"] as? String == "Swimmer")
-            #expect(shown["name"] as? String == "Jane There")
+                // The bio (no conflict) went out; the name on the server is untouched.
+                var shown = try #require(
+                    try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
+                #expect(shown["bio"] as? String == "Swimmer")
+                #expect(shown["name"] as? String == "Jane There")
 
-            let bad = try await cli.run(["resolve", "name"])
-            #expect(bad.status == 64, "\(bad)")
-            let resolved = try await cli.run(["resolve", "name", "--keep-local"])
-            #expect(resolved.status == 0, "\(resolved)")
-            #expect(resolved.stdout.contains("Saved and synced."), "\(resolved)")
-            shown = try #require(
-                try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
-            #expect(shown["name"] as? String == "Jane Here")
-            let after = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
-            #expect((after["conflicts"] as? [Any])?.isEmpty == true)
-            #expect(after["pendingChanges"] as? Int == 0)
+                let bad = try await cli.run(["resolve", "name"])
+                #expect(bad.status == 64, "\(bad)")
+                let resolved = try await cli.run(["resolve", "name", "--keep-local"])
+                #expect(resolved.status == 0, "\(resolved)")
+                #expect(resolved.stdout.contains("Saved and synced."), "\(resolved)")
+                shown = try #require(
+                    try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
+                #expect(shown["name"] as? String == "Jane Here")
+                let after = try #require(
+                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                #expect((after["conflicts"] as? [Any])?.isEmpty == true)
+                #expect(after["pendingChanges"] as? Int == 0)
+            }
         }
     }
 
@@ -52,28 +54,29 @@ struct ConflictsCLITests {
     /// spec's shape the client cannot see another device's height there, so it cannot hold a conflict.
     @Test func takingTheServersHeightDropsThisMachinesEdit() async throws {
         let shape = DevServerConfiguration.ResponseShape.real
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start(TestDevServer.configuration(shape: shape))
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            #expect(try await cli.run(["height", "set", "170 cm"]).status == 0)
-            let other = try #require(try await cli.otherMachine())
+        try await withDevServer(TestDevServer.configuration(shape: shape)) { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                #expect(try await cli.run(["height", "set", "170 cm"]).status == 0)
+                let other = try #require(try await cli.otherMachine())
 
-            #expect(try await cli.run(["height", "set", "181 cm", "--no-sync"]).status == 0)
-            #expect(try await other.run(["height", "set", "175 cm"]).status == 0)
-            let sync = try await cli.run(["sync"])
-            #expect(sync.stdout.contains(#"conflict: height: here "181.0 cm", on the server "175.0 cm""#), "\(sync)")
+                #expect(try await cli.run(["height", "set", "181 cm", "--no-sync"]).status == 0)
+                #expect(try await other.run(["height", "set", "175 cm"]).status == 0)
+                let sync = try await cli.run(["sync"])
+                #expect(
+                    sync.stdout.contains(#"conflict: height: here "181.0 cm", on the server "175.0 cm""#), "\(sync)")
 
-            let resolved = try await cli.run(["resolve", "height", "--take-server"])
-            #expect(resolved.status == 0, "\(resolved)")
-            let shown = try #require(
-                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
-            #expect(shown["heightCm"] as? Double == 175)
-            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
-            #expect(status["pendingChanges"] as? Int == 0)
-            #expect(
-                try await cli.run(["resolve", "height", "--take-server"]).stdout.contains("No conflict on height."))
+                let resolved = try await cli.run(["resolve", "height", "--take-server"])
+                #expect(resolved.status == 0, "\(resolved)")
+                let shown = try #require(
+                    try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+                #expect(shown["heightCm"] as? Double == 175)
+                let status = try #require(
+                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                #expect(status["pendingChanges"] as? Int == 0)
+                #expect(
+                    try await cli.run(["resolve", "height", "--take-server"]).stdout.contains("No conflict on height."))
+            }
         }
     }
 }

@@ -5,37 +5,36 @@ import Testing
 /// `height delete` and `height correct` against the development server.
 struct CorrectionsCLITests {
     @Test func aMistypedHeightIsCorrectedAndAnotherDeletedOnTheServer() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            #expect(try await cli.run(["height", "set", "175 cm", "--date", "2025-01-01"]).status == 0)
-            #expect(try await cli.run(["height", "set", "108 cm"]).status == 0)  // meant 180
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                #expect(try await cli.run(["height", "set", "175 cm", "--date", "2025-01-01"]).status == 0)
+                #expect(try await cli.run(["height", "set", "108 cm"]).status == 0)  // meant 180
 
-            let listed = try #require(
-                try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [[String: Any]])
-            let mistyped = try #require(listed.first { $0["heightCm"] as? Double == 108 })
-            let older = try #require(listed.first { $0["heightCm"] as? Double == 175 })
-            let mistypedId = try #require(mistyped["id"] as? String)
-            let olderId = try #require(older["id"] as? String)
+                let listed = try #require(
+                    try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [[String: Any]])
+                let mistyped = try #require(listed.first { $0["heightCm"] as? Double == 108 })
+                let older = try #require(listed.first { $0["heightCm"] as? Double == 175 })
+                let mistypedId = try #require(mistyped["id"] as? String)
+                let olderId = try #require(older["id"] as? String)
 
-            let corrected = try await cli.run(["height", "correct", mistypedId, "180", "cm"])
-            #expect(corrected.status == 0, "\(corrected)")
-            #expect(corrected.stdout.contains("→ 180.0 cm"), "\(corrected)")
-            let deleted = try await cli.run(["height", "delete", olderId])
-            #expect(deleted.status == 0, "\(deleted)")
-            #expect(try await cli.run(["height", "delete", "no-such-id"]).status == 64)
+                let corrected = try await cli.run(["height", "correct", mistypedId, "180", "cm"])
+                #expect(corrected.status == 0, "\(corrected)")
+                #expect(corrected.stdout.contains("→ 180.0 cm"), "\(corrected)")
+                let deleted = try await cli.run(["height", "delete", olderId])
+                #expect(deleted.status == 0, "\(deleted)")
+                #expect(try await cli.run(["height", "delete", "no-such-id"]).status == 64)
 
-            // What the server holds, read by a second machine.
-            let other = try #require(try await cli.otherMachine())
-            let remote = try #require(
-                try CLIHarness.json(try await other.run(["height", "history", "--json"])) as? [[String: Any]])
-            #expect(remote.map { $0["heightCm"] as? Double } == [180])
-            #expect(remote.first?["loggedAt"] as? String == mistyped["loggedAt"] as? String)
-            let profile = try #require(
-                try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
-            #expect(profile["heightCm"] as? Double == 180)
+                // What the server holds, read by a second machine.
+                let other = try #require(try await cli.otherMachine())
+                let remote = try #require(
+                    try CLIHarness.json(try await other.run(["height", "history", "--json"])) as? [[String: Any]])
+                #expect(remote.map { $0["heightCm"] as? Double } == [180])
+                #expect(remote.first?["loggedAt"] as? String == mistyped["loggedAt"] as? String)
+                let profile = try #require(
+                    try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
+                #expect(profile["heightCm"] as? Double == 180)
+            }
         }
     }
 }

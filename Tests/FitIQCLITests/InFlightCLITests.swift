@@ -6,44 +6,43 @@ import Testing
 struct InFlightCLITests {
     @Test(arguments: ["0", "33", "eight", "-1", "\u{1B}[2J"])
     func aValueOutsideTheRuleIsRefusedNamingTheVariable(value: String) async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            var runner = cli.runner
-            runner.environment["FITIQ_SYNC_IN_FLIGHT"] = value
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                var runner = cli.runner
+                runner.environment["FITIQ_SYNC_IN_FLIGHT"] = value
 
-            let set = try await runner.run(["height", "set", "171 cm"])
+                let set = try await runner.run(["height", "set", "171 cm"])
 
-            #expect(set.status != 0, "\(set)")
-            #expect(set.stderr.contains("FITIQ_SYNC_IN_FLIGHT must be a whole number from 1 to 32"), "\(set)")
-            #expect(!set.stderr.contains("\u{1B}"), "escape sequences are never printed")
-            let status = try await cli.run(["status", "--json"])
-            #expect((try CLIHarness.json(status) as? [String: Any])?["pendingChanges"] as? Int == 0, "nothing saved")
+                #expect(set.status != 0, "\(set)")
+                #expect(set.stderr.contains("FITIQ_SYNC_IN_FLIGHT must be a whole number from 1 to 32"), "\(set)")
+                #expect(!set.stderr.contains("\u{1B}"), "escape sequences are never printed")
+                let status = try await cli.run(["status", "--json"])
+                #expect(
+                    (try CLIHarness.json(status) as? [String: Any])?["pendingChanges"] as? Int == 0, "nothing saved")
+            }
         }
     }
 
     @Test func oneAtATimeStillSendsEveryEntry() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            var runner = cli.runner
-            runner.environment["FITIQ_SYNC_IN_FLIGHT"] = "1"
-            for day in 1...5 {
-                #expect(
-                    try await runner.run(["height", "set", "17\(day) cm", "--date", "2024-07-0\(day)", "--no-sync"])
-                        .status == 0)
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                var runner = cli.runner
+                runner.environment["FITIQ_SYNC_IN_FLIGHT"] = "1"
+                for day in 1...5 {
+                    #expect(
+                        try await runner.run(["height", "set", "17\(day) cm", "--date", "2024-07-0\(day)", "--no-sync"])
+                            .status == 0)
+                }
+
+                let sync = try await runner.run(["sync", "--wait"])
+
+                #expect(sync.status == 0, "\(sync)")
+                let history = try #require(
+                    try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [[String: Any]])
+                #expect(history.filter { $0["synced"] as? Bool == true }.count == 5, "\(history)")
             }
-
-            let sync = try await runner.run(["sync", "--wait"])
-
-            #expect(sync.status == 0, "\(sync)")
-            let history = try #require(
-                try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [[String: Any]])
-            #expect(history.filter { $0["synced"] as? Bool == true }.count == 5, "\(history)")
         }
     }
 }

@@ -13,24 +13,23 @@ struct LocalTimeCLITests {
         ("Asia/Kolkata", "2024-07-01", "2024-07-01T06:30:00Z"),  // UTC+5:30, no daylight saving time
     ])
     func aPastHeightIsLoggedAtNoonLocalTime(zone: String, date: String, loggedAt: String) async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            var local = cli.runner
-            local.environment["TZ"] = zone
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                var local = cli.runner
+                local.environment["TZ"] = zone
 
-            let set = try await local.run(["height", "set", "171 cm", "--date", date, "--no-sync"])
-            #expect(set.status == 0, "\(set)")
-            #expect(set.stdout.contains("on \(date)"), "\(set)")
+                let set = try await local.run(["height", "set", "171 cm", "--date", date, "--no-sync"])
+                #expect(set.status == 0, "\(set)")
+                #expect(set.stdout.contains("on \(date)"), "\(set)")
 
-            let history = try await local.run(["height", "history", "--json"])
-            let entries = try #require(try CLIHarness.json(history) as? [[String: Any]])
-            let logged = entries.first { ($0["heightCm"] as? Double) == 171 }
-            #expect(logged?["loggedAt"] as? String == loggedAt, "\(entries)")
-            let text = try await local.run(["height", "history"])
-            #expect(text.stdout.contains("\(date)  171.0 cm"), "\(text)")
+                let history = try await local.run(["height", "history", "--json"])
+                let entries = try #require(try CLIHarness.json(history) as? [[String: Any]])
+                let logged = entries.first { ($0["heightCm"] as? Double) == 171 }
+                #expect(logged?["loggedAt"] as? String == loggedAt, "\(entries)")
+                let text = try await local.run(["height", "history"])
+                #expect(text.stdout.contains("\(date)  171.0 cm"), "\(text)")
+            }
         }
     }
 }

@@ -6,23 +6,22 @@ import Testing
 /// Plain mode (`--plain`, `TERM` unset or `dumb`, `FITIQ_PLAIN=1`) read from a pipe, against the development server.
 struct PlainModeCLITests {
     @Test func aNameSetAndSavedThroughAPipeReachesTheServer() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
 
-            let run = try await cli.run(["--plain"], input: "set name Plain Person\nsave\nquit\n")
+                let run = try await cli.run(["--plain"], input: "set name Plain Person\nsave\nquit\n")
 
-            #expect(run.status == 0, "\(run)")
-            #expect(run.stdout.contains("fitiq> "))
-            #expect(run.stdout.contains("Name will be Plain Person once you save."), "\(run)")
-            #expect(run.stdout.contains("Synced: the server has every change."), "\(run)")
-            #expect(!run.stdout.contains("\u{1B}"), "plain mode writes no escape sequence")
-            let shown = try #require(
-                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
-            #expect(shown["name"] as? String == "Plain Person")
-            #expect(try await Self.nameOnTheServer(cli) == "Plain Person")
+                #expect(run.status == 0, "\(run)")
+                #expect(run.stdout.contains("fitiq> "))
+                #expect(run.stdout.contains("Name will be Plain Person once you save."), "\(run)")
+                #expect(run.stdout.contains("Synced: the server has every change."), "\(run)")
+                #expect(!run.stdout.contains("\u{1B}"), "plain mode writes no escape sequence")
+                let shown = try #require(
+                    try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+                #expect(shown["name"] as? String == "Plain Person")
+                #expect(try await Self.nameOnTheServer(cli) == "Plain Person")
+            }
         }
     }
 
@@ -34,152 +33,150 @@ struct PlainModeCLITests {
     }
 
     @Test func aBadHeightGivesTheRuleAndSendsNothing() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            var dumb = cli.runner
-            dumb.environment["TERM"] = "dumb"  // chosen without --plain
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                var dumb = cli.runner
+                dumb.environment["TERM"] = "dumb"  // chosen without --plain
 
-            let run = try await dumb.run([], input: "set height 5'13\"\nset height abc\nsave\nquit\n")
+                let run = try await dumb.run([], input: "set height 5'13\"\nset height abc\nsave\nquit\n")
 
-            #expect(run.status == 0, "\(run)")
-            #expect(run.stdout.contains("Height inches after feet must be below 12 (13 given)"), "\(run)")
-            #expect(run.stdout.contains("Height must be a number with an optional unit"), "\(run)")
-            #expect(run.stdout.contains("There is nothing to save."), "\(run)")
-            let status = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
-            #expect(status["pendingChanges"] as? Int == 0)
-            let history = try #require(
-                try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
-            #expect(history.isEmpty)
+                #expect(run.status == 0, "\(run)")
+                #expect(run.stdout.contains("Height inches after feet must be below 12 (13 given)"), "\(run)")
+                #expect(run.stdout.contains("Height must be a number with an optional unit"), "\(run)")
+                #expect(run.stdout.contains("There is nothing to save."), "\(run)")
+                let status = try #require(
+                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                #expect(status["pendingChanges"] as? Int == 0)
+                let history = try #require(
+                    try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
+                #expect(history.isEmpty)
+            }
         }
     }
 
     /// `ssh host fitiq-tui < script` has no TERM at all: plain mode, not an error about the terminal.
     @Test func withNoTerminalTypePlainModeStartsWithoutTheFlag() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            #expect(cli.runner.environment["TERM"] == nil)
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                #expect(cli.runner.environment["TERM"] == nil)
 
-            let run = try await cli.run([], input: "show\nquit\n")
+                let run = try await cli.run([], input: "show\nquit\n")
 
-            #expect(run.status == 0, "\(run)")
-            #expect(run.stdout.contains("fitiq> "), "\(run)")
-            #expect(run.stdout.split(separator: "\n").contains { $0.hasPrefix("Name ") && $0.hasSuffix(" Jane Doe") })
-            #expect(run.stderr.isEmpty, "\(run)")
+                #expect(run.status == 0, "\(run)")
+                #expect(run.stdout.contains("fitiq> "), "\(run)")
+                #expect(
+                    run.stdout.split(separator: "\n").contains { $0.hasPrefix("Name ") && $0.hasSuffix(" Jane Doe") })
+                #expect(run.stderr.isEmpty, "\(run)")
+            }
         }
     }
 
     @Test func weightAndBodyFatAreSetSavedAndListedWithTheEditorsFields() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
 
-            let run = try await cli.run(
-                ["--plain"],
-                input: "help\nset weight 160 lb\nset body-fat 80\nset body-fat 18.5 %\nset bmi 22\nsave\n"
-                    + "history weight\nhistory body-fat\nhistory steps\nquit\n")
+                let run = try await cli.run(
+                    ["--plain"],
+                    input: "help\nset weight 160 lb\nset body-fat 80\nset body-fat 18.5 %\nset bmi 22\nsave\n"
+                        + "history weight\nhistory body-fat\nhistory steps\nquit\n")
 
-            #expect(run.status == 0, "\(run)")
-            // The help lists every field of the editor's table.
-            for field in ["name", "bio", "units", "language", "height", "weight", "body-fat", "bmi"] {
-                #expect(run.stdout.contains("  \(field): "), "\(field) in \(run.stdout)")
+                #expect(run.status == 0, "\(run)")
+                // The help lists every field of the editor's table.
+                for field in ["name", "bio", "units", "language", "height", "weight", "body-fat", "bmi"] {
+                    #expect(run.stdout.contains("  \(field): "), "\(field) in \(run.stdout)")
+                }
+                #expect(run.stdout.contains("Weight will be 72.6 kg once you save."), "\(run)")
+                #expect(run.stdout.contains("Body fat must be between 1 and 75 %"), "\(run)")
+                #expect(run.stdout.contains("Body fat will be 18.5 % once you save."), "\(run)")
+                #expect(run.stdout.contains("BMI is derived from your latest weight"), "\(run)")
+                #expect(run.stdout.contains("Synced: the server has every change."), "\(run)")
+                #expect(run.stdout.contains(": 72.6 kg, manual, on the server."), "\(run)")
+                #expect(run.stdout.contains(": 18.5 %, manual, on the server."), "\(run)")
+                #expect(run.stdout.contains("Say which history: history height|weight|body-fat."), "\(run)")
+
+                let other = try #require(try await cli.otherMachine())
+                let weights = try #require(
+                    try CLIHarness.json(try await other.run(["weight", "history", "--json"])) as? [[String: Any]])
+                #expect(weights.map { $0["weightKg"] as? Double } == [72.57])
             }
-            #expect(run.stdout.contains("Weight will be 72.6 kg once you save."), "\(run)")
-            #expect(run.stdout.contains("Body fat must be between 1 and 75 %"), "\(run)")
-            #expect(run.stdout.contains("Body fat will be 18.5 % once you save."), "\(run)")
-            #expect(run.stdout.contains("BMI is derived from your latest weight"), "\(run)")
-            #expect(run.stdout.contains("Synced: the server has every change."), "\(run)")
-            #expect(run.stdout.contains(": 72.6 kg, manual, on the server."), "\(run)")
-            #expect(run.stdout.contains(": 18.5 %, manual, on the server."), "\(run)")
-            #expect(run.stdout.contains("Say which history: history height|weight|body-fat."), "\(run)")
-
-            let other = try #require(try await cli.otherMachine())
-            let weights = try #require(
-                try CLIHarness.json(try await other.run(["weight", "history", "--json"])) as? [[String: Any]])
-            #expect(weights.map { $0["weightKg"] as? Double } == [72.57])
         }
     }
 
     @Test func trendSaysWhatTheChartShowsThenTheGoalAndTheTableByWeek() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            let today = CalendarDate(containing: Date(), in: .utc)
-            for (daysAgo, kilograms) in [(20, "82.0"), (13, "81.2"), (12, "81.0"), (6, "80.1"), (1, "79.5")] {
-                let day = today.adding(days: -daysAgo).description
-                #expect(try await cli.run(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                let today = CalendarDate(containing: Date(), in: .utc)
+                for (daysAgo, kilograms) in [(20, "82.0"), (13, "81.2"), (12, "81.0"), (6, "80.1"), (1, "79.5")] {
+                    let day = today.adding(days: -daysAgo).description
+                    #expect(try await cli.run(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
+                }
+                let by = today.adding(days: 60)
+
+                let run = try await cli.run(
+                    ["--plain"],
+                    input: "trend weight 4w --by week\ntrend height all\ntrend weight 5x\ngoal weight 78 \(by)\n"
+                        + "goal\ngoal bmi 22\ngoal weight\ngoal weight clear\ngoal\nquit\n")
+
+                #expect(run.status == 0, "\(run)")
+                let latestDay = today.adding(days: -1)
+                #expect(run.stdout.contains("Weight over the last 4 weeks:\nLatest 79.5 kg on \(latestDay)."), "\(run)")
+                // T ← T + (1 − 0.9^Δd)(W − T) over 7, 1, 6 and 5 days: 82 → 81.583 → 81.524 → 80.857 → 80.301;
+                // the least-squares slope of those over days 0, 7, 8, 14, 19 is −0.0916 kg a day.
+                #expect(run.stdout.contains("Trend 80.3 kg, −0.6 kg a week over the last 4 weeks."), "\(run)")
+                #expect(run.stdout.contains("Lowest 79.5 kg on \(latestDay); highest 82.0 kg on"), "\(run)")
+                #expect(run.stdout.contains("week of     mean kg   low  high  readings  trend  change"), "\(run)")
+                #expect(run.stdout.contains("No height entries over the whole history."), "\(run)")
+                #expect(
+                    run.stdout.contains(
+                        "Say which trend: trend height|weight|body-fat|bmi 4w|3m|1y|all [--by week|month] (5x is neither)."
+                    )
+                )
+                #expect(run.stdout.contains("Goal set: 78.0 kg by \(by). It is kept on this machine"), "\(run)")
+                let standing = "Goal 78.0 kg by \(by): the trend, 80.3 kg, is 2.3 kg above it."
+                // Said by `goal` and by `goal weight`.
+                #expect(run.stdout.components(separatedBy: standing).count == 3, "\(run)")
+                #expect(run.stdout.contains("Not set: A goal can be set for weight or body-fat, not bmi."), "\(run)")
+                #expect(run.stdout.contains("The weight goal is cleared."), "\(run)")
+                #expect(run.stdout.contains("No goals are set."), "\(run)")
             }
-            let by = today.adding(days: 60)
-
-            let run = try await cli.run(
-                ["--plain"],
-                input: "trend weight 4w --by week\ntrend height all\ntrend weight 5x\ngoal weight 78 \(by)\n"
-                    + "goal\ngoal bmi 22\ngoal weight\ngoal weight clear\ngoal\nquit\n")
-
-            #expect(run.status == 0, "\(run)")
-            let latestDay = today.adding(days: -1)
-            #expect(run.stdout.contains("Weight over the last 4 weeks:\nLatest 79.5 kg on \(latestDay)."), "\(run)")
-            // T ← T + (1 − 0.9^Δd)(W − T) over 7, 1, 6 and 5 days: 82 → 81.583 → 81.524 → 80.857 → 80.301;
-            // the least-squares slope of those over days 0, 7, 8, 14, 19 is −0.0916 kg a day.
-            #expect(run.stdout.contains("Trend 80.3 kg, −0.6 kg a week over the last 4 weeks."), "\(run)")
-            #expect(run.stdout.contains("Lowest 79.5 kg on \(latestDay); highest 82.0 kg on"), "\(run)")
-            #expect(run.stdout.contains("week of     mean kg   low  high  readings  trend  change"), "\(run)")
-            #expect(run.stdout.contains("No height entries over the whole history."), "\(run)")
-            #expect(
-                run.stdout.contains(
-                    "Say which trend: trend height|weight|body-fat|bmi 4w|3m|1y|all [--by week|month] (5x is neither).")
-            )
-            #expect(run.stdout.contains("Goal set: 78.0 kg by \(by). It is kept on this machine"), "\(run)")
-            let standing = "Goal 78.0 kg by \(by): the trend, 80.3 kg, is 2.3 kg above it."
-            // Said by `goal` and by `goal weight`.
-            #expect(run.stdout.components(separatedBy: standing).count == 3, "\(run)")
-            #expect(run.stdout.contains("Not set: A goal can be set for weight or body-fat, not bmi."), "\(run)")
-            #expect(run.stdout.contains("The weight goal is cleared."), "\(run)")
-            #expect(run.stdout.contains("No goals are set."), "\(run)")
         }
     }
 
     @Test func unsavedEditsAtTheEndOfInputAreNotSavedAndItSaysSo() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            var plain = cli.runner
-            plain.environment["FITIQ_PLAIN"] = "1"
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                var plain = cli.runner
+                plain.environment["FITIQ_PLAIN"] = "1"
 
-            let run = try await plain.run([], input: "set bio Never saved\n")
+                let run = try await plain.run([], input: "set bio Never saved\n")
 
-            #expect(run.stdout.contains("End of input: 1 change was not saved."), "\(run)")
-            let shown = try #require(
-                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
-            #expect(shown["bio"] as? String != "Never saved")
+                #expect(run.stdout.contains("End of input: 1 change was not saved."), "\(run)")
+                let shown = try #require(
+                    try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+                #expect(shown["bio"] as? String != "Never saved")
+            }
         }
     }
 
     @Test func signingInWorksInPlainModeWithThePasswordFromThePipe() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            #expect(try await cli.run(["logout"]).status == 0)
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                #expect(try await cli.run(["logout"]).status == 0)
 
-            let run = try await cli.run(
-                ["--plain", "--server", server.url], input: "jane@example.com\n\(CLIHarness.password)\nshow\nquit\n")
+                let run = try await cli.run(
+                    ["--plain", "--server", server.url], input: "jane@example.com\n\(CLIHarness.password)\nshow\nquit\n"
+                )
 
-            #expect(run.stdout.contains("Signed in as jane@example.com."), "\(run)")
-            #expect(run.stdout.contains("Name            Jane Doe"), "\(run)")
-            #expect(!run.stdout.contains(CLIHarness.password), "the password is never written")
+                #expect(run.stdout.contains("Signed in as jane@example.com."), "\(run)")
+                #expect(run.stdout.contains("Name            Jane Doe"), "\(run)")
+                #expect(!run.stdout.contains(CLIHarness.password), "the password is never written")
+            }
         }
     }
 }

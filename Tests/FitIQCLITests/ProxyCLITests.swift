@@ -42,50 +42,48 @@ struct ProxyCLITests {
     }
 
     @Test func aSyncGoesThroughTheProxyInTheEnvironmentAndPastItForNoProxy() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            let proxy = try await Self.tinyproxy(in: cli.folder)
-            defer { Task { await proxy.stop() } }
-            var through = cli
-            through.runner.environment["http_proxy"] = "http://127.0.0.1:\(proxy.port)"
-            #expect(try await through.register().status == 0)
-            let logged = try await through.run(["weight", "set", "72.4"])
-            #expect(logged.stdout.contains("Saved and synced."), "\(logged)")
-            let base = server.url.hasSuffix("/") ? String(server.url.dropLast()) : server.url
-            let requests = try await Self.requests(through: proxy, server: base, mark: "first")
-            #expect(requests.contains { $0.contains("POST \(base)/api/v1/auth/register") }, "\(requests)")
-            #expect(requests.contains { $0.contains("POST \(base)/api/v1/progress") }, "\(requests)")
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                let proxy = try await Self.tinyproxy(in: cli.folder)
+                defer { Task { await proxy.stop() } }
+                var through = cli
+                through.runner.environment["http_proxy"] = "http://127.0.0.1:\(proxy.port)"
+                #expect(try await through.register().status == 0)
+                let logged = try await through.run(["weight", "set", "72.4"])
+                #expect(logged.stdout.contains("Saved and synced."), "\(logged)")
+                let base = server.url.hasSuffix("/") ? String(server.url.dropLast()) : server.url
+                let requests = try await Self.requests(through: proxy, server: base, mark: "first")
+                #expect(requests.contains { $0.contains("POST \(base)/api/v1/auth/register") }, "\(requests)")
+                #expect(requests.contains { $0.contains("POST \(base)/api/v1/progress") }, "\(requests)")
 
-            // no_proxy lists the server: the same requests go past the proxy, which sees none.
-            var past = through
-            past.runner.environment["no_proxy"] = "127.0.0.1"
-            #expect(try await past.run(["weight", "set", "72.6"]).stdout.contains("Saved and synced."))
-            let after = try await Self.requests(through: proxy, server: base, mark: "second")
-            // Everything up to the first barrier, and the barrier itself: nothing else.
-            #expect(after.count == requests.count + 1, "\(after)")
+                // no_proxy lists the server: the same requests go past the proxy, which sees none.
+                var past = through
+                past.runner.environment["no_proxy"] = "127.0.0.1"
+                #expect(try await past.run(["weight", "set", "72.6"]).stdout.contains("Saved and synced."))
+                let after = try await Self.requests(through: proxy, server: base, mark: "second")
+                // Everything up to the first barrier, and the barrier itself: nothing else.
+                #expect(after.count == requests.count + 1, "\(after)")
+            }
         }
     }
 
     @Test func aProxyThatIsNotThereIsNamedWithoutItsPassword() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            let port = try Daemon.freePort()
-            var offline = cli
-            offline.runner.environment["http_proxy"] = "http://ana:s3cret-pass@127.0.0.1:\(port)"
-            let result = try await offline.run(["weight", "set", "72.4"])
-            let said = result.stdout + result.stderr
-            #expect(said.contains("the proxy http://127.0.0.1:\(port) cannot be reached"), "\(result)")
-            #expect(!said.contains("s3cret"), "\(result)")
-            let status = try await offline.run(["status"])
-            #expect(!(status.stdout + status.stderr).contains("s3cret"), "\(status)")
-            let logFile = cli.folder.appendingPathComponent("state/fitiq/fitiq-tui.log")
-            let written = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            #expect(!written.contains("s3cret") && !written.contains(CLIHarness.apiKey))
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                let port = try Daemon.freePort()
+                var offline = cli
+                offline.runner.environment["http_proxy"] = "http://ana:s3cret-pass@127.0.0.1:\(port)"
+                let result = try await offline.run(["weight", "set", "72.4"])
+                let said = result.stdout + result.stderr
+                #expect(said.contains("the proxy http://127.0.0.1:\(port) cannot be reached"), "\(result)")
+                #expect(!said.contains("s3cret"), "\(result)")
+                let status = try await offline.run(["status"])
+                #expect(!(status.stdout + status.stderr).contains("s3cret"), "\(status)")
+                let logFile = cli.folder.appendingPathComponent("state/fitiq/fitiq-tui.log")
+                let written = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+                #expect(!written.contains("s3cret") && !written.contains(CLIHarness.apiKey))
+            }
         }
     }
 
@@ -112,46 +110,48 @@ struct ProxyCLITests {
     /// socat speaks TLS in front of the development server with a certificate of a CA made here:
     /// refused until `SSL_CERT_FILE` names that CA.
     @Test func aServerSignedByACAOfItsOwnIsTrustedOnlyThroughSSLCertFile() async throws {
-        try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            defer { Task { await server.stop() } }
-            let folder = cli.folder
-            let tool = CommandRunner(
-                executable: URL(fileURLWithPath: "/usr/bin/openssl"), environment: ["PATH": "/usr/bin:/bin"])
-            let path = { (name: String) in folder.appendingPathComponent(name).path }
-            for arguments in [
-                [
-                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"),
-                    "-days", "2", "-subj", "/CN=FitIQ test CA",
-                ],
-                [
-                    "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out", path("server.csr"),
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                ],
-                [
-                    "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
-                    "-CAcreateserial", "-out", path("server.pem"), "-days", "2", "-copy_extensions", "copy",
-                ],
-            ] {
-                let made = try await tool.run(arguments)
-                #expect(made.status == 0, "openssl \(arguments.prefix(2)): \(made)")
-            }
-            let upstream = try #require(URL(string: server.url)?.port)
-            let tls = try await Daemon.tls(
-                certificate: folder.appendingPathComponent("server.pem"),
-                key: folder.appendingPathComponent("server.key"),
-                upstream: upstream)
-            defer { Task { await tls.stop() } }
-            cli.server = "https://127.0.0.1:\(tls.port)"
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                let folder = cli.folder
+                let tool = CommandRunner(
+                    executable: URL(fileURLWithPath: "/usr/bin/openssl"), environment: ["PATH": "/usr/bin:/bin"])
+                let path = { (name: String) in folder.appendingPathComponent(name).path }
+                for arguments in [
+                    [
+                        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out",
+                        path("ca.pem"),
+                        "-days", "2", "-subj", "/CN=FitIQ test CA",
+                    ],
+                    [
+                        "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out",
+                        path("server.csr"),
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    ],
+                    [
+                        "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                        "-CAcreateserial", "-out", path("server.pem"), "-days", "2", "-copy_extensions", "copy",
+                    ],
+                ] {
+                    let made = try await tool.run(arguments)
+                    #expect(made.status == 0, "openssl \(arguments.prefix(2)): \(made)")
+                }
+                let upstream = try #require(URL(string: server.url)?.port)
+                let tls = try await Daemon.tls(
+                    certificate: folder.appendingPathComponent("server.pem"),
+                    key: folder.appendingPathComponent("server.key"),
+                    upstream: upstream)
+                defer { Task { await tls.stop() } }
+                cli.server = "https://127.0.0.1:\(tls.port)"
 
-            let refused = try await cli.register()
-            #expect(refused.status != 0, "\(refused)")
-            #expect(refused.stderr.contains("TLS verification failed"), "\(refused)")
-            var trusting = cli
-            trusting.runner.environment["SSL_CERT_FILE"] = folder.appendingPathComponent("ca.pem").path
-            let registered = try await trusting.register()
-            #expect(registered.status == 0, "\(registered)")
-            #expect(try await trusting.run(["weight", "set", "72.4"]).stdout.contains("Saved and synced."))
+                let refused = try await cli.register()
+                #expect(refused.status != 0, "\(refused)")
+                #expect(refused.stderr.contains("TLS verification failed"), "\(refused)")
+                var trusting = cli
+                trusting.runner.environment["SSL_CERT_FILE"] = folder.appendingPathComponent("ca.pem").path
+                let registered = try await trusting.register()
+                #expect(registered.status == 0, "\(registered)")
+                #expect(try await trusting.run(["weight", "set", "72.4"]).stdout.contains("Saved and synced."))
+            }
         }
     }
 }

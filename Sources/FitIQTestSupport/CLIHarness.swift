@@ -1,16 +1,36 @@
-import FitIQTestSupport
+import FitIQDevServer
 import Foundation
 
+/// Runs `body` with a development server in this process (``TestDevServer/start(_:clock:sleep:logger:)``),
+/// stopped when `body` returns or throws.
+public func withDevServer<T: Sendable>(
+    _ configuration: DevServerConfiguration = TestDevServer.configuration(), clock: DevServerClock = DevServerClock(),
+    _ body: (TestDevServer) async throws -> T
+) async throws -> T {
+    try await TestDevServer.with(configuration, clock: clock, body)
+}
+
+/// Runs `body` with the built `fitiq-tui` in folders of its own (``CLIHarness``), pointed at `server`;
+/// the folders are removed when `body` returns or throws.
+public func withCLI<T: Sendable>(
+    _ server: TestDevServer? = nil, _ body: @Sendable (inout CLIHarness) async throws -> T
+) async throws -> T {
+    try await CLIHarness.with { cli in
+        cli.server = server?.url ?? ""
+        return try await body(&cli)
+    }
+}
+
 /// The real `fitiq-tui` binary with its own XDG folders, for a development server (``TestDevServer``).
-struct CLIHarness: Sendable {
-    static let apiKey = TestDevServer.apiKey
-    static let password = "correct horse battery"
-    let folder: URL
-    var runner: CommandRunner
-    var server: String
+public struct CLIHarness: Sendable {
+    public static let apiKey = TestDevServer.apiKey
+    public static let password = "correct horse battery"
+    public let folder: URL
+    public var runner: CommandRunner
+    public var server: String
 
     /// Runs `body` with a fresh folder.
-    static func with<T: Sendable>(_ body: @Sendable (inout CLIHarness) async throws -> T) async throws -> T {
+    public static func with<T: Sendable>(_ body: @Sendable (inout CLIHarness) async throws -> T) async throws -> T {
         let temporary = try TemporaryFolder("fitiq-cli")
         defer { temporary.remove() }
         let folder = temporary.url
@@ -29,19 +49,19 @@ struct CLIHarness: Sendable {
     }
 
     /// Runs `fitiq-tui` with `arguments`.
-    func run(_ arguments: [String], input: String? = nil) async throws -> CommandRunner.Result {
+    public func run(_ arguments: [String], input: String? = nil) async throws -> CommandRunner.Result {
         try await runner.run(arguments, input: input)
     }
 
     /// Registers `email` on the current server.
-    func register(_ email: String = "jane@example.com") async throws -> CommandRunner.Result {
+    public func register(_ email: String = "jane@example.com") async throws -> CommandRunner.Result {
         try await run(
             ["register", "--server", server, "--email", email, "--name", "Jane Doe", "--date-of-birth", "1983-07-20"],
             input: Self.password + "\n")
     }
 
     /// A second machine: the same account in folders of its own, signed in (`nil` if sign-in failed).
-    func otherMachine(_ name: String = "other-machine") async throws -> CommandRunner? {
+    public func otherMachine(_ name: String = "other-machine") async throws -> CommandRunner? {
         var other = runner
         let home = folder.appendingPathComponent(name)
         for (variable, name) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")]
@@ -54,7 +74,7 @@ struct CLIHarness: Sendable {
     }
 
     /// The JSON object or array a command printed.
-    static func json(_ result: CommandRunner.Result) throws -> Any {
+    public static func json(_ result: CommandRunner.Result) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
 }
