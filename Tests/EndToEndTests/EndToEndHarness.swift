@@ -328,3 +328,22 @@ extension String {
         return distance(from: startIndex, to: range.lowerBound)
     }
 }
+
+extension EndToEnd {
+    /// Registers the test account on `server` with the command line, opens the editor against it
+    /// (``openTUI(server:tracingProcesses:extraEnvironment:term:through:width:height:)``), waits for the
+    /// synced profile (and for `also`), and runs `body` with the session, which is killed when `body`
+    /// returns or throws.
+    func withEditor<T>(
+        on server: TestDevServer, term: String = TmuxSession.term, through ssh: SSHServer? = nil, width: Int = 100,
+        height: Int = 30, waitingAlsoFor also: ([String]) -> Bool = { _ in true },
+        _ body: (TmuxSession) async throws -> T
+    ) async throws -> T {
+        let registered = try await register(on: server)
+        guard registered.status == 0 else { throw CleanSpawn.Failed(description: "register: \(registered)") }
+        let tui = try openTUI(server: server, term: term, through: ssh, width: width, height: height)
+        defer { tui.kill() }
+        try await waitForProfile(tui, also: also)
+        return try await body(tui)
+    }
+}

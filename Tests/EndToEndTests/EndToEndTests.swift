@@ -70,27 +70,27 @@ struct EndToEndTests {
     @Test func aNewNameWithAWideCharacterReachesTheServer() async throws {
         try await EndToEnd.with { e2e in
             try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                try await waitForProfile(tui)
+                try await e2e.withEditor(on: server) { tui in
 
-                let newName = "Zoë 李 Runner"
-                try tui.send("Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.send("C-u")
-                try tui.type(newName)
-                try await tui.waitUntil("the new name typed") { $0.field("Name")?.contains(newName) == true }
-                try tui.send("Enter")
-                try await tui.waitUntil("the name as a draft") { $0.field("Name")?.contains("\(newName) *") == true }
-                try tui.send("C-s")
-                try await tui.waitUntil("the name saved and synced") {
-                    guard let name = $0.field("Name") else { return false }
-                    return name.contains(newName) && !name.contains("*") && $0.title.contains("● synced")
+                    let newName = "Zoë 李 Runner"
+                    try tui.send("Enter")
+                    try await tui.waitFor("Enter confirm")
+                    try tui.send("C-u")
+                    try tui.type(newName)
+                    try await tui.waitUntil("the new name typed") { $0.field("Name")?.contains(newName) == true }
+                    try tui.send("Enter")
+                    try await tui.waitUntil("the name as a draft") {
+                        $0.field("Name")?.contains("\(newName) *") == true
+                    }
+                    try tui.send("C-s")
+                    try await tui.waitUntil("the name saved and synced") {
+                        guard let name = $0.field("Name") else { return false }
+                        return name.contains(newName) && !name.contains("*") && $0.title.contains("● synced")
+                    }
+
+                    let stored = try await server.snapshot()
+                    #expect(stored.name == newName)
                 }
-
-                let stored = try await server.snapshot()
-                #expect(stored.name == newName)
             }
         }
     }
@@ -232,31 +232,29 @@ struct EndToEndTests {
     @Test func quittingWithAnUnsavedEditAsksFirst() async throws {
         try await EndToEnd.with { e2e in
             try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                try await waitForProfile(tui)
+                try await e2e.withEditor(on: server) { tui in
 
-                try tui.send("Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.type(" Smith")
-                try tui.send("Enter")
-                try await tui.waitUntil("the name as a draft") {
-                    $0.field("Name")?.contains("Jane Doe Smith *") == true
-                }
+                    try tui.send("Enter")
+                    try await tui.waitFor("Enter confirm")
+                    try tui.type(" Smith")
+                    try tui.send("Enter")
+                    try await tui.waitUntil("the name as a draft") {
+                        $0.field("Name")?.contains("Jane Doe Smith *") == true
+                    }
 
-                try tui.send("q")
-                try await tui.waitFor("Unsaved edits")
-                try tui.send("n")
-                try await tui.waitUntil("the prompt closed, the edit kept") {
-                    !$0.contains { $0.contains("Unsaved edits") }
-                        && $0.field("Name")?.contains("Jane Doe Smith *") == true
+                    try tui.send("q")
+                    try await tui.waitFor("Unsaved edits")
+                    try tui.send("n")
+                    try await tui.waitUntil("the prompt closed, the edit kept") {
+                        !$0.contains { $0.contains("Unsaved edits") }
+                            && $0.field("Name")?.contains("Jane Doe Smith *") == true
+                    }
+                    try tui.send("q")
+                    try await tui.waitFor("Unsaved edits")
+                    try tui.send("y")
+                    try await expectCleanExit(e2e, tui)
+                    #expect(try await server.snapshot().name == EndToEnd.name)
                 }
-                try tui.send("q")
-                try await tui.waitFor("Unsaved edits")
-                try tui.send("y")
-                try await expectCleanExit(e2e, tui)
-                #expect(try await server.snapshot().name == EndToEnd.name)
             }
         }
     }

@@ -13,92 +13,88 @@ import Testing
 struct SSHEndToEndTests {
     @Test func aNameWithAnAccentAHanCharacterAndAnEmojiTypedThroughSSHReachesTheServer() async throws {
         try await withSSH { e2e, ssh, server in
-            #expect(try await e2e.register(on: server).status == 0)
-            let tui = try e2e.openTUI(server: server, through: ssh)
-            defer { tui.kill() }
-            // The cached profile, then synced.
-            try await waitForProfile(tui)
-            try expectNoLocaleArrived(e2e)
+            try await e2e.withEditor(on: server, through: ssh) { tui in
+                // The cached profile, then synced.
+                try expectNoLocaleArrived(e2e)
 
-            let newName = "Zoé 李 🏃 Runner"
-            try tui.send("Enter")
-            try await tui.waitFor("Enter confirm")
-            try tui.send("C-u")
-            try tui.type(newName)
-            try await tui.waitUntil("the new name typed") { $0.field("Name")?.contains(newName) == true }
-            try tui.send("Enter")
-            try await tui.waitUntil("the name as a draft") { $0.field("Name")?.contains("\(newName) *") == true }
+                let newName = "Zoé 李 🏃 Runner"
+                try tui.send("Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.send("C-u")
+                try tui.type(newName)
+                try await tui.waitUntil("the new name typed") { $0.field("Name")?.contains(newName) == true }
+                try tui.send("Enter")
+                try await tui.waitUntil("the name as a draft") { $0.field("Name")?.contains("\(newName) *") == true }
 
-            // Pasted, too: the bio.
-            let bio = "Café run 李 🏃"
-            try tui.send("Tab", "Enter")
-            try await tui.waitFor("Enter confirm")
-            try tui.paste(bio)
-            try await tui.waitUntil("the bio pasted") { $0.field("Bio")?.contains(bio) == true }
-            try tui.send("Enter")
-            try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("\(bio) *") == true }
+                // Pasted, too: the bio.
+                let bio = "Café run 李 🏃"
+                try tui.send("Tab", "Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.paste(bio)
+                try await tui.waitUntil("the bio pasted") { $0.field("Bio")?.contains(bio) == true }
+                try tui.send("Enter")
+                try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("\(bio) *") == true }
 
-            try tui.send("C-s")
-            try await tui.waitUntil("both saved and synced") {
-                guard let name = $0.field("Name"), let shownBio = $0.field("Bio") else { return false }
-                return name.contains(newName) && !name.contains("*") && shownBio.contains(bio)
-                    && !shownBio.contains("*") && $0.title.contains("● synced") && !$0.title.contains("pending")
+                try tui.send("C-s")
+                try await tui.waitUntil("both saved and synced") {
+                    guard let name = $0.field("Name"), let shownBio = $0.field("Bio") else { return false }
+                    return name.contains(newName) && !name.contains("*") && shownBio.contains(bio)
+                        && !shownBio.contains("*") && $0.title.contains("● synced") && !$0.title.contains("pending")
+                }
+                let stored = try await server.snapshot()
+                #expect(stored.name == newName)
+                #expect(stored.bio == bio)
+                // The command line here reads the same from the cache the editor wrote over there.
+                let shown = try await e2e.cli(["profile", "show", "--json"])
+                let profile = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+                #expect(profile?["name"] as? String == newName, "\(shown)")
             }
-            let stored = try await server.snapshot()
-            #expect(stored.name == newName)
-            #expect(stored.bio == bio)
-            // The command line here reads the same from the cache the editor wrote over there.
-            let shown = try await e2e.cli(["profile", "show", "--json"])
-            let profile = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
-            #expect(profile?["name"] as? String == newName, "\(shown)")
         }
     }
 
     @Test func resizingTheTerminalReachesTheEditorThroughSSH() async throws {
         try await withSSH { e2e, ssh, server in
-            #expect(try await e2e.register(on: server).status == 0)
-            let tui = try e2e.openTUI(server: server, through: ssh)
-            defer { tui.kill() }
-            try await waitForProfile(tui) { rightBoxColumn($0) == 50 }
+            try await e2e.withEditor(on: server, through: ssh, waitingAlsoFor: { rightBoxColumn($0) == 50 }) { tui in
 
-            try tui.send("Tab", "Enter")
-            try await tui.waitFor("Enter confirm")
-            try tui.type("Kept over SSH")
-            try tui.send("Enter")
-            try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("Kept over SSH *") == true }
+                try tui.send("Tab", "Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.type("Kept over SSH")
+                try tui.send("Enter")
+                try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("Kept over SSH *") == true }
 
-            // Each size reaches sshd's terminal as a window change, and the editor as SIGWINCH.
-            try tui.resize(width: 80, height: 24)
-            let small = try await tui.waitUntil("the boxes at 80×24") {
-                rightBoxColumn($0) == 40 && $0.field("Bio")?.contains("Kept over SSH *") == true
-            }
-            #expect(TmuxSession.rows(of: small).count == 24)
-            try tui.resize(width: 40, height: 12)
-            try await tui.waitUntil("the stacked layout at 40×12") { rows in
-                rows.count == 12 && rows.contains { $0.hasPrefix("┌─ Profile") }
-                    && rows.contains { $0.contains("›Bio") }
-                    && rows.last?.contains("? help") == true
-            }
-            try tui.resize(width: 30, height: 10)
-            try await tui.waitFor("Terminal too small: 30×10.")
-            try tui.resize(width: 100, height: 30)
-            try await tui.waitUntil("the boxes at 100×30 with the draft") {
-                rightBoxColumn($0) == 50 && $0.field("Bio")?.contains("Kept over SSH *") == true
-            }
-            try tui.resize(width: 80, height: 24)
-            try await tui.waitUntil("the boxes at 80×24 again") {
-                rightBoxColumn($0) == 40 && $0.field("Bio")?.contains("Kept over SSH *") == true
-            }
+                // Each size reaches sshd's terminal as a window change, and the editor as SIGWINCH.
+                try tui.resize(width: 80, height: 24)
+                let small = try await tui.waitUntil("the boxes at 80×24") {
+                    rightBoxColumn($0) == 40 && $0.field("Bio")?.contains("Kept over SSH *") == true
+                }
+                #expect(TmuxSession.rows(of: small).count == 24)
+                try tui.resize(width: 40, height: 12)
+                try await tui.waitUntil("the stacked layout at 40×12") { rows in
+                    rows.count == 12 && rows.contains { $0.hasPrefix("┌─ Profile") }
+                        && rows.contains { $0.contains("›Bio") }
+                        && rows.last?.contains("? help") == true
+                }
+                try tui.resize(width: 30, height: 10)
+                try await tui.waitFor("Terminal too small: 30×10.")
+                try tui.resize(width: 100, height: 30)
+                try await tui.waitUntil("the boxes at 100×30 with the draft") {
+                    rightBoxColumn($0) == 50 && $0.field("Bio")?.contains("Kept over SSH *") == true
+                }
+                try tui.resize(width: 80, height: 24)
+                try await tui.waitUntil("the boxes at 80×24 again") {
+                    rightBoxColumn($0) == 40 && $0.field("Bio")?.contains("Kept over SSH *") == true
+                }
 
-            try tui.send("q")
-            try await tui.waitFor("Unsaved edits")
-            try tui.send("y")
-            #expect(try await e2e.waitForExitStatus(of: tui) == 0)
-            // The remote terminal itself changed size: 100×30 when it started, 80×24 at the end.
-            let before = try String(contentsOf: e2e.sttyAllBefore, encoding: .utf8)
-            let after = try String(contentsOf: e2e.sttyAllAfter, encoding: .utf8)
-            #expect(before.contains("rows 30; columns 100;"), "\(before)")
-            #expect(after.contains("rows 24; columns 80;"), "\(after)")
+                try tui.send("q")
+                try await tui.waitFor("Unsaved edits")
+                try tui.send("y")
+                #expect(try await e2e.waitForExitStatus(of: tui) == 0)
+                // The remote terminal itself changed size: 100×30 when it started, 80×24 at the end.
+                let before = try String(contentsOf: e2e.sttyAllBefore, encoding: .utf8)
+                let after = try String(contentsOf: e2e.sttyAllAfter, encoding: .utf8)
+                #expect(before.contains("rows 30; columns 100;"), "\(before)")
+                #expect(after.contains("rows 24; columns 80;"), "\(after)")
+            }
         }
     }
 
@@ -148,32 +144,32 @@ struct SSHEndToEndTests {
 
     @Test func quittingLeavesTheRemoteTerminalAsItFoundIt() async throws {
         try await withSSH { e2e, ssh, server in
-            #expect(try await e2e.register(on: server).status == 0)
-            let tui = try e2e.openTUI(server: server, through: ssh)
-            defer { tui.kill() }
-            try await waitForProfile(tui)
-            // Quit from the middle of an edit, through the question about it.
-            try tui.send("Enter")
-            try await tui.waitFor("Enter confirm")
-            try tui.type(" Smith")
-            try await tui.waitUntil("the name being edited") { $0.field("Name")?.contains("Jane Doe Smith") == true }
-            try tui.send("Escape")
-            try await tui.waitUntil("the edit cancelled") {
-                !$0.contains { $0.contains("Enter confirm") } && $0.field("Name")?.contains("Smith") == false
-            }
-            try tui.send("q")
+            try await e2e.withEditor(on: server, through: ssh) { tui in
+                // Quit from the middle of an edit, through the question about it.
+                try tui.send("Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.type(" Smith")
+                try await tui.waitUntil("the name being edited") {
+                    $0.field("Name")?.contains("Jane Doe Smith") == true
+                }
+                try tui.send("Escape")
+                try await tui.waitUntil("the edit cancelled") {
+                    !$0.contains { $0.contains("Enter confirm") } && $0.field("Name")?.contains("Smith") == false
+                }
+                try tui.send("q")
 
-            let screen = try await tui.waitFor(all: ["fitiq-tui exited with status 0", "ssh exited with status 0"])
-            #expect(try await e2e.waitForExitStatus(of: tui) == 0)
-            #expect(!screen.contains("Physical"), "the editor is still shown:\n\(screen)")
-            let before = try String(contentsOf: e2e.sttyAllBefore, encoding: .utf8)
-            let after = try String(contentsOf: e2e.sttyAllAfter, encoding: .utf8)
-            #expect(before.contains("icanon") && before.contains(" echo "), "\(before)")
-            #expect(before == after, "stty -a before:\n\(before)\nafter:\n\(after)")
-            let settingsBefore = try String(contentsOf: e2e.sttyBefore, encoding: .utf8)
-            let settingsAfter = try String(contentsOf: e2e.sttyAfter, encoding: .utf8)
-            #expect(settingsBefore == settingsAfter)
-            try expectNoLocaleArrived(e2e)
+                let screen = try await tui.waitFor(all: ["fitiq-tui exited with status 0", "ssh exited with status 0"])
+                #expect(try await e2e.waitForExitStatus(of: tui) == 0)
+                #expect(!screen.contains("Physical"), "the editor is still shown:\n\(screen)")
+                let before = try String(contentsOf: e2e.sttyAllBefore, encoding: .utf8)
+                let after = try String(contentsOf: e2e.sttyAllAfter, encoding: .utf8)
+                #expect(before.contains("icanon") && before.contains(" echo "), "\(before)")
+                #expect(before == after, "stty -a before:\n\(before)\nafter:\n\(after)")
+                let settingsBefore = try String(contentsOf: e2e.sttyBefore, encoding: .utf8)
+                let settingsAfter = try String(contentsOf: e2e.sttyAfter, encoding: .utf8)
+                #expect(settingsBefore == settingsAfter)
+                try expectNoLocaleArrived(e2e)
+            }
         }
     }
 

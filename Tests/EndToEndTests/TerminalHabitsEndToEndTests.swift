@@ -10,29 +10,27 @@ struct TerminalHabitsEndToEndTests {
     @Test func aMultiLinePasteIntoTheBioIsSavedAsOneLineAndRunsNoCommand() async throws {
         try await EndToEnd.with { e2e in
             try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                try await waitForProfile(tui)
+                try await e2e.withEditor(on: server) { tui in
 
-                try tui.send("Tab", "Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.send("C-u")
-                try tui.paste("Runner from Porto.\nLoves hills. x q h\n")
-                let pasted = "Runner from Porto. Loves hills. x q h"
-                // The field scrolls to its end while it is edited.
-                try await tui.waitFor(all: [
-                    "Loves hills. x q h", "Pasted as one line: line breaks and tabs became spaces.",
-                ])
-                try tui.send("Enter", "C-s")
-                let saved = try await tui.waitUntil("the bio saved and synced, nothing else opened") {
-                    $0.showsSaved("Bio", "Runner from Porto.")
-                        && $0.title.contains("● synced")
+                    try tui.send("Tab", "Enter")
+                    try await tui.waitFor("Enter confirm")
+                    try tui.send("C-u")
+                    try tui.paste("Runner from Porto.\nLoves hills. x q h\n")
+                    let pasted = "Runner from Porto. Loves hills. x q h"
+                    // The field scrolls to its end while it is edited.
+                    try await tui.waitFor(all: [
+                        "Loves hills. x q h", "Pasted as one line: line breaks and tabs became spaces.",
+                    ])
+                    try tui.send("Enter", "C-s")
+                    let saved = try await tui.waitUntil("the bio saved and synced, nothing else opened") {
+                        $0.showsSaved("Bio", "Runner from Porto.")
+                            && $0.title.contains("● synced")
+                    }
+                    #expect(!saved.contains("Unsaved edits"))
+                    #expect(!saved.contains("Sync details"))
+                    #expect(!saved.contains("Discard"))
+                    #expect(try await server.snapshot().bio == pasted)
                 }
-                #expect(!saved.contains("Unsaved edits"))
-                #expect(!saved.contains("Sync details"))
-                #expect(!saved.contains("Discard"))
-                #expect(try await server.snapshot().bio == pasted)
             }
         }
     }
@@ -137,29 +135,27 @@ struct TerminalHabitsEndToEndTests {
     @Test func resizingFromLargeToSmallAndBackKeepsADraft() async throws {
         try await EndToEnd.with { e2e in
             try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let tui = try e2e.openTUI(server: server, width: 120, height: 40)
-                defer { tui.kill() }
-                try await waitForProfile(tui)
+                try await e2e.withEditor(on: server, width: 120, height: 40) { tui in
 
-                try tui.send("Tab", "Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.type("Kept across sizes")
-                try tui.send("Enter")
-                try await tui.waitUntil("the draft at 120×40") {
-                    $0.field("Bio")?.contains("Kept across sizes *") == true
-                }
+                    try tui.send("Tab", "Enter")
+                    try await tui.waitFor("Enter confirm")
+                    try tui.type("Kept across sizes")
+                    try tui.send("Enter")
+                    try await tui.waitUntil("the draft at 120×40") {
+                        $0.field("Bio")?.contains("Kept across sizes *") == true
+                    }
 
-                try tui.resize(width: 40, height: 12)
-                try await tui.waitUntil("the stacked layout at 40×12") { rows in
-                    rows.count == 12 && rows.contains { $0.hasPrefix("┌─ Profile") }
-                        && rows.contains { $0.contains("›Bio") }
-                        && rows.last?.contains("? help") == true
-                }
-                try tui.resize(width: 120, height: 40)
-                try await tui.waitUntil("the draft at 120×40 again") { rows in
-                    rows.count == 40 && rows[1].contains("┌─ Physical")
-                        && rows.field("Bio")?.contains("Kept across sizes *") == true
+                    try tui.resize(width: 40, height: 12)
+                    try await tui.waitUntil("the stacked layout at 40×12") { rows in
+                        rows.count == 12 && rows.contains { $0.hasPrefix("┌─ Profile") }
+                            && rows.contains { $0.contains("›Bio") }
+                            && rows.last?.contains("? help") == true
+                    }
+                    try tui.resize(width: 120, height: 40)
+                    try await tui.waitUntil("the draft at 120×40 again") { rows in
+                        rows.count == 40 && rows[1].contains("┌─ Physical")
+                            && rows.field("Bio")?.contains("Kept across sizes *") == true
+                    }
                 }
             }
         }
