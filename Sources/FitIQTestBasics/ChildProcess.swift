@@ -70,8 +70,18 @@ public final class ChildProcess: Sendable {
     /// Starts `arguments[0]` (a path) with the rest as arguments, and `environment` as its whole
     /// environment (`nil`: this process's). Standard output goes to `output`, and standard error to
     /// `errors` (`nil`: where standard output goes).
-    public init(
+    public convenience init(
         _ arguments: [String], environment: [String: String]? = nil, input: Input = .nothing, output: Output,
+        errors: Output? = nil
+    ) throws {
+        try self.init(
+            bytes: arguments.map { Array($0.utf8) }, environment: environment, input: input, output: output,
+            errors: errors)
+    }
+
+    /// The same with each argument as bytes, which need not be UTF-8 (a test of bad input).
+    public init(
+        bytes arguments: [[UInt8]], environment: [String: String]? = nil, input: Input = .nothing, output: Output,
         errors: Output? = nil
     ) throws {
         var actions = posix_spawn_file_actions_t()
@@ -104,17 +114,23 @@ public final class ChildProcess: Sendable {
         }
         Self.closeInheritedFiles(&actions)
         let environment = environment ?? ProcessInfo.processInfo.environment
-        let argv = arguments.map { strdup($0) } + [nil]
+        // Each argument copied with its terminating zero (the array is never empty, so it has an address).
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            arguments.map { bytes in
+                (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { $0.baseAddress.flatMap(strdup) }
+            } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        guard let path = argv[0] else { throw Failure(description: "no program to start") }
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
         if wantsLines { close(pipeEnds[1]) }
         if inputEnds[0] >= 0 { close(inputEnds[0]) }
         guard spawned == 0 else {
             if wantsLines { close(pipeEnds[0]) }
             if inputEnds[1] >= 0 { close(inputEnds[1]) }
-            throw Failure(description: "\(arguments[0]) could not be started: \(String(cString: strerror(spawned)))")
+            let path = String(decoding: arguments[0], as: UTF8.self)
+            throw Failure(description: "\(path) could not be started: \(String(cString: strerror(spawned)))")
         }
         self.pid = pid
         inputEnd.store(inputEnds[1], ordering: .relaxed)

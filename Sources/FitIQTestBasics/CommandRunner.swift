@@ -30,6 +30,13 @@ public struct CommandRunner: Sendable {
     public func run(_ arguments: [String], input: String? = nil, timeout: Duration = .seconds(60)) async throws
         -> Result
     {
+        try await run(bytes: arguments.map { Array($0.utf8) }, input: input, timeout: timeout)
+    }
+
+    /// The same with each argument as bytes, which need not be UTF-8.
+    public func run(bytes arguments: [[UInt8]], input: String? = nil, timeout: Duration = .seconds(60)) async throws
+        -> Result
+    {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -38,7 +45,8 @@ public struct CommandRunner: Sendable {
         let inFile = folder.appendingPathComponent("in")
         try Data((input ?? "").utf8).write(to: inFile)
         let child = try ChildProcess(
-            [executable.path] + arguments, environment: environment, input: .file(inFile), output: .file(out),
+            bytes: [Array(executable.path.utf8)] + arguments, environment: environment, input: .file(inFile),
+            output: .file(out),
             errors: .file(err))
         let status = await child.exit(within: timeout)
         return Result(

@@ -1,0 +1,184 @@
+import FitIQCore
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// Bad input through the command line, plain mode and CSV files: every row ends with a message naming
+/// the field (or the line) and its rule, exit 64 (plain mode answers and goes on), nothing queued, and
+/// no escape or control byte printed.
+@Suite(.timeLimit(.minutes(5)))
+struct BadInputCLITests {
+    /// Whether printed text holds no escape or other control byte (newline and tab allowed).
+    static func isClean(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { ($0.value < 32 && $0 != "\n" && $0 != "\t") || $0.value == 127 }
+    }
+
+    /// The first line a person reads: the error, else the first line printed.
+    static func message(_ result: CommandRunner.Result) -> String {
+        let lines = (result.stdout + result.stderr).split(separator: "\n").map(String.init).filter {
+            !$0.trimmingCharacters(in: .whitespaces).isEmpty
+        }
+        return lines.first { $0.hasPrefix("Error:") || $0.hasPrefix("Offline:") } ?? lines.first ?? ""
+    }
+
+    /// How many changes wait to be sent.
+    static func pending(_ cli: CLIHarness) async throws -> Int? {
+        let status = try await cli.run(["status", "--json"])
+        return (try? CLIHarness.json(status) as? [String: Any])?["pendingChanges"] as? Int
+    }
+
+    /// A birth date 12 and a half years ago: too young to register.
+    static var twelveYearsAgo: String {
+        let day = CalendarDate(containing: Date().addingTimeInterval(-12.5 * 365.25 * 86_400), in: .utc)
+        return day.description
+    }
+
+    static let commandLine: [(case: String, arguments: [String], field: String)] = [
+        ("name empty", ["profile", "set", "--name", ""], "Name"),
+        ("name whitespace", ["profile", "set", "--name", "   "], "Name"),
+        ("name 101 characters", ["profile", "set", "--name", String(repeating: "n", count: 101)], "Name"),
+        ("bio 501 characters", ["profile", "set", "--bio", String(repeating: "b", count: 501)], "Bio"),
+        ("name with escape sequence", ["profile", "set", "--name", "Eve\u{1B}[2J"], "Name"),
+        ("bio with OSC title", ["profile", "set", "--bio", "\u{1B}]0;pwned\u{07}"], "Bio"),
+        ("language xx-invalid-!!", ["profile", "set", "--language", "xx-invalid-!!"], "Language"),
+        ("units furlongs", ["profile", "set", "--units", "furlongs"], "Unit system"),
+        ("height abc", ["height", "set", "abc"], "Height"),
+        ("height -5", ["height", "set", "--", "-5"], "Height"),
+        ("height 0", ["height", "set", "0"], "Height"),
+        ("height 1e9", ["height", "set", "1e9"], "Height"),
+        ("height 5'13\"", ["height", "set", "5'13\""], "Height"),
+        ("height date in the future", ["height", "set", "180", "--date", "2999-01-01"], "Date"),
+        ("weight abc", ["weight", "set", "abc"], "Weight"),
+        ("weight 700", ["weight", "set", "700"], "Weight"),
+        ("weight 1 kg", ["weight", "set", "1", "kg"], "Weight"),
+        ("weight 72 stone", ["weight", "set", "72", "stone"], "Weight"),
+        ("weight 11 st 15 lb", ["weight", "set", "11 st 15 lb"], "Weight"),
+        ("weight date in the future", ["weight", "set", "72", "--date", "2999-01-01"], "Date"),
+        ("weight correct: no such entry", ["weight", "correct", "no-such-id", "72"], "weight"),
+        ("body-fat 80", ["body-fat", "set", "80"], "Body fat"),
+        ("body-fat -5", ["body-fat", "set", "--", "-5"], "Body fat"),
+        ("body-fat abc", ["body-fat", "set", "abc"], "Body fat"),
+    ]
+
+    @Test func everyCommandLineFieldRefusesItsBadValuesNamingTheFieldAndTheRule() async throws {
+        try await withDevServer { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                var rows = Self.commandLine
+                for (name, email, birth, field) in [
+                    ("register: future date of birth", "x@example.com", "2999-01-01", "Date of birth"),
+                    ("register: age 12", "y@example.com", Self.twelveYearsAgo, "Date of birth"),
+                    ("register: bad email", "not-an-email", "1990-01-01", "Email"),
+                ] {
+                    let arguments = [
+                        "register", "--server", server.url, "--email", email, "--name", "X", "--date-of-birth", birth,
+                    ]
+                    rows.append((name, arguments, field))
+                }
+                for row in rows {
+                    let result = try await cli.run(row.arguments, input: "a-good-password\n")
+                    let said = Self.message(result)
+                    #expect(result.status == 64, "\(row.case): \(result)")
+                    #expect(said.lowercased().contains(row.field.lowercased()), "\(row.case): \(said)")
+                    #expect(Self.isClean(result.stdout + result.stderr), "\(row.case): \(result)")
+                    #expect(try await Self.pending(cli) == 0, "\(row.case)")
+                }
+            }
+        }
+    }
+
+    /// A name that is not UTF-8 (`Ana \xff\xfe`) is refused like any bad name.
+    @Test func aNameThatIsNotUTF8IsRefused() async throws {
+        try await withDevServer { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                let result = try await cli.runner.run(bytes: [
+                    Array("profile".utf8), Array("set".utf8), Array("--name".utf8),
+                    [0x41, 0x6E, 0x61, 0x20, 0xFF, 0xFE],
+                ])
+                #expect(result.status == 64, "\(result)")
+                #expect(Self.message(result).contains("Name"), "\(result)")
+                #expect(Self.isClean(result.stdout + result.stderr))
+                #expect(try await Self.pending(cli) == 0)
+            }
+        }
+    }
+
+    @Test func plainModeAnswersEachBadValueWithItsFieldAndRuleAndSavesNothing() async throws {
+        try await withDevServer { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                for (line, said) in [
+                    ("set weight 700", "Weight must be between 2 and 635 kg"),
+                    ("set weight abc", "Weight must be a number"),
+                    ("set body-fat 80", "Body fat must be between 1 and 75 %"),
+                    ("set bmi 22", "BMI is derived"),
+                    ("set height 5'13\"", "Height inches after feet must be below 12"),
+                ] {
+                    let result = try await cli.run(["--plain"], input: line + "\nsave\nquit\n")
+                    #expect(result.status == 0, "\(line): \(result)")
+                    #expect(result.stdout.contains(said), "\(line): \(result)")
+                    #expect(result.stdout.contains("There is nothing to save."), "\(line): \(result)")
+                    #expect(Self.isClean(result.stdout + result.stderr), "\(line)")
+                    #expect(try await Self.pending(cli) == 0, "\(line)")
+                }
+            }
+        }
+    }
+
+    /// Each bad file ends with a message naming the line and the rule; a file with a bad row imports
+    /// nothing.
+    @Test func badCSVFilesNameTheLineAndTheRuleAndQueueNothing() async throws {
+        try await withDevServer { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                let files: [(case: String, content: [UInt8], said: String)] = [
+                    ("broken quoting", Array("date,weight\n2025-03-01,80.5\n\"2025-03-02,81\n".utf8), "line 3"),
+                    (
+                        "byte-order mark and CRLF",
+                        [0xEF, 0xBB, 0xBF] + Array("Date,Weight\r\n2025-03-01,80.5\r\n2025-03-02,x\r\n".utf8),
+                        "line 3: Weight must be a number"
+                    ),
+                    (
+                        "separator ;", Array("date;weight\n2025-03-01;\"80,5\"\n2025-02-30;81\n".utf8),
+                        "line 3: date must be"
+                    ),
+                    (
+                        "separator tab", Array("date\tweight\n2025-03-01\t80.5\n2025-03-02\t700\n".utf8),
+                        "line 3: Weight must be between 2 and 635 kg"
+                    ),
+                    (
+                        "invalid UTF-8",
+                        Array("date,weight\n2025-03-01,80.5\n2025-03-02,8".utf8) + [0xFF, 0xFE] + Array("1\n".utf8),
+                        "line 3: a row must be UTF-8 text"
+                    ),
+                    (
+                        "a 100 MB line",
+                        Array("date,weight\n2025-03-01,80.5\n2025-03-02,".utf8)
+                            + [UInt8](repeating: 0x39, count: 100_000_000) + [0x0A],
+                        "line 3: a row must be at most 4096 bytes long"
+                    ),
+                    (
+                        "date out of range",
+                        Array(
+                            "logged_at,metric,value,unit,source,id\n9999999-01-01T00:00:00Z,weight,80,kg,manual,a\n"
+                                .utf8),
+                        "line 2: logged_at must be"
+                    ),
+                    ("number out of range", Array("date,weight\n2025-03-01,1e400\n".utf8), "line 2: Weight must be"),
+                    ("unknown header", Array("when,kilos\n2025-03-01,80\n".utf8), "is not one of the formats read"),
+                ]
+                for file in files {
+                    let path = cli.folder.appendingPathComponent("bad.csv")
+                    try Data(file.content).write(to: path)
+                    let result = try await cli.run(["import-csv", path.path])
+                    #expect(result.status == 64, "\(file.case): \(result.status) \(Self.message(result))")
+                    #expect(
+                        (result.stdout + result.stderr).contains(file.said), "\(file.case): \(Self.message(result))")
+                    #expect(Self.isClean(result.stdout + result.stderr), "\(file.case)")
+                    #expect(try await Self.pending(cli) == 0, "\(file.case)")
+                }
+            }
+        }
+    }
+}
