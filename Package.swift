@@ -114,6 +114,7 @@ let package = Package(
             name: "FitIQCLITests",
             dependencies: [
                 "FitIQCore", "FitIQCache", "FitIQDevServer", "FitIQTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

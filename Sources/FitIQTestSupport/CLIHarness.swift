@@ -49,8 +49,10 @@ public struct CLIHarness: Sendable {
     }
 
     /// Runs `fitiq-tui` with `arguments`.
-    public func run(_ arguments: [String], input: String? = nil) async throws -> CommandRunner.Result {
-        try await runner.run(arguments, input: input)
+    public func run(_ arguments: [String], input: String? = nil, timeout: Duration = .seconds(60)) async throws
+        -> CommandRunner.Result
+    {
+        try await runner.run(arguments, input: input, timeout: timeout)
     }
 
     /// Registers `email` on the current server.

@@ -1,6 +1,9 @@
 import FitIQCore
 import FitIQTestSupport
 import Foundation
+import Hummingbird
+import Logging
+import Synchronization
 import Testing
 
 /// Bad input through the command line, plain mode and CSV files: every row ends with a message naming
@@ -178,6 +181,98 @@ struct BadInputCLITests {
                     #expect(Self.isClean(result.stdout + result.stderr), "\(file.case)")
                     #expect(try await Self.pending(cli) == 0, "\(file.case)")
                 }
+            }
+        }
+    }
+}
+
+/// Bad server answers to `GET /users/me`: `profile show` shows the cached profile with a clear reason,
+/// or a sanitized one; it never crashes or hangs, never prints an escape or control byte, and keeps the
+/// cache.
+@Suite(.timeLimit(.minutes(5)))
+struct BadServerAnswerCLITests {
+    /// The profile a well-behaved server would send, and the hostile answers.
+    static var profile: [String: Any] {
+        [
+            "id": "p1", "user_id": "u1", "name": "Server Name", "bio": "fine", "preferred_unit_system": "metric",
+            "language_code": "en", "date_of_birth": "1990-01-01", "height_cm": 170,
+            "created_at": "2026-01-01T00:00:00Z",
+            "updated_at": "2026-01-01T00:00:00Z",
+        ]
+    }
+
+    static func answer(_ mode: String) throws -> Response {
+        func json(_ object: Any) throws -> Response {
+            let data = try JSONSerialization.data(withJSONObject: ["data": ["profile": object]])
+            return body(String(decoding: data, as: UTF8.self))
+        }
+        func body(_ text: String, status: HTTPResponse.Status = .ok, type: String = "application/json") -> Response {
+            Response(
+                status: status, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        }
+        var profile = Self.profile
+        switch mode {
+        case "garbage": return body("\u{0}\u{FF}{garbage")
+        case "html":
+            return body("<html><body><h1>502 Bad Gateway</h1></body></html>", status: .badGateway, type: "text/html")
+        case "huge":
+            return body("{\"data\": {\"profile\": {\"bio\": \"" + String(repeating: "a", count: 10 << 20) + "\"}}}")
+        case "wrong types":
+            profile["name"] = 123
+            profile["height_cm"] = "tall"
+            profile["date_of_birth"] = false
+        case "missing fields": return body("{\"data\": {}}")
+        case "escapes":
+            profile["bio"] = "\u{1B}]0;pwned\u{07} and \u{1B}[2J cleared"
+            profile["name"] = "Eve\u{1B}[31m"
+        default: break
+        }
+        return try json(profile)
+    }
+
+    @Test func eachBadAnswerShowsTheCachedProfileWithAReasonAndNoEscapeByte() async throws {
+        try await withCLI { cli in
+            // The account and its profile come from the development server; then another server takes
+            // its port (the address the account is kept under) and answers badly.
+            let port = try await withDevServer { (server: TestDevServer) async throws -> Int in
+                cli.server = server.url
+                #expect(try await cli.register().status == 0)
+                return server.port
+            }
+            let mode = Mutex("fine")
+            let router = Router()
+            router.get("/api/v1/users/me") { _, _ in try Self.answer(mode.withLock { $0 }) }
+            let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+            let application = Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+                onServerRunning: { listening.yield($0.localAddress?.port ?? 0) },
+                logger: Logger(label: "bad-answers", factory: { _ in SwiftLogNoOpLogHandler() }))
+            let running = Task { try await application.run() }
+            defer { running.cancel() }
+            var iterator = ports.makeAsyncIterator()
+            #expect(await iterator.next() == port)
+
+            for hostile in ["garbage", "html", "huge", "wrong types", "missing fields", "escapes"] {
+                mode.withLock { $0 = hostile }
+                let started = ContinuousClock.now
+                let shown = try await cli.run(["profile", "show"], timeout: .seconds(40))
+                let took = ContinuousClock.now - started
+                #expect(shown.status == 0 || shown.status == 1, "\(hostile): \(shown)")
+                #expect(BadInputCLITests.isClean(shown.stdout + shown.stderr), "\(hostile): \(shown)")
+                #expect(took < .seconds(30), "\(hostile): \(took)")
+                if hostile != "escapes" {
+                    // The reason is said: the answer could not be read, or the server is unavailable.
+                    #expect(
+                        (shown.stdout + shown.stderr).contains("Offline: showing the cached profile"),
+                        "\(hostile): \(shown)")
+                }
+                mode.withLock { $0 = "fine" }
+                let cached = try await cli.run(["profile", "show", "--json"])
+                let name = (try? CLIHarness.json(cached) as? [String: Any])?["name"] as? String
+                // The profile kept: the account's, or the last one a server sent (a name holding an escape is
+                // kept as sent, and printed JSON-escaped or stripped, never raw).
+                let kept = ["Jane Doe", "Server Name", "Eve\u{1B}[31m"]
+                #expect(kept.contains(name ?? ""), "\(hostile): \(String(reflecting: name))")
             }
         }
     }
