@@ -39,7 +39,7 @@ help:
 	@echo "make fuzz             run the libFuzzer targets (FUZZ_SECONDS, FUZZ_TARGETS)"
 	@echo "make sanitize         the tests under ThreadSanitizer and AddressSanitizer"
 	@echo "make faults           the fault-injection scenarios with 200 edits each (5 in every swift test)"
-	@echo "make badinput         the bad-input tables; make security: the security tests alone; make conformance"
+	@echo "make badinput         random mutants of cache files and server answers; make security: the security tests alone"
 	@echo "make screenshots      regenerate screenshots/ from real runs"
 	@echo "make lint             swift format lint"
 	@echo "make clean            remove every build folder, virtual environment and dist/"
@@ -193,12 +193,13 @@ faults: deps
 	$(SWIFT) build --build-tests
 	FITIQ_FAULT_EDITS=200 $(SWIFT) test --skip-build --filter FaultEndToEndTests
 
-# Every input field and every server answer the client parses, with bad values: a table of outcomes;
-# then 1,000 random mutants of a cache file and 1,000 mutated server answers, tallied by kind.
+# 1,000 random mutants of a cache file and 1,000 mutated server answers, tallied by kind. (The tables of bad
+# values through every field, the editor and plain mode, CSV files and server answers are Swift tests:
+# BadInputCLITests, BadServerAnswerCLITests, BadInputEndToEndTests.)
 badinput: deps
 	$(SWIFT) build --product fitiq-dev-server
 	$(SWIFT) build --product fitiq-tui
-	python3 scripts/badinput/check.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
+	python3 scripts/badinput/mutate.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
 
 # The release programs (static Swift runtime) with their man pages and shell completions, laid out
 # under $(STAGE) as they are installed. Man pages come from the command definitions (the argument

@@ -114,9 +114,20 @@ struct TmuxSession: Sendable {
         _ = try run(["send-keys", "-t", Self.target] + keys)
     }
 
+    /// Sends bytes as they are, each as two hex digits (`send-keys -H`): input that need not be UTF-8.
+    func sendBytes(_ hex: [String]) throws {
+        _ = try run(["send-keys", "-t", Self.target, "-H"] + hex)
+    }
+
+    /// The title the program set (an escape sequence that got through would change it).
+    func title() throws -> String {
+        try run(["display-message", "-p", "-t", Self.target, "#{pane_title}"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+    }
+
     /// Types `text` literally (UTF-8, no key names).
     func type(_ text: String) throws {
-        _ = try run(["send-keys", "-t", Self.target, "-l", text])
+        _ = try run(["send-keys", "-t", Self.target, "-l", "--", text])
     }
 
     /// Pastes `text` as a terminal does (`paste-buffer -p`): inside bracketed paste markers when the

@@ -42,7 +42,7 @@ struct ZipMemberTests {
 
         #expect(outcome.importError == .noExportInArchive(path: zip.path))
         #expect(
-            try directory.contents().sorted() == [
+            directory.contents().sorted() == [
                 "export.xml", "export.xml.expect.json", "export.xml.log", "photos.zip", "zip.log",
             ])
     }
