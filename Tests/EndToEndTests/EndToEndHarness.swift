@@ -223,22 +223,7 @@ func shellQuote(_ text: String) -> String {
 /// Reading the development server's side of an end-to-end run.
 extension TestDevServer {
     /// What the server holds for the test account, read over its HTTP API.
-    ///
-    /// A server whose access tokens last a second (the fault scenarios) may refuse a token before the
-    /// reading ends on a loaded machine: the whole reading is then done again with a new one.
     func snapshot() async throws -> ServerSnapshot {
-        var attempts = 0
-        while true {
-            attempts += 1
-            do {
-                return try await snapshotOnce()
-            } catch let failure as APIFailure where failure.status == 401 && attempts < 10 {
-                continue
-            }
-        }
-    }
-
-    private func snapshotOnce() async throws -> ServerSnapshot {
         let login = try await request(
             "POST", "auth/login", body: ["email": EndToEnd.email, "password": EndToEnd.password])
         guard let token = login["access_token"] as? String else { throw APIFailure(text: "no token in \(login)") }
@@ -269,8 +254,6 @@ extension TestDevServer {
 
     struct APIFailure: Error, CustomStringConvertible {
         let text: String
-        /// The answer's status (0 when there was no answer).
-        var status = 0
         var description: String { text }
     }
 
@@ -293,8 +276,7 @@ extension TestDevServer {
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let payload = object["data"] as? [String: Any]
         else {
-            throw APIFailure(
-                text: "\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))", status: status)
+            throw APIFailure(text: "\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
         }
         return payload
     }
