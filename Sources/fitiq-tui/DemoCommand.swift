@@ -34,7 +34,7 @@ struct DemoCommand: AsyncParsableCommand {
         let folder = temporary.appendingPathComponent("\(Self.folderPrefix)\(pid)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Self.remove(folder) }
         let apiKey = Self.secret()
         let password = Self.secret()
         let server = try DevServerProcess.start(apiKey: apiKey, demoPassword: password)
@@ -62,6 +62,15 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     static let folderPrefix = "fitiq-demo-"
+
+    /// Removes the demo's folder, again while something is left in it: a cache write the account's
+    /// background sync still had under way when the editor closed can put a file back mid-removal (the
+    /// account has no way yet to stop that work first).
+    static func remove(_ folder: URL) {
+        for _ in 0..<10 where FileManager.default.fileExists(atPath: folder.path) {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
 
     /// Removes the throw-away caches of demo runs whose process is gone (killed before it could clean up).
     /// Their tokens are worthless already: the server that signed them stopped with its parent.

@@ -16,7 +16,7 @@ struct SecurityEndToEndTests {
             let apiKey = "sec-key-\(UUID().uuidString)"
             let password = "sec-pw-\(UUID().uuidString)"
             var secrets = ["API key": apiKey, "password": password]
-            var configuration = TestDevServer.configuration(database: e2e.database, accessTokenTTL: 2)
+            var configuration = TestDevServer.configuration(database: e2e.database, accessTokenTTL: 30)
             configuration.apiKey = apiKey
             // The server's clock follows the wall clock and can be moved on: tokens expire without waiting.
             let clock = DevServerClock()
@@ -58,8 +58,8 @@ struct SecurityEndToEndTests {
                     ["height", "set", "181"], ["height", "history", "--csv"], ["sync", "--wait"], ["status", "--json"],
                     ["import-health", export.path], ["profile", "show"],
                 ] {
-                    // Access tokens live 2 s: moved past them, the server refuses them and the client refreshes.
-                    if arguments[0] == "sync" { clock.advance(by: 3) }
+                    // Access tokens live 30 s: moved past them, the server refuses them and the client refreshes.
+                    if arguments[0] == "sync" { clock.advance(by: 31) }
                     #expect(try await run(arguments).status == 0, "\(arguments)")
                 }
 
