@@ -52,7 +52,10 @@ struct AccountLockTests {
             let children = try (0..<2).map { index in
                 try ChildProcess.crashChild(["increment", account.path, "50"])
             }
-            for child in children { #expect(await child.exit() == 0) }
+            for child in children {
+                let status = await child.exit()
+                #expect(status == 0, "exit \(status): \(child.lines.suffix(20).joined(separator: "\n"))")
+            }
             // Then the counter is 100
             let store = JSONFileProfileStore(
                 folder: account, lock: AccountLock(file: account.appendingPathComponent("lock")))

@@ -213,7 +213,7 @@ struct EditorRun: Sendable {
                 healthSource: healthSource, cacheWatch: cacheWatch))
         let terminal = FakeTerminal()
         // A sleep beginning is a change a waiting test looks at (``waitFor(_:advancingClock:_:)``).
-        clock.whenSleepBegins { [terminal] in terminal.poke() }
+        clock.whenSleepBegins { [weak terminal] in terminal?.poke() }
         let initial = await loop.initialState(size: terminal.size)
         let (ended, finished) = AsyncStream.makeStream(of: Void.self)
         let run = EditorRun(harness: harness, account: account, loop: loop, terminal: terminal, ended: ended)
