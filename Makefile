@@ -203,7 +203,7 @@ badinput: deps
 
 # The release programs (static Swift runtime) with their man pages and shell completions, laid out
 # under $(STAGE) as they are installed. Man pages come from the command definitions (the argument
-# parser's generate-manual plugin), completions from the argument parser itself.
+# parser's generate-manual tool, built by `make release`), completions from the argument parser itself.
 stage: release
 	rm -rf $(STAGE)
 	mkdir -p $(STAGE)/bin $(STAGE)/share/man/man1 $(STAGE)/share/bash-completion/completions \

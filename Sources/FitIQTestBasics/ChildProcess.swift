@@ -5,7 +5,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// A program a test runs as another process: every child process of the tests is started here.
+/// A program a test runs as another process. Every child process of the tests starts here, but tmux
+/// and sshd in the end-to-end tests (`CleanSpawn`, which also resets signal dispositions for them).
 ///
 /// - Spawned with `posix_spawn`, inheriting no file but its standard input, output and error
 ///   (Foundation's `Process` on Linux can miss a child's end and spin in `waitUntilExit`: it hung a
