@@ -45,7 +45,9 @@ echo "rebuilds: make stage compiled nothing, and .build/release/fitiq-tui keeps 
 # A commit that changes nothing but the version: made with git's plumbing, so the index and the
 # work tree are not touched, and the branch is put back at the end.
 head_before=$(git rev-parse HEAD)
-commit=$(git commit-tree "HEAD^{tree}" -p HEAD -m "rebuilds: a version-only commit")
+# (An identity of its own: a fresh machine may have none configured.)
+commit=$(GIT_AUTHOR_NAME=rebuilds GIT_AUTHOR_EMAIL=rebuilds@localhost GIT_COMMITTER_NAME=rebuilds \
+    GIT_COMMITTER_EMAIL=rebuilds@localhost git commit-tree "HEAD^{tree}" -p HEAD -m "rebuilds: a version-only commit")
 git update-ref -m "rebuilds: a version-only commit" HEAD "$commit"
 written=$(objects_written_by make --no-print-directory release)
 .build/release/fitiq-tui --version | grep -q "${commit:0:7}" || fail "the new version did not reach fitiq-tui"
