@@ -347,3 +347,17 @@ extension EndToEnd {
         return try await body(tui)
     }
 }
+
+extension TmuxSession {
+    /// Replaces the text of the focused field `label` with `text` (Enter, Ctrl-U, typed, Enter) and waits
+    /// until it shows as a draft, not yet saved.
+    func replaceField(_ label: String, with text: String) async throws {
+        try send("Enter")
+        try await waitFor("Enter confirm")
+        try send("C-u")
+        try type(text)
+        try await waitUntil("the new \(label.lowercased()) typed") { $0.field(label)?.contains(text) == true }
+        try send("Enter")
+        try await waitUntil("the \(label.lowercased()) as a draft") { $0.field(label)?.contains("\(text) *") == true }
+    }
+}

@@ -73,15 +73,7 @@ struct EndToEndTests {
                 try await e2e.withEditor(on: server) { tui in
 
                     let newName = "Zoë 李 Runner"
-                    try tui.send("Enter")
-                    try await tui.waitFor("Enter confirm")
-                    try tui.send("C-u")
-                    try tui.type(newName)
-                    try await tui.waitUntil("the new name typed") { $0.field("Name")?.contains(newName) == true }
-                    try tui.send("Enter")
-                    try await tui.waitUntil("the name as a draft") {
-                        $0.field("Name")?.contains("\(newName) *") == true
-                    }
+                    try await tui.replaceField("Name", with: newName)
                     try tui.send("C-s")
                     try await tui.waitUntil("the name saved and synced") {
                         guard let name = $0.field("Name") else { return false }

@@ -129,8 +129,10 @@ struct FaultEndToEndTests {
             for value in Self.heights(Self.edits, from: 150) {
                 let save = try world.spawn(["height", "set", "\(Self.text(value)) cm"])
                 if Double.random(in: 0..<1, using: &random) < 0.3 || value == 150 {
-                    // The pause only picks the moment of the kill; nothing waits for it to pass.
-                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...50, using: &random)))
+                    // Killed at a moment told by what it holds open (the first save at once).
+                    let moment =
+                        value == 150 ? .atOnce : ProcessMoment.allCases.randomElement(using: &random) ?? .atOnce
+                    await moment.wait(for: save.pid, hasEnded: { save.hasEnded })
                     save.signal(SIGKILL)
                 }
                 if await save.exit() == 0 { world.acknowledge(value) }
@@ -200,7 +202,8 @@ struct FaultEndToEndTests {
                 if let editor { open = editor } else { open = try await world.openHeight() }
                 editor = open
                 if Double.random(in: 0..<1, using: &random) < 0.3 || index == 2 {
-                    try await world.saveHeight(value, in: open, killingAfter: .random(in: 0...30, using: &random))
+                    let moment = ProcessMoment.allCases.randomElement(using: &random) ?? .atOnce
+                    try await world.saveHeight(value, in: open, killingAt: moment)
                     open.kill()
                     editor = nil
                 } else if try await world.saveHeight(value, in: open) {
@@ -380,10 +383,10 @@ final class FaultWorld: Sendable {
     }
 
     /// Types a height and saves it; whether the screen showed it saved (the draft mark gone; the value
-    /// shown may already be another editor's newer one). With `killingAfter` (milliseconds), the
-    /// editor is killed that long after Ctrl-S instead.
+    /// shown may already be another editor's newer one). With `killingAt`, the editor is killed after
+    /// Ctrl-S instead, at that moment of its save (or when the moment was not seen within the hang guard).
     @discardableResult
-    func saveHeight(_ value: Double, in editor: TmuxSession, killingAfter milliseconds: Int? = nil) async throws
+    func saveHeight(_ value: Double, in editor: TmuxSession, killingAt moment: ProcessMoment? = nil) async throws
         -> Bool
     {
         let text = FaultEndToEndTests.text(value)
@@ -393,14 +396,15 @@ final class FaultWorld: Sendable {
         try editor.type("\(text) cm")
         try editor.send("Enter")
         try await editor.waitFor("\(text) cm *")
-        if let milliseconds {
+        if let moment {
             let program = ProcessTree.descendants(of: editor.panePID).first {
                 ProcessTree.name(of: $0)?.hasPrefix("fitiq-tui") == true
             }
             try editor.send("C-s")
-            // The pause only picks the moment of the kill; nothing waits for it to pass.
-            try await Task.sleep(for: .milliseconds(milliseconds))
-            if let program { kill(program, SIGKILL) }
+            if let program {
+                await moment.wait(for: program, hasEnded: { !ProcessTree.isAlive(program) }, within: .seconds(5))
+                kill(program, SIGKILL)
+            }
             return false
         }
         try editor.send("C-s")

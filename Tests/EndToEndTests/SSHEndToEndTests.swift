@@ -18,13 +18,7 @@ struct SSHEndToEndTests {
                 try expectNoLocaleArrived(e2e)
 
                 let newName = "Zoé 李 🏃 Runner"
-                try tui.send("Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.send("C-u")
-                try tui.type(newName)
-                try await tui.waitUntil("the new name typed") { $0.field("Name")?.contains(newName) == true }
-                try tui.send("Enter")
-                try await tui.waitUntil("the name as a draft") { $0.field("Name")?.contains("\(newName) *") == true }
+                try await tui.replaceField("Name", with: newName)
 
                 // Pasted, too: the bio.
                 let bio = "Café run 李 🏃"

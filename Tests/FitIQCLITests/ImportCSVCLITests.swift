@@ -99,19 +99,11 @@ struct ImportCSVCLITests {
                 try Data(text.utf8).write(to: file)
 
                 // Moments told by what the process holds open (/proc/PID/fd), never by the time passed.
-                let openFiles = { (pid: pid_t) -> [String] in
-                    let folder = "/proc/\(pid)/fd"
-                    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-                    return names.compactMap {
-                        try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)
-                    }
-                }
                 let moments: [(name: String, reached: (pid_t) -> Bool)] = [
-                    ("at once", { _ in true }),
-                    ("reading the file", { openFiles($0).contains(file.path) }),
-                    ("holding the account lock", { openFiles($0).contains { $0.hasSuffix("/lock") } }),
-                    // Writing the history's month files or account.json: a temporary file open, not renamed.
-                    ("writing a cache file", { openFiles($0).contains { $0.contains(".tmp-") } }),
+                    ("at once", ProcessMoment.atOnce.isReached(by:)),
+                    ("reading the file", { ProcessMoment.openFiles(of: $0).contains(file.path) }),
+                    ("holding the account lock", ProcessMoment.holdingTheAccountLock.isReached(by:)),
+                    ("writing a cache file", ProcessMoment.writingACacheFile.isReached(by:)),
                 ]
                 var outcomes: [Int] = []
                 for moment in moments {
