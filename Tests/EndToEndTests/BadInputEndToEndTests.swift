@@ -100,9 +100,10 @@ struct BadInputEndToEndTests {
                         let shown = try await e2e.cli(["profile", "show", "--json"])
                         let profile = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
                         let value = profile?[row.label.lowercased()] as? String ?? ""
-                        #expect(Self.isClean(value), "\(row.name): saved as \(value.debugDescription)")
+                        #expect(value.hasNoControlCharacters, "\(row.name): saved as \(value.debugDescription)")
                         #expect(
-                            Self.isClean(Self.value(in: TmuxSession.rows(of: screen), of: row.label)), "\(row.name)")
+                            Self.value(in: TmuxSession.rows(of: screen), of: row.label).hasNoControlCharacters,
+                            "\(row.name)")
                         #expect(TmuxSession.rows(of: screen).prefix(3).contains { $0.contains("Profile") })
                     }
                     // An escape sequence that got through would have changed the terminal's title.
@@ -146,11 +147,6 @@ struct BadInputEndToEndTests {
                 #expect(!FileManager.default.fileExists(atPath: state.path), "\(name): something was kept")
             }
         }
-    }
-
-    /// Whether text holds no escape or other control byte.
-    static func isClean(_ text: String) -> Bool {
-        !text.unicodeScalars.contains { ($0.value < 32 && $0 != "\n" && $0 != "\t") || $0.value == 127 }
     }
 
     /// How many changes wait to be sent.

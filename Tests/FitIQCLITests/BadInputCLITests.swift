@@ -11,11 +11,6 @@ import Testing
 /// no escape or control byte printed.
 @Suite(.timeLimit(.minutes(5)))
 struct BadInputCLITests {
-    /// Whether printed text holds no escape or other control byte (newline and tab allowed).
-    static func isClean(_ text: String) -> Bool {
-        !text.unicodeScalars.contains { ($0.value < 32 && $0 != "\n" && $0 != "\t") || $0.value == 127 }
-    }
-
     /// The first line a person reads: the error, else the first line printed.
     static func message(_ result: CommandRunner.Result) -> String {
         let lines = (result.stdout + result.stderr).split(separator: "\n").map(String.init).filter {
@@ -83,7 +78,7 @@ struct BadInputCLITests {
                     let said = Self.message(result)
                     #expect(result.status == 64, "\(row.case): \(result)")
                     #expect(said.lowercased().contains(row.field.lowercased()), "\(row.case): \(said)")
-                    #expect(Self.isClean(result.stdout + result.stderr), "\(row.case): \(result)")
+                    #expect((result.stdout + result.stderr).hasNoControlCharacters, "\(row.case): \(result)")
                     #expect(try await Self.pending(cli) == 0, "\(row.case)")
                 }
             }
@@ -101,7 +96,7 @@ struct BadInputCLITests {
                 ])
                 #expect(result.status == 64, "\(result)")
                 #expect(Self.message(result).contains("Name"), "\(result)")
-                #expect(Self.isClean(result.stdout + result.stderr))
+                #expect((result.stdout + result.stderr).hasNoControlCharacters)
                 #expect(try await Self.pending(cli) == 0)
             }
         }
@@ -122,7 +117,7 @@ struct BadInputCLITests {
                     #expect(result.status == 0, "\(line): \(result)")
                     #expect(result.stdout.contains(said), "\(line): \(result)")
                     #expect(result.stdout.contains("There is nothing to save."), "\(line): \(result)")
-                    #expect(Self.isClean(result.stdout + result.stderr), "\(line)")
+                    #expect((result.stdout + result.stderr).hasNoControlCharacters, "\(line)")
                     #expect(try await Self.pending(cli) == 0, "\(line)")
                 }
             }
@@ -178,7 +173,7 @@ struct BadInputCLITests {
                     #expect(result.status == 64, "\(file.case): \(result.status) \(Self.message(result))")
                     #expect(
                         (result.stdout + result.stderr).contains(file.said), "\(file.case): \(Self.message(result))")
-                    #expect(Self.isClean(result.stdout + result.stderr), "\(file.case)")
+                    #expect((result.stdout + result.stderr).hasNoControlCharacters, "\(file.case)")
                     #expect(try await Self.pending(cli) == 0, "\(file.case)")
                 }
             }
@@ -258,7 +253,7 @@ struct BadServerAnswerCLITests {
                 let shown = try await cli.run(["profile", "show"], timeout: .seconds(40))
                 let took = ContinuousClock.now - started
                 #expect(shown.status == 0 || shown.status == 1, "\(hostile): \(shown)")
-                #expect(BadInputCLITests.isClean(shown.stdout + shown.stderr), "\(hostile): \(shown)")
+                #expect((shown.stdout + shown.stderr).hasNoControlCharacters, "\(hostile): \(shown)")
                 #expect(took < .seconds(30), "\(hostile): \(took)")
                 if hostile != "escapes" {
                     // The reason is said: the answer could not be read, or the server is unavailable.
