@@ -5,12 +5,13 @@ import Synchronization
     import Glibc
 #endif
 
-/// A program a test runs as another process. Every child process of the tests starts here, but tmux
-/// and sshd in the end-to-end tests (`CleanSpawn`, which also resets signal dispositions for them).
+/// A program a test runs as another process. Every child process of the tests starts here.
 ///
-/// - Spawned with `posix_spawn`, inheriting no file but its standard input, output and error
-///   (Foundation's `Process` on Linux can miss a child's end and spin in `waitUntilExit`: it hung a
-///   test run twice).
+/// - Spawned with `posix_spawn` the way a shell would: inheriting no file but its standard input,
+///   output and error, with no signal blocked and every signal's default handling (Foundation's
+///   `Process` on Linux can miss a child's end and spin in `waitUntilExit`: it hung a test run twice;
+///   and it passes on the test runner's blocked signals: a tmux server started so ignores
+///   `kill-server`).
 /// - Its end is awaited by a blocking `waitpid` on a thread of its own, and its output read by a
 ///   blocking `read` on another: nothing polls, and a waiter wakes when what it waits for happens.
 /// - A test waits for a state of its output (``waitForLines(within:_:)``) or for its end
@@ -39,16 +40,24 @@ public final class ChildProcess: Sendable {
     public let pid: pid_t
     /// The write end of a ``Input/heldOpen`` input (-1 when closed or none).
     private let inputEnd = Atomic<Int32>(-1)
-    private let ended: Task<Int32, Never>
     /// What the waiting and reading threads tell the test.
     private let shared: Shared
 
     private final class Shared: Sendable {
         let reaped = Atomic(false)
         let output = Mutex(LineState())
+        /// The exit status once reaped, and who waits for it: tasks (``exit(within:)``), and a semaphore
+        /// signalled then (``waitBlocking()``).
+        let end = Mutex(EndState())
+        let ended = DispatchSemaphore(value: 0)
     }
     /// The reader's end: standard output (and error) closed by every process holding them.
     private let outputClosed: Task<Void, Never>
+
+    private struct EndState {
+        var status: Int32?
+        var waiters: [CheckedContinuation<Int32, Never>] = []
+    }
 
     private struct LineState {
         var lines: [String] = []
@@ -124,7 +133,9 @@ public final class ChildProcess: Sendable {
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         guard let path = argv[0] else { throw Failure(description: "no program to start") }
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        var attributes = Self.shellLikeAttributes()
+        defer { posix_spawnattr_destroy(&attributes) }
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         if wantsLines { close(pipeEnds[1]) }
         if inputEnds[0] >= 0 { close(inputEnds[0]) }
         guard spawned == 0 else {
@@ -138,17 +149,22 @@ public final class ChildProcess: Sendable {
         let child = pid
         let shared = Shared()
         self.shared = shared
-        ended = Task {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    var status: Int32 = 0
-                    while waitpid(child, &status, 0) == -1 && errno == EINTR {}
-                    shared.reaped.store(true, ordering: .releasing)
-                    // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (they are macros).
-                    let signal = status & 0x7f
-                    continuation.resume(returning: signal == 0 ? (status >> 8) & 0xff : 128 + signal)
-                }
+        // A thread of its own, started here and not from a task: a caller of ``run(_:environment:)``
+        // may hold every thread of the task pool while it waits.
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+            shared.reaped.store(true, ordering: .releasing)
+            // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (they are macros).
+            let signal = status & 0x7f
+            let exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+            let waiters = shared.end.withLock { end in
+                end.status = exitStatus
+                defer { end.waiters = [] }
+                return end.waiters
             }
+            shared.ended.signal()
+            waiters.forEach { $0.resume(returning: exitStatus) }
         }
         guard wantsLines else {
             outputClosed = Task {}
@@ -267,9 +283,55 @@ public final class ChildProcess: Sendable {
             signal(SIGKILL)
         }
         defer { guardian.cancel() }
-        let status = await ended.value
+        let shared = shared
+        let status = await withCheckedContinuation { (waiter: CheckedContinuation<Int32, Never>) in
+            let now = shared.end.withLock { end -> Int32? in
+                if end.status == nil { end.waiters.append(waiter) }
+                return end.status
+            }
+            if let now { waiter.resume(returning: now) }
+        }
         await outputClosed.value
         return status
+    }
+
+    /// Runs `arguments` to its end, its standard output and error to a file (a tmux server lives on
+    /// after the client that started it and would hold a pipe open); returns its exit status and what
+    /// it wrote. For the short commands a test runs outside `async` code (tmux's); blocks until the
+    /// command ends.
+    public static func run(_ arguments: [String], environment: [String: String]) throws -> (
+        status: Int32, output: String
+    ) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fitiq-child-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let child = try ChildProcess(arguments, environment: environment, output: .file(output))
+        let status = child.waitBlocking()
+        return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    }
+
+    /// Blocks this thread until the child ends; its exit status (as ``exit(within:)`` gives it). Woken
+    /// by the waiting thread itself, not through a task: it may block a thread of the task pool.
+    private func waitBlocking() -> Int32 {
+        shared.ended.wait()
+        shared.ended.signal()
+        return shared.end.withLock { $0.status ?? 0 }
+    }
+
+    /// Spawn attributes for a child started as a shell starts one: an empty signal mask, and every
+    /// signal's default handling.
+    private static func shellLikeAttributes() -> posix_spawnattr_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in Int32(1)..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return attributes
     }
 
     /// Closes every file but standard input, output and error in the child (a child must not hold the

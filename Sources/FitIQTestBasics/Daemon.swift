@@ -29,27 +29,10 @@ public struct Daemon: Sendable {
         await child.exit(within: .seconds(20))
     }
 
-    /// A port nothing listens on now (the kernel's choice for a socket bound to port 0).
-    public static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
-            }
-        }
-        guard bound else { throw ChildProcess.Failure(description: "no free port on 127.0.0.1") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// socat speaking TLS on a free loopback port with `certificate` and `key` (PEM files), in front of
     /// `upstream` (a loopback port).
     public static func tls(certificate: URL, key: URL, upstream: Int) async throws -> Daemon {
-        let port = try freePort()
+        let port = try Loopback.freePort()
         return try await start(
             [
                 "/usr/bin/socat", "-d", "-d",

@@ -58,57 +58,55 @@ struct BadInputEndToEndTests {
 
     @Test(arguments: rows)
     func aBadValueTypedIntoAFieldIsRefusedOrCleaned(row: Row) async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                try await e2e.withEditor(on: server) { tui in
-                    let title = try tui.title()
-                    let before = try await Self.pending(e2e)
-                    for _ in 0..<(Self.fields.firstIndex(of: row.label) ?? 0) { try tui.send("Tab") }
-                    try tui.send("Enter")
-                    if row.label == "Language" {
-                        // The list of languages, filtered by what is typed.
-                        try await tui.waitFor("English")
-                    } else {
-                        try await tui.waitFor("Enter confirm")
-                        try tui.send("C-u")
-                    }
-                    for typed in row.typed {
-                        switch typed {
-                        case .text(let text): try tui.type(text)
-                        case .bytes(let bytes): try tui.sendBytes(bytes)
-                        }
-                    }
-                    if row.confirms { try tui.send("Enter") }
-                    if row.label == "Language" || !row.breaksARule {
-                        try await tui.waitUntil("the draft") { rows in
-                            rows.contains { $0.contains("›\(row.label)") && $0.contains(" *") }
-                        }
-                        try tui.send("C-s")
-                    }
-                    if row.breaksARule {
-                        let screen = try await tui.waitUntil("a whole message under \(row.label)") {
-                            Self.message(in: $0, under: row.label).hasSuffix(".")
-                        }
-                        let said = Self.message(in: TmuxSession.rows(of: screen), under: row.label)
-                        #expect(said.contains(row.label), "\(row.name): \(said)")
-                        #expect(try await Self.pending(e2e) == before, "\(row.name)")
-                    } else {
-                        let screen = try await tui.waitUntil("the value saved") { rows in
-                            rows.prefix(3).contains { $0.contains("Profile") }
-                                && rows.contains { $0.contains("›\(row.label)") && !$0.contains(" *") }
-                        }
-                        let shown = try await e2e.cli(["profile", "show", "--json"])
-                        let profile = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
-                        let value = profile?[row.label.lowercased()] as? String ?? ""
-                        #expect(value.hasNoControlCharacters, "\(row.name): saved as \(value.debugDescription)")
-                        #expect(
-                            Self.value(in: TmuxSession.rows(of: screen), of: row.label).hasNoControlCharacters,
-                            "\(row.name)")
-                        #expect(TmuxSession.rows(of: screen).prefix(3).contains { $0.contains("Profile") })
-                    }
-                    // An escape sequence that got through would have changed the terminal's title.
-                    #expect(try tui.title() == title, "\(row.name)")
+        try await withEndToEnd { e2e, server in
+            try await withEditor(server, in: e2e) { tui in
+                let title = try tui.title()
+                let before = try await Self.pending(e2e)
+                for _ in 0..<(Self.fields.firstIndex(of: row.label) ?? 0) { try tui.send("Tab") }
+                try tui.send("Enter")
+                if row.label == "Language" {
+                    // The list of languages, filtered by what is typed.
+                    try await tui.waitFor("English")
+                } else {
+                    try await tui.waitFor("Enter confirm")
+                    try tui.send("C-u")
                 }
+                for typed in row.typed {
+                    switch typed {
+                    case .text(let text): try tui.type(text)
+                    case .bytes(let bytes): try tui.sendBytes(bytes)
+                    }
+                }
+                if row.confirms { try tui.send("Enter") }
+                if row.label == "Language" || !row.breaksARule {
+                    try await tui.waitUntil("the draft") { rows in
+                        rows.contains { $0.contains("›\(row.label)") && $0.contains(" *") }
+                    }
+                    try tui.send("C-s")
+                }
+                if row.breaksARule {
+                    let screen = try await tui.waitUntil("a whole message under \(row.label)") {
+                        Self.message(in: $0, under: row.label).hasSuffix(".")
+                    }
+                    let said = Self.message(in: TmuxSession.rows(of: screen), under: row.label)
+                    #expect(said.contains(row.label), "\(row.name): \(said)")
+                    #expect(try await Self.pending(e2e) == before, "\(row.name)")
+                } else {
+                    let screen = try await tui.waitUntil("the value saved") { rows in
+                        rows.prefix(3).contains { $0.contains("Profile") }
+                            && rows.contains { $0.contains("›\(row.label)") && !$0.contains(" *") }
+                    }
+                    let shown = try await e2e.cli(["profile", "show", "--json"])
+                    let profile = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+                    let value = profile?[row.label.lowercased()] as? String ?? ""
+                    #expect(value.hasNoControlCharacters, "\(row.name): saved as \(value.debugDescription)")
+                    #expect(
+                        Self.value(in: TmuxSession.rows(of: screen), of: row.label).hasNoControlCharacters,
+                        "\(row.name)")
+                    #expect(TmuxSession.rows(of: screen).prefix(3).contains { $0.contains("Profile") })
+                }
+                // An escape sequence that got through would have changed the terminal's title.
+                #expect(try tui.title() == title, "\(row.name)")
             }
         }
     }
@@ -125,27 +123,25 @@ struct BadInputEndToEndTests {
         let birth =
             birth.isEmpty
             ? CalendarDate(containing: Date().addingTimeInterval(-12.5 * 365.25 * 86_400), in: .utc).description : birth
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                try await tui.waitFor("Email")
-                try tui.send("C-r")
-                try await tui.waitFor("Date of birth")
-                for (index, text) in [email, "a-good-password", "X", birth].enumerated() {
-                    if index > 0 { try tui.send("Tab") }
-                    try tui.type(text)
-                }
-                try tui.send("Enter")
-                let screen = try await tui.waitUntil("a whole message under \(label)") {
-                    Self.message(in: $0, under: label).hasSuffix(".")
-                }
-                let said = Self.message(in: TmuxSession.rows(of: screen), under: label)
-                #expect(said.contains(label), "\(name): \(said)")
-                let state = URL(fileURLWithPath: e2e.environment["XDG_STATE_HOME"] ?? "").appendingPathComponent(
-                    "fitiq")
-                #expect(!FileManager.default.fileExists(atPath: state.path), "\(name): something was kept")
+        try await withEndToEnd { e2e, server in
+            let tui = try e2e.openTUI(server: server)
+            defer { tui.kill() }
+            try await tui.waitFor("Email")
+            try tui.send("C-r")
+            try await tui.waitFor("Date of birth")
+            for (index, text) in [email, "a-good-password", "X", birth].enumerated() {
+                if index > 0 { try tui.send("Tab") }
+                try tui.type(text)
             }
+            try tui.send("Enter")
+            let screen = try await tui.waitUntil("a whole message under \(label)") {
+                Self.message(in: $0, under: label).hasSuffix(".")
+            }
+            let said = Self.message(in: TmuxSession.rows(of: screen), under: label)
+            #expect(said.contains(label), "\(name): \(said)")
+            let state = URL(fileURLWithPath: e2e.environment["XDG_STATE_HOME"] ?? "").appendingPathComponent(
+                "fitiq")
+            #expect(!FileManager.default.fileExists(atPath: state.path), "\(name): something was kept")
         }
     }
 

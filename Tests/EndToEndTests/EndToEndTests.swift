@@ -10,172 +10,164 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct EndToEndTests {
     @Test func signInThroughTheSignInScreen() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                let registered = try await e2e.register(on: server)
-                #expect(registered.status == 0, "\(registered)")
-                let logout = try await e2e.cli(["logout"])
-                #expect(logout.status == 0, "\(logout)")
+        try await withEndToEnd { e2e, server in
+            let registered = try await e2e.register(on: server)
+            #expect(registered.status == 0, "\(registered)")
+            let logout = try await e2e.cli(["logout"])
+            #expect(logout.status == 0, "\(logout)")
 
-                let tui = try e2e.openTUI(server: server, tracingProcesses: true)
-                defer { tui.kill() }
-                try await tui.waitFor("Sign in to FitIQ")
-                try tui.type(EndToEnd.email)
-                try await tui.waitUntil("the email typed") {
-                    $0.row(containing: "Email")?.contains(EndToEnd.email) == true
-                }
-                try tui.send("Tab")
-                try tui.type(EndToEnd.password)
-                let masked = String(repeating: "•", count: EndToEnd.password.count)
-                let typed = try await tui.waitUntil("the password masked") {
-                    $0.row(containing: "Password")?.contains(masked) == true
-                }
-                #expect(!typed.contains(EndToEnd.password))
-                try tui.send("Enter")
-
-                // The whole screen that follows: the profile drawn and the status line written.
-                let signedIn = "Signed in as \(EndToEnd.email)."
-                let profile = try await tui.waitUntil("the profile screen with \"\(signedIn)\"") {
-                    $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains(EndToEnd.name) == true
-                        && $0.contains { $0.contains(signedIn) } && $0.contains { $0.contains("Physical") }
-                }
-                #expect(profile.contains(signedIn))
-                #expect(profile.contains("Physical"))
-
-                // Save a bio and sync: like signing in, all in the editor's own process.
-                try tui.send("Tab", "Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.type("Saved in process")
-                try tui.send("Enter")
-                try await tui.waitUntil("the bio as a draft") {
-                    $0.field("Bio")?.contains("Saved in process *") == true
-                }
-                try tui.send("C-s")
-                try await tui.waitUntil("the bio saved and synced") {
-                    $0.showsSaved("Bio", "Saved in process")
-                        && $0.title.contains("● synced")
-                }
-                try tui.send("s")
-                try await tui.waitUntil("synced again") { $0.title.contains("● synced") }
-                #expect(try await server.snapshot().bio == "Saved in process")
-
-                try tui.send("q")
-                try await expectCleanExit(e2e, tui)
-                // Signing in, saving and syncing started no process: no child, no exec.
-                #expect(try e2e.startedProcesses() == [])
+            let tui = try e2e.openTUI(server: server, tracingProcesses: true)
+            defer { tui.kill() }
+            try await tui.waitFor("Sign in to FitIQ")
+            try tui.type(EndToEnd.email)
+            try await tui.waitUntil("the email typed") {
+                $0.row(containing: "Email")?.contains(EndToEnd.email) == true
             }
+            try tui.send("Tab")
+            try tui.type(EndToEnd.password)
+            let masked = String(repeating: "•", count: EndToEnd.password.count)
+            let typed = try await tui.waitUntil("the password masked") {
+                $0.row(containing: "Password")?.contains(masked) == true
+            }
+            #expect(!typed.contains(EndToEnd.password))
+            try tui.send("Enter")
+
+            // The whole screen that follows: the profile drawn and the status line written.
+            let signedIn = "Signed in as \(EndToEnd.email)."
+            let profile = try await tui.waitUntil("the profile screen with \"\(signedIn)\"") {
+                $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains(EndToEnd.name) == true
+                    && $0.contains { $0.contains(signedIn) } && $0.contains { $0.contains("Physical") }
+            }
+            #expect(profile.contains(signedIn))
+            #expect(profile.contains("Physical"))
+
+            // Save a bio and sync: like signing in, all in the editor's own process.
+            try tui.send("Tab", "Enter")
+            try await tui.waitFor("Enter confirm")
+            try tui.type("Saved in process")
+            try tui.send("Enter")
+            try await tui.waitUntil("the bio as a draft") {
+                $0.field("Bio")?.contains("Saved in process *") == true
+            }
+            try tui.send("C-s")
+            try await tui.waitUntil("the bio saved and synced") {
+                $0.showsSaved("Bio", "Saved in process")
+                    && $0.title.contains("● synced")
+            }
+            try tui.send("s")
+            try await tui.waitUntil("synced again") { $0.title.contains("● synced") }
+            #expect(try await server.snapshot().bio == "Saved in process")
+
+            try tui.send("q")
+            try await expectCleanExit(e2e, tui)
+            // Signing in, saving and syncing started no process: no child, no exec.
+            #expect(try e2e.startedProcesses() == [])
         }
     }
 
     @Test func aNewNameWithAWideCharacterReachesTheServer() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                try await e2e.withEditor(on: server) { tui in
+        try await withEndToEnd { e2e, server in
+            try await withEditor(server, in: e2e) { tui in
 
-                    let newName = "Zoë 李 Runner"
-                    try await tui.replaceField("Name", with: newName)
-                    try tui.send("C-s")
-                    try await tui.waitUntil("the name saved and synced") {
-                        guard let name = $0.field("Name") else { return false }
-                        return name.contains(newName) && !name.contains("*") && $0.title.contains("● synced")
-                    }
-
-                    let stored = try await server.snapshot()
-                    #expect(stored.name == newName)
+                let newName = "Zoë 李 Runner"
+                try await tui.replaceField("Name", with: newName)
+                try tui.send("C-s")
+                try await tui.waitUntil("the name saved and synced") {
+                    guard let name = $0.field("Name") else { return false }
+                    return name.contains(newName) && !name.contains("*") && $0.title.contains("● synced")
                 }
+
+                let stored = try await server.snapshot()
+                #expect(stored.name == newName)
             }
         }
     }
 
     @Test func imperialUnitsAndAHeightOfFiveFeetElevenReachTheServer() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let before = try await server.snapshot()
-                #expect(before.heightCm == nil)
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                try await waitForProfile(tui)
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let before = try await server.snapshot()
+            #expect(before.heightCm == nil)
+            let tui = try e2e.openTUI(server: server)
+            defer { tui.kill() }
+            try await waitForProfile(tui)
 
-                try tui.send("Tab", "Tab")
-                try await tui.waitUntil("focus on the unit system") {
-                    $0.field("Unit system")?.contains("›Unit system") == true
-                }
-                try tui.send("Enter")
-                try await tui.waitUntil("imperial as a draft") {
-                    $0.field("Unit system")?.contains("imperial *") == true
-                }
-                try tui.send("Tab", "Tab")
-                try await tui.waitUntil("focus on the height") { $0.field("Height")?.contains("›Height") == true }
-                try tui.send("Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.send("C-u")
-                try tui.type("5'11\"")
-                try await tui.waitUntil("the height typed") { $0.field("Height")?.contains("5'11\"") == true }
-                try tui.send("Enter")
-                try await tui.waitUntil("the height as a draft") { $0.field("Height")?.contains("5'11\" *") == true }
-                try tui.send("C-s")
-                try await tui.waitUntil("both forms saved and synced") {
-                    guard let units = $0.field("Unit system"), let height = $0.field("Height") else { return false }
-                    return units.contains("imperial") && !units.contains("*") && height.contains("5 ft 11 in")
-                        && !height.contains("*") && $0.title.contains("● synced")
-                }
-
-                let after = try await server.snapshot()
-                #expect(after.unitSystem == "imperial")
-                #expect(abs((after.heightCm ?? 0) - 180.3) < 0.1, "height_cm \(String(describing: after.heightCm))")
-                #expect(after.heightEntries.count == before.heightEntries.count + 1, "\(after.heightEntries)")
-                #expect(after.heightEntries.contains { abs($0 - 180.3) < 0.1 }, "\(after.heightEntries)")
+            try tui.send("Tab", "Tab")
+            try await tui.waitUntil("focus on the unit system") {
+                $0.field("Unit system")?.contains("›Unit system") == true
             }
+            try tui.send("Enter")
+            try await tui.waitUntil("imperial as a draft") {
+                $0.field("Unit system")?.contains("imperial *") == true
+            }
+            try tui.send("Tab", "Tab")
+            try await tui.waitUntil("focus on the height") { $0.field("Height")?.contains("›Height") == true }
+            try tui.send("Enter")
+            try await tui.waitFor("Enter confirm")
+            try tui.send("C-u")
+            try tui.type("5'11\"")
+            try await tui.waitUntil("the height typed") { $0.field("Height")?.contains("5'11\"") == true }
+            try tui.send("Enter")
+            try await tui.waitUntil("the height as a draft") { $0.field("Height")?.contains("5'11\" *") == true }
+            try tui.send("C-s")
+            try await tui.waitUntil("both forms saved and synced") {
+                guard let units = $0.field("Unit system"), let height = $0.field("Height") else { return false }
+                return units.contains("imperial") && !units.contains("*") && height.contains("5 ft 11 in")
+                    && !height.contains("*") && $0.title.contains("● synced")
+            }
+
+            let after = try await server.snapshot()
+            #expect(after.unitSystem == "imperial")
+            #expect(abs((after.heightCm ?? 0) - 180.3) < 0.1, "height_cm \(String(describing: after.heightCm))")
+            #expect(after.heightEntries.count == before.heightEntries.count + 1, "\(after.heightEntries)")
+            #expect(after.heightEntries.contains { abs($0 - 180.3) < 0.1 }, "\(after.heightEntries)")
         }
     }
 
     @Test func resizingReflowsTheBoxesAndLosesNothing() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                let first = try await waitForProfile(tui) { rightBoxColumn($0) == 50 }
-                #expect(rightBoxColumn(TmuxSession.rows(of: first)) == 50)
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let tui = try e2e.openTUI(server: server)
+            defer { tui.kill() }
+            let first = try await waitForProfile(tui) { rightBoxColumn($0) == 50 }
+            #expect(rightBoxColumn(TmuxSession.rows(of: first)) == 50)
 
-                // A confirmed draft (Bio) and an edit still open (Name) must both survive.
-                try tui.send("Tab", "Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.type("Survives resizing")
-                try tui.send("Enter")
-                try await tui.waitUntil("the bio as a draft") {
-                    $0.field("Bio")?.contains("Survives resizing *") == true
-                }
-                try tui.send("BTab", "Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.type(" Smith")
-                try await tui.waitUntil("the name being edited") {
-                    $0.field("Name")?.contains("Jane Doe Smith") == true
-                }
-                let intact: ([String]) -> Bool = {
-                    $0.title.contains(EndToEnd.email) && $0.field("Bio")?.contains("Survives resizing *") == true
-                        && $0.field("Name")?.contains("Jane Doe Smith") == true
-                        && $0.contains { $0.contains("Enter confirm") }
-                }
+            // A confirmed draft (Bio) and an edit still open (Name) must both survive.
+            try tui.send("Tab", "Enter")
+            try await tui.waitFor("Enter confirm")
+            try tui.type("Survives resizing")
+            try tui.send("Enter")
+            try await tui.waitUntil("the bio as a draft") {
+                $0.field("Bio")?.contains("Survives resizing *") == true
+            }
+            try tui.send("BTab", "Enter")
+            try await tui.waitFor("Enter confirm")
+            try tui.type(" Smith")
+            try await tui.waitUntil("the name being edited") {
+                $0.field("Name")?.contains("Jane Doe Smith") == true
+            }
+            let intact: ([String]) -> Bool = {
+                $0.title.contains(EndToEnd.email) && $0.field("Bio")?.contains("Survives resizing *") == true
+                    && $0.field("Name")?.contains("Jane Doe Smith") == true
+                    && $0.contains { $0.contains("Enter confirm") }
+            }
 
-                try tui.resize(width: 80, height: 24)
-                let small = try await tui.waitUntil("the boxes at 80×24") { rightBoxColumn($0) == 40 && intact($0) }
-                #expect(TmuxSession.rows(of: small).count == 24)
-                try tui.resize(width: 100, height: 30)
-                try await tui.waitUntil("the boxes at 100×30 again") { rightBoxColumn($0) == 50 && intact($0) }
+            try tui.resize(width: 80, height: 24)
+            let small = try await tui.waitUntil("the boxes at 80×24") { rightBoxColumn($0) == 40 && intact($0) }
+            #expect(TmuxSession.rows(of: small).count == 24)
+            try tui.resize(width: 100, height: 30)
+            try await tui.waitUntil("the boxes at 100×30 again") { rightBoxColumn($0) == 50 && intact($0) }
 
-                // (70×20 was too small until the layout learned to stack; now only below 40×12 is.)
-                try tui.resize(width: 30, height: 10)
-                try await tui.waitFor("Terminal too small: 30×10.")
-                try tui.resize(width: 100, height: 30)
-                try await tui.waitUntil("the profile after being too small") { rightBoxColumn($0) == 50 && intact($0) }
+            // (70×20 was too small until the layout learned to stack; now only below 40×12 is.)
+            try tui.resize(width: 30, height: 10)
+            try await tui.waitFor("Terminal too small: 30×10.")
+            try tui.resize(width: 100, height: 30)
+            try await tui.waitUntil("the profile after being too small") { rightBoxColumn($0) == 50 && intact($0) }
 
-                // The edit still works after all that: confirm it.
-                try tui.send("Enter")
-                try await tui.waitUntil("the name as a draft") {
-                    $0.field("Name")?.contains("Jane Doe Smith *") == true
-                }
+            // The edit still works after all that: confirm it.
+            try tui.send("Enter")
+            try await tui.waitUntil("the name as a draft") {
+                $0.field("Name")?.contains("Jane Doe Smith *") == true
             }
         }
     }
@@ -222,31 +214,29 @@ struct EndToEndTests {
     }
 
     @Test func quittingWithAnUnsavedEditAsksFirst() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                try await e2e.withEditor(on: server) { tui in
+        try await withEndToEnd { e2e, server in
+            try await withEditor(server, in: e2e) { tui in
 
-                    try tui.send("Enter")
-                    try await tui.waitFor("Enter confirm")
-                    try tui.type(" Smith")
-                    try tui.send("Enter")
-                    try await tui.waitUntil("the name as a draft") {
-                        $0.field("Name")?.contains("Jane Doe Smith *") == true
-                    }
-
-                    try tui.send("q")
-                    try await tui.waitFor("Unsaved edits")
-                    try tui.send("n")
-                    try await tui.waitUntil("the prompt closed, the edit kept") {
-                        !$0.contains { $0.contains("Unsaved edits") }
-                            && $0.field("Name")?.contains("Jane Doe Smith *") == true
-                    }
-                    try tui.send("q")
-                    try await tui.waitFor("Unsaved edits")
-                    try tui.send("y")
-                    try await expectCleanExit(e2e, tui)
-                    #expect(try await server.snapshot().name == EndToEnd.name)
+                try tui.send("Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.type(" Smith")
+                try tui.send("Enter")
+                try await tui.waitUntil("the name as a draft") {
+                    $0.field("Name")?.contains("Jane Doe Smith *") == true
                 }
+
+                try tui.send("q")
+                try await tui.waitFor("Unsaved edits")
+                try tui.send("n")
+                try await tui.waitUntil("the prompt closed, the edit kept") {
+                    !$0.contains { $0.contains("Unsaved edits") }
+                        && $0.field("Name")?.contains("Jane Doe Smith *") == true
+                }
+                try tui.send("q")
+                try await tui.waitFor("Unsaved edits")
+                try tui.send("y")
+                try await expectCleanExit(e2e, tui)
+                #expect(try await server.snapshot().name == EndToEnd.name)
             }
         }
     }
@@ -254,49 +244,47 @@ struct EndToEndTests {
 
 extension EndToEndTests {
     @Test func theImportKeyReadsAHealthExportAndShowsTheSexFromTheHealthSource() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let export = e2e.folder.appendingPathComponent("home/export.zip")
-                try FileManager.default.createDirectory(
-                    at: export.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let made = try await RepositoryTools.makeHealthExport([
-                    "--zip", "--mb", "1", "--sex", "female", "--heights", "6", "--out", export.path,
-                ])
-                #expect(made.status == 0, "\(made)")
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let export = e2e.folder.appendingPathComponent("home/export.zip")
+            try FileManager.default.createDirectory(
+                at: export.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let made = try await RepositoryTools.makeHealthExport([
+                "--zip", "--mb", "1", "--sex", "female", "--heights", "6", "--out", export.path,
+            ])
+            #expect(made.status == 0, "\(made)")
 
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                try await waitForProfile(tui)
-                try tui.send("i")
-                try await tui.waitFor("Path of your Apple Health export")
-                try tui.type("~/missing.zip")
-                try tui.send("Enter")
-                try await tui.waitFor("Path: no file at")
-                try tui.send("C-u")
-                try tui.type("~/export.zip")
-                try tui.send("Enter")
-                let result = try await tui.waitFor(all: ["Health data imported", "Heights: 6 found, 6 new."])
-                #expect(result.contains("Heights: 6 found, 6 new."))
-                try tui.send("Escape")
-                // The result closed (its lines shown behind a key no more), and the imported sex synced.
-                let screen = try await tui.waitUntil("the result closed and the imported sex synced") { rows in
-                    guard let row = rows.firstIndex(where: { $0.contains("Biological sex") }), row + 1 < rows.count
-                    else { return false }
-                    return rows[row].contains("Female") && rows[row + 1].contains("from health source")
-                        && rows.title.contains("● synced") && !rows.contains { $0.contains("Heights: 6 found") }
-                }
-                #expect(!screen.contains("press i to import"))
-                // Focused and Enter: it is read, never edited.
-                try tui.send("BTab")  // from Name back to the last field
-                try await tui.waitUntil("the biological sex focused") { rows in
-                    rows.contains { $0.contains("›Biological sex") }
-                }
-                try tui.send("Enter")
-                try await tui.waitFor("only from your health data")
-                let stored = try await server.snapshot()
-                #expect(stored.heightEntries.count == 6)
+            let tui = try e2e.openTUI(server: server)
+            defer { tui.kill() }
+            try await waitForProfile(tui)
+            try tui.send("i")
+            try await tui.waitFor("Path of your Apple Health export")
+            try tui.type("~/missing.zip")
+            try tui.send("Enter")
+            try await tui.waitFor("Path: no file at")
+            try tui.send("C-u")
+            try tui.type("~/export.zip")
+            try tui.send("Enter")
+            let result = try await tui.waitFor(all: ["Health data imported", "Heights: 6 found, 6 new."])
+            #expect(result.contains("Heights: 6 found, 6 new."))
+            try tui.send("Escape")
+            // The result closed (its lines shown behind a key no more), and the imported sex synced.
+            let screen = try await tui.waitUntil("the result closed and the imported sex synced") { rows in
+                guard let row = rows.firstIndex(where: { $0.contains("Biological sex") }), row + 1 < rows.count
+                else { return false }
+                return rows[row].contains("Female") && rows[row + 1].contains("from health source")
+                    && rows.title.contains("● synced") && !rows.contains { $0.contains("Heights: 6 found") }
             }
+            #expect(!screen.contains("press i to import"))
+            // Focused and Enter: it is read, never edited.
+            try tui.send("BTab")  // from Name back to the last field
+            try await tui.waitUntil("the biological sex focused") { rows in
+                rows.contains { $0.contains("›Biological sex") }
+            }
+            try tui.send("Enter")
+            try await tui.waitFor("only from your health data")
+            let stored = try await server.snapshot()
+            #expect(stored.heightEntries.count == 6)
         }
     }
 }
@@ -341,23 +329,6 @@ extension EndToEndTests {
     }
 }
 
-/// Waits for the profile screen of the test account, synced, and for `also` to hold; returns it.
-@discardableResult
-func waitForProfile(
-    _ tui: TmuxSession, also: ([String]) -> Bool = { _ in true }
-) async throws -> String {
-    try await tui.waitUntil("the synced profile screen") {
-        $0.title.contains(EndToEnd.email) && $0.title.contains("● synced")
-            && $0.field("Name")?.contains(EndToEnd.name) == true && also($0)
-    }
-}
-
-/// The column where the Physical box starts, read from its top border.
-func rightBoxColumn(_ lines: [String]) -> Int? {
-    guard lines.count > 1, let joint = lines[1].column(of: "┐┌") else { return nil }
-    return joint + 1
-}
-
 /// The program ends with status 0 and leaves the terminal's settings as it found them and its
 /// screen gone (the alternate screen left).
 private func expectCleanExit(_ e2e: EndToEnd, _ tui: TmuxSession) async throws {
@@ -373,29 +344,27 @@ private func expectCleanExit(_ e2e: EndToEnd, _ tui: TmuxSession) async throws {
 
 extension EndToEndTests {
     @Test func theImportKeyAlsoReadsACSVFileOfMeasurements() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let file = e2e.folder.appendingPathComponent("home/weights.csv")
-                try FileManager.default.createDirectory(
-                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data("Date,Weight\n2025-03-01,80.5\n2025-03-08,79.8\n".utf8).write(to: file)
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let file = e2e.folder.appendingPathComponent("home/weights.csv")
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("Date,Weight\n2025-03-01,80.5\n2025-03-08,79.8\n".utf8).write(to: file)
 
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                try await waitForProfile(tui)
-                try tui.send("i")
-                try await tui.waitFor("or a .csv file")
-                try tui.type("~/weights.csv")
-                try tui.send("Enter")
-                try await tui.waitFor(all: ["Health data imported", "Weights: 2 read, 2 new, 0 already there."])
-                try tui.send("Escape")
-                try await tui.waitUntil("the weights synced") { rows in
-                    rows.contains { $0.contains("Weight") && $0.contains("79.8 kg") }
-                        && rows.title.contains("● synced") && !rows.title.contains("pending")
-                }
-                #expect(try await server.snapshot().weightEntries.sorted() == [79.8, 80.5])
+            let tui = try e2e.openTUI(server: server)
+            defer { tui.kill() }
+            try await waitForProfile(tui)
+            try tui.send("i")
+            try await tui.waitFor("or a .csv file")
+            try tui.type("~/weights.csv")
+            try tui.send("Enter")
+            try await tui.waitFor(all: ["Health data imported", "Weights: 2 read, 2 new, 0 already there."])
+            try tui.send("Escape")
+            try await tui.waitUntil("the weights synced") { rows in
+                rows.contains { $0.contains("Weight") && $0.contains("79.8 kg") }
+                    && rows.title.contains("● synced") && !rows.title.contains("pending")
             }
+            #expect(try await server.snapshot().weightEntries.sorted() == [79.8, 80.5])
         }
     }
 }
@@ -403,29 +372,27 @@ extension EndToEndTests {
 extension EndToEndTests {
     /// On a terminal, `import-csv` draws a bar that fills in place, then says what it did.
     @Test func importCSVOnATerminalShowsItsProgressBarThenTheSummary() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let file = e2e.folder.appendingPathComponent("weights.csv")
-                let start = CalendarDate(daysSince1970: 10_000)
-                let rows = (0..<3_000).map { "\(start.adding(days: $0)),\(70 + Double($0 % 100) / 10)" }
-                try Data((["date,weight"] + rows + [""]).joined(separator: "\n").utf8).write(to: file)
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let file = e2e.folder.appendingPathComponent("weights.csv")
+            let start = CalendarDate(daysSince1970: 10_000)
+            let rows = (0..<3_000).map { "\(start.adding(days: $0)),\(70 + Double($0 % 100) / 10)" }
+            try Data((["date,weight"] + rows + [""]).joined(separator: "\n").utf8).write(to: file)
 
-                let tui = try e2e.openTUI(arguments: ["import-csv", file.path, "--no-sync"])
-                defer { tui.kill() }
-                _ = try await tui.waitFor(all: [
-                    "Weights: 3000 read, 3000 new, 0 already there.", "fitiq-tui exited with status 0",
-                ])
-                // (With the history: the pane's end scrolls the screen by a line.)
-                let lines = TmuxSession.rows(of: try tui.screenAndHistory())
-                let bar = "Reading weights.csv  " + String(repeating: "█", count: 30) + " 100 %"
-                // Drawn in place: one line of bar, not a line per step.
-                #expect(lines.filter { $0.hasPrefix("Reading weights.csv") }.count == 1, "\(lines)")
-                #expect(lines.contains { $0.hasPrefix(bar) }, "\(lines)")
-                let status = try await e2e.cli(["status", "--json"]).stdout
-                let fields = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
-                #expect(fields?["pendingChanges"] as? Int == 3_000, "\(status)")
-            }
+            let tui = try e2e.openTUI(arguments: ["import-csv", file.path, "--no-sync"])
+            defer { tui.kill() }
+            _ = try await tui.waitFor(all: [
+                "Weights: 3000 read, 3000 new, 0 already there.", "fitiq-tui exited with status 0",
+            ])
+            // (With the history: the pane's end scrolls the screen by a line.)
+            let lines = TmuxSession.rows(of: try tui.screenAndHistory())
+            let bar = "Reading weights.csv  " + String(repeating: "█", count: 30) + " 100 %"
+            // Drawn in place: one line of bar, not a line per step.
+            #expect(lines.filter { $0.hasPrefix("Reading weights.csv") }.count == 1, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix(bar) }, "\(lines)")
+            let status = try await e2e.cli(["status", "--json"]).stdout
+            let fields = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
+            #expect(fields?["pendingChanges"] as? Int == 3_000, "\(status)")
         }
     }
 }
@@ -433,49 +400,45 @@ extension EndToEndTests {
 /// A terminal type this machine's terminfo does not know (Ghostty, kitty and WezTerm send their own).
 extension EndToEndTests {
     @Test func anUnknownXtermTypeOpensAsXterm256ColorWithANoticeSaidAgainAfterQuitting() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let tui = try e2e.openTUI(server: server, extraEnvironment: ["TERM": "xterm-no-such-terminal"])
-                defer { tui.kill() }
-                let notice =
-                    "TERM xterm-no-such-terminal is unknown here, shown as xterm-256color. "
-                    + "To install it: infocmp -x | ssh HOST -- tic -x -"
-                // The notice is wrapped at spaces over the footer's lines.
-                try await waitForProfile(tui) { rows in
-                    rows.suffix(4).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-                        .contains(notice)
-                }
-                // It works as usual: an edit saves.
-                try tui.send("Enter", "C-e", " Jr", "Enter", "C-s")
-                try await tui.waitUntil("the name saved and synced") {
-                    $0.showsSaved("Name", "Jane Doe Jr")
-                        && $0.title.contains("● synced")
-                }
-                #expect(try await server.snapshot().name == "Jane Doe Jr")
-                try tui.send("q")
-                try await expectCleanExit(e2e, tui)
-                // Said again on the shell, where it can be copied.
-                let after = try tui.screenAndHistory()
-                #expect(TmuxSession.rows(of: after).contains(notice), "\(after)")
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let tui = try e2e.openTUI(server: server, extraEnvironment: ["TERM": "xterm-no-such-terminal"])
+            defer { tui.kill() }
+            let notice =
+                "TERM xterm-no-such-terminal is unknown here, shown as xterm-256color. "
+                + "To install it: infocmp -x | ssh HOST -- tic -x -"
+            // The notice is wrapped at spaces over the footer's lines.
+            try await waitForProfile(tui) { rows in
+                rows.suffix(4).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+                    .contains(notice)
             }
+            // It works as usual: an edit saves.
+            try tui.send("Enter", "C-e", " Jr", "Enter", "C-s")
+            try await tui.waitUntil("the name saved and synced") {
+                $0.showsSaved("Name", "Jane Doe Jr")
+                    && $0.title.contains("● synced")
+            }
+            #expect(try await server.snapshot().name == "Jane Doe Jr")
+            try tui.send("q")
+            try await expectCleanExit(e2e, tui)
+            // Said again on the shell, where it can be copied.
+            let after = try tui.screenAndHistory()
+            #expect(TmuxSession.rows(of: after).contains(notice), "\(after)")
         }
     }
 
     @Test func fitiqTermChoosesTheTypeOverTerm() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                // TERM=dumb alone starts plain mode; FITIQ_TERM opens the editor anyway.
-                let tui = try e2e.openTUI(
-                    server: server, extraEnvironment: ["TERM": "dumb", "FITIQ_TERM": "xterm-kitty-not-here"])
-                defer { tui.kill() }
-                try await waitForProfile(tui) { rows in
-                    rows.contains { $0.contains("TERM xterm-kitty-not-here is unknown here, shown as xterm-256color.") }
-                }
-                try tui.send("q")
-                try await expectCleanExit(e2e, tui)
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            // TERM=dumb alone starts plain mode; FITIQ_TERM opens the editor anyway.
+            let tui = try e2e.openTUI(
+                server: server, extraEnvironment: ["TERM": "dumb", "FITIQ_TERM": "xterm-kitty-not-here"])
+            defer { tui.kill() }
+            try await waitForProfile(tui) { rows in
+                rows.contains { $0.contains("TERM xterm-kitty-not-here is unknown here, shown as xterm-256color.") }
             }
+            try tui.send("q")
+            try await expectCleanExit(e2e, tui)
         }
     }
 }

@@ -243,7 +243,7 @@ struct FaultEndToEndTests {
             let mount = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/mount"), environment: [:])
             #expect(try await mount.run(["-t", "tmpfs", "-o", "size=512k", "tmpfs", disk.path]).status == 0)
             defer {
-                _ = try? CleanSpawn.run("/usr/bin/umount", [disk.path], environment: [:])
+                _ = try? ChildProcess.run(["/usr/bin/umount", disk.path], environment: [:])
             }
             world.environment["XDG_DATA_HOME"] = disk.path
             try await world.start()

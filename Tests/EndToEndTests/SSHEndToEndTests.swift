@@ -13,7 +13,7 @@ import Testing
 struct SSHEndToEndTests {
     @Test func aNameWithAnAccentAHanCharacterAndAnEmojiTypedThroughSSHReachesTheServer() async throws {
         try await withSSH { e2e, ssh, server in
-            try await e2e.withEditor(on: server, through: ssh) { tui in
+            try await withEditor(server, ssh: ssh, in: e2e) { tui in
                 // The cached profile, then synced.
                 try expectNoLocaleArrived(e2e)
 
@@ -48,7 +48,7 @@ struct SSHEndToEndTests {
 
     @Test func resizingTheTerminalReachesTheEditorThroughSSH() async throws {
         try await withSSH { e2e, ssh, server in
-            try await e2e.withEditor(on: server, through: ssh, waitingAlsoFor: { rightBoxColumn($0) == 50 }) { tui in
+            try await withEditor(server, ssh: ssh, in: e2e, waitingAlsoFor: { rightBoxColumn($0) == 50 }) { tui in
 
                 try tui.send("Tab", "Enter")
                 try await tui.waitFor("Enter confirm")
@@ -95,7 +95,7 @@ struct SSHEndToEndTests {
     @Test func ctrlZGivesTheRemoteShellBackAndFgBringsTheEditorBackWithItsDraft() async throws {
         try await withSSH { e2e, ssh, server in
             #expect(try await e2e.register(on: server).status == 0)
-            let (shell, command) = try e2e.openShell(server: server, through: ssh)
+            let (shell, command) = try e2e.openShell(server: server, ssh: ssh)
             defer { shell.kill() }
             let prompt: ([String]) -> Bool = { rows in
                 rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
@@ -138,7 +138,7 @@ struct SSHEndToEndTests {
 
     @Test func quittingLeavesTheRemoteTerminalAsItFoundIt() async throws {
         try await withSSH { e2e, ssh, server in
-            try await e2e.withEditor(on: server, through: ssh) { tui in
+            try await withEditor(server, ssh: ssh, in: e2e) { tui in
                 // Quit from the middle of an edit, through the question about it.
                 try tui.send("Enter")
                 try await tui.waitFor("Enter confirm")
@@ -176,7 +176,7 @@ struct SSHEndToEndTests {
         let term = known ? "xterm-no-such-terminal" : "xterm-ghostty"
         try await withSSH { e2e, ssh, server in
             #expect(try await e2e.register(on: server).status == 0)
-            let tui = try e2e.openTUI(server: server, term: term, through: ssh)
+            let tui = try e2e.openTUI(server: server, term: term, ssh: ssh)
             defer { tui.kill() }
             let notice =
                 "TERM \(term) is unknown here, shown as xterm-256color. To install it: infocmp -x | ssh HOST -- tic -x -"
@@ -240,7 +240,7 @@ struct SSHEndToEndTests {
             ])
             #expect(made.status == 0, "\(made)")
 
-            let tui = try e2e.openTUI(arguments: ["import-health", "~/export.zip"], through: ssh)
+            let tui = try e2e.openTUI(arguments: ["import-health", "~/export.zip"], ssh: ssh)
             defer { tui.kill() }
             let full = String(repeating: "█", count: 30)
             let screen = try await tui.waitFor(all: [
@@ -260,11 +260,11 @@ extension SSHEndToEndTests {
     /// The harness itself: a port taken between being found free and sshd binding it (the race every
     /// free-port search has) costs a retry on another port, not a failed test.
     @Test func sshdTakesAnotherPortWhenItsPortIsTakenFirst() async throws {
-        let (taken, takenPort) = try SSHServer.boundSocket(listening: true)
+        let (taken, takenPort) = try Loopback.boundSocket(listening: true)
         defer { close(taken) }
         var offered: [Int] = []
         let server = try await SSHServer.start {
-            offered.append(offered.isEmpty ? takenPort : try SSHServer.freePort())
+            offered.append(offered.isEmpty ? takenPort : try Loopback.freePort())
             return offered[offered.count - 1]
         }
         defer { server.stop() }
@@ -318,7 +318,7 @@ private func expectSameOutcome(
     output: (String) -> Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
     let local = try await e2e.cli(arguments, input: input)
-    let remote = try await e2e.cli(arguments, input: input, through: ssh)
+    let remote = try await e2e.cli(arguments, input: input, ssh: ssh)
     let what = arguments.joined(separator: " ")
     #expect(local.status == status, "here, \(what): \(local)", sourceLocation: sourceLocation)
     #expect(output(local.stdout + local.stderr), "here, \(what): \(local)", sourceLocation: sourceLocation)

@@ -8,154 +8,146 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct TerminalHabitsEndToEndTests {
     @Test func aMultiLinePasteIntoTheBioIsSavedAsOneLineAndRunsNoCommand() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                try await e2e.withEditor(on: server) { tui in
+        try await withEndToEnd { e2e, server in
+            try await withEditor(server, in: e2e) { tui in
 
-                    try tui.send("Tab", "Enter")
-                    try await tui.waitFor("Enter confirm")
-                    try tui.send("C-u")
-                    try tui.paste("Runner from Porto.\nLoves hills. x q h\n")
-                    let pasted = "Runner from Porto. Loves hills. x q h"
-                    // The field scrolls to its end while it is edited.
-                    try await tui.waitFor(all: [
-                        "Loves hills. x q h", "Pasted as one line: line breaks and tabs became spaces.",
-                    ])
-                    try tui.send("Enter", "C-s")
-                    let saved = try await tui.waitUntil("the bio saved and synced, nothing else opened") {
-                        $0.showsSaved("Bio", "Runner from Porto.")
-                            && $0.title.contains("● synced")
-                    }
-                    #expect(!saved.contains("Unsaved edits"))
-                    #expect(!saved.contains("Sync details"))
-                    #expect(!saved.contains("Discard"))
-                    #expect(try await server.snapshot().bio == pasted)
+                try tui.send("Tab", "Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.send("C-u")
+                try tui.paste("Runner from Porto.\nLoves hills. x q h\n")
+                let pasted = "Runner from Porto. Loves hills. x q h"
+                // The field scrolls to its end while it is edited.
+                try await tui.waitFor(all: [
+                    "Loves hills. x q h", "Pasted as one line: line breaks and tabs became spaces.",
+                ])
+                try tui.send("Enter", "C-s")
+                let saved = try await tui.waitUntil("the bio saved and synced, nothing else opened") {
+                    $0.showsSaved("Bio", "Runner from Porto.")
+                        && $0.title.contains("● synced")
                 }
+                #expect(!saved.contains("Unsaved edits"))
+                #expect(!saved.contains("Sync details"))
+                #expect(!saved.contains("Discard"))
+                #expect(try await server.snapshot().bio == pasted)
             }
         }
     }
 
     @Test func ctrlZGivesTheShellBackAndFgRepaintsTheEditorWithItsDraft() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let (shell, command) = try e2e.openShell(server: server)
-                defer { shell.kill() }
-                try await shell.waitFor("$")
-                try shell.type(command)
-                try shell.send("Enter")
-                try await waitForProfile(shell)
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let (shell, command) = try e2e.openShell(server: server)
+            defer { shell.kill() }
+            try await shell.waitFor("$")
+            try shell.type(command)
+            try shell.send("Enter")
+            try await waitForProfile(shell)
 
-                try shell.send("Enter")
-                try await shell.waitFor("Enter confirm")
-                try shell.type(" Smith")
-                try shell.send("Enter")
-                try await shell.waitUntil("the draft") { $0.field("Name")?.contains("Jane Doe Smith *") == true }
+            try shell.send("Enter")
+            try await shell.waitFor("Enter confirm")
+            try shell.type(" Smith")
+            try shell.send("Enter")
+            try await shell.waitUntil("the draft") { $0.field("Name")?.contains("Jane Doe Smith *") == true }
 
-                try shell.send("C-z")
-                try await shell.waitUntil("the shell's prompt after the stop") { rows in
-                    !rows.contains { $0.contains("Physical") }
-                        && rows.contains { $0.contains("Stopped") || $0.contains("stopped") }
-                        && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
-                }
-                try shell.type("fg")
-                try shell.send("Enter")
-                try await shell.waitUntil("the editor repainted with the draft") {
-                    $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains("Jane Doe Smith *") == true
-                        && $0.contains { $0.contains("Physical") }
-                }
-                // A stop signal from outside (`kill -TSTP`) gives the terminal back the same way.
-                let editor = try #require(
-                    ProcessTree.descendants(of: shell.panePID).first {
-                        (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("fitiq-tui")
-                            == true
-                    })
-                #expect(kill(editor, SIGTSTP) == 0)
-                try await shell.waitUntil("the shell's prompt after kill -TSTP") { rows in
-                    !rows.contains { $0.contains("Physical") }
-                        && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
-                }
-                try shell.type("fg")
-                try shell.send("Enter")
-                try await shell.waitUntil("the editor back after kill -TSTP") {
-                    $0.field("Name")?.contains("Jane Doe Smith *") == true && $0.contains { $0.contains("Physical") }
-                }
-                // Still working: the draft saves.
-                try shell.send("C-s")
-                try await shell.waitUntil("saved") {
-                    $0.showsSaved("Name", "Jane Doe Smith")
-                }
-                try shell.send("q")
-                try await shell.waitUntil("the shell again") { rows in
-                    !rows.contains { $0.contains("Physical") }
-                        && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
-                }
+            try shell.send("C-z")
+            try await shell.waitUntil("the shell's prompt after the stop") { rows in
+                !rows.contains { $0.contains("Physical") }
+                    && rows.contains { $0.contains("Stopped") || $0.contains("stopped") }
+                    && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
+            }
+            try shell.type("fg")
+            try shell.send("Enter")
+            try await shell.waitUntil("the editor repainted with the draft") {
+                $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains("Jane Doe Smith *") == true
+                    && $0.contains { $0.contains("Physical") }
+            }
+            // A stop signal from outside (`kill -TSTP`) gives the terminal back the same way.
+            let editor = try #require(
+                ProcessTree.descendants(of: shell.panePID).first {
+                    (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("fitiq-tui")
+                        == true
+                })
+            #expect(kill(editor, SIGTSTP) == 0)
+            try await shell.waitUntil("the shell's prompt after kill -TSTP") { rows in
+                !rows.contains { $0.contains("Physical") }
+                    && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
+            }
+            try shell.type("fg")
+            try shell.send("Enter")
+            try await shell.waitUntil("the editor back after kill -TSTP") {
+                $0.field("Name")?.contains("Jane Doe Smith *") == true && $0.contains { $0.contains("Physical") }
+            }
+            // Still working: the draft saves.
+            try shell.send("C-s")
+            try await shell.waitUntil("saved") {
+                $0.showsSaved("Name", "Jane Doe Smith")
+            }
+            try shell.send("q")
+            try await shell.waitUntil("the shell again") { rows in
+                !rows.contains { $0.contains("Physical") }
+                    && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
             }
         }
     }
 
     @Test func theUsersEditorWritesTheBio() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let script = e2e.folder.appendingPathComponent("my-editor.sh")
-                try "#!/bin/sh\nprintf 'Written in my editor\\nover two lines\\n' > \"$1\"\n".write(
-                    to: script, atomically: true, encoding: .utf8)
-                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-                let tui = try e2e.openTUI(server: server, extraEnvironment: ["EDITOR": script.path])
-                defer { tui.kill() }
-                try await waitForProfile(tui)
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let script = e2e.folder.appendingPathComponent("my-editor.sh")
+            try "#!/bin/sh\nprintf 'Written in my editor\\nover two lines\\n' > \"$1\"\n".write(
+                to: script, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+            let tui = try e2e.openTUI(server: server, extraEnvironment: ["EDITOR": script.path])
+            defer { tui.kill() }
+            try await waitForProfile(tui)
 
-                try tui.send("Tab")
-                try await tui.waitUntil("focus on the bio, with the editor key") {
-                    $0.field("Bio")?.contains("›Bio") == true && $0.contains { $0.contains("e editor") }
-                }
-                try tui.send("e")
-                let bio = "Written in my editor over two lines"
-                try await tui.waitUntil("the bio as a draft, and what was changed") {
-                    $0.field("Bio")?.contains("Written in my editor") == true
-                        && $0.field("Bio")?.contains("… *") == true
-                        && $0.contains { $0.contains("From your editor: line breaks and tabs became spaces.") }
-                }
-                try tui.send("C-s")
-                try await tui.waitUntil("the bio saved and synced") {
-                    $0.showsSaved("Bio", "Written in my editor")
-                        && $0.title.contains("● synced")
-                }
-                #expect(try await server.snapshot().bio == bio)
-                // The temporary file is gone.
-                let left = try FileManager.default.contentsOfDirectory(atPath: "/tmp").filter {
-                    $0.hasPrefix("fitiq-bio-")
-                }
-                #expect(left.isEmpty, "\(left)")
+            try tui.send("Tab")
+            try await tui.waitUntil("focus on the bio, with the editor key") {
+                $0.field("Bio")?.contains("›Bio") == true && $0.contains { $0.contains("e editor") }
             }
+            try tui.send("e")
+            let bio = "Written in my editor over two lines"
+            try await tui.waitUntil("the bio as a draft, and what was changed") {
+                $0.field("Bio")?.contains("Written in my editor") == true
+                    && $0.field("Bio")?.contains("… *") == true
+                    && $0.contains { $0.contains("From your editor: line breaks and tabs became spaces.") }
+            }
+            try tui.send("C-s")
+            try await tui.waitUntil("the bio saved and synced") {
+                $0.showsSaved("Bio", "Written in my editor")
+                    && $0.title.contains("● synced")
+            }
+            #expect(try await server.snapshot().bio == bio)
+            // The temporary file is gone.
+            let left = try FileManager.default.contentsOfDirectory(atPath: "/tmp").filter {
+                $0.hasPrefix("fitiq-bio-")
+            }
+            #expect(left.isEmpty, "\(left)")
         }
     }
 
     @Test func resizingFromLargeToSmallAndBackKeepsADraft() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                try await e2e.withEditor(on: server, width: 120, height: 40) { tui in
+        try await withEndToEnd { e2e, server in
+            try await withEditor(server, size: (120, 40), in: e2e) { tui in
 
-                    try tui.send("Tab", "Enter")
-                    try await tui.waitFor("Enter confirm")
-                    try tui.type("Kept across sizes")
-                    try tui.send("Enter")
-                    try await tui.waitUntil("the draft at 120×40") {
-                        $0.field("Bio")?.contains("Kept across sizes *") == true
-                    }
+                try tui.send("Tab", "Enter")
+                try await tui.waitFor("Enter confirm")
+                try tui.type("Kept across sizes")
+                try tui.send("Enter")
+                try await tui.waitUntil("the draft at 120×40") {
+                    $0.field("Bio")?.contains("Kept across sizes *") == true
+                }
 
-                    try tui.resize(width: 40, height: 12)
-                    try await tui.waitUntil("the stacked layout at 40×12") { rows in
-                        rows.count == 12 && rows.contains { $0.hasPrefix("┌─ Profile") }
-                            && rows.contains { $0.contains("›Bio") }
-                            && rows.last?.contains("? help") == true
-                    }
-                    try tui.resize(width: 120, height: 40)
-                    try await tui.waitUntil("the draft at 120×40 again") { rows in
-                        rows.count == 40 && rows[1].contains("┌─ Physical")
-                            && rows.field("Bio")?.contains("Kept across sizes *") == true
-                    }
+                try tui.resize(width: 40, height: 12)
+                try await tui.waitUntil("the stacked layout at 40×12") { rows in
+                    rows.count == 12 && rows.contains { $0.hasPrefix("┌─ Profile") }
+                        && rows.contains { $0.contains("›Bio") }
+                        && rows.last?.contains("? help") == true
+                }
+                try tui.resize(width: 120, height: 40)
+                try await tui.waitUntil("the draft at 120×40 again") { rows in
+                    rows.count == 40 && rows[1].contains("┌─ Physical")
+                        && rows.field("Bio")?.contains("Kept across sizes *") == true
                 }
             }
         }
@@ -164,105 +156,99 @@ struct TerminalHabitsEndToEndTests {
 
 extension TerminalHabitsEndToEndTests {
     @Test func aHistoryEntryDeletedFromTheEditorComesBackWithUndo() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                #expect(try await e2e.cli(["height", "set", "183 cm"]).status == 0)
-                #expect(try await server.snapshot().heightEntries == [183])
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                try await waitForProfile(tui) { $0.contains { $0.contains("183.0 cm  manual") } }
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            #expect(try await e2e.cli(["height", "set", "183 cm"]).status == 0)
+            #expect(try await server.snapshot().heightEntries == [183])
+            let tui = try e2e.openTUI(server: server)
+            defer { tui.kill() }
+            try await waitForProfile(tui) { $0.contains { $0.contains("183.0 cm  manual") } }
 
-                for _ in 0..<4 { try tui.send("Tab") }  // Height
-                try await tui.waitFor("›Height")
-                try tui.send("l")
-                try await tui.waitFor(all: ["Height history (↑↓ choose", "›"])
-                try tui.send("d")
-                try await tui.waitFor("Remove this height?")
-                try tui.send("y")
-                try await tui.waitUntil("the entry removed and synced") {
-                    $0.contains { $0.contains("Removed 183.0 cm; u undoes it.") }
-                        && $0.contains { $0.contains("No height history yet.") } && $0.title.contains("● synced")
-                }
-                #expect(try await server.snapshot().heightEntries == [])
-
-                try tui.send("u")
-                try await tui.waitUntil("the entry back and synced") {
-                    $0.contains { $0.contains("Undid the removal of the height 183.0 cm of") }
-                        && $0.contains { $0.contains("183.0 cm") && !$0.contains("Undid") }
-                        && $0.title.contains("● synced") && !$0.title.contains("pending")
-                }
-                #expect(try await server.snapshot().heightEntries == [183])
+            for _ in 0..<4 { try tui.send("Tab") }  // Height
+            try await tui.waitFor("›Height")
+            try tui.send("l")
+            try await tui.waitFor(all: ["Height history (↑↓ choose", "›"])
+            try tui.send("d")
+            try await tui.waitFor("Remove this height?")
+            try tui.send("y")
+            try await tui.waitUntil("the entry removed and synced") {
+                $0.contains { $0.contains("Removed 183.0 cm; u undoes it.") }
+                    && $0.contains { $0.contains("No height history yet.") } && $0.title.contains("● synced")
             }
+            #expect(try await server.snapshot().heightEntries == [])
+
+            try tui.send("u")
+            try await tui.waitUntil("the entry back and synced") {
+                $0.contains { $0.contains("Undid the removal of the height 183.0 cm of") }
+                    && $0.contains { $0.contains("183.0 cm") && !$0.contains("Undid") }
+                    && $0.title.contains("● synced") && !$0.title.contains("pending")
+            }
+            #expect(try await server.snapshot().heightEntries == [183])
         }
     }
 }
 
 extension TerminalHabitsEndToEndTests {
     @Test func aWeightTypedInTheEditorIsLoggedOnTheServerAndItsHistoryFollowsTheFocus() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                #expect(try await e2e.cli(["weight", "set", "80.2 kg"]).status == 0)
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                try await waitForProfile(tui) { $0.contains { $0.contains("80.2 kg · today") } }
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            #expect(try await e2e.cli(["weight", "set", "80.2 kg"]).status == 0)
+            let tui = try e2e.openTUI(server: server)
+            defer { tui.kill() }
+            try await waitForProfile(tui) { $0.contains { $0.contains("80.2 kg · today") } }
 
-                for _ in 0..<5 { try tui.send("Tab") }  // Weight
-                try await tui.waitFor(all: ["›Weight", "Weight history", "80.2 kg  manual"])
-                try tui.send("Enter")
-                try tui.send("C-u")
-                try tui.paste("176 lb")
-                try tui.send("Enter")
-                try await tui.waitFor("176 lb *")
-                try tui.send("C-s")
-                try await tui.waitUntil("the weight logged and synced") { rows in
-                    rows.contains { $0.contains("Weight saved.") } && rows.contains { $0.contains("79.8 kg  manual") }
-                        && rows.title.contains("● synced") && !rows.title.contains("pending")
-                }
-                #expect(try await server.snapshot().weightEntries.sorted() == [79.83, 80.2])
-
-                // Its own list: the newest removed, and undone.
-                try tui.send("l")
-                try await tui.waitFor(all: ["Weight history (↑↓ choose", "›"])
-                try tui.send("d")
-                try await tui.waitFor("Remove this weight?")
-                try tui.send("y")
-                try await tui.waitUntil("the weight removed and synced") { rows in
-                    rows.contains { $0.contains("Removed 79.8 kg; u undoes it.") } && rows.title.contains("● synced")
-                        && !rows.title.contains("pending")
-                }
-                #expect(try await server.snapshot().weightEntries == [80.2])
+            for _ in 0..<5 { try tui.send("Tab") }  // Weight
+            try await tui.waitFor(all: ["›Weight", "Weight history", "80.2 kg  manual"])
+            try tui.send("Enter")
+            try tui.send("C-u")
+            try tui.paste("176 lb")
+            try tui.send("Enter")
+            try await tui.waitFor("176 lb *")
+            try tui.send("C-s")
+            try await tui.waitUntil("the weight logged and synced") { rows in
+                rows.contains { $0.contains("Weight saved.") } && rows.contains { $0.contains("79.8 kg  manual") }
+                    && rows.title.contains("● synced") && !rows.title.contains("pending")
             }
+            #expect(try await server.snapshot().weightEntries.sorted() == [79.83, 80.2])
+
+            // Its own list: the newest removed, and undone.
+            try tui.send("l")
+            try await tui.waitFor(all: ["Weight history (↑↓ choose", "›"])
+            try tui.send("d")
+            try await tui.waitFor("Remove this weight?")
+            try tui.send("y")
+            try await tui.waitUntil("the weight removed and synced") { rows in
+                rows.contains { $0.contains("Removed 79.8 kg; u undoes it.") } && rows.title.contains("● synced")
+                    && !rows.title.contains("pending")
+            }
+            #expect(try await server.snapshot().weightEntries == [80.2])
         }
     }
 }
 
 extension TerminalHabitsEndToEndTests {
     @Test func pShowsTheFocusedMeasurementsChartTrendAndRate() async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let today = CalendarDate(containing: Date(), in: .utc)
-                for (daysAgo, kilograms) in [(21, "82.0"), (14, "81.4"), (7, "80.6"), (1, "80.1")] {
-                    let day = today.adding(days: -daysAgo).description
-                    #expect(try await e2e.cli(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
-                }
-                let tui = try e2e.openTUI(server: server)
-                defer { tui.kill() }
-                try await waitForProfile(tui) { $0.contains { $0.contains("80.1 kg") } }
-                for _ in 0..<5 { try tui.send("Tab") }  // Weight
-                try await tui.waitFor("›Weight")
-                try tui.send("p")
-                try await tui.waitFor(all: [
-                    "Weight · 4 weeks", "Latest 80.1 kg on", "a week over the last 4 weeks", "readings",
-                ])
-                try tui.send("Right")
-                try await tui.waitFor(all: ["Weight · 3 months", "over the last 3 months"])
-                try tui.send("Escape")
-                try await tui.waitUntil("the profile again") { rows in
-                    rows.contains { $0.contains("›Weight") } && !rows.contains { $0.contains("Weight · 3 months") }
-                }
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let today = CalendarDate(containing: Date(), in: .utc)
+            for (daysAgo, kilograms) in [(21, "82.0"), (14, "81.4"), (7, "80.6"), (1, "80.1")] {
+                let day = today.adding(days: -daysAgo).description
+                #expect(try await e2e.cli(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
+            }
+            let tui = try e2e.openTUI(server: server)
+            defer { tui.kill() }
+            try await waitForProfile(tui) { $0.contains { $0.contains("80.1 kg") } }
+            for _ in 0..<5 { try tui.send("Tab") }  // Weight
+            try await tui.waitFor("›Weight")
+            try tui.send("p")
+            try await tui.waitFor(all: [
+                "Weight · 4 weeks", "Latest 80.1 kg on", "a week over the last 4 weeks", "readings",
+            ])
+            try tui.send("Right")
+            try await tui.waitFor(all: ["Weight · 3 months", "over the last 3 months"])
+            try tui.send("Escape")
+            try await tui.waitUntil("the profile again") { rows in
+                rows.contains { $0.contains("›Weight") } && !rows.contains { $0.contains("Weight · 3 months") }
             }
         }
     }
@@ -273,46 +259,44 @@ extension TerminalHabitsEndToEndTests {
     /// it: at 40×12 on the Linux console (its sentences folded, the chart kept) and at 120×40.
     @Test(arguments: [(40, 12, "linux"), (120, 40, TmuxSession.term)])
     func aGoalSetFromTheCommandLineShowsWithItsPredictedDay(width: Int, height: Int, term: String) async throws {
-        try await EndToEnd.with { e2e in
-            try await e2e.withServer { server in
-                #expect(try await e2e.register(on: server).status == 0)
-                let today = CalendarDate(containing: Date(), in: .utc)
-                // Eight weeks of weights falling 0.1 kg a day, to 80.1 kg yesterday.
-                for daysAgo in stride(from: 57, through: 1, by: -4) {
-                    let kilograms = DecimalText.format(80.1 + Double(daysAgo - 1) / 10, places: 1)
-                    let day = today.adding(days: -daysAgo).description
-                    #expect(try await e2e.cli(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
-                }
-                let by = today.adding(days: 120)
-                let goal = try await e2e.cli(["goal", "set", "weight", "75", "--by", by.description])
-                #expect(goal.status == 0, "\(goal)")
-
-                let tui = try e2e.openTUI(server: server, term: term, width: width, height: height)
-                defer { tui.kill() }
-                try await tui.waitUntil("the synced profile") {
-                    $0.title.contains("● synced") && $0.contains { $0.contains("›Name") }
-                }
-                try tui.send("p")
-                let shown = try await tui.waitUntil("the goal with its predicted day") { rows in
-                    let plot = rows.filter { $0.dropFirst().dropLast().contains { "┤│".contains($0) } }.count
-                    let goalLine = rows.contains {
-                        $0.contains("goal") && ($0.contains("═") || $0.contains("╌") || $0.contains("="))
-                    }
-                    let predicted =
-                        width < 80
-                        ? rows.contains {
-                            $0.range(
-                                of: #"goal 75\.0 kg: \d+\.\d above, 20\d\d-\d\d-\d\d"#, options: .regularExpression)
-                                != nil
-                        }
-                        : rows.contains {
-                            $0.range(of: #"it reaches the goal on 20\d\d-\d\d-\d\d\."#, options: .regularExpression)
-                                != nil
-                        }
-                    return rows.contains { $0.contains("Weight · 4 weeks") } && predicted && goalLine && plot >= 5
-                }
-                #expect(shown.contains("Goal 75.0 kg by \(by)") == (width >= 80), "\(shown)")
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let today = CalendarDate(containing: Date(), in: .utc)
+            // Eight weeks of weights falling 0.1 kg a day, to 80.1 kg yesterday.
+            for daysAgo in stride(from: 57, through: 1, by: -4) {
+                let kilograms = DecimalText.format(80.1 + Double(daysAgo - 1) / 10, places: 1)
+                let day = today.adding(days: -daysAgo).description
+                #expect(try await e2e.cli(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
             }
+            let by = today.adding(days: 120)
+            let goal = try await e2e.cli(["goal", "set", "weight", "75", "--by", by.description])
+            #expect(goal.status == 0, "\(goal)")
+
+            let tui = try e2e.openTUI(server: server, term: term, size: (width, height))
+            defer { tui.kill() }
+            try await tui.waitUntil("the synced profile") {
+                $0.title.contains("● synced") && $0.contains { $0.contains("›Name") }
+            }
+            try tui.send("p")
+            let shown = try await tui.waitUntil("the goal with its predicted day") { rows in
+                let plot = rows.filter { $0.dropFirst().dropLast().contains { "┤│".contains($0) } }.count
+                let goalLine = rows.contains {
+                    $0.contains("goal") && ($0.contains("═") || $0.contains("╌") || $0.contains("="))
+                }
+                let predicted =
+                    width < 80
+                    ? rows.contains {
+                        $0.range(
+                            of: #"goal 75\.0 kg: \d+\.\d above, 20\d\d-\d\d-\d\d"#, options: .regularExpression)
+                            != nil
+                    }
+                    : rows.contains {
+                        $0.range(of: #"it reaches the goal on 20\d\d-\d\d-\d\d\."#, options: .regularExpression)
+                            != nil
+                    }
+                return rows.contains { $0.contains("Weight · 4 weeks") } && predicted && goalLine && plot >= 5
+            }
+            #expect(shown.contains("Goal 75.0 kg by \(by)") == (width >= 80), "\(shown)")
         }
     }
 }

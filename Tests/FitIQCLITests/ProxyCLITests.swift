@@ -13,7 +13,7 @@ import Testing
 struct ProxyCLITests {
     /// tinyproxy on a free port with a configuration of its own, logging every request to its output.
     static func tinyproxy(in folder: URL) async throws -> Daemon {
-        let port = try Daemon.freePort()
+        let port = try Loopback.freePort()
         let config = folder.appendingPathComponent("tinyproxy-\(port).conf")
         try """
         Port \(port)
@@ -71,7 +71,7 @@ struct ProxyCLITests {
         try await withDevServer() { server in
             try await withCLI(server) { cli in
                 #expect(try await cli.register().status == 0)
-                let port = try Daemon.freePort()
+                let port = try Loopback.freePort()
                 var offline = cli
                 offline.runner.environment["http_proxy"] = "http://ana:s3cret-pass@127.0.0.1:\(port)"
                 let result = try await offline.run(["weight", "set", "72.4"])

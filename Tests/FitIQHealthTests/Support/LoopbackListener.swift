@@ -1,3 +1,4 @@
+import FitIQTestBasics
 import Foundation
 
 #if canImport(Glibc)
@@ -13,25 +14,9 @@ final class LoopbackListener: Sendable {
     private let descriptor: Int32
 
     init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(descriptor, raw, length) == 0 && listen(descriptor, 16) == 0
-                    && getsockname(descriptor, raw, &length) == 0
-            }
-        }
-        guard bound else {
-            close(descriptor)
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
-        }
+        let (descriptor, port) = try Loopback.boundSocket(listening: true)
         self.descriptor = descriptor
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = UInt16(port)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 

@@ -1,5 +1,5 @@
 import FitIQDevServer
-import FitIQTestSupport
+import FitIQTestBasics
 import Foundation
 import Logging
 
@@ -9,19 +9,19 @@ import Logging
 
 /// One end-to-end run: a fresh development server on a free loopback port, fresh XDG folders, the
 /// real `fitiq-tui` binary for command-line set-up, and the terminal UI in tmux.
-struct EndToEnd: Sendable {
-    static let apiKey = TestDevServer.apiKey
-    static let email = "jane@example.com"
-    static let password = "correct horse battery"
-    static let name = "Jane Doe"
+public struct EndToEnd: Sendable {
+    public static let apiKey = TestDevServer.apiKey
+    public static let email = "jane@example.com"
+    public static let password = "correct horse battery"
+    public static let name = "Jane Doe"
 
     /// Holds the XDG folders, the server's database file and the terminal's wrapper script.
-    let folder: URL
-    let executable: URL
-    let database: URL
+    public let folder: URL
+    public let executable: URL
+    public let database: URL
 
     /// Runs `body` with fresh folders, removed afterwards.
-    static func with<T: Sendable>(_ body: @Sendable (EndToEnd) async throws -> T) async throws -> T {
+    public static func with<T: Sendable>(_ body: (EndToEnd) async throws -> T) async throws -> T {
         let temporary = try TemporaryFolder("fitiq-e2e")
         defer { temporary.remove() }
         let folder = temporary.url
@@ -32,7 +32,7 @@ struct EndToEnd: Sendable {
     }
 
     /// The environment of every `fitiq-tui` run: this run's XDG folders and nothing inherited.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         let home = folder.appendingPathComponent("home")
         return [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
@@ -43,14 +43,14 @@ struct EndToEnd: Sendable {
     }
 
     /// Runs a `fitiq-tui` command (not the terminal UI) and returns what it printed.
-    func cli(_ arguments: [String], input: String? = nil) async throws -> CommandRunner.Result {
+    public func cli(_ arguments: [String], input: String? = nil) async throws -> CommandRunner.Result {
         try await CommandRunner(executable: executable, environment: environment).run(arguments, input: input)
     }
 
     /// Runs a `fitiq-tui` command through `ssh` (no terminal: `ssh HOST COMMAND`, `input` on its
     /// standard input) with this run's environment given on the remote command line; returns what
     /// came back and the remote exit status.
-    func cli(_ arguments: [String], input: String? = nil, through ssh: SSHServer) async throws
+    public func cli(_ arguments: [String], input: String? = nil, ssh: SSHServer) async throws
         -> CommandRunner.Result
     {
         try await ssh.run(commandLine(arguments, environment: environment), input: input)
@@ -59,14 +59,14 @@ struct EndToEnd: Sendable {
     /// A shell command line that runs `fitiq-tui` with `arguments` and only `environment`
     /// (`env -i NAME=VALUE … fitiq-tui …`): how a remote command gets it, since sshd passes on none of
     /// the client's environment.
-    func commandLine(_ arguments: [String], environment: [String: String], prefix: [String] = []) -> String {
+    public func commandLine(_ arguments: [String], environment: [String: String], prefix: [String] = []) -> String {
         let assignments = environment.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
         let command = (prefix + [executable.path] + arguments).map(shellQuote)
         return (["env", "-i"] + assignments + command).joined(separator: " ")
     }
 
     /// Registers the test account on `server` with the command line, which also signs in.
-    func register(on server: TestDevServer) async throws -> CommandRunner.Result {
+    public func register(on server: TestDevServer) async throws -> CommandRunner.Result {
         try await cli(
             [
                 "register", "--server", server.url, "--email", Self.email, "--name", Self.name, "--date-of-birth",
@@ -76,19 +76,19 @@ struct EndToEnd: Sendable {
     }
 
     /// Where the wrapper script saves the terminal settings before and after `fitiq-tui`.
-    var sttyBefore: URL { folder.appendingPathComponent("stty-before") }
-    var sttyAfter: URL { folder.appendingPathComponent("stty-after") }
+    public var sttyBefore: URL { folder.appendingPathComponent("stty-before") }
+    public var sttyAfter: URL { folder.appendingPathComponent("stty-after") }
     /// The same settings as `stty -a` writes them (readable, with the window size).
-    var sttyAllBefore: URL { folder.appendingPathComponent("stty-a-before") }
-    var sttyAllAfter: URL { folder.appendingPathComponent("stty-a-after") }
+    public var sttyAllBefore: URL { folder.appendingPathComponent("stty-a-before") }
+    public var sttyAllAfter: URL { folder.appendingPathComponent("stty-a-after") }
     /// Where the wrapper script saves the exit status of `fitiq-tui`.
     /// Where the wrapper script writes `fitiq-tui`'s exit status once it ended (before it says so).
-    var exitStatusFile: URL { folder.appendingPathComponent("exit-status") }
+    public var exitStatusFile: URL { folder.appendingPathComponent("exit-status") }
     /// Where the wrapper script saves the environment it got (before `env -i`): over SSH, what sshd set.
-    var terminalEnvironmentFile: URL { folder.appendingPathComponent("terminal-environment") }
+    public var terminalEnvironmentFile: URL { folder.appendingPathComponent("terminal-environment") }
 
     /// The environment the wrapper script got, one `NAME=VALUE` a line.
-    func terminalEnvironment() throws -> [String] {
+    public func terminalEnvironment() throws -> [String] {
         try String(contentsOf: terminalEnvironmentFile, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
@@ -98,7 +98,7 @@ struct EndToEnd: Sendable {
     ///
     /// (Told by the script rather than by tmux's `pane_dead_status`: Debian's tmux, built with
     /// utempter, now and then misses the `SIGCHLD` of a pane's process and never learns its status.)
-    func waitForExitStatus(of tui: TmuxSession, timeout: Duration = TmuxSession.defaultTimeout) async throws
+    public func waitForExitStatus(of tui: TmuxSession, timeout: Duration = TmuxSession.defaultTimeout) async throws
         -> Int32?
     {
         let said = "fitiq-tui exited with status"
@@ -120,21 +120,21 @@ struct EndToEnd: Sendable {
     ///
     /// `term` is the `TERM` it gets. With `ssh`, the script runs on the far side of `ssh -tt` to that
     /// server (in the terminal sshd makes), and without a locale: `LANG` is set only locally.
-    func openTUI(
+    public func openTUI(
         server: TestDevServer, tracingProcesses: Bool = false, extraEnvironment: [String: String] = [:],
-        term: String = TmuxSession.term, through ssh: SSHServer? = nil, width: Int = 100, height: Int = 30
+        term: String = TmuxSession.term, ssh: SSHServer? = nil, size: (width: Int, height: Int) = (100, 30)
     ) throws -> TmuxSession {
         // Bare `fitiq-tui`, as people start it; the server comes from the environment.
         try openTUI(
             arguments: [], extraEnvironment: extraEnvironment.merging(["FITIQ_SERVER": server.url]) { $1 },
-            tracingProcesses: tracingProcesses, term: term, through: ssh, width: width, height: height)
+            tracingProcesses: tracingProcesses, term: term, ssh: ssh, size: size)
     }
 
     /// An interactive shell (`sh -i`, prompt `$ `) in a fresh tmux server, with this run's environment:
     /// job control works in it (Ctrl-Z, `fg`). Returns the session and the command line that starts
     /// `fitiq-tui` against `server` in it. With `ssh`, the shell runs on the far side of `ssh -tt` to
     /// that server, without a locale.
-    func openShell(server: TestDevServer, term: String = TmuxSession.term, through ssh: SSHServer? = nil) throws
+    public func openShell(server: TestDevServer, term: String = TmuxSession.term, ssh: SSHServer? = nil) throws
         -> (TmuxSession, command: String)
     {
         var variables = environment
@@ -150,16 +150,16 @@ struct EndToEnd: Sendable {
     }
 
     /// Where `strace` writes what the traced `fitiq-tui` started.
-    var processTrace: URL { folder.appendingPathComponent("processes.strace") }
+    public var processTrace: URL { folder.appendingPathComponent("processes.strace") }
 
     /// The processes a traced `fitiq-tui` started: every `execve` but its own first one, and every
     /// `fork`, `vfork` or `clone` that made a process rather than a thread.
-    func startedProcesses() throws -> [String] {
+    public func startedProcesses() throws -> [String] {
         let lines = try String(contentsOf: processTrace, encoding: .utf8).split(separator: "\n").map(String.init)
         let execs = lines.filter { $0.contains("execve(") }
         // Its own start is always there: a trace without it means strace traced nothing.
         guard execs.first?.contains("fitiq-tui") == true else {
-            throw CleanSpawn.Failed(description: "strace recorded no start of fitiq-tui: \(lines.prefix(5))")
+            throw ChildProcess.Failure(description: "strace recorded no start of fitiq-tui: \(lines.prefix(5))")
         }
         let forks = lines.filter {
             ($0.contains("fork(") || $0.contains("clone(") || $0.contains("clone3(")) && !$0.contains("CLONE_THREAD")
@@ -169,9 +169,9 @@ struct EndToEnd: Sendable {
     }
 
     /// Runs `fitiq-tui` with `arguments` in a fresh tmux server (100×30), as ``openTUI(server:)`` does.
-    func openTUI(
+    public func openTUI(
         arguments: [String], extraEnvironment: [String: String] = [:], tracingProcesses: Bool = false,
-        term: String = TmuxSession.term, through ssh: SSHServer? = nil, width: Int = 100, height: Int = 30
+        term: String = TmuxSession.term, ssh: SSHServer? = nil, size: (width: Int, height: Int) = (100, 30)
     ) throws -> TmuxSession {
         // LANG (only locally) and TERM, unless `extraEnvironment` says otherwise. (Over SSH, `term`
         // is also the client's TERM, which sshd gives the terminal it makes.)
@@ -198,32 +198,32 @@ struct EndToEnd: Sendable {
         try script.write(to: scriptFile, atomically: true, encoding: .utf8)
         let start = "/bin/sh \(shellQuote(scriptFile.path))"
         var session = try TmuxSession.start(
-            ssh.map { $0.terminalCommand(start, term: term) } ?? start, width: width, height: height)
+            ssh.map { $0.terminalCommand(start, term: term) } ?? start, width: size.width, height: size.height)
         session.remoteProcesses = ssh?.pid
         return session
     }
 
     /// Starts a development server (``TestDevServer``) keeping its data in this run's database file.
-    func startServer() async throws -> TestDevServer {
+    public func startServer() async throws -> TestDevServer {
         try await TestDevServer.start(TestDevServer.configuration(database: database))
     }
 
     /// Runs `body` with a fresh development server (data in this run's database file), stopped
     /// afterwards whatever happens.
-    func withServer<T: Sendable>(_ body: (TestDevServer) async throws -> T) async throws -> T {
+    public func withServer<T: Sendable>(_ body: (TestDevServer) async throws -> T) async throws -> T {
         try await TestDevServer.with(TestDevServer.configuration(database: database), body)
     }
 }
 
 /// `text` as one word of a shell command line.
-func shellQuote(_ text: String) -> String {
+public func shellQuote(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
 
 /// Reading the development server's side of an end-to-end run.
 extension TestDevServer {
     /// What the server holds for the test account, read over its HTTP API.
-    func snapshot() async throws -> ServerSnapshot {
+    public func snapshot() async throws -> ServerSnapshot {
         let login = try await request(
             "POST", "auth/login", body: ["email": EndToEnd.email, "password": EndToEnd.password])
         guard let token = login["access_token"] as? String else { throw APIFailure(text: "no token in \(login)") }
@@ -252,13 +252,13 @@ extension TestDevServer {
             bodyFatEntries: quantities["body_fat_percentage"] ?? [])
     }
 
-    struct APIFailure: Error, CustomStringConvertible {
-        let text: String
-        var description: String { text }
+    public struct APIFailure: Error, CustomStringConvertible {
+        public let text: String
+        public var description: String { text }
     }
 
     /// Sends one API request and returns the `data` object of the answer.
-    func request(
+    public func request(
         _ method: String, _ path: String, body: [String: String]? = nil, token: String? = nil
     ) async throws -> [String: Any] {
         guard let address = URL(string: "\(url)/api/v1/\(path)") else { throw APIFailure(text: "bad path \(path)") }
@@ -283,37 +283,37 @@ extension TestDevServer {
 }
 
 /// The test account as the server has it.
-struct ServerSnapshot: Sendable {
-    let name: String?
-    let bio: String?
-    let unitSystem: String?
-    let heightCm: Double?
+public struct ServerSnapshot: Sendable {
+    public let name: String?
+    public let bio: String?
+    public let unitSystem: String?
+    public let heightCm: Double?
     /// The quantities of the account's `height`, `weight` and `body_fat_percentage` progress entries.
-    let heightEntries: [Double]
-    let weightEntries: [Double]
-    let bodyFatEntries: [Double]
+    public let heightEntries: [Double]
+    public let weightEntries: [Double]
+    public let bodyFatEntries: [Double]
 }
 
 /// Reading the profile screen's text.
 extension [String] {
     /// Whether the field labelled `label` holds `text` as saved: no unsaved mark, and no field is being
     /// edited (the footer offers `Enter edit`; while a field is edited its text shows without the mark).
-    func showsSaved(_ label: String, _ text: String) -> Bool {
+    public func showsSaved(_ label: String, _ text: String) -> Bool {
         field(label)?.contains(text) == true && field(label)?.contains("*") == false
             && contains { $0.contains("Enter edit") }
     }
 
     /// The first row holding `text`.
-    func row(containing text: String) -> String? {
+    public func row(containing text: String) -> String? {
         first { $0.contains(text) }
     }
 
     /// The title bar.
-    var title: String { first ?? "" }
+    public var title: String { first ?? "" }
 
     /// The half of a box row that holds the field labelled `label` (the Profile and Physical boxes
     /// stand side by side, so one screen row holds a field of each, joined by `││`).
-    func field(_ label: String) -> String? {
+    public func field(_ label: String) -> String? {
         for row in self where row.contains("││") {
             if let half = row.components(separatedBy: "││").first(where: { $0.contains(label) }) { return half }
         }
@@ -323,35 +323,45 @@ extension [String] {
 
 extension String {
     /// The column (in characters, for rows without wide characters) where `text` starts, if present.
-    func column(of text: String) -> Int? {
+    public func column(of text: String) -> Int? {
         guard let range = range(of: text) else { return nil }
         return distance(from: startIndex, to: range.lowerBound)
     }
 }
 
-extension EndToEnd {
-    /// Registers the test account on `server` with the command line, opens the editor against it
-    /// (``openTUI(server:tracingProcesses:extraEnvironment:term:through:width:height:)``), waits for the
-    /// synced profile (and for `also`), and runs `body` with the session, which is killed when `body`
-    /// returns or throws.
-    func withEditor<T>(
-        on server: TestDevServer, term: String = TmuxSession.term, through ssh: SSHServer? = nil, width: Int = 100,
-        height: Int = 30, waitingAlsoFor also: ([String]) -> Bool = { _ in true },
-        _ body: (TmuxSession) async throws -> T
-    ) async throws -> T {
-        let registered = try await register(on: server)
-        guard registered.status == 0 else { throw CleanSpawn.Failed(description: "register: \(registered)") }
-        let tui = try openTUI(server: server, term: term, through: ssh, width: width, height: height)
-        defer { tui.kill() }
-        try await waitForProfile(tui, also: also)
-        return try await body(tui)
+/// Runs `body` with a fresh end-to-end run (``EndToEnd/with(_:)``) and a development server keeping its
+/// data in the run's folder; the server stops and the folders go when `body` ends, however it ends.
+public func withEndToEnd<T: Sendable>(_ body: (EndToEnd, TestDevServer) async throws -> T) async throws -> T {
+    try await EndToEnd.with { e2e in try await e2e.withServer { server in try await body(e2e, server) } }
+}
+
+/// The editor on a real terminal, signed in: registers the test account on `server` with the command
+/// line (in `e2e`'s folders; fresh ones, removed afterwards, when `nil`), opens `fitiq-tui` in tmux on a
+/// terminal of `size` and type `term` (through `ssh` when given), waits for the synced profile (and for
+/// `also`), and runs `body` with the screen. The terminal and everything in it stop when `body` returns
+/// or throws.
+public func withEditor<T: Sendable>(
+    _ server: TestDevServer, term: String = TmuxSession.term, size: (width: Int, height: Int) = (100, 30),
+    ssh: SSHServer? = nil, in e2e: EndToEnd? = nil, waitingAlsoFor also: ([String]) -> Bool = { _ in true },
+    _ body: (TmuxSession) async throws -> T
+) async throws -> T {
+    guard let e2e else {
+        return try await EndToEnd.with { e2e in
+            try await withEditor(server, term: term, size: size, ssh: ssh, in: e2e, waitingAlsoFor: also, body)
+        }
     }
+    let registered = try await e2e.register(on: server)
+    guard registered.status == 0 else { throw ChildProcess.Failure(description: "register: \(registered)") }
+    let tui = try e2e.openTUI(server: server, term: term, ssh: ssh, size: size)
+    defer { tui.kill() }
+    try await waitForProfile(tui, also: also)
+    return try await body(tui)
 }
 
 extension TmuxSession {
     /// Replaces the text of the focused field `label` with `text` (Enter, Ctrl-U, typed, Enter) and waits
     /// until it shows as a draft, not yet saved.
-    func replaceField(_ label: String, with text: String) async throws {
+    public func replaceField(_ label: String, with text: String) async throws {
         try send("Enter")
         try await waitFor("Enter confirm")
         try send("C-u")
@@ -360,4 +370,21 @@ extension TmuxSession {
         try send("Enter")
         try await waitUntil("the \(label.lowercased()) as a draft") { $0.field(label)?.contains("\(text) *") == true }
     }
+}
+
+/// Waits for the profile screen of the test account, synced, and for `also` to hold; returns it.
+@discardableResult
+public func waitForProfile(
+    _ tui: TmuxSession, also: ([String]) -> Bool = { _ in true }
+) async throws -> String {
+    try await tui.waitUntil("the synced profile screen") {
+        $0.title.contains(EndToEnd.email) && $0.title.contains("● synced")
+            && $0.field("Name")?.contains(EndToEnd.name) == true && also($0)
+    }
+}
+
+/// The column where the Physical box starts, read from its top border.
+public func rightBoxColumn(_ lines: [String]) -> Int? {
+    guard lines.count > 1, let joint = lines[1].column(of: "┐┌") else { return nil }
+    return joint + 1
 }

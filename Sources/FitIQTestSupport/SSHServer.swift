@@ -1,4 +1,4 @@
-import FitIQTestSupport
+import FitIQTestBasics
 import Foundation
 
 /// A throw-away OpenSSH server for one test: `/usr/sbin/sshd` listening on a free loopback port, run
@@ -15,35 +15,36 @@ import Foundation
 /// gone when the namespace's last process ends. As anyone else sshd needs neither and runs as it is
 /// (its login records are not writable then); its terminal sessions then rely on the usual `devpts`
 /// mount, which puts new terminals in group `tty` (a sshd that is not root cannot change that).
-struct SSHServer: Sendable {
-    struct Failed: Error, CustomStringConvertible {
-        let description: String
+public struct SSHServer: Sendable {
+    public struct Failed: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Keys, configuration, known hosts, the pid file and sshd's log.
-    let folder: URL
-    let port: Int
+    public let folder: URL
+    public let port: Int
     /// sshd's listening process (a child of the test process).
-    let pid: pid_t
-    /// Tells when sshd ends (and its status), without polling.
-    let exit: ChildExit
+    public var pid: pid_t { sshd.pid }
+    public let sshd: ChildProcess
+    /// Readable once sshd has ended (a pidfd): awaited with ``readiness`` in one `poll`.
+    public let ended: Int32
     /// Where sshd says it listens (`READY=1`, its systemd readiness message; `NOTIFY_SOCKET`).
-    let readiness: Int32
+    public let readiness: Int32
     /// Who logs in: the user running the tests.
-    let user: String
+    public let user: String
 
-    var clientKey: URL { folder.appendingPathComponent("client_key") }
-    var knownHosts: URL { folder.appendingPathComponent("known_hosts") }
+    public var clientKey: URL { folder.appendingPathComponent("client_key") }
+    public var knownHosts: URL { folder.appendingPathComponent("known_hosts") }
     /// sshd's own log (`-e`, level VERBOSE): logins, sessions, and why one was refused.
-    var log: URL { folder.appendingPathComponent("sshd.log") }
+    public var log: URL { folder.appendingPathComponent("sshd.log") }
 
     /// The sshd log so far.
-    func logText() -> String {
+    public func logText() -> String {
         (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     }
 
     /// Runs `body` with a server started by ``start()``, stopped afterwards whatever happens.
-    static func with<T: Sendable>(_ body: (SSHServer) async throws -> T) async throws -> T {
+    public static func with<T: Sendable>(_ body: (SSHServer) async throws -> T) async throws -> T {
         let server = try await start()
         defer { server.stop() }
         return try await body(server)
@@ -52,7 +53,9 @@ struct SSHServer: Sendable {
     /// Makes the keys and starts sshd; returns once it listens. A port is found free (`choosePort`),
     /// then given to sshd; if something else takes it in between, sshd fails to bind and another
     /// port is chosen.
-    static func start(choosingPortsWith choosePort: () throws -> Int = freePort) async throws -> SSHServer {
+    public static func start(choosingPortsWith choosePort: () throws -> Int = Loopback.freePort) async throws
+        -> SSHServer
+    {
         for program in ["/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen"]
         where !FileManager.default.isExecutableFile(atPath: program) {
             throw Failed(description: "\(program) is missing: install openssh-server and openssh-client (make deps)")
@@ -83,17 +86,15 @@ struct SSHServer: Sendable {
     }
 
     /// Ends every session, then sshd itself; reaps it and removes the folder.
-    func stop() {
+    public func stop() {
         let sessions = ProcessTree.descendants(of: pid)
-        kill(pid, SIGTERM)
+        sshd.signal(SIGTERM)
         // sshd leaves running sessions alone when it ends: end them too (they hang up as a
         // dropped connection would).
         for session in sessions { kill(session, SIGHUP) }
-        if exit.wait(timeout: .seconds(10)) == nil {
-            kill(pid, SIGKILL)
-            _ = exit.wait(timeout: .seconds(10))
-        }
+        ProcessTree.reap([pid], within: .seconds(10))
         close(readiness)
+        close(ended)
         ProcessTree.reap(sessions, within: .seconds(10))
         try? FileManager.default.removeItem(at: folder)
     }
@@ -101,7 +102,7 @@ struct SSHServer: Sendable {
     // MARK: The client
 
     /// The environment of every `ssh`: a path and, for a terminal, its type; no `LANG`, no `LC_*`.
-    func clientEnvironment(term: String? = nil) -> [String: String] {
+    public func clientEnvironment(term: String? = nil) -> [String: String] {
         var environment = ["PATH": "/usr/bin:/bin"]
         environment["TERM"] = term
         return environment
@@ -110,7 +111,7 @@ struct SSHServer: Sendable {
     /// The options of every `ssh` to this server: no configuration file (Debian's sends `LANG` and
     /// `LC_*`), no variable sent, only this server's client key, no agent, its own known-hosts file
     /// (the host key accepted on first sight), never a question, only errors on standard error.
-    func clientArguments(terminal: Bool) -> [String] {
+    public func clientArguments(terminal: Bool) -> [String] {
         let options = [
             "BatchMode=yes", "StrictHostKeyChecking=accept-new", "UserKnownHostsFile=\(knownHosts.path)",
             "GlobalKnownHostsFile=/dev/null", "IdentitiesOnly=yes", "IdentityAgent=none", "SendEnv=-*",
@@ -126,7 +127,7 @@ struct SSHServer: Sendable {
     /// prints `ssh exited with status N` and keeps the pane open until tmux is stopped. (A pane
     /// whose command ends loses its top row: tmux scrolls the screen up a line to write "Pane is
     /// dead" at the bottom.)
-    func terminalCommand(_ remoteCommand: String, term: String) -> String {
+    public func terminalCommand(_ remoteCommand: String, term: String) -> String {
         let environment = clientEnvironment(term: term).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let words = ["env", "-i"] + environment + ["/usr/bin/ssh"] + clientArguments(terminal: true)
         let ssh = (words + ["--", remoteCommand]).map(shellQuote).joined(separator: " ")
@@ -135,7 +136,7 @@ struct SSHServer: Sendable {
 
     /// Runs `remoteCommand` (a shell command line) on this server without a terminal, `input` on its
     /// standard input; returns what came back and the remote exit status (255: ssh itself failed).
-    func run(_ remoteCommand: String, input: String? = nil) async throws -> CommandRunner.Result {
+    public func run(_ remoteCommand: String, input: String? = nil) async throws -> CommandRunner.Result {
         let ssh = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/ssh"), environment: clientEnvironment())
         let result = try await ssh.run(clientArguments(terminal: false) + ["--", remoteCommand], input: input)
         if result.status == 255 {
@@ -200,18 +201,19 @@ struct SSHServer: Sendable {
         }
         let notify = folder.appendingPathComponent("notify-\(port).sock")
         let readiness = try datagramSocket(boundTo: notify.path)
-        let pid: pid_t
         do {
-            pid = try CleanSpawn.start(
-                program, arguments,
+            let sshd = try ChildProcess(
+                [program] + arguments,
                 environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "NOTIFY_SOCKET": notify.path],
-                output: folder.appendingPathComponent("sshd.log"))
+                output: .file(folder.appendingPathComponent("sshd.log")))
+            guard let ended = ProcessTree.pidfd(sshd.pid) else {
+                throw Failed(description: "sshd ended at once, or this kernel has no pidfd_open")
+            }
+            return SSHServer(folder: folder, port: port, sshd: sshd, ended: ended, readiness: readiness, user: user)
         } catch {
             close(readiness)
             throw error
         }
-        return SSHServer(
-            folder: folder, port: port, pid: pid, exit: ChildExit(pid: pid), readiness: readiness, user: user)
     }
 
     /// Waits until sshd says it listens (`READY=1` on its readiness socket, sent once it has bound its
@@ -219,9 +221,9 @@ struct SSHServer: Sendable {
     private func waitUntilListening() throws -> Start {
         let deadline = ContinuousClock.now.advanced(by: TmuxSession.defaultTimeout)
         while true {
-            var watched = [pollfd(fd: readiness, events: Int16(POLLIN), revents: 0), exit.readable]
+            var watched = [readiness, ended].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let left = deadline - ContinuousClock.now
-            let ready = poll(&watched, nfds_t(watched.count), ChildExit.milliseconds(max(.zero, left)))
+            let ready = poll(&watched, nfds_t(watched.count), ProcessTree.milliseconds(max(.zero, left)))
             if ready < 0 && errno == EINTR { continue }
             if watched[0].revents & Int16(POLLIN) != 0 {
                 var message = [UInt8](repeating: 0, count: 256)
@@ -231,16 +233,18 @@ struct SSHServer: Sendable {
                 }
                 continue
             }
-            if let status = exit.wait(timeout: .zero) {
+            if watched[1].revents != 0 {
                 close(readiness)
+                close(ended)
                 let log = logText()
                 if log.contains("Address already in use") { return .portTaken(log: log) }
-                throw Failed(description: "sshd ended with status \(CleanSpawn.exitStatus(status)):\n\(log)")
+                throw Failed(description: "sshd ended before it listened:\n\(log)")
             }
             if ready == 0 {
-                kill(pid, SIGKILL)
-                _ = exit.wait(timeout: .seconds(10))
+                sshd.signal(SIGKILL)
+                ProcessTree.reap([pid], within: .seconds(10))
                 close(readiness)
+                close(ended)
                 throw Failed(description: "sshd did not listen within \(TmuxSession.defaultTimeout):\n\(logText())")
             }
         }
@@ -276,8 +280,8 @@ struct SSHServer: Sendable {
     }
 
     private static func makeKey(_ file: URL) throws {
-        let made = try CleanSpawn.run(
-            "/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "fitiq-e2e", "-f", file.path],
+        let made = try ChildProcess.run(
+            ["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "fitiq-e2e", "-f", file.path],
             environment: ["PATH": "/usr/bin:/bin"])
         guard made.status == 0 else { throw Failed(description: "ssh-keygen: \(made.output)") }
     }
@@ -287,77 +291,5 @@ struct SSHServer: Sendable {
             throw Failed(description: "no user name for uid \(geteuid())")
         }
         return String(cString: name)
-    }
-
-    /// A loopback port nothing listens on now: bound with port 0, read, closed.
-    static func freePort() throws -> Int {
-        let (socket, port) = try boundSocket(listening: false)
-        close(socket)
-        return port
-    }
-
-    /// A TCP socket bound to a free loopback port (port 0), listening if `listening`, and its port.
-    static func boundSocket(listening: Bool) throws -> (socket: Int32, port: Int) {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Failed(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
-            }
-        }
-        guard bound, !listening || listen(socket, 8) == 0 else {
-            let problem = String(cString: strerror(errno))
-            close(socket)
-            throw Failed(description: "bind or listen: \(problem)")
-        }
-        return (socket, Int(UInt16(bigEndian: address.sin_port)))
-    }
-}
-
-/// The end of a child process, told without polling: a thread waits in `waitpid` and then writes to a
-/// pipe, which ``wait(timeout:)`` (or a `poll` of ``readable``) watches.
-final class ChildExit: @unchecked Sendable {
-    private let lock = NSLock()
-    private var status: Int32?
-    private let ends: [Int32]
-
-    init(pid: pid_t) {
-        var made: [Int32] = [-1, -1]
-        _ = pipe(&made)
-        for end in made { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        ends = made
-        let writeEnd = made[1]
-        Thread.detachNewThread { [self] in
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-            lock.withLock { self.status = status }
-            var byte: UInt8 = 1
-            _ = write(writeEnd, &byte, 1)
-        }
-    }
-
-    deinit {
-        for end in ends { close(end) }
-    }
-
-    /// For `poll`: readable once the process has ended.
-    var readable: pollfd { pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0) }
-
-    /// The process's wait status once it has ended; `nil` if it still runs after `timeout`.
-    func wait(timeout: Duration) -> Int32? {
-        var watched = [readable]
-        while poll(&watched, 1, Self.milliseconds(timeout)) < 0 && errno == EINTR {}
-        return lock.withLock { status }
-    }
-
-    /// A `poll` timeout: `duration` in whole milliseconds, rounded up.
-    static func milliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        return Int32(clamping: seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 }
