@@ -119,12 +119,12 @@ conformance: deps
 demo: release
 	.build/release/fitiq-tui demo
 
-# Regenerates screenshots/*.png from real runs in tmux (debug build; pyte + Pillow in .venv-screenshots).
+# Regenerates screenshots/*.png from real runs in tmux, taken by the end-to-end tests' driver
+# (ScreenshotTests; debug build; pyte + Pillow in .venv-screenshots paint them).
 screenshots: deps
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SCREENSHOT_PACKAGES)"
-	$(SWIFT) build --product fitiq-dev-server
-	$(SWIFT) build --product fitiq-tui
-	bash scripts/screenshots/run.sh .build/debug
+	$(SWIFT) build --build-tests
+	bash scripts/screenshots/run.sh
 
 # Release builds of every program (what demo, install, dist and the benchmarks run).
 # The argument parser's generate-manual tool is built with the same flags, for `make stage`: its plugin would

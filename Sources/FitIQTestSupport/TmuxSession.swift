@@ -152,6 +152,28 @@ public struct TmuxSession: Sendable {
         try run(["capture-pane", "-p", "-J", "-S", "-", "-t", Self.target])
     }
 
+    /// The screen as a terminal shows it, for a screenshot: text with its colours and attributes
+    /// (`capture-pane -e -N`), the terminal's size, and the cursor when it is shown.
+    public struct Capture: Sendable {
+        public let text: String
+        public let width: Int
+        public let height: Int
+        public let cursor: (x: Int, y: Int)?
+    }
+
+    public func capture() throws -> Capture {
+        let text = try run(["capture-pane", "-e", "-p", "-N", "-t", Self.target])
+        let format = "#{pane_width} #{pane_height} #{cursor_flag} #{cursor_x} #{cursor_y}"
+        let numbers = try run(["display-message", "-p", "-t", Self.target, format]).split(separator: " ").map {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        guard numbers.count == 5 else {
+            throw CommandFailed(arguments: ["display-message"], status: 0, output: "\(numbers)")
+        }
+        return Capture(
+            text: text, width: numbers[0], height: numbers[1], cursor: numbers[2] == 1 ? (numbers[3], numbers[4]) : nil)
+    }
+
     /// The screen's rows.
     public func lines() throws -> [String] {
         Self.rows(of: try screen())
@@ -195,20 +217,40 @@ public struct TmuxSession: Sendable {
         _ description: String, timeout: Duration = defaultTimeout, history: Bool = false,
         _ condition: ([String]) -> Bool
     ) async throws -> String {
+        try await wait(description, timeout: timeout, reading: { try history ? screenAndHistory() : screen() }) {
+            condition(Self.rows(of: $0))
+        } shown: {
+            $0
+        }
+    }
+
+    /// Waits until `condition` holds for the screen as ``capture()`` gives it (text, size and cursor),
+    /// read again after each write of the program; returns that capture.
+    @discardableResult
+    public func waitUntilCaptured(
+        _ description: String, timeout: Duration = defaultTimeout, _ condition: (Capture) -> Bool
+    ) async throws -> Capture {
+        try await wait(description, timeout: timeout, reading: capture, until: condition) { $0.text }
+    }
+
+    private func wait<Seen>(
+        _ description: String, timeout: Duration, reading read: () throws -> Seen, until condition: (Seen) -> Bool,
+        shown: (Seen) -> String
+    ) async throws -> Seen {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         // Attached: from here on, every write of the program is reported.
         try? await control.waitForLines(within: timeout) { $0.contains { $0.hasPrefix("%session-changed") } }
         while true {
             // Counted before the screen is read: a write that comes after wakes the wait below.
             let seen = control.lines.count
-            let screen = try history ? screenAndHistory() : screen()
-            if condition(Self.rows(of: screen)) { return screen }
+            let screen = try read()
+            if condition(screen) { return screen }
             do {
                 try await control.waitForLines(within: deadline - ContinuousClock.now) { $0.count > seen }
             } catch {
-                let last = (try? history ? screenAndHistory() : self.screen()) ?? screen
-                if condition(Self.rows(of: last)) { return last }
-                throw Timeout(waitingFor: description, screen: last, processes: processReport())
+                let last = (try? read()) ?? screen
+                if condition(last) { return last }
+                throw Timeout(waitingFor: description, screen: shown(last), processes: processReport())
             }
         }
     }
