@@ -21,6 +21,9 @@ final class EffectRunner: Sendable {
     private let home: String?
     private let work = Mutex<[Task<Void, Never>]>([])
     private let importTask = Mutex<Task<Void, Never>?>(nil)
+    /// Reads whose results may cross (a sync's reload of the chart and a goal just set): each is stamped
+    /// before it reads, and the next stamp to give and the last one posted, by kind.
+    private let reads = Mutex<(next: Int, posted: [String: Int])>((0, [:]))
 
     /// Works on `slot`'s account (signing in sets it), posting to `inbox`; `requestSync` starts a sync,
     /// `requestPush` sends what a save queued (by default, a sync).
@@ -43,6 +46,22 @@ final class EffectRunner: Sendable {
     /// Waits for every task started so far (a quit right after Ctrl-S must not lose the save).
     func finish() async {
         for task in work.withLock({ $0 }) { await task.value }
+    }
+
+    /// Posts what `read` reads, unless a read of the same `kind` that began later was posted first:
+    /// the screen never goes back to what an older read saw (a reload that read the goals just before
+    /// a new goal was saved, and ended after it, would hide the new goal).
+    private func postLatest(_ kind: String, _ read: () async throws -> Event) async throws {
+        let stamp = reads.withLock { reads in
+            defer { reads.next += 1 }
+            return reads.next
+        }
+        let event = try await read()
+        reads.withLock { reads in
+            guard stamp > reads.posted[kind, default: -1] else { return }
+            reads.posted[kind] = stamp
+            inbox.post(event)
+        }
     }
 
     /// Starts `effect`'s use case; the terminal's own effects (and `quit`) are not for this runner.
@@ -112,8 +131,10 @@ final class EffectRunner: Sendable {
             spawn {
                 guard let account = self.slot.account else { return }
                 do {
-                    self.inbox.post(.goalsLoaded(try await account.goals()))
-                    self.inbox.post(.progressLoaded(try await account.progressHistory(of: series)))
+                    try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
+                    try await self.postLatest("progress \(series)") {
+                        .progressLoaded(try await account.progressHistory(of: series))
+                    }
                 } catch {
                     self.inbox.post(.notice(String(describing: error), isError: true))
                 }
@@ -122,7 +143,7 @@ final class EffectRunner: Sendable {
             spawn {
                 await self.report { account in
                     let goal = try await account.setGoal(metric, target: target, by: by)
-                    self.inbox.post(.goalsLoaded(try await account.goals()))
+                    try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
                     let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                     return "Goal set: \(metric.format(goal.target, unitSystem: units))"
                         + (goal.by.map { " by \($0)" } ?? "") + ", kept on this machine."
@@ -132,7 +153,7 @@ final class EffectRunner: Sendable {
             spawn {
                 await self.report { account in
                     let cleared = try await account.clearGoal(metric)
-                    self.inbox.post(.goalsLoaded(try await account.goals()))
+                    try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
                     return cleared
                         ? "The \(metric.field.label.lowercased()) goal is cleared."
                         : "There was no \(metric.field.label.lowercased()) goal."

@@ -52,9 +52,42 @@ public actor InMemoryProfileStore: ProfileStore {
     /// The stored goals.
     public private(set) var storedGoals = Goals()
 
-    public func goals() throws -> Goals {
+    public func goals() async throws -> Goals {
         if let failure { throw failure }
-        return storedGoals
+        let read = storedGoals
+        if holdsNextGoalsRead {
+            // Returns what it read only once released: a slow read that others overtake.
+            holdsNextGoalsRead = false
+            await withCheckedContinuation { held in
+                heldGoalsRead = held
+                heldReadWaiter?.resume()
+                heldReadWaiter = nil
+            }
+        }
+        return read
+    }
+
+    private var holdsNextGoalsRead = false
+    private var heldGoalsRead: CheckedContinuation<Void, Never>?
+
+    /// Makes the next ``goals()`` read the goals at once and return them only after
+    /// ``releaseGoalsRead()``; other calls go on meanwhile.
+    public func holdNextGoalsRead() {
+        holdsNextGoalsRead = true
+    }
+
+    private var heldReadWaiter: CheckedContinuation<Void, Never>?
+
+    /// Returns once a ``goals()`` read is held.
+    public func waitUntilGoalsReadIsHeld() async {
+        if heldGoalsRead != nil { return }
+        await withCheckedContinuation { heldReadWaiter = $0 }
+    }
+
+    /// Lets the held ``goals()`` read return what it read.
+    public func releaseGoalsRead() {
+        heldGoalsRead?.resume()
+        heldGoalsRead = nil
     }
 
     public func updateGoals<T: Sendable>(_ change: @Sendable (inout Goals) throws -> T) throws -> T {

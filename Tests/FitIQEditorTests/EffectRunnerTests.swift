@@ -1,0 +1,37 @@
+import FitIQCore
+import FitIQTUI
+import FitIQTestBasics
+import Testing
+
+@testable import FitIQEditor
+
+struct EffectRunnerTests {
+    /// A reload of the progress screen (after a sync) that read the goals just before a goal was set
+    /// and ended after it must not put the old goals back on the screen.
+    @Test func aReloadOvertakenByANewGoalDoesNotHideIt() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        let store = harness.store(of: account)
+        let inbox = EventInbox()
+        let log = EventLog(inbox)
+        let runner = EffectRunner(
+            accounts: harness.accounts, slot: AccountSlot(account), inbox: inbox, requestSync: {},
+            healthSource: nil, home: nil)
+
+        await store.holdNextGoalsRead()
+        runner.perform(.loadProgress(.metric(.weight)))
+        try await withHangGuard("the reload's read of the goals") { await store.waitUntilGoalsReadIsHeld() }
+        runner.perform(.setGoal(.weight, target: 70, by: nil))
+        try await log.next("the new goal") { event in
+            if case .goalsLoaded(let goals) = event { goals.goal(for: .weight)?.target == 70 } else { false }
+        }
+        await store.releaseGoalsRead()
+        try await log.next("the reload's chart") { if case .progressLoaded = $0 { true } else { false } }
+        await runner.finish()
+
+        let goalsShown = log.events.compactMap { event -> Goals? in
+            if case .goalsLoaded(let goals) = event { goals } else { nil }
+        }
+        #expect(goalsShown.last?.goal(for: .weight)?.target == 70, "\(goalsShown)")
+    }
+}
