@@ -55,8 +55,14 @@ public enum ProcessTree {
 
     /// Waits, off the test's threads, until `pid` has ended or `timeout` passed; whether it ended.
     public static func ended(_ pid: Int32, within timeout: Duration) async -> Bool {
+        await offThePool { stillRunning([pid], after: timeout).isEmpty }
+    }
+
+    /// Runs `work`, which blocks (`poll`, `waitpid`), on a thread of its own and awaits its result: the
+    /// threads of the task pool, which every test shares, are never held by a wait.
+    public static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: stillRunning([pid], after: timeout).isEmpty) }
+            Thread.detachNewThread { continuation.resume(returning: work()) }
         }
     }
 

@@ -10,13 +10,18 @@ public func withDevServer<T: Sendable>(
     try await TestDevServer.with(configuration, clock: clock, body)
 }
 
-/// Runs `body` with the built `fitiq-tui` in folders of its own (``CLIHarness``), pointed at `server`;
-/// the folders are removed when `body` returns or throws.
+/// Runs `body` with the built `fitiq-tui` in folders of its own (``CLIHarness``), pointed at `server`,
+/// and with the test account registered (and so signed in) on it first when `registered`; the folders
+/// are removed when `body` returns or throws.
 public func withCLI<T: Sendable>(
-    _ server: TestDevServer? = nil, _ body: @Sendable (inout CLIHarness) async throws -> T
+    _ server: TestDevServer? = nil, registered: Bool = false, _ body: @Sendable (inout CLIHarness) async throws -> T
 ) async throws -> T {
     try await CLIHarness.with { cli in
         cli.server = server?.url ?? ""
+        if registered {
+            let result = try await cli.register()
+            guard result.status == 0 else { throw ChildProcess.Failure(description: "register: \(result)") }
+        }
         return try await body(&cli)
     }
 }

@@ -31,6 +31,13 @@ public struct EndToEnd: Sendable {
         return try await body(harness)
     }
 
+    /// A path in this run's home folder (`~/name`), its folder made.
+    public func homeFile(_ name: String) throws -> URL {
+        let home = folder.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        return home.appendingPathComponent(name)
+    }
+
     /// The environment of every `fitiq-tui` run: this run's XDG folders and nothing inherited.
     public var environment: [String: String] {
         let home = folder.appendingPathComponent("home")
@@ -311,6 +318,12 @@ extension [String] {
     /// The title bar.
     public var title: String { first ?? "" }
 
+    /// Whether the last row with text is a shell's prompt (`$ `, as ``EndToEnd/openShell(server:term:ssh:)``
+    /// sets it).
+    public var endsWithPrompt: Bool {
+        last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
+    }
+
     /// The half of a box row that holds the field labelled `label` (the Profile and Physical boxes
     /// stand side by side, so one screen row holds a field of each, joined by `││`).
     public func field(_ label: String) -> String? {
@@ -359,16 +372,21 @@ public func withEditor<T: Sendable>(
 }
 
 extension TmuxSession {
-    /// Replaces the text of the focused field `label` with `text` (Enter, Ctrl-U, typed, Enter) and waits
-    /// until it shows as a draft, not yet saved.
-    public func replaceField(_ label: String, with text: String) async throws {
-        try send("Enter")
+    /// Edits the focused field `label`: Enter, Ctrl-U when `replacing`, `text` typed, Enter; waits until
+    /// the field shows `draft` (its whole new text; `text` when replacing) as a draft, not yet saved.
+    public func editField(_ label: String, replacing: Bool = false, typing text: String, draft: String? = nil)
+        async throws
+    {
+        let draft = draft ?? text
+        try await send("Enter")
         try await waitFor("Enter confirm")
-        try send("C-u")
-        try type(text)
-        try await waitUntil("the new \(label.lowercased()) typed") { $0.field(label)?.contains(text) == true }
-        try send("Enter")
-        try await waitUntil("the \(label.lowercased()) as a draft") { $0.field(label)?.contains("\(text) *") == true }
+        if replacing { try await send("C-u") }
+        try await type(text)
+        try await waitUntil("the new \(label.lowercased()) typed") { $0.field(label)?.contains(draft) == true }
+        try await send("Enter")
+        try await waitUntil("the \(label.lowercased()) as a draft") {
+            $0.field(label)?.contains("\(draft) *") == true
+        }
     }
 }
 

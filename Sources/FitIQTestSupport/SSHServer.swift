@@ -73,7 +73,7 @@ public struct SSHServer: Sendable {
             for _ in 0..<5 {
                 let port = try choosePort()
                 let server = try launch(folder: folder, port: port, user: user)
-                switch try server.waitUntilListening() {
+                switch try await ProcessTree.offThePool({ Result { try server.waitUntilListening() } }).get() {
                 case .listening: return server
                 case .portTaken(let log): refused.append("port \(port): \(log)")
                 }

@@ -110,46 +110,46 @@ public struct TmuxSession: Sendable {
     }
 
     /// Sends named keys (`Tab`, `BTab`, `Enter`, `Escape`, `C-s`, `C-u`, or single characters).
-    public func send(_ keys: String...) throws {
-        _ = try run(["send-keys", "-t", Self.target] + keys)
+    public func send(_ keys: String...) async throws {
+        _ = try await run(["send-keys", "-t", Self.target] + keys)
     }
 
     /// Sends bytes as they are, each as two hex digits (`send-keys -H`): input that need not be UTF-8.
-    public func sendBytes(_ hex: [String]) throws {
-        _ = try run(["send-keys", "-t", Self.target, "-H"] + hex)
+    public func sendBytes(_ hex: [String]) async throws {
+        _ = try await run(["send-keys", "-t", Self.target, "-H"] + hex)
     }
 
     /// The title the program set (an escape sequence that got through would change it).
-    public func title() throws -> String {
-        try run(["display-message", "-p", "-t", Self.target, "#{pane_title}"]).trimmingCharacters(
+    public func title() async throws -> String {
+        try await run(["display-message", "-p", "-t", Self.target, "#{pane_title}"]).trimmingCharacters(
             in: .whitespacesAndNewlines)
     }
 
     /// Types `text` literally (UTF-8, no key names).
-    public func type(_ text: String) throws {
-        _ = try run(["send-keys", "-t", Self.target, "-l", "--", text])
+    public func type(_ text: String) async throws {
+        _ = try await run(["send-keys", "-t", Self.target, "-l", "--", text])
     }
 
     /// Pastes `text` as a terminal does (`paste-buffer -p`): inside bracketed paste markers when the
     /// program asked for them.
-    public func paste(_ text: String) throws {
+    public func paste(_ text: String) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-paste-\(UUID().uuidString)")
         try Data(text.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let buffer = "paste-\(UUID().uuidString)"
-        _ = try run(["load-buffer", "-b", buffer, file.path])
-        _ = try run(["paste-buffer", "-p", "-d", "-b", buffer, "-t", Self.target])
+        _ = try await run(["load-buffer", "-b", buffer, file.path])
+        _ = try await run(["paste-buffer", "-p", "-d", "-b", buffer, "-t", Self.target])
     }
 
     /// The screen as text, one line per row.
-    public func screen() throws -> String {
-        try run(["capture-pane", "-p", "-t", Self.target])
+    public func screen() async throws -> String {
+        try await run(["capture-pane", "-p", "-t", Self.target])
     }
 
     /// The screen with the lines scrolled off above it, lines the terminal wrapped joined (when the pane ends, tmux's "Pane is dead" line
     /// scrolls the screen by one).
-    public func screenAndHistory() throws -> String {
-        try run(["capture-pane", "-p", "-J", "-S", "-", "-t", Self.target])
+    public func screenAndHistory() async throws -> String {
+        try await run(["capture-pane", "-p", "-J", "-S", "-", "-t", Self.target])
     }
 
     /// The screen as a terminal shows it, for a screenshot: text with its colours and attributes
@@ -161,10 +161,10 @@ public struct TmuxSession: Sendable {
         public let cursor: (x: Int, y: Int)?
     }
 
-    public func capture() throws -> Capture {
-        let text = try run(["capture-pane", "-e", "-p", "-N", "-t", Self.target])
+    public func capture() async throws -> Capture {
+        let text = try await run(["capture-pane", "-e", "-p", "-N", "-t", Self.target])
         let format = "#{pane_width} #{pane_height} #{cursor_flag} #{cursor_x} #{cursor_y}"
-        let numbers = try run(["display-message", "-p", "-t", Self.target, format]).split(separator: " ").map {
+        let numbers = try await run(["display-message", "-p", "-t", Self.target, format]).split(separator: " ").map {
             Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         }
         guard numbers.count == 5 else {
@@ -175,8 +175,8 @@ public struct TmuxSession: Sendable {
     }
 
     /// The screen's rows.
-    public func lines() throws -> [String] {
-        Self.rows(of: try screen())
+    public func lines() async throws -> [String] {
+        Self.rows(of: try await screen())
     }
 
     /// The rows of a captured screen (which ends with a newline).
@@ -187,8 +187,8 @@ public struct TmuxSession: Sendable {
     }
 
     /// Resizes the terminal; the program sees `SIGWINCH`.
-    public func resize(width: Int, height: Int) throws {
-        _ = try run(["resize-window", "-t", Self.target, "-x", "\(width)", "-y", "\(height)"])
+    public func resize(width: Int, height: Int) async throws {
+        _ = try await run(["resize-window", "-t", Self.target, "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// Waits until the screen contains `text` (on one row); returns that screen.
@@ -217,7 +217,7 @@ public struct TmuxSession: Sendable {
         _ description: String, timeout: Duration = defaultTimeout, history: Bool = false,
         _ condition: ([String]) -> Bool
     ) async throws -> String {
-        try await wait(description, timeout: timeout, reading: { try history ? screenAndHistory() : screen() }) {
+        try await wait(description, timeout: timeout, reading: { try await history ? screenAndHistory() : screen() }) {
             condition(Self.rows(of: $0))
         } shown: {
             $0
@@ -234,7 +234,8 @@ public struct TmuxSession: Sendable {
     }
 
     private func wait<Seen>(
-        _ description: String, timeout: Duration, reading read: () throws -> Seen, until condition: (Seen) -> Bool,
+        _ description: String, timeout: Duration, reading read: () async throws -> Seen,
+        until condition: (Seen) -> Bool,
         shown: (Seen) -> String
     ) async throws -> Seen {
         let deadline = ContinuousClock.now.advanced(by: timeout)
@@ -243,28 +244,40 @@ public struct TmuxSession: Sendable {
         while true {
             // Counted before the screen is read: a write that comes after wakes the wait below.
             let seen = control.lines.count
-            let screen = try read()
+            let screen = try await read()
             if condition(screen) { return screen }
             do {
                 try await control.waitForLines(within: deadline - ContinuousClock.now) { $0.count > seen }
             } catch {
-                let last = (try? read()) ?? screen
+                let last = (try? await read()) ?? screen
                 if condition(last) { return last }
                 throw Timeout(waitingFor: description, screen: shown(last), processes: processReport())
             }
         }
     }
 
-    /// Stops the tmux server and makes sure nothing it started is still running.
+    /// Stops the tmux server and everything it started, at once (`SIGKILL`): a test that wants a
+    /// program's own way out asks for it before. Returns once they have ended, which takes no time
+    /// worth the name: it runs in a `defer`, on a thread the other tests share.
     public func kill() {
         let started = ProcessTree.descendants(of: panePID) + [panePID, serverPID]
         control.closeInput()
-        _ = try? run(["kill-server"])
+        for pid in started { Foundation.kill(pid, SIGKILL) }
         ProcessTree.reap(started, within: .seconds(10))
     }
 
-    private func run(_ arguments: [String]) throws -> String {
-        try Self.run(socket: socket, arguments)
+    /// Runs a tmux command against this server, awaited without holding a thread of the task pool
+    /// (tests run side by side on it).
+    private func run(_ arguments: [String]) async throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("fitiq-tmux-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let tmux = try ChildProcess(
+            ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments, environment: Self.environment,
+            output: .file(output))
+        let status = await tmux.exit()
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard status == 0 else { throw CommandFailed(arguments: arguments, status: status, output: text) }
+        return text
     }
 
     /// A UTF-8 locale so that tmux passes and captures wide characters; nothing else inherited.

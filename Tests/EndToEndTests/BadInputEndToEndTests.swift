@@ -60,29 +60,29 @@ struct BadInputEndToEndTests {
     func aBadValueTypedIntoAFieldIsRefusedOrCleaned(row: Row) async throws {
         try await withEndToEnd { e2e, server in
             try await withEditor(server, in: e2e) { tui in
-                let title = try tui.title()
+                let title = try await tui.title()
                 let before = try await Self.pending(e2e)
-                for _ in 0..<(Self.fields.firstIndex(of: row.label) ?? 0) { try tui.send("Tab") }
-                try tui.send("Enter")
+                for _ in 0..<(Self.fields.firstIndex(of: row.label) ?? 0) { try await tui.send("Tab") }
+                try await tui.send("Enter")
                 if row.label == "Language" {
                     // The list of languages, filtered by what is typed.
                     try await tui.waitFor("English")
                 } else {
                     try await tui.waitFor("Enter confirm")
-                    try tui.send("C-u")
+                    try await tui.send("C-u")
                 }
                 for typed in row.typed {
                     switch typed {
-                    case .text(let text): try tui.type(text)
-                    case .bytes(let bytes): try tui.sendBytes(bytes)
+                    case .text(let text): try await tui.type(text)
+                    case .bytes(let bytes): try await tui.sendBytes(bytes)
                     }
                 }
-                if row.confirms { try tui.send("Enter") }
+                if row.confirms { try await tui.send("Enter") }
                 if row.label == "Language" || !row.breaksARule {
                     try await tui.waitUntil("the draft") { rows in
                         rows.contains { $0.contains("›\(row.label)") && $0.contains(" *") }
                     }
-                    try tui.send("C-s")
+                    try await tui.send("C-s")
                 }
                 if row.breaksARule {
                     let screen = try await tui.waitUntil("a whole message under \(row.label)") {
@@ -106,7 +106,7 @@ struct BadInputEndToEndTests {
                     #expect(TmuxSession.rows(of: screen).prefix(3).contains { $0.contains("Profile") })
                 }
                 // An escape sequence that got through would have changed the terminal's title.
-                #expect(try tui.title() == title, "\(row.name)")
+                #expect(try await tui.title() == title, "\(row.name)")
             }
         }
     }
@@ -127,13 +127,13 @@ struct BadInputEndToEndTests {
             let tui = try e2e.openTUI(server: server)
             defer { tui.kill() }
             try await tui.waitFor("Email")
-            try tui.send("C-r")
+            try await tui.send("C-r")
             try await tui.waitFor("Date of birth")
             for (index, text) in [email, "a-good-password", "X", birth].enumerated() {
-                if index > 0 { try tui.send("Tab") }
-                try tui.type(text)
+                if index > 0 { try await tui.send("Tab") }
+                try await tui.type(text)
             }
-            try tui.send("Enter")
+            try await tui.send("Enter")
             let screen = try await tui.waitUntil("a whole message under \(label)") {
                 Self.message(in: $0, under: label).hasSuffix(".")
             }

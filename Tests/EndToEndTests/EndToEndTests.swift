@@ -19,18 +19,18 @@ struct EndToEndTests {
             let tui = try e2e.openTUI(server: server, tracingProcesses: true)
             defer { tui.kill() }
             try await tui.waitFor("Sign in to FitIQ")
-            try tui.type(EndToEnd.email)
+            try await tui.type(EndToEnd.email)
             try await tui.waitUntil("the email typed") {
                 $0.row(containing: "Email")?.contains(EndToEnd.email) == true
             }
-            try tui.send("Tab")
-            try tui.type(EndToEnd.password)
+            try await tui.send("Tab")
+            try await tui.type(EndToEnd.password)
             let masked = String(repeating: "•", count: EndToEnd.password.count)
             let typed = try await tui.waitUntil("the password masked") {
                 $0.row(containing: "Password")?.contains(masked) == true
             }
             #expect(!typed.contains(EndToEnd.password))
-            try tui.send("Enter")
+            try await tui.send("Enter")
 
             // The whole screen that follows: the profile drawn and the status line written.
             let signedIn = "Signed in as \(EndToEnd.email)."
@@ -42,23 +42,18 @@ struct EndToEndTests {
             #expect(profile.contains("Physical"))
 
             // Save a bio and sync: like signing in, all in the editor's own process.
-            try tui.send("Tab", "Enter")
-            try await tui.waitFor("Enter confirm")
-            try tui.type("Saved in process")
-            try tui.send("Enter")
-            try await tui.waitUntil("the bio as a draft") {
-                $0.field("Bio")?.contains("Saved in process *") == true
-            }
-            try tui.send("C-s")
+            try await tui.send("Tab")
+            try await tui.editField("Bio", typing: "Saved in process")
+            try await tui.send("C-s")
             try await tui.waitUntil("the bio saved and synced") {
                 $0.showsSaved("Bio", "Saved in process")
                     && $0.title.contains("● synced")
             }
-            try tui.send("s")
+            try await tui.send("s")
             try await tui.waitUntil("synced again") { $0.title.contains("● synced") }
             #expect(try await server.snapshot().bio == "Saved in process")
 
-            try tui.send("q")
+            try await tui.send("q")
             try await expectCleanExit(e2e, tui)
             // Signing in, saving and syncing started no process: no child, no exec.
             #expect(try e2e.startedProcesses() == [])
@@ -70,8 +65,8 @@ struct EndToEndTests {
             try await withEditor(server, in: e2e) { tui in
 
                 let newName = "Zoë 李 Runner"
-                try await tui.replaceField("Name", with: newName)
-                try tui.send("C-s")
+                try await tui.editField("Name", replacing: true, typing: newName)
+                try await tui.send("C-s")
                 try await tui.waitUntil("the name saved and synced") {
                     guard let name = $0.field("Name") else { return false }
                     return name.contains(newName) && !name.contains("*") && $0.title.contains("● synced")
@@ -92,24 +87,18 @@ struct EndToEndTests {
             defer { tui.kill() }
             try await waitForProfile(tui)
 
-            try tui.send("Tab", "Tab")
+            try await tui.send("Tab", "Tab")
             try await tui.waitUntil("focus on the unit system") {
                 $0.field("Unit system")?.contains("›Unit system") == true
             }
-            try tui.send("Enter")
+            try await tui.send("Enter")
             try await tui.waitUntil("imperial as a draft") {
                 $0.field("Unit system")?.contains("imperial *") == true
             }
-            try tui.send("Tab", "Tab")
+            try await tui.send("Tab", "Tab")
             try await tui.waitUntil("focus on the height") { $0.field("Height")?.contains("›Height") == true }
-            try tui.send("Enter")
-            try await tui.waitFor("Enter confirm")
-            try tui.send("C-u")
-            try tui.type("5'11\"")
-            try await tui.waitUntil("the height typed") { $0.field("Height")?.contains("5'11\"") == true }
-            try tui.send("Enter")
-            try await tui.waitUntil("the height as a draft") { $0.field("Height")?.contains("5'11\" *") == true }
-            try tui.send("C-s")
+            try await tui.editField("Height", replacing: true, typing: "5'11\"")
+            try await tui.send("C-s")
             try await tui.waitUntil("both forms saved and synced") {
                 guard let units = $0.field("Unit system"), let height = $0.field("Height") else { return false }
                 return units.contains("imperial") && !units.contains("*") && height.contains("5 ft 11 in")
@@ -133,16 +122,11 @@ struct EndToEndTests {
             #expect(rightBoxColumn(TmuxSession.rows(of: first)) == 50)
 
             // A confirmed draft (Bio) and an edit still open (Name) must both survive.
-            try tui.send("Tab", "Enter")
+            try await tui.send("Tab")
+            try await tui.editField("Bio", typing: "Survives resizing")
+            try await tui.send("BTab", "Enter")
             try await tui.waitFor("Enter confirm")
-            try tui.type("Survives resizing")
-            try tui.send("Enter")
-            try await tui.waitUntil("the bio as a draft") {
-                $0.field("Bio")?.contains("Survives resizing *") == true
-            }
-            try tui.send("BTab", "Enter")
-            try await tui.waitFor("Enter confirm")
-            try tui.type(" Smith")
+            try await tui.type(" Smith")
             try await tui.waitUntil("the name being edited") {
                 $0.field("Name")?.contains("Jane Doe Smith") == true
             }
@@ -152,20 +136,20 @@ struct EndToEndTests {
                     && $0.contains { $0.contains("Enter confirm") }
             }
 
-            try tui.resize(width: 80, height: 24)
+            try await tui.resize(width: 80, height: 24)
             let small = try await tui.waitUntil("the boxes at 80×24") { rightBoxColumn($0) == 40 && intact($0) }
             #expect(TmuxSession.rows(of: small).count == 24)
-            try tui.resize(width: 100, height: 30)
+            try await tui.resize(width: 100, height: 30)
             try await tui.waitUntil("the boxes at 100×30 again") { rightBoxColumn($0) == 50 && intact($0) }
 
             // (70×20 was too small until the layout learned to stack; now only below 40×12 is.)
-            try tui.resize(width: 30, height: 10)
+            try await tui.resize(width: 30, height: 10)
             try await tui.waitFor("Terminal too small: 30×10.")
-            try tui.resize(width: 100, height: 30)
+            try await tui.resize(width: 100, height: 30)
             try await tui.waitUntil("the profile after being too small") { rightBoxColumn($0) == 50 && intact($0) }
 
             // The edit still works after all that: confirm it.
-            try tui.send("Enter")
+            try await tui.send("Enter")
             try await tui.waitUntil("the name as a draft") {
                 $0.field("Name")?.contains("Jane Doe Smith *") == true
             }
@@ -183,12 +167,9 @@ struct EndToEndTests {
                 try await waitForProfile(tui)
 
                 await first.stop()
-                try tui.send("Tab", "Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.type("Written offline")
-                try tui.send("Enter")
-                try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("Written offline *") == true }
-                try tui.send("C-s")
+                try await tui.send("Tab")
+                try await tui.editField("Bio", typing: "Written offline")
+                try await tui.send("C-s")
                 let offline = try await tui.waitUntil("the change pending while offline, and why") {
                     $0.title.contains("○ offline · 1 change pending")
                         && $0.contains { $0.contains("Saved here, not on the server yet") }
@@ -196,7 +177,7 @@ struct EndToEndTests {
                 #expect(offline.contains("Saved here, not on the server yet"))
 
                 second = try await first.restart()
-                try tui.send("s")
+                try await tui.send("s")
                 try await tui.waitUntil("synced after the server returned", timeout: .seconds(60)) {
                     $0.title.contains("● synced") && !$0.title.contains("pending")
                 }
@@ -217,24 +198,18 @@ struct EndToEndTests {
         try await withEndToEnd { e2e, server in
             try await withEditor(server, in: e2e) { tui in
 
-                try tui.send("Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.type(" Smith")
-                try tui.send("Enter")
-                try await tui.waitUntil("the name as a draft") {
-                    $0.field("Name")?.contains("Jane Doe Smith *") == true
-                }
+                try await tui.editField("Name", typing: " Smith", draft: "Jane Doe Smith")
 
-                try tui.send("q")
+                try await tui.send("q")
                 try await tui.waitFor("Unsaved edits")
-                try tui.send("n")
+                try await tui.send("n")
                 try await tui.waitUntil("the prompt closed, the edit kept") {
                     !$0.contains { $0.contains("Unsaved edits") }
                         && $0.field("Name")?.contains("Jane Doe Smith *") == true
                 }
-                try tui.send("q")
+                try await tui.send("q")
                 try await tui.waitFor("Unsaved edits")
-                try tui.send("y")
+                try await tui.send("y")
                 try await expectCleanExit(e2e, tui)
                 #expect(try await server.snapshot().name == EndToEnd.name)
             }
@@ -245,46 +220,42 @@ struct EndToEndTests {
 extension EndToEndTests {
     @Test func theImportKeyReadsAHealthExportAndShowsTheSexFromTheHealthSource() async throws {
         try await withEndToEnd { e2e, server in
-            #expect(try await e2e.register(on: server).status == 0)
-            let export = e2e.folder.appendingPathComponent("home/export.zip")
-            try FileManager.default.createDirectory(
-                at: export.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let export = try e2e.homeFile("export.zip")
             let made = try await RepositoryTools.makeHealthExport([
                 "--zip", "--mb", "1", "--sex", "female", "--heights", "6", "--out", export.path,
             ])
             #expect(made.status == 0, "\(made)")
 
-            let tui = try e2e.openTUI(server: server)
-            defer { tui.kill() }
-            try await waitForProfile(tui)
-            try tui.send("i")
-            try await tui.waitFor("Path of your Apple Health export")
-            try tui.type("~/missing.zip")
-            try tui.send("Enter")
-            try await tui.waitFor("Path: no file at")
-            try tui.send("C-u")
-            try tui.type("~/export.zip")
-            try tui.send("Enter")
-            let result = try await tui.waitFor(all: ["Health data imported", "Heights: 6 found, 6 new."])
-            #expect(result.contains("Heights: 6 found, 6 new."))
-            try tui.send("Escape")
-            // The result closed (its lines shown behind a key no more), and the imported sex synced.
-            let screen = try await tui.waitUntil("the result closed and the imported sex synced") { rows in
-                guard let row = rows.firstIndex(where: { $0.contains("Biological sex") }), row + 1 < rows.count
-                else { return false }
-                return rows[row].contains("Female") && rows[row + 1].contains("from health source")
-                    && rows.title.contains("● synced") && !rows.contains { $0.contains("Heights: 6 found") }
+            try await withEditor(server, in: e2e) { tui in
+                try await tui.send("i")
+                try await tui.waitFor("Path of your Apple Health export")
+                try await tui.type("~/missing.zip")
+                try await tui.send("Enter")
+                try await tui.waitFor("Path: no file at")
+                try await tui.send("C-u")
+                try await tui.type("~/export.zip")
+                try await tui.send("Enter")
+                let result = try await tui.waitFor(all: ["Health data imported", "Heights: 6 found, 6 new."])
+                #expect(result.contains("Heights: 6 found, 6 new."))
+                try await tui.send("Escape")
+                // The result closed (its lines shown behind a key no more), and the imported sex synced.
+                let screen = try await tui.waitUntil("the result closed and the imported sex synced") { rows in
+                    guard let row = rows.firstIndex(where: { $0.contains("Biological sex") }), row + 1 < rows.count
+                    else { return false }
+                    return rows[row].contains("Female") && rows[row + 1].contains("from health source")
+                        && rows.title.contains("● synced") && !rows.contains { $0.contains("Heights: 6 found") }
+                }
+                #expect(!screen.contains("press i to import"))
+                // Focused and Enter: it is read, never edited.
+                try await tui.send("BTab")  // from Name back to the last field
+                try await tui.waitUntil("the biological sex focused") { rows in
+                    rows.contains { $0.contains("›Biological sex") }
+                }
+                try await tui.send("Enter")
+                try await tui.waitFor("only from your health data")
+                let stored = try await server.snapshot()
+                #expect(stored.heightEntries.count == 6)
             }
-            #expect(!screen.contains("press i to import"))
-            // Focused and Enter: it is read, never edited.
-            try tui.send("BTab")  // from Name back to the last field
-            try await tui.waitUntil("the biological sex focused") { rows in
-                rows.contains { $0.contains("›Biological sex") }
-            }
-            try tui.send("Enter")
-            try await tui.waitFor("only from your health data")
-            let stored = try await server.snapshot()
-            #expect(stored.heightEntries.count == 6)
         }
     }
 }
@@ -320,9 +291,9 @@ extension EndToEndTests {
             defer { second.kill() }
             try await second.waitUntil("the second demo") { $0.title.contains("demo@fitiq.dev") }
             #expect(try demoFolders().count == 1)
-            try second.send("q")
+            try await second.send("q")
             let status = try await e2e.waitForExitStatus(of: second)
-            let screen = try second.screen()
+            let screen = try await second.screen()
             #expect(status == 0, "the demo did not end:\n\(screen)")
             #expect(try demoFolders().isEmpty)
         }
@@ -333,7 +304,7 @@ extension EndToEndTests {
 /// screen gone (the alternate screen left).
 private func expectCleanExit(_ e2e: EndToEnd, _ tui: TmuxSession) async throws {
     let status = try await e2e.waitForExitStatus(of: tui)
-    let screen = try tui.screen()
+    let screen = try await tui.screen()
     #expect(status == 0, "fitiq-tui ended with status \(String(describing: status)):\n\(screen)")
     let before = try String(contentsOf: e2e.sttyBefore, encoding: .utf8)
     let after = try String(contentsOf: e2e.sttyAfter, encoding: .utf8)
@@ -345,26 +316,22 @@ private func expectCleanExit(_ e2e: EndToEnd, _ tui: TmuxSession) async throws {
 extension EndToEndTests {
     @Test func theImportKeyAlsoReadsACSVFileOfMeasurements() async throws {
         try await withEndToEnd { e2e, server in
-            #expect(try await e2e.register(on: server).status == 0)
-            let file = e2e.folder.appendingPathComponent("home/weights.csv")
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let file = try e2e.homeFile("weights.csv")
             try Data("Date,Weight\n2025-03-01,80.5\n2025-03-08,79.8\n".utf8).write(to: file)
 
-            let tui = try e2e.openTUI(server: server)
-            defer { tui.kill() }
-            try await waitForProfile(tui)
-            try tui.send("i")
-            try await tui.waitFor("or a .csv file")
-            try tui.type("~/weights.csv")
-            try tui.send("Enter")
-            try await tui.waitFor(all: ["Health data imported", "Weights: 2 read, 2 new, 0 already there."])
-            try tui.send("Escape")
-            try await tui.waitUntil("the weights synced") { rows in
-                rows.contains { $0.contains("Weight") && $0.contains("79.8 kg") }
-                    && rows.title.contains("● synced") && !rows.title.contains("pending")
+            try await withEditor(server, in: e2e) { tui in
+                try await tui.send("i")
+                try await tui.waitFor("or a .csv file")
+                try await tui.type("~/weights.csv")
+                try await tui.send("Enter")
+                try await tui.waitFor(all: ["Health data imported", "Weights: 2 read, 2 new, 0 already there."])
+                try await tui.send("Escape")
+                try await tui.waitUntil("the weights synced") { rows in
+                    rows.contains { $0.contains("Weight") && $0.contains("79.8 kg") }
+                        && rows.title.contains("● synced") && !rows.title.contains("pending")
+                }
+                #expect(try await server.snapshot().weightEntries.sorted() == [79.8, 80.5])
             }
-            #expect(try await server.snapshot().weightEntries.sorted() == [79.8, 80.5])
         }
     }
 }
@@ -385,7 +352,7 @@ extension EndToEndTests {
                 "Weights: 3000 read, 3000 new, 0 already there.", "fitiq-tui exited with status 0",
             ])
             // (With the history: the pane's end scrolls the screen by a line.)
-            let lines = TmuxSession.rows(of: try tui.screenAndHistory())
+            let lines = TmuxSession.rows(of: try await tui.screenAndHistory())
             let bar = "Reading weights.csv  " + String(repeating: "█", count: 30) + " 100 %"
             // Drawn in place: one line of bar, not a line per step.
             #expect(lines.filter { $0.hasPrefix("Reading weights.csv") }.count == 1, "\(lines)")
@@ -413,16 +380,16 @@ extension EndToEndTests {
                     .contains(notice)
             }
             // It works as usual: an edit saves.
-            try tui.send("Enter", "C-e", " Jr", "Enter", "C-s")
+            try await tui.send("Enter", "C-e", " Jr", "Enter", "C-s")
             try await tui.waitUntil("the name saved and synced") {
                 $0.showsSaved("Name", "Jane Doe Jr")
                     && $0.title.contains("● synced")
             }
             #expect(try await server.snapshot().name == "Jane Doe Jr")
-            try tui.send("q")
+            try await tui.send("q")
             try await expectCleanExit(e2e, tui)
             // Said again on the shell, where it can be copied.
-            let after = try tui.screenAndHistory()
+            let after = try await tui.screenAndHistory()
             #expect(TmuxSession.rows(of: after).contains(notice), "\(after)")
         }
     }
@@ -437,7 +404,7 @@ extension EndToEndTests {
             try await waitForProfile(tui) { rows in
                 rows.contains { $0.contains("TERM xterm-kitty-not-here is unknown here, shown as xterm-256color.") }
             }
-            try tui.send("q")
+            try await tui.send("q")
             try await expectCleanExit(e2e, tui)
         }
     }

@@ -28,11 +28,9 @@ struct FaultEndToEndTests {
     }
 
     @Test func aServerAbsentAtFirstGetsEveryEditOnceItStarts() async throws {
-        try await FaultWorld.with { world in
-            try await world.start()
-            try await world.register()
+        try await FaultWorld.withAccount { world in
             await world.stop()
-            for value in Self.heights(Self.edits, from: 150) { try await world.setHeight(value, "--no-sync") }
+            try await world.queueHeights(from: 150)
             // One edit tries to deliver while the server is absent.
             try await world.setHeight(149.5, timeout: .seconds(40))
             try await world.start()
@@ -41,10 +39,8 @@ struct FaultEndToEndTests {
     }
 
     @Test func aServerKilledMidSyncAndRestartedGetsEveryEditOnce() async throws {
-        try await FaultWorld.with { world in
-            try await world.start()
-            try await world.register()
-            for value in Self.heights(Self.edits, from: 150) { try await world.setHeight(value, "--no-sync") }
+        try await FaultWorld.withAccount { world in
+            try await world.queueHeights(from: 150)
             // Each answer takes 100 ms, so the sync lasts long enough to be caught in the middle: the
             // server is killed once its first entry has arrived, whatever the machine's speed.
             try await world.start(logsRequests: true) { $0.latencyMilliseconds = 100 }
@@ -59,13 +55,11 @@ struct FaultEndToEndTests {
 
     @Test(arguments: ["fail", "drop"])
     func aServerFailingOrDroppingRequestsGetsEveryEditOnce(fault: String) async throws {
-        try await FaultWorld.with { world in
-            try await world.start()
-            try await world.register()
+        try await FaultWorld.withAccount { world in
             try await world.start {
                 if fault == "fail" { $0.failRate = 0.5 } else { $0.dropRate = 0.2 }
             }
-            for value in Self.heights(Self.edits, from: 150) { try await world.setHeight(value, "--no-sync") }
+            try await world.queueHeights(from: 150)
             _ = try await world.cli(["sync", "--wait", "--timeout", "20"])
             try await world.start()
             try await world.expectNothingLost()
@@ -73,9 +67,7 @@ struct FaultEndToEndTests {
     }
 
     @Test func requestsThatOutliveTheClientsTimeoutLoseNothing() async throws {
-        try await FaultWorld.with { world in
-            try await world.start()
-            try await world.register()
+        try await FaultWorld.withAccount { world in
             // Every request outlives the client's 10 s timeout.
             try await world.start { $0.latencyMilliseconds = 15_000 }
             for value in Self.heights(min(Self.edits, 10), from: 150) {
@@ -106,7 +98,7 @@ struct FaultEndToEndTests {
         try await FaultWorld.with { world in
             try await world.start { $0.accessTokenTTL = 5 }
             try await world.register()
-            for value in Self.heights(Self.edits, from: 150) { try await world.setHeight(value, "--no-sync") }
+            try await world.queueHeights(from: 150)
             // Someone uses the stored refresh token first: the client's copy is revoked.
             let session = try #require(
                 SecurityEndToEndTests.files(below: world.stateFolder).first { $0.lastPathComponent == "session.json" })
@@ -122,9 +114,7 @@ struct FaultEndToEndTests {
     }
 
     @Test func fitiqTUIKilledAtRandomDuringSavesLosesNothingAcknowledged() async throws {
-        try await FaultWorld.with { world in
-            try await world.start()
-            try await world.register()
+        try await FaultWorld.withAccount { world in
             var random = SeededRandom(seed: 7)
             for value in Self.heights(Self.edits, from: 150) {
                 let save = try world.spawn(["height", "set", "\(Self.text(value)) cm"])
@@ -142,9 +132,7 @@ struct FaultEndToEndTests {
     }
 
     @Test func twoCommandLinesOnOneAccountAtOnceLoseNothing() async throws {
-        try await FaultWorld.with { world in
-            try await world.start()
-            try await world.register()
+        try await FaultWorld.withAccount { world in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for start in [150.0, 200.0] {
                     group.addTask {
@@ -160,28 +148,26 @@ struct FaultEndToEndTests {
     }
 
     @Test func theEditorAndCommandLinesOnOneAccountAtOnceLoseNothing() async throws {
-        try await FaultWorld.with { world in
-            try await world.start()
-            try await world.register()
+        try await FaultWorld.withAccount { world in
             let editor = try world.openEditor()
             defer { editor.kill() }
             try await editor.waitFor("Fault")
             let writer = Task {
                 for value in Self.heights(Self.edits, from: 150) { try await world.setHeight(value) }
             }
-            try editor.send("Tab")
+            try await editor.send("Tab")
             var bio = ""
             for index in 0..<max(3, Self.edits / 10) {
                 bio = "bio number \(index)"
-                try editor.send("Enter")
+                try await editor.send("Enter")
                 try await editor.waitFor("Enter confirm")
-                try editor.send("C-u")
-                try editor.type(bio)
-                try editor.send("Enter", "C-s")
+                try await editor.send("C-u")
+                try await editor.type(bio)
+                try await editor.send("Enter", "C-s")
                 try await editor.waitUntil("the bio saved") { $0.showsSaved("Bio", bio) }
             }
             try await writer.value
-            try editor.send("q")
+            try await editor.send("q")
             #expect(try await world.e2e.waitForExitStatus(of: editor) == 0)
             try await world.expectNothingLost()
             let shown = try await world.cli(["profile", "show", "--json"])
@@ -191,9 +177,7 @@ struct FaultEndToEndTests {
     }
 
     @Test func theEditorKilledAtRandomAroundCtrlSLosesNothingAcknowledged() async throws {
-        try await FaultWorld.with { world in
-            try await world.start()
-            try await world.register()
+        try await FaultWorld.withAccount { world in
             var random = SeededRandom(seed: 11)
             var editor: TmuxSession?
             defer { editor?.kill() }
@@ -215,9 +199,7 @@ struct FaultEndToEndTests {
     }
 
     @Test func twoEditorsOnOneAccountAtOnceLoseNothing() async throws {
-        try await FaultWorld.with { world in
-            try await world.start()
-            try await world.register()
+        try await FaultWorld.withAccount { world in
             let editors = [try await world.openHeight(), try await world.openHeight()]
             defer { editors.forEach { $0.kill() } }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -292,6 +274,15 @@ final class FaultWorld: Sendable {
         state.withLock { $0.environment = e2e.environment }
     }
 
+    /// ``with(_:)`` with the server started and the test account registered on it.
+    static func withAccount(_ body: @Sendable (FaultWorld) async throws -> Void) async throws {
+        try await with { world in
+            try await world.start()
+            try await world.register()
+            try await body(world)
+        }
+    }
+
     static func with(_ body: @Sendable (FaultWorld) async throws -> Void) async throws {
         try await EndToEnd.with { e2e in
             let world = FaultWorld(e2e: e2e)
@@ -361,6 +352,14 @@ final class FaultWorld: Sendable {
 
     /// `height set`; acknowledged when it exits 0.
     @discardableResult
+    /// Saves the scenario's heights from `start` on (``FaultEndToEndTests/edits`` of them, 0.1 cm apart)
+    /// without sending them.
+    func queueHeights(from start: Double) async throws {
+        for value in FaultEndToEndTests.heights(FaultEndToEndTests.edits, from: start) {
+            try await setHeight(value, "--no-sync")
+        }
+    }
+
     func setHeight(_ value: Double, _ flags: String..., timeout: Duration = .seconds(120)) async throws
         -> CommandRunner.Result
     {
@@ -373,7 +372,7 @@ final class FaultWorld: Sendable {
     func openHeight() async throws -> TmuxSession {
         let editor = try openEditor()
         try await editor.waitFor("›Name")
-        try editor.send("Tab", "Tab", "Tab", "Tab")
+        try await editor.send("Tab", "Tab", "Tab", "Tab")
         try await editor.waitFor("›Height")
         return editor
     }
@@ -390,24 +389,24 @@ final class FaultWorld: Sendable {
         -> Bool
     {
         let text = FaultEndToEndTests.text(value)
-        try editor.send("Enter")
+        try await editor.send("Enter")
         try await editor.waitFor("Enter confirm")
-        try editor.send("C-u")
-        try editor.type("\(text) cm")
-        try editor.send("Enter")
+        try await editor.send("C-u")
+        try await editor.type("\(text) cm")
+        try await editor.send("Enter")
         try await editor.waitFor("\(text) cm *")
         if let moment {
             let program = ProcessTree.descendants(of: editor.panePID).first {
                 ProcessTree.name(of: $0)?.hasPrefix("fitiq-tui") == true
             }
-            try editor.send("C-s")
+            try await editor.send("C-s")
             if let program {
                 await moment.wait(for: program, hasEnded: { !ProcessTree.isAlive(program) }, within: .seconds(5))
                 kill(program, SIGKILL)
             }
             return false
         }
-        try editor.send("C-s")
+        try await editor.send("C-s")
         try await editor.waitUntil("the height saved") { rows in
             rows.contains { $0.contains("›Height") && $0.contains(" cm") && !$0.contains(" *") }
         }

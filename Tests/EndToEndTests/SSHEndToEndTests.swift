@@ -18,18 +18,18 @@ struct SSHEndToEndTests {
                 try expectNoLocaleArrived(e2e)
 
                 let newName = "Zoé 李 🏃 Runner"
-                try await tui.replaceField("Name", with: newName)
+                try await tui.editField("Name", replacing: true, typing: newName)
 
                 // Pasted, too: the bio.
                 let bio = "Café run 李 🏃"
-                try tui.send("Tab", "Enter")
+                try await tui.send("Tab", "Enter")
                 try await tui.waitFor("Enter confirm")
-                try tui.paste(bio)
+                try await tui.paste(bio)
                 try await tui.waitUntil("the bio pasted") { $0.field("Bio")?.contains(bio) == true }
-                try tui.send("Enter")
+                try await tui.send("Enter")
                 try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("\(bio) *") == true }
 
-                try tui.send("C-s")
+                try await tui.send("C-s")
                 try await tui.waitUntil("both saved and synced") {
                     guard let name = $0.field("Name"), let shownBio = $0.field("Bio") else { return false }
                     return name.contains(newName) && !name.contains("*") && shownBio.contains(bio)
@@ -50,38 +50,31 @@ struct SSHEndToEndTests {
         try await withSSH { e2e, ssh, server in
             try await withEditor(server, ssh: ssh, in: e2e, waitingAlsoFor: { rightBoxColumn($0) == 50 }) { tui in
 
-                try tui.send("Tab", "Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.type("Kept over SSH")
-                try tui.send("Enter")
-                try await tui.waitUntil("the bio as a draft") { $0.field("Bio")?.contains("Kept over SSH *") == true }
+                try await tui.send("Tab")
+                try await tui.editField("Bio", typing: "Kept over SSH")
 
                 // Each size reaches sshd's terminal as a window change, and the editor as SIGWINCH.
-                try tui.resize(width: 80, height: 24)
+                try await tui.resize(width: 80, height: 24)
                 let small = try await tui.waitUntil("the boxes at 80×24") {
                     rightBoxColumn($0) == 40 && $0.field("Bio")?.contains("Kept over SSH *") == true
                 }
                 #expect(TmuxSession.rows(of: small).count == 24)
-                try tui.resize(width: 40, height: 12)
-                try await tui.waitUntil("the stacked layout at 40×12") { rows in
-                    rows.count == 12 && rows.contains { $0.hasPrefix("┌─ Profile") }
-                        && rows.contains { $0.contains("›Bio") }
-                        && rows.last?.contains("? help") == true
-                }
-                try tui.resize(width: 30, height: 10)
+                try await tui.resize(width: 40, height: 12)
+                try await tui.waitUntil("the stacked layout at 40×12", isStackedAt40x12)
+                try await tui.resize(width: 30, height: 10)
                 try await tui.waitFor("Terminal too small: 30×10.")
-                try tui.resize(width: 100, height: 30)
+                try await tui.resize(width: 100, height: 30)
                 try await tui.waitUntil("the boxes at 100×30 with the draft") {
                     rightBoxColumn($0) == 50 && $0.field("Bio")?.contains("Kept over SSH *") == true
                 }
-                try tui.resize(width: 80, height: 24)
+                try await tui.resize(width: 80, height: 24)
                 try await tui.waitUntil("the boxes at 80×24 again") {
                     rightBoxColumn($0) == 40 && $0.field("Bio")?.contains("Kept over SSH *") == true
                 }
 
-                try tui.send("q")
+                try await tui.send("q")
                 try await tui.waitFor("Unsaved edits")
-                try tui.send("y")
+                try await tui.send("y")
                 #expect(try await e2e.waitForExitStatus(of: tui) == 0)
                 // The remote terminal itself changed size: 100×30 when it started, 80×24 at the end.
                 let before = try String(contentsOf: e2e.sttyAllBefore, encoding: .utf8)
@@ -97,41 +90,18 @@ struct SSHEndToEndTests {
             #expect(try await e2e.register(on: server).status == 0)
             let (shell, command) = try e2e.openShell(server: server, ssh: ssh)
             defer { shell.kill() }
-            let prompt: ([String]) -> Bool = { rows in
-                rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
-            }
-            try await shell.waitUntil("the remote shell's prompt", prompt)
-            try shell.type(command)
-            try shell.send("Enter")
-            try await waitForProfile(shell)
-
-            try shell.send("Enter")
-            try await shell.waitFor("Enter confirm")
-            try shell.type(" Smith")
-            try shell.send("Enter")
-            try await shell.waitUntil("the draft") { $0.field("Name")?.contains("Jane Doe Smith *") == true }
-
-            try shell.send("C-z")
-            try await shell.waitUntil("the remote shell's prompt after the stop") { rows in
-                !rows.contains { $0.contains("Physical") }
-                    && rows.contains { $0.contains("Stopped") || $0.contains("stopped") } && prompt(rows)
-            }
-            try shell.type("fg")
-            try shell.send("Enter")
-            try await shell.waitUntil("the editor repainted with the draft") {
-                $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains("Jane Doe Smith *") == true
-                    && $0.contains { $0.contains("Physical") }
-            }
+            try await shell.waitUntil("the remote shell's prompt") { $0.endsWithPrompt }
+            try await stopWithCtrlZAndResume(shell, command: command)
             // Still working: the draft saves.
-            try shell.send("C-s")
+            try await shell.send("C-s")
             try await shell.waitUntil("saved and synced") {
                 $0.showsSaved("Name", "Jane Doe Smith")
                     && $0.title.contains("● synced") && !$0.title.contains("pending")
             }
             #expect(try await server.snapshot().name == "Jane Doe Smith")
-            try shell.send("q")
-            try await shell.waitUntil("the remote shell again") { rows in
-                !rows.contains { $0.contains("Physical") } && prompt(rows)
+            try await shell.send("q")
+            try await shell.waitUntil("the remote shell again") {
+                !$0.contains { $0.contains("Physical") } && $0.endsWithPrompt
             }
         }
     }
@@ -140,17 +110,17 @@ struct SSHEndToEndTests {
         try await withSSH { e2e, ssh, server in
             try await withEditor(server, ssh: ssh, in: e2e) { tui in
                 // Quit from the middle of an edit, through the question about it.
-                try tui.send("Enter")
+                try await tui.send("Enter")
                 try await tui.waitFor("Enter confirm")
-                try tui.type(" Smith")
+                try await tui.type(" Smith")
                 try await tui.waitUntil("the name being edited") {
                     $0.field("Name")?.contains("Jane Doe Smith") == true
                 }
-                try tui.send("Escape")
+                try await tui.send("Escape")
                 try await tui.waitUntil("the edit cancelled") {
                     !$0.contains { $0.contains("Enter confirm") } && $0.field("Name")?.contains("Smith") == false
                 }
-                try tui.send("q")
+                try await tui.send("q")
 
                 let screen = try await tui.waitFor(all: ["fitiq-tui exited with status 0", "ssh exited with status 0"])
                 #expect(try await e2e.waitForExitStatus(of: tui) == 0)
@@ -185,10 +155,10 @@ struct SSHEndToEndTests {
             }
             let received = try String(contentsOf: e2e.terminalEnvironmentFile, encoding: .utf8)
             #expect(received.contains("TERM=\(term)\n"), "sshd gave the remote terminal the client's TERM")
-            try tui.send("q")
+            try await tui.send("q")
             _ = try await tui.waitFor(all: ["fitiq-tui exited with status 0", "ssh exited with status 0"])
             #expect(try await e2e.waitForExitStatus(of: tui) == 0)
-            let lines = TmuxSession.rows(of: try tui.screenAndHistory())
+            let lines = TmuxSession.rows(of: try await tui.screenAndHistory())
             #expect(lines.contains(notice), "said again after quitting:\n\(lines)")
             #expect(
                 try String(contentsOf: e2e.sttyAllBefore, encoding: .utf8)
@@ -232,9 +202,7 @@ struct SSHEndToEndTests {
     @Test func importHealthShowsItsProgressBarThroughSSHAndFinishes() async throws {
         try await withSSH { e2e, ssh, server in
             #expect(try await e2e.register(on: server).status == 0)
-            let export = e2e.folder.appendingPathComponent("home/export.zip")
-            try FileManager.default.createDirectory(
-                at: export.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let export = try e2e.homeFile("export.zip")
             let made = try await RepositoryTools.makeHealthExport([
                 "--zip", "--mb", "2", "--sex", "female", "--heights", "6", "--seed", "11", "--out", export.path,
             ])

@@ -14,8 +14,8 @@ struct ScreenshotTests {
     let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["FITIQ_SCREENSHOTS"] ?? "/nonexistent")
 
     /// Saves what `tui` shows as `name`.
-    func shot(_ tui: TmuxSession, _ name: String) throws {
-        let capture = try tui.capture()
+    func shot(_ tui: TmuxSession, _ name: String) async throws {
+        let capture = try await tui.capture()
         try Data(capture.text.utf8).write(to: folder.appendingPathComponent("\(name).ans"))
         let cursor = capture.cursor.map { " \($0.x),\($0.y)" } ?? ""
         try Data("\(capture.width) \(capture.height)\(cursor)\n".utf8).write(
@@ -26,11 +26,11 @@ struct ScreenshotTests {
     /// weeks to 3 months to a year, waiting for each range's sentence and the chart's `legend` before
     /// the next key, so no answer for a range left meanwhile is on show.
     func showTheYear(_ tui: TmuxSession, legend: String) async throws {
-        try tui.send("p")
+        try await tui.send("p")
         try await tui.waitFor(all: ["Weight · 4 weeks", legend])
-        try tui.send("Right")
+        try await tui.send("Right")
         try await tui.waitFor(all: ["over the last 3 months.", legend])
-        try tui.send("Right")
+        try await tui.send("Right")
         try await tui.waitFor(all: ["over the last year.", legend])
     }
 
@@ -42,48 +42,48 @@ struct ScreenshotTests {
             let tui = try e2e.openTUI(arguments: ["demo"], extraEnvironment: ["FITIQ_GRAPHICS": "braille"])
             defer { tui.kill() }
             try await tui.waitFor(all: ["Alex Demo", "● synced"])
-            try shot(tui, "profile")
+            try await shot(tui, "profile")
 
             let legend = "· readings  ⠉ trend"
             try await showTheYear(tui, legend: legend)
-            try shot(tui, "progress")
+            try await shot(tui, "progress")
 
             // A goal half a year on: its line, the plan, and the day the trend gets there.
-            try tui.send("g")
+            try await tui.send("g")
             try await tui.waitFor("Weight goal")
             let by = CalendarDate(containing: Date(), in: .utc).adding(days: 182)
-            try tui.type("76 \(by)")
-            try tui.send("Enter")
+            try await tui.type("76 \(by)")
+            try await tui.send("Enter")
             try await tui.waitFor(all: ["it reaches the goal on", legend, "● synced", "goal"])
-            try shot(tui, "progress-goal")
-            try tui.send("t")
+            try await shot(tui, "progress-goal")
+            try await tui.send("t")
             try await tui.waitFor("Weight · 1 year · by week")
-            try shot(tui, "progress-summary")
-            try tui.send("t", "t")
+            try await shot(tui, "progress-summary")
+            try await tui.send("t", "t")
             try await tui.waitFor(legend)
-            try tui.send("Escape")
+            try await tui.send("Escape")
             try await tui.waitFor("Enter edit")
 
-            try tui.send("Tab", "Tab", "Tab", "Tab")
+            try await tui.send("Tab", "Tab", "Tab", "Tab")
             try await tui.waitFor("›Height")
-            try tui.send("Enter", "C-u")
-            try tui.type("5'13\"")
+            try await tui.send("Enter", "C-u")
+            try await tui.type("5'13\"")
             try await tui.waitFor("5'13\"")
-            try tui.send("C-s")
+            try await tui.send("C-s")
             try await tui.waitFor("! Height")
-            try shot(tui, "validation-error")
+            try await shot(tui, "validation-error")
 
             // The edit is cancelled before the resize (an Esc and a resize read together lose the Esc).
-            try tui.send("Escape")
+            try await tui.send("Escape")
             try await tui.waitFor("Enter edit")
-            try tui.resize(width: 120, height: 40)
+            try await tui.resize(width: 120, height: 40)
             try await tui.waitFor("└" + String(repeating: "─", count: 118) + "┘")
-            try shot(tui, "history")
+            try await shot(tui, "history")
 
             // A phone's or a split pane's 60×20: the boxes stack and the history keeps its list.
-            try tui.resize(width: 60, height: 20)
+            try await tui.resize(width: 60, height: 20)
             try await tui.waitFor(all: ["┌─ Physical", "? help"])
-            try shot(tui, "small")
+            try await shot(tui, "small")
         }
     }
 
@@ -94,7 +94,7 @@ struct ScreenshotTests {
             defer { tui.kill() }
             try await tui.waitFor(all: ["Alex Demo", "● synced"])
             try await showTheYear(tui, legend: ". readings  * trend")
-            try shot(tui, "progress-ascii")
+            try await shot(tui, "progress-ascii")
         }
     }
 
@@ -107,27 +107,27 @@ struct ScreenshotTests {
             let tui = try e2e.openTUI(arguments: ["--server", server.url])
             defer { tui.kill() }
             try await tui.waitFor("Sign in to FitIQ")
-            try tui.type("demo@fitiq.dev")
+            try await tui.type("demo@fitiq.dev")
             try await tui.waitFor("demo@fitiq.dev")
-            try tui.send("Tab")
+            try await tui.send("Tab")
             try await tui.waitUntilCaptured("the cursor in the password field") { capture in
                 let rows = TmuxSession.rows(of: capture.text)
                 return capture.cursor.map { rows.indices.contains($0.y) && rows[$0.y].contains("Password") } == true
             }
-            try shot(tui, "sign-in")
+            try await shot(tui, "sign-in")
 
-            try tui.type(password)
-            try tui.send("Enter")
+            try await tui.type(password)
+            try await tui.send("Enter")
             try await tui.waitFor(all: ["Alex Demo", "● synced"])
             await server.stop()
-            try tui.send("Enter", "End")
-            try tui.type(" Jr.")
+            try await tui.send("Enter", "End")
+            try await tui.type(" Jr.")
             try await tui.waitFor("Alex Demo Jr.")
-            try tui.send("Enter", "C-s")
+            try await tui.send("Enter", "C-s")
             try await tui.waitFor("pending")
-            try tui.send("h")
+            try await tui.send("h")
             try await tui.waitFor(all: ["○ pending", "○ offline"])
-            try shot(tui, "sync-details")
+            try await shot(tui, "sync-details")
         }
     }
 }

@@ -80,7 +80,7 @@ struct SecurityEndToEndTests {
                 let editor = try await tui.waitFor("Sec")
                 seen.append(("the editor's screen", editor))
                 seen += ProcessTree.descendants(of: tui.panePID).map { ("argv of \($0)", Self.proc($0, "cmdline")) }
-                try tui.send("q")
+                try await tui.send("q")
                 #expect(try await e2e.waitForExitStatus(of: tui) == 0)
 
                 // The demo: its server gets the demo's key and password in its environment, never in argv.
@@ -104,7 +104,7 @@ struct SecurityEndToEndTests {
                     for (name, value) in try Self.tokens(in: session) { secrets["demo " + name] = value }
                 }
                 seen.append(("the demo's screen", demoScreen))
-                try demo.send("q")
+                try await demo.send("q")
                 #expect(try await e2e.waitForExitStatus(of: demo) == 0)
 
                 // Every file of the account but the session file.

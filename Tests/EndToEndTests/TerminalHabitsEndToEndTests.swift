@@ -11,16 +11,16 @@ struct TerminalHabitsEndToEndTests {
         try await withEndToEnd { e2e, server in
             try await withEditor(server, in: e2e) { tui in
 
-                try tui.send("Tab", "Enter")
+                try await tui.send("Tab", "Enter")
                 try await tui.waitFor("Enter confirm")
-                try tui.send("C-u")
-                try tui.paste("Runner from Porto.\nLoves hills. x q h\n")
+                try await tui.send("C-u")
+                try await tui.paste("Runner from Porto.\nLoves hills. x q h\n")
                 let pasted = "Runner from Porto. Loves hills. x q h"
                 // The field scrolls to its end while it is edited.
                 try await tui.waitFor(all: [
                     "Loves hills. x q h", "Pasted as one line: line breaks and tabs became spaces.",
                 ])
-                try tui.send("Enter", "C-s")
+                try await tui.send("Enter", "C-s")
                 let saved = try await tui.waitUntil("the bio saved and synced, nothing else opened") {
                     $0.showsSaved("Bio", "Runner from Porto.")
                         && $0.title.contains("● synced")
@@ -38,29 +38,8 @@ struct TerminalHabitsEndToEndTests {
             #expect(try await e2e.register(on: server).status == 0)
             let (shell, command) = try e2e.openShell(server: server)
             defer { shell.kill() }
-            try await shell.waitFor("$")
-            try shell.type(command)
-            try shell.send("Enter")
-            try await waitForProfile(shell)
-
-            try shell.send("Enter")
-            try await shell.waitFor("Enter confirm")
-            try shell.type(" Smith")
-            try shell.send("Enter")
-            try await shell.waitUntil("the draft") { $0.field("Name")?.contains("Jane Doe Smith *") == true }
-
-            try shell.send("C-z")
-            try await shell.waitUntil("the shell's prompt after the stop") { rows in
-                !rows.contains { $0.contains("Physical") }
-                    && rows.contains { $0.contains("Stopped") || $0.contains("stopped") }
-                    && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
-            }
-            try shell.type("fg")
-            try shell.send("Enter")
-            try await shell.waitUntil("the editor repainted with the draft") {
-                $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains("Jane Doe Smith *") == true
-                    && $0.contains { $0.contains("Physical") }
-            }
+            try await shell.waitUntil("the shell's prompt") { $0.endsWithPrompt }
+            try await stopWithCtrlZAndResume(shell, command: command)
             // A stop signal from outside (`kill -TSTP`) gives the terminal back the same way.
             let editor = try #require(
                 ProcessTree.descendants(of: shell.panePID).first {
@@ -68,24 +47,22 @@ struct TerminalHabitsEndToEndTests {
                         == true
                 })
             #expect(kill(editor, SIGTSTP) == 0)
-            try await shell.waitUntil("the shell's prompt after kill -TSTP") { rows in
-                !rows.contains { $0.contains("Physical") }
-                    && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
+            try await shell.waitUntil("the shell's prompt after kill -TSTP") {
+                !$0.contains { $0.contains("Physical") } && $0.endsWithPrompt
             }
-            try shell.type("fg")
-            try shell.send("Enter")
+            try await shell.type("fg")
+            try await shell.send("Enter")
             try await shell.waitUntil("the editor back after kill -TSTP") {
                 $0.field("Name")?.contains("Jane Doe Smith *") == true && $0.contains { $0.contains("Physical") }
             }
             // Still working: the draft saves.
-            try shell.send("C-s")
+            try await shell.send("C-s")
             try await shell.waitUntil("saved") {
                 $0.showsSaved("Name", "Jane Doe Smith")
             }
-            try shell.send("q")
-            try await shell.waitUntil("the shell again") { rows in
-                !rows.contains { $0.contains("Physical") }
-                    && rows.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("$") == true
+            try await shell.send("q")
+            try await shell.waitUntil("the shell again") {
+                !$0.contains { $0.contains("Physical") } && $0.endsWithPrompt
             }
         }
     }
@@ -101,18 +78,18 @@ struct TerminalHabitsEndToEndTests {
             defer { tui.kill() }
             try await waitForProfile(tui)
 
-            try tui.send("Tab")
+            try await tui.send("Tab")
             try await tui.waitUntil("focus on the bio, with the editor key") {
                 $0.field("Bio")?.contains("›Bio") == true && $0.contains { $0.contains("e editor") }
             }
-            try tui.send("e")
+            try await tui.send("e")
             let bio = "Written in my editor over two lines"
             try await tui.waitUntil("the bio as a draft, and what was changed") {
                 $0.field("Bio")?.contains("Written in my editor") == true
                     && $0.field("Bio")?.contains("… *") == true
                     && $0.contains { $0.contains("From your editor: line breaks and tabs became spaces.") }
             }
-            try tui.send("C-s")
+            try await tui.send("C-s")
             try await tui.waitUntil("the bio saved and synced") {
                 $0.showsSaved("Bio", "Written in my editor")
                     && $0.title.contains("● synced")
@@ -130,21 +107,12 @@ struct TerminalHabitsEndToEndTests {
         try await withEndToEnd { e2e, server in
             try await withEditor(server, size: (120, 40), in: e2e) { tui in
 
-                try tui.send("Tab", "Enter")
-                try await tui.waitFor("Enter confirm")
-                try tui.type("Kept across sizes")
-                try tui.send("Enter")
-                try await tui.waitUntil("the draft at 120×40") {
-                    $0.field("Bio")?.contains("Kept across sizes *") == true
-                }
+                try await tui.send("Tab")
+                try await tui.editField("Bio", typing: "Kept across sizes")
 
-                try tui.resize(width: 40, height: 12)
-                try await tui.waitUntil("the stacked layout at 40×12") { rows in
-                    rows.count == 12 && rows.contains { $0.hasPrefix("┌─ Profile") }
-                        && rows.contains { $0.contains("›Bio") }
-                        && rows.last?.contains("? help") == true
-                }
-                try tui.resize(width: 120, height: 40)
+                try await tui.resize(width: 40, height: 12)
+                try await tui.waitUntil("the stacked layout at 40×12", isStackedAt40x12)
+                try await tui.resize(width: 120, height: 40)
                 try await tui.waitUntil("the draft at 120×40 again") { rows in
                     rows.count == 40 && rows[1].contains("┌─ Physical")
                         && rows.field("Bio")?.contains("Kept across sizes *") == true
@@ -164,20 +132,20 @@ extension TerminalHabitsEndToEndTests {
             defer { tui.kill() }
             try await waitForProfile(tui) { $0.contains { $0.contains("183.0 cm  manual") } }
 
-            for _ in 0..<4 { try tui.send("Tab") }  // Height
+            for _ in 0..<4 { try await tui.send("Tab") }  // Height
             try await tui.waitFor("›Height")
-            try tui.send("l")
+            try await tui.send("l")
             try await tui.waitFor(all: ["Height history (↑↓ choose", "›"])
-            try tui.send("d")
+            try await tui.send("d")
             try await tui.waitFor("Remove this height?")
-            try tui.send("y")
+            try await tui.send("y")
             try await tui.waitUntil("the entry removed and synced") {
                 $0.contains { $0.contains("Removed 183.0 cm; u undoes it.") }
                     && $0.contains { $0.contains("No height history yet.") } && $0.title.contains("● synced")
             }
             #expect(try await server.snapshot().heightEntries == [])
 
-            try tui.send("u")
+            try await tui.send("u")
             try await tui.waitUntil("the entry back and synced") {
                 $0.contains { $0.contains("Undid the removal of the height 183.0 cm of") }
                     && $0.contains { $0.contains("183.0 cm") && !$0.contains("Undid") }
@@ -197,14 +165,14 @@ extension TerminalHabitsEndToEndTests {
             defer { tui.kill() }
             try await waitForProfile(tui) { $0.contains { $0.contains("80.2 kg · today") } }
 
-            for _ in 0..<5 { try tui.send("Tab") }  // Weight
+            for _ in 0..<5 { try await tui.send("Tab") }  // Weight
             try await tui.waitFor(all: ["›Weight", "Weight history", "80.2 kg  manual"])
-            try tui.send("Enter")
-            try tui.send("C-u")
-            try tui.paste("176 lb")
-            try tui.send("Enter")
+            try await tui.send("Enter")
+            try await tui.send("C-u")
+            try await tui.paste("176 lb")
+            try await tui.send("Enter")
             try await tui.waitFor("176 lb *")
-            try tui.send("C-s")
+            try await tui.send("C-s")
             try await tui.waitUntil("the weight logged and synced") { rows in
                 rows.contains { $0.contains("Weight saved.") } && rows.contains { $0.contains("79.8 kg  manual") }
                     && rows.title.contains("● synced") && !rows.title.contains("pending")
@@ -212,11 +180,11 @@ extension TerminalHabitsEndToEndTests {
             #expect(try await server.snapshot().weightEntries.sorted() == [79.83, 80.2])
 
             // Its own list: the newest removed, and undone.
-            try tui.send("l")
+            try await tui.send("l")
             try await tui.waitFor(all: ["Weight history (↑↓ choose", "›"])
-            try tui.send("d")
+            try await tui.send("d")
             try await tui.waitFor("Remove this weight?")
-            try tui.send("y")
+            try await tui.send("y")
             try await tui.waitUntil("the weight removed and synced") { rows in
                 rows.contains { $0.contains("Removed 79.8 kg; u undoes it.") } && rows.title.contains("● synced")
                     && !rows.title.contains("pending")
@@ -238,15 +206,15 @@ extension TerminalHabitsEndToEndTests {
             let tui = try e2e.openTUI(server: server)
             defer { tui.kill() }
             try await waitForProfile(tui) { $0.contains { $0.contains("80.1 kg") } }
-            for _ in 0..<5 { try tui.send("Tab") }  // Weight
+            for _ in 0..<5 { try await tui.send("Tab") }  // Weight
             try await tui.waitFor("›Weight")
-            try tui.send("p")
+            try await tui.send("p")
             try await tui.waitFor(all: [
                 "Weight · 4 weeks", "Latest 80.1 kg on", "a week over the last 4 weeks", "readings",
             ])
-            try tui.send("Right")
+            try await tui.send("Right")
             try await tui.waitFor(all: ["Weight · 3 months", "over the last 3 months"])
-            try tui.send("Escape")
+            try await tui.send("Escape")
             try await tui.waitUntil("the profile again") { rows in
                 rows.contains { $0.contains("›Weight") } && !rows.contains { $0.contains("Weight · 3 months") }
             }
@@ -277,7 +245,7 @@ extension TerminalHabitsEndToEndTests {
             try await tui.waitUntil("the synced profile") {
                 $0.title.contains("● synced") && $0.contains { $0.contains("›Name") }
             }
-            try tui.send("p")
+            try await tui.send("p")
             let shown = try await tui.waitUntil("the goal with its predicted day") { rows in
                 let plot = rows.filter { $0.dropFirst().dropLast().contains { "┤│".contains($0) } }.count
                 let goalLine = rows.contains {
@@ -299,4 +267,33 @@ extension TerminalHabitsEndToEndTests {
             #expect(shown.contains("Goal 75.0 kg by \(by)") == (width >= 80), "\(shown)")
         }
     }
+}
+
+/// In `shell`, at its prompt: starts the editor (`command`), types a draft name, stops the editor with
+/// Ctrl-Z (the shell's prompt comes back and says it stopped), and brings it back with `fg`, repainted
+/// with its draft. Locally and over SSH.
+func stopWithCtrlZAndResume(_ shell: TmuxSession, command: String) async throws {
+    try await shell.type(command)
+    try await shell.send("Enter")
+    try await waitForProfile(shell)
+
+    try await shell.editField("Name", typing: " Smith", draft: "Jane Doe Smith")
+
+    try await shell.send("C-z")
+    try await shell.waitUntil("the shell's prompt after the stop") { rows in
+        !rows.contains { $0.contains("Physical") }
+            && rows.contains { $0.contains("Stopped") || $0.contains("stopped") } && rows.endsWithPrompt
+    }
+    try await shell.type("fg")
+    try await shell.send("Enter")
+    try await shell.waitUntil("the editor repainted with the draft") {
+        $0.title.contains(EndToEnd.email) && $0.field("Name")?.contains("Jane Doe Smith *") == true
+            && $0.contains { $0.contains("Physical") }
+    }
+}
+
+/// The profile at 40×12, the boxes stacked, the bio focused, the footer still offering help.
+func isStackedAt40x12(_ rows: [String]) -> Bool {
+    rows.count == 12 && rows.contains { $0.hasPrefix("┌─ Profile") } && rows.contains { $0.contains("›Bio") }
+        && rows.last?.contains("? help") == true
 }

@@ -60,8 +60,7 @@ struct BadInputCLITests {
 
     @Test func everyCommandLineFieldRefusesItsBadValuesNamingTheFieldAndTheRule() async throws {
         try await withDevServer { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+            try await withCLI(server, registered: true) { cli in
                 var rows = Self.commandLine
                 for (name, email, birth, field) in [
                     ("register: future date of birth", "x@example.com", "2999-01-01", "Date of birth"),
@@ -88,8 +87,7 @@ struct BadInputCLITests {
     /// A name that is not UTF-8 (`Ana \xff\xfe`) is refused like any bad name.
     @Test func aNameThatIsNotUTF8IsRefused() async throws {
         try await withDevServer { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+            try await withCLI(server, registered: true) { cli in
                 let result = try await cli.runner.run(bytes: [
                     Array("profile".utf8), Array("set".utf8), Array("--name".utf8),
                     [0x41, 0x6E, 0x61, 0x20, 0xFF, 0xFE],
@@ -104,8 +102,7 @@ struct BadInputCLITests {
 
     @Test func plainModeAnswersEachBadValueWithItsFieldAndRuleAndSavesNothing() async throws {
         try await withDevServer { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+            try await withCLI(server, registered: true) { cli in
                 for (line, said) in [
                     ("set weight 700", "Weight must be between 2 and 635 kg"),
                     ("set weight abc", "Weight must be a number"),
@@ -128,8 +125,7 @@ struct BadInputCLITests {
     /// nothing.
     @Test func badCSVFilesNameTheLineAndTheRuleAndQueueNothing() async throws {
         try await withDevServer { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+            try await withCLI(server, registered: true) { cli in
                 let files: [(case: String, content: [UInt8], said: String)] = [
                     ("broken quoting", Array("date,weight\n2025-03-01,80.5\n\"2025-03-02,81\n".utf8), "line 3"),
                     (

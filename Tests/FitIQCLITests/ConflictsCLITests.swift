@@ -9,8 +9,7 @@ struct ConflictsCLITests {
     @Test(arguments: DevServerConfiguration.ResponseShape.allCases)
     func aNameChangedOnTwoMachinesIsHeldUntilResolved(shape: DevServerConfiguration.ResponseShape) async throws {
         try await withDevServer(TestDevServer.configuration(shape: shape)) { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+            try await withCLI(server, registered: true) { cli in
                 let other = try #require(try await cli.otherMachine())
 
                 // This machine edits offline; the other machine changes the name on the server meanwhile.
@@ -55,8 +54,7 @@ struct ConflictsCLITests {
     @Test func takingTheServersHeightDropsThisMachinesEdit() async throws {
         let shape = DevServerConfiguration.ResponseShape.real
         try await withDevServer(TestDevServer.configuration(shape: shape)) { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+            try await withCLI(server, registered: true) { cli in
                 #expect(try await cli.run(["height", "set", "170 cm"]).status == 0)
                 let other = try #require(try await cli.otherMachine())
 

@@ -26,9 +26,8 @@ struct GoalsAndSummaryCLITests {
     }
 
     @Test func theIssuesRowsGiveTheScalesValueInPlainMode() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 let today = CalendarDate(containing: Date(), in: .utc)
                 // Monthly, 90 → 78 kg over a year: about 78 kg, −0.23 kg a week (shown to a tenth).
                 let monthly = (0...12).map { month in (today.adding(days: -30 * (12 - month)), 90 - Double(month)) }
@@ -122,9 +121,8 @@ struct GoalsAndSummaryCLITests {
     }
 
     @Test func aGoalIsSetShownListedAndClearedAndBadOnesAreRefusedWithTheRule() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 let today = CalendarDate(containing: Date(), in: .utc)
                 for days in [40, 20, 1] {
                     let logged = try await cli.run(

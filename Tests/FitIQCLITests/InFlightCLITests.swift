@@ -6,9 +6,8 @@ import Testing
 struct InFlightCLITests {
     @Test(arguments: ["0", "33", "eight", "-1", "\u{1B}[2J"])
     func aValueOutsideTheRuleIsRefusedNamingTheVariable(value: String) async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 var runner = cli.runner
                 runner.environment["FITIQ_SYNC_IN_FLIGHT"] = value
 
@@ -25,9 +24,8 @@ struct InFlightCLITests {
     }
 
     @Test func oneAtATimeStillSendsEveryEntry() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 var runner = cli.runner
                 runner.environment["FITIQ_SYNC_IN_FLIGHT"] = "1"
                 for day in 1...5 {

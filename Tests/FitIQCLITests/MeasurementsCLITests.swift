@@ -8,9 +8,8 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct MeasurementsCLITests {
     @Test func weightAndBodyFatAreLoggedCorrectedAndDeletedAndReachAnotherMachine() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 #expect(try await cli.run(["height", "set", "180 cm"]).status == 0)
 
                 let pounds = try await cli.run(["weight", "set", "176.4", "lb"])
@@ -59,9 +58,8 @@ struct MeasurementsCLITests {
     }
 
     @Test func aWeightOutOfRangeOrInAnUnknownUnitIsRefusedAndNothingIsQueued() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 for (words, rule) in [
                     (["weight", "set", "700"], "Weight must be between 2 and 635 kg"),
                     (["weight", "set", "72", "stone"], "Weight must be a number with an optional unit"),

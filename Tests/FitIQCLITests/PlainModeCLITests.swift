@@ -6,9 +6,8 @@ import Testing
 /// Plain mode (`--plain`, `TERM` unset or `dumb`, `FITIQ_PLAIN=1`) read from a pipe, against the development server.
 struct PlainModeCLITests {
     @Test func aNameSetAndSavedThroughAPipeReachesTheServer() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
 
                 let run = try await cli.run(["--plain"], input: "set name Plain Person\nsave\nquit\n")
 
@@ -33,9 +32,8 @@ struct PlainModeCLITests {
     }
 
     @Test func aBadHeightGivesTheRuleAndSendsNothing() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 var dumb = cli.runner
                 dumb.environment["TERM"] = "dumb"  // chosen without --plain
 
@@ -57,9 +55,8 @@ struct PlainModeCLITests {
 
     /// `ssh host fitiq-tui < script` has no TERM at all: plain mode, not an error about the terminal.
     @Test func withNoTerminalTypePlainModeStartsWithoutTheFlag() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 #expect(cli.runner.environment["TERM"] == nil)
 
                 let run = try await cli.run([], input: "show\nquit\n")
@@ -74,9 +71,8 @@ struct PlainModeCLITests {
     }
 
     @Test func weightAndBodyFatAreSetSavedAndListedWithTheEditorsFields() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
 
                 let run = try await cli.run(
                     ["--plain"],
@@ -106,9 +102,8 @@ struct PlainModeCLITests {
     }
 
     @Test func trendSaysWhatTheChartShowsThenTheGoalAndTheTableByWeek() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 let today = CalendarDate(containing: Date(), in: .utc)
                 for (daysAgo, kilograms) in [(20, "82.0"), (13, "81.2"), (12, "81.0"), (6, "80.1"), (1, "79.5")] {
                     let day = today.adding(days: -daysAgo).description
@@ -147,9 +142,8 @@ struct PlainModeCLITests {
     }
 
     @Test func unsavedEditsAtTheEndOfInputAreNotSavedAndItSaysSo() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 var plain = cli.runner
                 plain.environment["FITIQ_PLAIN"] = "1"
 
@@ -164,9 +158,8 @@ struct PlainModeCLITests {
     }
 
     @Test func signingInWorksInPlainModeWithThePasswordFromThePipe() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 #expect(try await cli.run(["logout"]).status == 0)
 
                 let run = try await cli.run(

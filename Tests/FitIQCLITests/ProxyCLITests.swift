@@ -42,7 +42,7 @@ struct ProxyCLITests {
     }
 
     @Test func aSyncGoesThroughTheProxyInTheEnvironmentAndPastItForNoProxy() async throws {
-        try await withDevServer() { server in
+        try await withDevServer { server in
             try await withCLI(server) { cli in
                 let proxy = try await Self.tinyproxy(in: cli.folder)
                 defer { Task { await proxy.stop() } }
@@ -68,9 +68,8 @@ struct ProxyCLITests {
     }
 
     @Test func aProxyThatIsNotThereIsNamedWithoutItsPassword() async throws {
-        try await withDevServer() { server in
-            try await withCLI(server) { cli in
-                #expect(try await cli.register().status == 0)
+        try await withDevServer { server in
+            try await withCLI(server, registered: true) { cli in
                 let port = try Loopback.freePort()
                 var offline = cli
                 offline.runner.environment["http_proxy"] = "http://ana:s3cret-pass@127.0.0.1:\(port)"
@@ -110,7 +109,7 @@ struct ProxyCLITests {
     /// socat speaks TLS in front of the development server with a certificate of a CA made here:
     /// refused until `SSL_CERT_FILE` names that CA.
     @Test func aServerSignedByACAOfItsOwnIsTrustedOnlyThroughSSLCertFile() async throws {
-        try await withDevServer() { server in
+        try await withDevServer { server in
             try await withCLI(server) { cli in
                 let folder = cli.folder
                 let tool = CommandRunner(

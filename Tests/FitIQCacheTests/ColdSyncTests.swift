@@ -12,9 +12,7 @@ struct ColdSyncTests {
         try await withTemporaryDirectory { (root: URL) async throws in
             let machines = Machines(root: root)
             let (clock, backend) = (machines.clock, machines.backend)
-            let first = try await machines.signedIn()
-            let seeded = machines.syncedHistory(3_000)
-            try await first.store.update { $0.history.entries = seeded }
+            let first = try await machines.signedIn(withSyncedHistory: 3_000)
 
             // Another process: the edit, then its push (conflict check, PUT, acknowledgement).
             let cold = try #require(try await machines.accounts().current())
@@ -35,7 +33,8 @@ struct ColdSyncTests {
             // logged (weight, body fat).
             let newest = clock.date()
             await backend.setEntries([
-                RemoteProgressEntry(id: "p-0", type: "height", quantity: 170, loggedAt: seeded[0].loggedAt),
+                RemoteProgressEntry(
+                    id: "p-0", type: "height", quantity: 170, loggedAt: machines.syncedHistory(1)[0].loggedAt),
                 RemoteProgressEntry(id: "elsewhere", type: "height", quantity: 171.5, loggedAt: newest),
             ])
             let again = try #require(try await machines.accounts().current())
@@ -55,9 +54,7 @@ struct ColdSyncTests {
         try await withTemporaryDirectory { (root: URL) async throws in
             let machines = Machines(root: root)
             let (clock, backend) = (machines.clock, machines.backend)
-            let first = try await machines.signedIn()
-            let seeded = machines.syncedHistory(500)
-            try await first.store.update { $0.history.entries = seeded }
+            let first = try await machines.signedIn(withSyncedHistory: 500)
             // An entry a year back, logged without sending: far older than the latest entries.
             let today = CalendarDate(containing: clock.date(), in: .utc)
             try await first.logHeight(168.5, on: today.adding(days: -365))
@@ -97,6 +94,14 @@ private struct Machines {
             server: TestHarness.server, apiKey: nil,
             directory: JSONFileAccountDirectory(paths: CachePaths(root: root), now: { clock.date() }),
             backend: Backend(auth: backend, profiles: backend, progress: backend), environment: environment)
+    }
+
+    /// The backend's user, signed in by a first process, with `count` synced entries in its history.
+    func signedIn(withSyncedHistory count: Int) async throws -> Account {
+        let account = try await signedIn()
+        let seeded = syncedHistory(count)
+        try await account.store.update { $0.history.entries = seeded }
+        return account
     }
 
     /// The backend's user, signed in by a first process.

@@ -16,6 +16,25 @@ struct ConflictTests {
         return remote
     }
 
+    /// A synced account whose name was edited here ("Jane Local") and elsewhere ("Jane Server").
+    private func nameConflict() throws -> AccountState {
+        var state = syncedState()
+        try editName(&state, "Jane Local")
+        state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
+        return state
+    }
+
+    /// The metadata the next delivery sends (a `PUT /users/me`); fails the test when it sends another.
+    private func sentMetadata(_ state: inout AccountState) throws -> ProfileMetadata {
+        let delivered = state.deliverNext()
+        guard case .updateMetadata(let sent, _) = try #require(delivered) else {
+            throw ExpectedPUT()
+        }
+        return sent
+    }
+
+    private struct ExpectedPUT: Error {}
+
     private func editName(_ state: inout AccountState, _ name: String) throws {
         var metadata = try #require(state.profile?.metadata)
         metadata.name = name
@@ -23,9 +42,7 @@ struct ConflictTests {
     }
 
     @Test func aFieldTheServerChangedSinceTheEditIsHeldWithBothValues() throws {
-        var state = syncedState()
-        try editName(&state, "Jane Local")
-        state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
+        var state = try nameConflict()
         #expect(state.pending.conflicts == [FieldConflict(field: "name", local: "Jane Local", server: "Jane Server")])
         // The local value stays on screen, and nothing overwrites the server's name until it is resolved.
         #expect(state.profile?.metadata.name == "Jane Local")
@@ -40,10 +57,7 @@ struct ConflictTests {
         metadata.bio = "Swimmer"
         state.editMetadata(metadata, now: start)
         state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
-        let delivered = state.deliverNext()
-        guard case .updateMetadata(let sent, _) = try #require(delivered) else {
-            Issue.record("expected a PUT"); return
-        }
+        let sent = try sentMetadata(&state)
         #expect(sent.name == "Jane Server")
         #expect(sent.bio == "Swimmer")
         // The conflicted field stays queued after the PUT is acknowledged.
@@ -67,11 +81,7 @@ struct ConflictTests {
         try editName(&state, "Jane Local")
         state.mergeServerProfile(serverWith(), identity: identity, now: start)
         #expect(state.pending.conflicts.isEmpty)
-        let delivered = state.deliverNext()
-        guard case .updateMetadata(let sent, _) = try #require(delivered) else {
-            Issue.record("expected a PUT")
-            return
-        }
+        let sent = try sentMetadata(&state)
         #expect(sent.name == "Jane Local")
     }
 
@@ -135,17 +145,11 @@ struct ConflictTests {
     }
 
     @Test func keepingLocalSendsThisMachinesValue() throws {
-        var state = syncedState()
-        try editName(&state, "Jane Local")
-        state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
+        var state = try nameConflict()
         let resolved = state.resolve("name", keepLocal: true)
         #expect(resolved)
         #expect(state.pending.conflicts.isEmpty)
-        let delivered = state.deliverNext()
-        guard case .updateMetadata(let sent, _) = try #require(delivered) else {
-            Issue.record("expected a PUT")
-            return
-        }
+        let sent = try sentMetadata(&state)
         #expect(sent.name == "Jane Local")
         #expect(state.outbox.isEmpty)
         // Resolving again is a no-op: there is nothing left to resolve.
@@ -154,9 +158,7 @@ struct ConflictTests {
     }
 
     @Test func takingTheServersValueDropsTheLocalEdit() throws {
-        var state = syncedState()
-        try editName(&state, "Jane Local")
-        state.mergeServerProfile(serverWith(name: "Jane Server"), identity: identity, now: start)
+        var state = try nameConflict()
         let resolved = state.resolve("name", keepLocal: false)
         #expect(resolved)
         #expect(state.profile?.metadata.name == "Jane Server")

@@ -136,11 +136,7 @@ struct OutboxTests {
     }
 
     @Test func aRejectedEditStaysVisibleAndBlocksNothing() throws {
-        var state = syncedState()
-        var metadata = try #require(state.profile?.metadata)
-        metadata.languageCode = "tlh"
-        state.editMetadata(metadata, now: start)
-        state.record(.height, 181, measuredAt: start, source: .manual)
+        var state = try syncedStateWithEditAndHeight { $0.languageCode = "tlh" }
         state.deliverNext(.rejected("Unsupported language"))
         #expect(state.profile?.languageCode == "tlh")
         #expect(state.pending.rejectedCount == 1)
@@ -209,11 +205,7 @@ struct OutboxTests {
     }
 
     @Test func pullKeepsFieldsWithPendingEditsAndTakesTheRest() throws {
-        var state = syncedState()
-        var metadata = try #require(state.profile?.metadata)
-        metadata.name = "Local name"
-        state.editMetadata(metadata, now: start)
-        state.record(.height, 181, measuredAt: start, source: .manual)
+        var state = try syncedStateWithEditAndHeight { $0.name = "Local name" }
         var remote = TestHarness.serverProfile
         remote.metadata.name = "Server name"
         remote.metadata.bio = "Server bio"
@@ -343,4 +335,14 @@ extension AccountState {
     private mutating func setHealthBiologicalSexNoop() {
         outbox.physical?.includesBiologicalSex = true
     }
+}
+
+/// A synced account with a metadata edit (`edit`) and a height of 181 cm queued, in that order.
+private func syncedStateWithEditAndHeight(_ edit: (inout ProfileMetadata) -> Void) throws -> AccountState {
+    var state = syncedState()
+    var metadata = try #require(state.profile?.metadata)
+    edit(&metadata)
+    state.editMetadata(metadata, now: start)
+    state.record(.height, 181, measuredAt: start, source: .manual)
+    return state
 }

@@ -28,9 +28,7 @@ struct ProgressWindowTests {
     @Test func aServerAnswering429ToOnePostNarrowsTheEnginesWindow() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        for day in 1...16 {
-            try await account.logHeight(160 + Double(day) / 10, on: CalendarDate(year: 2026, month: 9, day: day))
-        }
+        try await account.logSeptemberHeights(16)
         try await account.engine.drain()  // the newest height's PATCH and 16 posts, nothing refused
         await harness.backend.clearRequests()
         #expect(await account.engine.progressPostsInFlight == 8)
@@ -55,9 +53,7 @@ struct ProgressWindowTests {
     @Test func postsAreClaimedAndAcknowledgedFourWindowsPerCacheWrite() async throws {
         let harness = TestHarness(progressPostsInFlight: 1)
         let account = try await harness.signedIn()
-        for day in 1...5 {
-            try await account.logHeight(160 + Double(day) / 10, on: CalendarDate(year: 2026, month: 9, day: day))
-        }
+        try await account.logSeptemberHeights(5)
         let store = harness.store(of: account)
         let before = await store.saveCount
         try await account.engine.drain()

@@ -422,9 +422,7 @@ struct SyncEngineTests {
     @Test func manyHeightEntriesGoInBatchesOfFewCacheWrites() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        for day in 1...20 {
-            try await account.logHeight(160 + Double(day) / 10, on: CalendarDate(year: 2026, month: 9, day: day))
-        }
+        try await account.logSeptemberHeights(20)
         let store = harness.store(of: account)
         let before = await store.saveCount
         try await account.engine.drain()

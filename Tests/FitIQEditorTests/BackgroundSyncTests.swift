@@ -27,9 +27,7 @@ struct BackgroundSyncTests {
     }
 
     @Test func aSavesPushSendsItWithoutReadingTheProfileOrTheHistoryAfter() async throws {
-        let run = try await SyncRun.start()
-        try await run.log.next("the first sync's end") { $0.isSyncEnd }
-        try await run.harness.clock.waitForSleepers(1)
+        let run = try await SyncRun.startedAndAsleep()
         #expect(try await run.account.updateMetadata(bio: "Saved in the editor") != nil)
         let before = await run.harness.backend.requests.count
 
@@ -56,9 +54,7 @@ struct BackgroundSyncTests {
     }
 
     @Test func withoutARequestItSyncsWhenTheIntervalHasPassed() async throws {
-        let run = try await SyncRun.start()
-        try await run.log.next("the first sync's end") { $0.isSyncEnd }
-        try await run.harness.clock.waitForSleepers(1)
+        let run = try await SyncRun.startedAndAsleep()
 
         // Short of the interval the sync still sleeps; at the interval it runs.
         run.harness.clock.advance(by: BackgroundSync.interval - .seconds(1))
@@ -109,6 +105,15 @@ struct SyncRun {
     let log: EventLog
     let sync: BackgroundSync
     let task: Task<Void, Never>
+
+    /// ``start(watch:afterRound:)``, then waits for the first sync's end and for the sync to sleep
+    /// until the next.
+    static func startedAndAsleep() async throws -> SyncRun {
+        let run = try await start()
+        try await run.log.next("the first sync's end") { $0.isSyncEnd }
+        try await run.harness.clock.waitForSleepers(1)
+        return run
+    }
 
     static func start(
         watch: (any CacheWatch)? = nil, afterRound: (@Sendable (Account) async -> Void)? = nil
