@@ -175,6 +175,21 @@ public struct EndToEnd: Sendable {
         return Array(execs.dropFirst()) + forks
     }
 
+    /// Opens the editor against `server` for the account signed in here, and waits for its synced
+    /// profile (and for `also`); the caller kills the session.
+    public func openEditor(on server: TestDevServer, waitingAlsoFor also: ([String]) -> Bool = { _ in true })
+        async throws -> TmuxSession
+    {
+        let tui = try openTUI(server: server)
+        do {
+            try await waitForProfile(tui, also: also)
+        } catch {
+            tui.kill()
+            throw error
+        }
+        return tui
+    }
+
     /// Runs `fitiq-tui` with `arguments` in a fresh tmux server (100×30), as ``openTUI(server:)`` does.
     public func openTUI(
         arguments: [String], extraEnvironment: [String: String] = [:], tracingProcesses: Bool = false,

@@ -83,9 +83,8 @@ struct EndToEndTests {
             #expect(try await e2e.register(on: server).status == 0)
             let before = try await server.snapshot()
             #expect(before.heightCm == nil)
-            let tui = try e2e.openTUI(server: server)
+            let tui = try await e2e.openEditor(on: server)
             defer { tui.kill() }
-            try await waitForProfile(tui)
 
             try await tui.send("Tab", "Tab")
             try await tui.waitUntil("focus on the unit system") {

@@ -389,12 +389,7 @@ final class FaultWorld: Sendable {
         -> Bool
     {
         let text = FaultEndToEndTests.text(value)
-        try await editor.send("Enter")
-        try await editor.waitFor("Enter confirm")
-        try await editor.send("C-u")
-        try await editor.type("\(text) cm")
-        try await editor.send("Enter")
-        try await editor.waitFor("\(text) cm *")
+        try await editor.editField("Height", replacing: true, typing: "\(text) cm")
         if let moment {
             let program = ProcessTree.descendants(of: editor.panePID).first {
                 ProcessTree.name(of: $0)?.hasPrefix("fitiq-tui") == true

@@ -128,9 +128,9 @@ extension TerminalHabitsEndToEndTests {
             #expect(try await e2e.register(on: server).status == 0)
             #expect(try await e2e.cli(["height", "set", "183 cm"]).status == 0)
             #expect(try await server.snapshot().heightEntries == [183])
-            let tui = try e2e.openTUI(server: server)
+            let tui = try await e2e.openEditor(
+                on: server, waitingAlsoFor: { $0.contains { $0.contains("183.0 cm  manual") } })
             defer { tui.kill() }
-            try await waitForProfile(tui) { $0.contains { $0.contains("183.0 cm  manual") } }
 
             for _ in 0..<4 { try await tui.send("Tab") }  // Height
             try await tui.waitFor("›Height")
@@ -161,9 +161,9 @@ extension TerminalHabitsEndToEndTests {
         try await withEndToEnd { e2e, server in
             #expect(try await e2e.register(on: server).status == 0)
             #expect(try await e2e.cli(["weight", "set", "80.2 kg"]).status == 0)
-            let tui = try e2e.openTUI(server: server)
+            let tui = try await e2e.openEditor(
+                on: server, waitingAlsoFor: { $0.contains { $0.contains("80.2 kg · today") } })
             defer { tui.kill() }
-            try await waitForProfile(tui) { $0.contains { $0.contains("80.2 kg · today") } }
 
             for _ in 0..<5 { try await tui.send("Tab") }  // Weight
             try await tui.waitFor(all: ["›Weight", "Weight history", "80.2 kg  manual"])
@@ -203,9 +203,8 @@ extension TerminalHabitsEndToEndTests {
                 let day = today.adding(days: -daysAgo).description
                 #expect(try await e2e.cli(["weight", "set", kilograms, "--date", day, "--no-sync"]).status == 0)
             }
-            let tui = try e2e.openTUI(server: server)
+            let tui = try await e2e.openEditor(on: server, waitingAlsoFor: { $0.contains { $0.contains("80.1 kg") } })
             defer { tui.kill() }
-            try await waitForProfile(tui) { $0.contains { $0.contains("80.1 kg") } }
             for _ in 0..<5 { try await tui.send("Tab") }  // Weight
             try await tui.waitFor("›Weight")
             try await tui.send("p")

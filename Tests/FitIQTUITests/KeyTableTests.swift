@@ -53,19 +53,23 @@ struct KeyTableTests {
         return panel.map { $0.replacing("│", with: " ") }.joined(separator: "\n")
     }
 
+    /// Whether `key` does anything in `state`: an effect, or a change anyone can see.
+    static func acts(_ key: Key, on state: AppState) -> Bool {
+        var after = state
+        let effects = update(&after, .input(.key(key)))
+        return !effects.isEmpty || after.profile != state.profile || after.overlay != state.overlay
+            || after.historySelection != state.historySelection || after.lower != state.lower
+            || after.shouldQuit != state.shouldQuit || after.detailsScroll != state.detailsScroll
+            || after.message?.text != state.message?.text || after.screen != state.screen
+            || after.progress != state.progress || after.helpScroll != state.helpScroll
+    }
+
     @Test func everyKeyTheProfileScreenActsOnIsInTheHelp() {
         let help = Self.helpText()
         var acted = 0
         for (place, state) in Self.places() {
             for key in Self.candidates {
-                var after = state
-                let effects = update(&after, .input(.key(key)))
-                let changed =
-                    !effects.isEmpty || after.profile != state.profile || after.overlay != state.overlay
-                    || after.historySelection != state.historySelection || after.lower != state.lower
-                    || after.shouldQuit != state.shouldQuit || after.detailsScroll != state.detailsScroll
-                    || after.message?.text != state.message?.text
-                guard changed else { continue }
+                guard Self.acts(key, on: state) else { continue }
                 acted += 1
                 let named = Self.names(of: key).contains { name in
                     help.split(separator: "\n").contains { line in
@@ -147,13 +151,7 @@ struct KeyTableTests {
             let bindings = KeyTable.all.filter { $0.place == place }
             let anyOther = bindings.contains(where: \.isAnyOtherKey)
             for key in Self.candidates {
-                var after = state
-                let effects = update(&after, .input(.key(key)))
-                let changed =
-                    !effects.isEmpty || after.overlay != state.overlay || after.profile != state.profile
-                    || after.screen != state.screen || after.progress != state.progress
-                    || after.shouldQuit != state.shouldQuit || after.helpScroll != state.helpScroll
-                guard changed else { continue }
+                guard Self.acts(key, on: state) else { continue }
                 let bound = (bindings + KeyTable.anywhere).contains { $0.keys.contains(key) }
                 let typed: Bool = {
                     if case .character = key { return true }
