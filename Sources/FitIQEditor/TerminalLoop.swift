@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 import FitIQTUI
 
 #if canImport(FoundationEssentials)
@@ -85,11 +86,12 @@ struct TerminalLoop {
                 screen.suspend()
                 screen.invalidate()
             case .editExternally(let field, let text):
-                var outcome = ExternalEditOutcome.failed("The editor did not run.")
+                var outcome = ExternalEditOutcome.failed(tr("The editor did not run."))
                 screen.runOutside { outcome = externalEditor(text) }
                 inbox.post(.externalEdit(field, outcome))
             default:
-                perform(effect)
+                // The effect's task inherits the language, and says its sentences in it.
+                Localizer.$current.withValue(state.localizer) { perform(effect) }
             }
         }
     }

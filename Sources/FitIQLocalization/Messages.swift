@@ -6,18 +6,18 @@
 
 /// `id` in the current language, its `{placeholders}` filled in from `values`:
 /// `tr("Saved {field}.", ["field": label])`.
-public func tr(_ id: StaticString, _ values: KeyValuePairs<String, String> = [:]) -> String {
+public func tr(_ id: StaticString, _ values: [String: String] = [:]) -> String {
     fill(Localizer.current.text(id.description), values)
 }
 
 /// `tr` for a message whose English text alone is ambiguous: `trc("box title", "Profile")`.
-public func trc(_ context: StaticString, _ id: StaticString, _ values: KeyValuePairs<String, String> = [:]) -> String {
+public func trc(_ context: StaticString, _ id: StaticString, _ values: [String: String] = [:]) -> String {
     fill(Localizer.current.text(id.description, context: context.description), values)
 }
 
 /// The form of a message with a plural for `count`; `{count}` is `count` unless `values` names it.
 public func trn(
-    _ singular: StaticString, _ plural: StaticString, count: Int, _ values: KeyValuePairs<String, String> = [:]
+    _ singular: StaticString, _ plural: StaticString, count: Int, _ values: [String: String] = [:]
 ) -> String {
     let text = Localizer.current.text(singular.description, plural: plural.description, count: count)
     return fill(text, values, count: count)
@@ -35,12 +35,12 @@ public struct Phrase: Sendable, Hashable {
     public var text: String { Localizer.current.text(id) }
 
     /// The message in the current language, its placeholders filled in.
-    public func text(_ values: KeyValuePairs<String, String>) -> String { fill(text, values) }
+    public func text(_ values: [String: String]) -> String { fill(text, values) }
 }
 
 /// `template` with each `{name}` replaced by its value (`{{` and `}}` are braces); a placeholder
 /// without a value stays as written.
-func fill(_ template: String, _ values: KeyValuePairs<String, String>, count: Int? = nil) -> String {
+func fill(_ template: String, _ values: [String: String], count: Int? = nil) -> String {
     guard template.contains("{") || template.contains("}") else { return template }
     var result = ""
     var index = template.startIndex
@@ -55,7 +55,7 @@ func fill(_ template: String, _ values: KeyValuePairs<String, String>, count: In
             index = template.index(after: next)
         } else if character == "{", let close = template[next...].firstIndex(of: "}") {
             let name = template[next..<close]
-            if let value = values.first(where: { $0.key == name })?.value {
+            if let value = values[String(name)] {
                 result += value
             } else if name == "count", let count {
                 result += String(count)

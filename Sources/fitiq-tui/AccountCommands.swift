@@ -102,7 +102,7 @@ struct Whoami: AsyncParsableCommand {
     @Flag(help: "Print JSON: server, email, userId.") var json = false
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, machineOutput: json) { app in
             let account = try app.requireAccount()
             if json {
                 print(

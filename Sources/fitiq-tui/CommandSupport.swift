@@ -1,7 +1,9 @@
 import ArgumentParser
 import FitIQCache
+import FitIQCatalogs
 import FitIQCore
 import FitIQHTTP
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -18,23 +20,37 @@ enum Exit {
 
 /// Runs a command body with a wired app, closing it afterwards, and turns errors into a message on
 /// standard error and the documented exit code.
-func withApp(_ globals: GlobalOptions, _ body: (App) async throws -> Void) async throws {
-    try await withApp(.live(options: globals), body)
+///
+/// The body speaks the user's language (``App/localizer(environment:)``): `FITIQ_LANG`, the signed-in
+/// profile's language, then the locale variables. With `machineOutput` (`--json`, `--csv`) it speaks
+/// English: keys and values of machine output are never translated, and a value built by a sentence's
+/// formatter (a height in a conflict) keeps its decimal point.
+func withApp(
+    _ globals: GlobalOptions, machineOutput: Bool = false, _ body: (App) async throws -> Void
+) async throws {
+    try await withApp(.live(options: globals), machineOutput: machineOutput, body)
 }
 
 /// Runs a command body with the app wired from `config`.
-func withApp(_ config: AppConfig, _ body: (App) async throws -> Void) async throws {
+func withApp(
+    _ config: AppConfig, machineOutput: Bool = false, _ body: (App) async throws -> Void
+) async throws {
+    let settings = LanguageSettings(environment: config.environment)
     let app: App
     do {
         app = try await makeApp(config: config)
     } catch {
-        throw report(error)
+        // No profile yet: the environment's language.
+        throw Localizer.$current.withValue(Catalogs.embedded.localizer(settings, profile: nil)) { report(error) }
     }
-    do {
-        try await body(app)
-    } catch {
-        await app.shutdown()
-        throw report(error)
+    let localizer = machineOutput ? Localizer.english : await app.localizer(settings)
+    try await Localizer.$current.withValue(localizer) {
+        do {
+            try await body(app)
+        } catch {
+            await app.shutdown()
+            throw report(error)
+        }
     }
     await app.shutdown()
 }

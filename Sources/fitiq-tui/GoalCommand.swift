@@ -61,7 +61,7 @@ struct GoalCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            try await withApp(globals) { app in
+            try await withApp(globals, machineOutput: json) { app in
                 let account = try app.requireAccount()
                 if json { return print(Output.json(Output.GoalJSON.list(try await account.goals()))) }
                 let units = try await account.view().profile?.preferredUnitSystem ?? .metric

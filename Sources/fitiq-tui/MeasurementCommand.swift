@@ -146,7 +146,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await withApp(globals) { app in
+            try await withApp(globals, machineOutput: json || csv) { app in
                 let account = try app.requireAccount()
                 do {
                     _ = try await withDeadline(seconds: 10) { try await account.history(of: metric, refresh: true) }

@@ -20,7 +20,7 @@ struct ProfileCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON (keys as documented in the README).") var json = false
 
         func run() async throws {
-            try await withApp(globals) { app in
+            try await withApp(globals, machineOutput: json) { app in
                 let account = try app.requireAccount()
                 var view = try await account.view()
                 do {

@@ -53,7 +53,7 @@ struct SummaryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, machineOutput: json || csv) { app in
             let account = try app.requireAccount()
             guard let series = MeasurementSeries.named(metric), let period = SummaryPeriod(rawValue: by) else { return }
             let zone = LocalZone.system

@@ -72,7 +72,7 @@ struct StatusCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, machineOutput: json) { app in
             let account = try app.requireAccount()
             let status = try await account.status()
             print(json ? Output.json(Output.status(status)) : Output.statusText(status))

@@ -1,7 +1,9 @@
 import FitIQCache
+import FitIQCatalogs
 import FitIQCore
 import FitIQEditor
 import FitIQHealth
+import FitIQLocalization
 import FitIQTUI
 import NcursesTerminal
 
@@ -52,7 +54,8 @@ enum TUILauncher {
                 measurementFile: { [zone = accounts.environment.timeZone] path, progress in
                     try MeasurementCSVFile.read(URL(fileURLWithPath: path), zone: zone, progress: progress)
                 },
-                cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment)))
+                cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment),
+                language: EditorLanguage(settings: LanguageSettings(environment: environment), catalogs: .embedded)))
         var firstState = await loop.initialState(size: (0, 0))
         if let notice { firstState.message = (notice, false) }
         let initial = firstState

@@ -30,7 +30,8 @@ for catalog in po/*.po; do
     esac
     # msgcmp: every template message is in the catalog; the reverse: no entry the template lacks.
     if ! msgcmp --use-untranslated po/"$(basename "$catalog")" po/fitiq-tui.pot; then status=1; fi
-    extra=$(msgcomm --less-than=2 --unique "$catalog" po/fitiq-tui.pot 2>/dev/null | grep -c '^msgid ' || true)
+    extra=$(msgcomm --no-wrap --less-than=2 --unique "$catalog" po/fitiq-tui.pot 2>/dev/null |
+        grep '^msgid ' | grep -vc '^msgid ""$' || true)
     if [ "$extra" -gt 0 ]; then
         echo "error: $catalog has $extra entries the template lacks (obsolete?): run make po" >&2
         status=1

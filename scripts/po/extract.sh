@@ -11,9 +11,9 @@ cd "$(dirname "$0")/../.."
 output=${1:-po/fitiq-tui.pot}
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
-# Sorted file names, no line numbers: the template changes only when a message does.
+# Sorted by message, no line numbers: the template changes only when a message does, not when code moves.
 find Sources -name '*.swift' | LC_ALL=C sort | xgettext --files-from=- --language=C --from-code=UTF-8 \
-    --no-wrap --add-location=file --sort-by-file --package-name=fitiq-tui --msgid-bugs-address= \
+    --no-wrap --add-location=file --sort-output --package-name=fitiq-tui --msgid-bugs-address= \
     --keyword= --keyword=tr:1 --keyword=trc:1c,2 --keyword=trn:1,2 --keyword=Phrase:1 \
     --flag=tr:1:no-c-format --flag=trc:2:no-c-format --flag=trn:1:no-c-format --flag=trn:2:no-c-format \
     --flag=Phrase:1:no-c-format --output="$raw" 2>/dev/null
