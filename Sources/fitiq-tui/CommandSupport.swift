@@ -59,7 +59,7 @@ func withApp(
 func report(_ error: any Error) -> any Error {
     if error is ExitCode || error is CleanExit { return error }
     let message = TextSanitizer.sanitize(String(describing: error))
-    printError("Error: \(message)")
+    printError(tr("Error: {message}", ["message": message]))
     switch error {
     case is SessionError: return Exit.notSignedIn
     case CorrectionError.noSuchEntry: return Exit.usage

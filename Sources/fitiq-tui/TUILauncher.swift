@@ -29,7 +29,9 @@ enum TUILauncher {
         let terminal = plain ? nil : TerminalType.resolve(environment: environment, isKnown: TerminalType.terminfoHas)
         guard let terminal, let chosen = terminal.chosen else {
             if let reason = terminal?.plainModeReason { printError(TextSanitizer.sanitize(reason)) }
-            var session = PlainMode(accounts: accounts, account: account)
+            var session = PlainMode(
+                accounts: accounts, account: account,
+                language: EditorLanguage(settings: LanguageSettings(environment: environment), catalogs: .embedded))
             await session.run()
             return
         }
