@@ -1,5 +1,6 @@
 import ArgumentParser
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -69,11 +70,15 @@ struct Login: AsyncParsableCommand {
 }
 
 func announce(_ signedIn: Accounts.SignedIn) {
-    print("Signed in as \(TextSanitizer.sanitize(signedIn.account.email)) on \(signedIn.account.key.server).")
+    print(
+        tr(
+            "Signed in as {email} on {server}.",
+            ["email": TextSanitizer.sanitize(signedIn.account.email), "server": signedIn.account.key.server]))
     if let error = signedIn.profileError {
         print(
-            "The profile could not be loaded yet (\(TextSanitizer.sanitize(String(describing: error)))); "
-                + "run `fitiq-tui sync` later.")
+            tr(
+                "The profile could not be loaded yet ({error}); run `fitiq-tui sync` later.",
+                ["error": TextSanitizer.sanitize(String(describing: error))]))
     }
 }
 
@@ -90,7 +95,7 @@ struct Logout: AsyncParsableCommand {
         try await withApp(globals) { app in
             let account = try app.requireAccount()
             try await app.requireAccounts().signOut(account, discardPending: discardPending)
-            print("Signed out; this account's cached data and tokens were deleted.")
+            print(tr("Signed out; this account's cached data and tokens were deleted."))
         }
     }
 }
@@ -108,7 +113,10 @@ struct Whoami: AsyncParsableCommand {
                 print(
                     Output.json(["server": account.key.server, "email": account.email, "userId": account.key.userId]))
             } else {
-                print("\(TextSanitizer.sanitize(account.email)) on \(account.key.server)")
+                print(
+                    tr(
+                        "{email} on {server}",
+                        ["email": TextSanitizer.sanitize(account.email), "server": account.key.server]))
             }
         }
     }

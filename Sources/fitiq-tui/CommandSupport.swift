@@ -91,7 +91,7 @@ func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
 /// After a local save: delivers it (``syncAfterWrite(_:seconds:)``), or with `--no-sync` says how it will be.
 func finishWrite(_ account: Account, noSync: Bool) async throws {
     guard noSync else { return try await syncAfterWrite(account) }
-    print("Saved locally; `fitiq-tui sync` (or the next write) sends it.")
+    print(tr("Saved locally; `fitiq-tui sync` (or the next write) sends it."))
 }
 
 /// Saves were made locally; tries to deliver them for up to `seconds` and says what is still pending.
@@ -104,8 +104,9 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
         throw error
     } catch {
         print(
-            "Saved locally; not sent yet (\(TextSanitizer.sanitize(String(describing: error)))). It will be sent by the next sync."
-        )
+            tr(
+                "Saved locally; not sent yet ({error}). It will be sent by the next sync.",
+                ["error": TextSanitizer.sanitize(String(describing: error))]))
         return
     }
     let view = try await account.view()
@@ -113,21 +114,27 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
     if !conflicts.isEmpty {
         for conflict in conflicts {
             print(
-                "Not sent: \(conflict.field) changed on the server too (here \"\(TextSanitizer.sanitize(conflict.local))\", "
-                    + "on the server \"\(TextSanitizer.sanitize(conflict.server))\"). Run `fitiq-tui resolve "
-                    + "\(conflict.field) --keep-local` or `--take-server`.")
+                tr(
+                    "Not sent: {field} changed on the server too (here \"{local}\", on the server \"{server}\"). Run `fitiq-tui resolve {field} --keep-local` or `--take-server`.",
+                    [
+                        "field": conflict.field, "local": TextSanitizer.sanitize(conflict.local),
+                        "server": TextSanitizer.sanitize(conflict.server),
+                    ]))
         }
     } else if report.isSynced {
-        print("Saved and synced.")
+        print(tr("Saved and synced."))
     } else if report.rejected > 0 {
         for change in view.pendingChanges where change.rejection != nil {
-            print("Rejected by the server: \(change.summary): \(change.rejection ?? "")")
+            print(
+                tr("Rejected by the server: {message}", ["message": change.summary + ": " + (change.rejection ?? "")]))
         }
     } else {
         let reason = report.lastError.map { " (\(TextSanitizer.sanitize($0)))" } ?? ""
         print(
-            "Saved locally; \(plural(report.pending, "change")) pending\(reason). Run `fitiq-tui sync --wait` to retry."
-        )
+            trn(
+                "Saved locally; {count} change pending{reason}. Run `fitiq-tui sync --wait` to retry.",
+                "Saved locally; {count} changes pending{reason}. Run `fitiq-tui sync --wait` to retry.",
+                count: report.pending, ["reason": reason]))
     }
 }
 
@@ -137,8 +144,4 @@ func checkingRules<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as FitIQCore.ValidationError {
         throw ArgumentParser.ValidationError(error.description)
     }
-}
-
-func plural(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }

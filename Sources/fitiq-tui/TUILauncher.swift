@@ -92,12 +92,15 @@ enum TUILauncher {
     /// The health export at `path` (already expanded), or why it cannot be imported.
     @Sendable static func openHealthExport(_ path: String) throws -> any HealthSource {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw PathProblem(description: "Path: no file at \(path).") }
+        guard stat(path, &info) == 0 else {
+            throw PathProblem(description: tr("Path: no file at {path}.", ["path": path]))
+        }
         if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw PathProblem(description: "Path: \(path) is a folder; give the export.zip or export.xml in it.")
+            throw PathProblem(
+                description: tr("Path: {path} is a folder; give the export.zip or export.xml in it.", ["path": path]))
         }
         guard access(path, R_OK) == 0 else {
-            throw PathProblem(description: "Path: \(path) cannot be read (permission denied).")
+            throw PathProblem(description: tr("Path: {path} cannot be read (permission denied).", ["path": path]))
         }
         return AppleHealthExport(url: URL(fileURLWithPath: path))
     }
