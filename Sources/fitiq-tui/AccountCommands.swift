@@ -32,9 +32,9 @@ struct Register: AsyncParsableCommand {
     func run() async throws {
         try await withApp(globals) { app in
             let accounts = try app.requireAccounts()
-            let password = try PasswordReader.read(prompt: "Choose a password: ")
-            if StandardStreams.isTerminal(0), try PasswordReader.read(prompt: "Repeat it: ") != password {
-                throw ValidationError("The two passwords differ.")
+            let password = try PasswordReader.read(prompt: tr("Choose a password: "))
+            if StandardStreams.isTerminal(0), try PasswordReader.read(prompt: tr("Repeat it: ")) != password {
+                throw ValidationError(tr("The two passwords differ."))
             }
             let signedIn = try await accounts.register(
                 email: email, password: password, name: name, dateOfBirth: dateOfBirth)
@@ -63,7 +63,7 @@ struct Login: AsyncParsableCommand {
     func run() async throws {
         try await withApp(globals) { app in
             let accounts = try app.requireAccounts()
-            let password = try PasswordReader.read(prompt: "Password for \(email): ")
+            let password = try PasswordReader.read(prompt: tr("Password for {email}: ", ["email": email]))
             announce(try await accounts.signIn(email: email, password: password, nameForNewProfile: name))
         }
     }
