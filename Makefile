@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build and the tests need (README "Try it, set up, test").
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev libcurl4-openssl-dev tinyproxy socat tmux openssh-server openssh-client python3-venv curl openssl strace man-db
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev libcurl4-openssl-dev tinyproxy socat tmux openssh-server openssh-client python3-venv curl openssl strace man-db gettext
 # Release builds (demo, install, dist, benchmarks): static Swift runtime, the fastest start
 # (docs/ncurses.md "Startup costs").
 RELEASE_FLAGS := -c release --static-swift-stdlib
@@ -21,6 +21,7 @@ STAGE := .build/stage
 ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
+.PHONY: po po-check
 .PHONY: help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-saves release security badinput faults sanitize fuzz
 
 all: build
@@ -42,6 +43,8 @@ help:
 	@echo "make badinput         random mutants of cache files and server answers; make security: the security tests alone"
 	@echo "make screenshots      regenerate screenshots/ from real runs"
 	@echo "make lint             swift format lint"
+	@echo "make po               extract po/fitiq-tui.pot from the code and merge it into po/*.po (then translate)"
+	@echo "make po-check         the template is what the code says; every catalog complete; msgfmt --check"
 	@echo "make clean            remove every build folder, virtual environment and dist/"
 
 deps:
@@ -77,7 +80,7 @@ fuzz: deps
 
 # Phases of `make test`: one debug build, and every check that needs no release program. The table of
 # how long each phase took comes at the end (scripts/test/phases.sh).
-TEST_PHASES := lint test-swift conformance badinput
+TEST_PHASES := lint po-check test-swift conformance badinput
 # `make check` (CI): `make test`, then the release program: built once, then nothing built again
 # (rebuilds), the tarball unpacked, installed and run (dist-check), and every fuzz target for a few seconds.
 CHECK_PHASES := $(TEST_PHASES) release rebuilds dist-check fuzz-quick
@@ -110,6 +113,18 @@ sanitize: deps
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Fuzz Package.swift
+
+# The catalogs (README "Languages"): po/fitiq-tui.pot extracted from the code (xgettext), merged into every
+# po/*.po (msgmerge; new and changed messages come in untranslated, so po-check fails until they are translated).
+po: deps
+	sh scripts/po/extract.sh
+	for catalog in po/*.po; do msgmerge --quiet --update --backup=none --no-wrap --no-fuzzy-matching \
+		"$$catalog" po/fitiq-tui.pot || exit 1; msgattrib --no-obsolete --no-wrap -o "$$catalog" "$$catalog" || exit 1; done
+
+# The template is what the code says, every catalog translates all of it (none fuzzy, none extra) and
+# `msgfmt --check` passes on each (scripts/po/check.sh).
+po-check: deps
+	sh scripts/po/check.sh
 
 conformance: deps
 	$(SWIFT) build --product fitiq-dev-server

@@ -18,8 +18,14 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
     ],
     targets: [
+        // The interface's languages: .po catalogs, plural rules, placeholders, language choice, decimal
+        // separators. Pure; the standard library only. Every module that says a sentence imports it.
+        .target(name: "FitIQLocalization"),
+        // The catalogs of po/, compiled in as text (Plugins/EmbedCatalogs), each read at its first use.
+        .target(name: "FitIQCatalogs", dependencies: ["FitIQLocalization"], plugins: [.plugin(name: "EmbedCatalogs")]),
+        .plugin(name: "EmbedCatalogs", capability: .buildTool()),
         // Domain, validation, ports, use cases and the sync engine. FoundationEssentials only.
-        .target(name: "FitIQCore"),
+        .target(name: "FitIQCore", dependencies: ["FitIQLocalization"]),
         // The JSON cache on disk: adapters for the store ports.
         .target(name: "FitIQCache", dependencies: ["FitIQCore"]),
         // What unit tests need, without the development server: in-memory implementations of every port,
@@ -55,7 +61,7 @@ let package = Package(
             name: "fitiq-tui",
             dependencies: [
                 "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQTUI", "FitIQEditor", "NcursesTerminal",
-                "CMalloc", "FitIQVersion",
+                "CMalloc", "FitIQVersion", "FitIQLocalization", "FitIQCatalogs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -65,10 +71,10 @@ let package = Package(
         .target(name: "FitIQVersion", plugins: [.plugin(name: "BuildVersion")]),
         .plugin(name: "BuildVersion", capability: .buildTool()),
         // Terminal UI, pure: state → update → render into a cell buffer. No ncurses.
-        .target(name: "FitIQTUI", dependencies: ["FitIQCore"]),
+        .target(name: "FitIQTUI", dependencies: ["FitIQCore", "FitIQLocalization"]),
         // The editor loop: owns the terminal (through FitIQTUI's `TerminalScreen`), runs the use cases as
         // tasks and feeds their results back as events.
-        .target(name: "FitIQEditor", dependencies: ["FitIQCore", "FitIQTUI"]),
+        .target(name: "FitIQEditor", dependencies: ["FitIQCore", "FitIQTUI", "FitIQLocalization"]),
         // ncursesw (wide-character API) for the terminal adapter.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncursesw5-dev"])]),
         // Paints cell buffers with ncurses and turns keys and resizes into events; one thread only.
@@ -97,6 +103,7 @@ let package = Package(
         ),
 
         // Fixtures are read from the source tree (#filePath), not bundled.
+        .testTarget(name: "FitIQLocalizationTests", dependencies: ["FitIQLocalization", "FitIQCatalogs"]),
         .testTarget(name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQTestBasics"], exclude: ["Fixtures"]),
         .testTarget(
             name: "FitIQCacheTests", dependencies: ["FitIQCore", "FitIQCache", "FitIQTestBasics"],
@@ -124,9 +131,14 @@ let package = Package(
                 "FitIQCore", "FitIQDevServer", "FitIQTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "FitIQTUITests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQTestBasics"]),
         .testTarget(
-            name: "FitIQEditorTests", dependencies: ["FitIQCore", "FitIQTUI", "FitIQEditor", "FitIQTestBasics"]),
+            name: "FitIQTUITests",
+            dependencies: ["FitIQCore", "FitIQTUI", "FitIQTestBasics", "FitIQLocalization", "FitIQCatalogs"]),
+        .testTarget(
+            name: "FitIQEditorTests",
+            dependencies: [
+                "FitIQCore", "FitIQTUI", "FitIQEditor", "FitIQTestBasics", "FitIQLocalization", "FitIQCatalogs",
+            ]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "FitIQTUI"]),
         .testTarget(name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQHealth", "FitIQTestBasics"]),
         .testTarget(

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 import FitIQTUI
 
 #if canImport(FoundationEssentials)
@@ -42,16 +43,19 @@ public final class EditorLoop: Sendable {
         public var cacheWatch: (any CacheWatch)?
         /// The symbols charts are drawn with.
         public var graphics: ChartGraphics
+        /// The language settings and catalogs (English only by default).
+        public var language: EditorLanguage
 
         public init(
             clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, timeZone: LocalZone, home: String?,
             healthSource: (@Sendable (String) throws -> any HealthSource)?,
             externalEditor: @escaping @Sendable (String) -> ExternalEditOutcome = { _ in
-                .failed("No editor is available here.")
+                .failed(tr("No editor is available here."))
             },
             measurementFile: MeasurementFileReader? = nil, cacheWatch: (any CacheWatch)? = nil,
-            graphics: ChartGraphics = .braille
+            graphics: ChartGraphics = .braille, language: EditorLanguage = EditorLanguage()
         ) {
+            self.language = language
             self.measurementFile = measurementFile
             self.graphics = graphics
             self.clock = clock
@@ -99,6 +103,7 @@ public final class EditorLoop: Sendable {
             server: accounts.server)
         state.canImportHealth = dependencies.healthSource != nil
         state.graphics = dependencies.graphics
+        state.language = dependencies.language
         // The overview reads no history: the whole of it follows from the background work.
         if let account = slot.account, let cached = try? await account.view() {
             state.account = cached

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 import FitIQTUI
 import Synchronization
 
@@ -106,8 +107,8 @@ final class EffectRunner: Sendable {
         case .undo:
             spawn {
                 await self.report { account in
-                    guard let step = try await account.undo() else { return "Nothing to undo." }
-                    return "Undid \(step.description)."
+                    guard let step = try await account.undo() else { return tr("Nothing to undo.") }
+                    return tr("Undid {step}.", ["step": step.description])
                 }
             }
         case .deleteEntry(let metric, let id):
@@ -115,7 +116,8 @@ final class EffectRunner: Sendable {
                 await self.report { account in
                     let removed = try await account.deleteEntry(of: metric, id: id)
                     let units = try await account.view().profile?.preferredUnitSystem ?? .metric
-                    return "Removed \(metric.format(removed.quantity, unitSystem: units)); u undoes it."
+                    return tr(
+                        "Removed {value}; u undoes it.", ["value": metric.format(removed.quantity, unitSystem: units)])
                 }
             }
         case .correctEntry(let metric, let id, let value):
@@ -123,8 +125,12 @@ final class EffectRunner: Sendable {
                 await self.report { account in
                     let (before, after) = try await account.correctEntry(of: metric, id: id, to: value)
                     let units = try await account.view().profile?.preferredUnitSystem ?? .metric
-                    return "Corrected \(metric.format(before.quantity, unitSystem: units)) to "
-                        + "\(metric.format(after.quantity, unitSystem: units)); u undoes it."
+                    return tr(
+                        "Corrected {before} to {after}; u undoes it.",
+                        [
+                            "before": metric.format(before.quantity, unitSystem: units),
+                            "after": metric.format(after.quantity, unitSystem: units),
+                        ])
                 }
             }
         case .loadProgress(let series):
@@ -145,8 +151,12 @@ final class EffectRunner: Sendable {
                     let goal = try await account.setGoal(metric, target: target, by: by)
                     try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
                     let units = try await account.view().profile?.preferredUnitSystem ?? .metric
-                    return "Goal set: \(metric.format(goal.target, unitSystem: units))"
-                        + (goal.by.map { " by \($0)" } ?? "") + ", kept on this machine."
+                    let target = metric.format(goal.target, unitSystem: units)
+                    return goal.by.map {
+                        tr(
+                            "Goal set: {target} by {day}, kept on this machine.",
+                            ["target": target, "day": $0.description])
+                    } ?? tr("Goal set: {target}, kept on this machine.", ["target": target])
                 }
             }
         case .clearGoal(let metric):
@@ -155,8 +165,8 @@ final class EffectRunner: Sendable {
                     let cleared = try await account.clearGoal(metric)
                     try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
                     return cleared
-                        ? "The \(metric.field.label.lowercased()) goal is cleared."
-                        : "There was no \(metric.field.label.lowercased()) goal."
+                        ? tr("The {measurement} goal is cleared.", ["measurement": metric.field.labelInSentence])
+                        : tr("There was no {measurement} goal.", ["measurement": metric.field.labelInSentence])
                 }
             }
         case .quit, .repaint, .suspend, .editExternally:
@@ -215,7 +225,7 @@ final class EffectRunner: Sendable {
     }
 
     private struct CSVUnavailable: Error, CustomStringConvertible {
-        var description: String { "CSV files cannot be imported here." }
+        var description: String { tr("CSV files cannot be imported here.") }
     }
 
     /// Imports the export at `path` (typed by the user), reporting progress as events; a `.csv` file
@@ -255,7 +265,7 @@ final class EffectRunner: Sendable {
             await inbox.publish(account)
             requestSync()
         } catch is CancellationError {
-            inbox.post(.healthImport(.failed("Import stopped; nothing was imported.")))
+            inbox.post(.healthImport(.failed(tr("Import stopped; nothing was imported."))))
         } catch {
             inbox.post(.healthImport(.failed(String(describing: error))))
         }

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 import FitIQTUI
 
 #if canImport(FoundationEssentials)
@@ -77,19 +78,24 @@ struct TerminalLoop {
     private func handle(
         _ event: Event, in state: inout AppState, on screen: any TerminalScreen, perform: (Effect) -> Void
     ) {
-        for effect in update(&state, event) {
-            switch effect {
-            case .repaint:
-                screen.invalidate()
-            case .suspend:
-                screen.suspend()
-                screen.invalidate()
-            case .editExternally(let field, let text):
-                var outcome = ExternalEditOutcome.failed("The editor did not run.")
-                screen.runOutside { outcome = externalEditor(text) }
-                inbox.post(.externalEdit(field, outcome))
-            default:
-                perform(effect)
+        let effects = update(&state, event)
+        // The effects speak the language of the state the event left: an effect's task inherits it and
+        // says its sentences in it, and so does the external editor's outcome.
+        Localizer.$current.withValue(state.localizer) {
+            for effect in effects {
+                switch effect {
+                case .repaint:
+                    screen.invalidate()
+                case .suspend:
+                    screen.suspend()
+                    screen.invalidate()
+                case .editExternally(let field, let text):
+                    var outcome = ExternalEditOutcome.failed(tr("The editor did not run."))
+                    screen.runOutside { outcome = externalEditor(text) }
+                    inbox.post(.externalEdit(field, outcome))
+                default:
+                    perform(effect)
+                }
             }
         }
     }

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -79,6 +80,8 @@ public struct AppState: Sendable {
     /// The first line shown of the help and of the sync details when they are longer than the screen.
     public var helpScroll = 0
     public var detailsScroll = 0
+    /// How the language is chosen (``localizer``).
+    public var language = EditorLanguage()
 
     public init(
         screen: Screen, size: (width: Int, height: Int), now: Date, timeZone: LocalZone, server: String,
@@ -109,10 +112,10 @@ public struct SignInForm: Sendable, Equatable {
 
         var label: String {
             switch self {
-            case .email: "Email"
-            case .password: "Password"
-            case .name: "Name"
-            case .dateOfBirth: "Date of birth"
+            case .email: tr("Email")
+            case .password: tr("Password")
+            case .name: tr("Name")
+            case .dateOfBirth: tr("Date of birth")
             }
         }
     }
@@ -189,16 +192,17 @@ public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
 
     public var label: String {
         switch self {
-        case .name: "Name"
-        case .bio: "Bio"
-        case .unitSystem: "Unit system"
-        case .language: "Language"
-        case .height: "Height"
-        case .weight: "Weight"
-        case .bodyFat: "Body fat"
-        case .bmi: "BMI"
-        case .dateOfBirth: "Date of birth"
-        case .biologicalSex: "Biological sex"
+        case .name: tr("Name")
+        case .bio: tr("Bio")
+        case .unitSystem: tr("Unit system")
+        case .language: tr("Language")
+        case .height: tr("Height")
+        case .weight: tr("Weight")
+        case .bodyFat: tr("Body fat")
+        case .bmi: tr("BMI")
+        case .dateOfBirth: tr("Date of birth")
+        case .biologicalSex: tr("Biological sex")
+
         }
     }
 
@@ -226,16 +230,16 @@ public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
     /// What the field holds and how it is typed, for the help.
     public var help: String {
         switch self {
-        case .name: "your name, up to \(ProfileRules.nameLimit) characters"
-        case .bio: "a few words about you, up to \(ProfileRules.bioLimit) characters"
-        case .unitSystem: "metric or imperial: the units heights and weights are typed and shown in"
-        case .language: "a language code such as en, pt-BR or es-419"
-        case .height: "180.5 cm, 1.8 m, 5'11\" or 71 in; logged in the height history"
-        case .weight: "72.4 kg, 160 lb or 11 st 4 lb; each save logs a reading"
-        case .bodyFat: "a percentage such as 18.5; each save logs a reading"
-        case .bmi: "derived from the latest weight and the height then; never typed"
-        case .dateOfBirth: "set at registration; read-only"
-        case .biologicalSex: "only from your health data (import it); read-only"
+        case .name: tr("your name, up to {limit} characters", ["limit": String(ProfileRules.nameLimit)])
+        case .bio: tr("a few words about you, up to {limit} characters", ["limit": String(ProfileRules.bioLimit)])
+        case .unitSystem: tr("metric or imperial: the units heights and weights are typed and shown in")
+        case .language: tr("a language code such as en, pt-BR or es-419")
+        case .height: tr("180.5 cm, 1.8 m, 5'11\" or 71 in; logged in the height history")
+        case .weight: tr("72.4 kg, 160 lb or 11 st 4 lb; each save logs a reading")
+        case .bodyFat: tr("a percentage such as 18.5; each save logs a reading")
+        case .bmi: tr("derived from the latest weight and the height then; never typed")
+        case .dateOfBirth: tr("set at registration; read-only")
+        case .biologicalSex: tr("only from your health data (import it); read-only")
         }
     }
 

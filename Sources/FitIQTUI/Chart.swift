@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -178,7 +179,9 @@ struct Chart {
         for column in 0..<plot.width {
             buffer.put(graphics == .ascii ? "=" : "╌", x: plot.x + column, y: plot.y + targetRow, style: Styles.accent)
         }
-        buffer.put(" goal ", x: plot.x + plot.width - 6, y: plot.y + targetRow, style: Styles.accent)
+        let goalLabel = " " + tr("goal") + " "
+        buffer.put(
+            goalLabel, x: plot.x + plot.width - DisplayWidth.of(goalLabel), y: plot.y + targetRow, style: Styles.accent)
         guard goal.by != nil, goal.start != nil else { return }
         let from = max(start, goal.setAt)
         guard from <= end else { return }
@@ -215,8 +218,8 @@ struct Chart {
             }
             // Labelled where the line starts (a rising series leaves that end free more often), with the
             // category above the edge.
-            let category = BodyMassIndex.Category(edge).rawValue
-            let label = " " + DecimalText.format(edge, places: 1) + " " + category + " "
+            let category = BodyMassIndex.Category(edge).shown
+            let label = " " + DecimalText.shown(edge, places: 1) + " " + category + " "
             buffer.put(label, x: plot.x + from, y: plot.y + row / dotsY, style: Styles.muted, limit: plot.width - from)
         }
     }
@@ -239,9 +242,9 @@ struct Chart {
         if dates.count > 1, let last = dates.last { place(last, at: width - DisplayWidth.of(last)) }
         let legend =
             switch graphics {
-            case .braille: "· readings  ⠉ trend"
-            case .block: "· readings  ▀ trend"
-            case .ascii: ". readings  * trend"
+            case .braille: "· " + tr("readings") + "  ⠉ " + tr("trend")
+            case .block: "· " + tr("readings") + "  ▀ " + tr("trend")
+            case .ascii: ". " + tr("readings") + "  * " + tr("trend")
             }
         place(legend, at: (width - legend.count) / 2)
         let seconds = end.timeIntervalSince(start)
@@ -256,12 +259,12 @@ struct Chart {
         let first = CalendarDate(containing: start, in: timeZone)
         let last = CalendarDate(containing: end, in: timeZone)
         let days = last.daysSince1970 - first.daysSince1970
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         var marks: [(Date, String)] = []
         if days <= 70 {
             var monday = SummaryPeriod.week.start(of: first).adding(days: 7)
             while monday <= last {
-                marks.append((monday.instant(atHour: 0, in: timeZone), "\(months[monday.month - 1]) \(monday.day)"))
+                marks.append(
+                    (monday.instant(atHour: 0, in: timeZone), "\(monthAbbreviation(monday.month)) \(monday.day)"))
                 monday = monday.adding(days: 7)
             }
         } else if days <= 3 * 366 {
@@ -272,7 +275,7 @@ struct Chart {
                 marks.append(
                     (
                         month.instant(atHour: 0, in: timeZone),
-                        month.month == 1 ? "\(month.year)" : months[month.month - 1]
+                        month.month == 1 ? "\(month.year)" : monthAbbreviation(month.month)
                     ))
             }
         } else {

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -105,8 +106,8 @@ public enum SaveTarget: Sendable, Equatable {
     /// What the message line says once it is saved.
     var savedMessage: String {
         switch self {
-        case .metadata: "Profile saved."
-        case .measurement(let metric): "\(metric.field.label) saved."
+        case .metadata: tr("Profile saved.")
+        case .measurement(let metric): tr("{measurement} saved.", ["measurement": metric.field.label])
         }
     }
 }

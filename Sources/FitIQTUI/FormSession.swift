@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -42,7 +43,7 @@ public struct FormSession: Sendable {
         var typed = text
         if field == .unitSystem, let units = try? ProfileRules.unitSystem(text) { typed = units.rawValue }
         guard confirmEdit(&state, field, typed) else {
-            let message = state.profile.errors[field] ?? "\(field.label) is not valid."
+            let message = state.profile.errors[field] ?? tr("{field} is not valid.", ["field": field.label])
             state.profile.errors[field] = nil
             return .refused(FieldProblem(field: field, message: message))
         }

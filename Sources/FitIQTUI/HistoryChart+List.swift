@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -8,7 +9,7 @@ import FitIQCore
 
 extension HistoryChart {
     /// The marker after an entry the server does not have yet.
-    static let pendingMarker = "(pending)"
+    static var pendingMarker: String { tr("(pending)") }
 
     /// Draws the latest `height` entries, newest first, one per row and as many as fit: the date,
     /// the height in the user's units, where it came from (`manual`, `health`, `server`) and
@@ -48,7 +49,7 @@ extension HistoryChart {
         for (row, (entry, text)) in zip(shown, heights).enumerated() {
             let date = CalendarDate(containing: entry.loggedAt, in: timeZone)
             let padding = String(repeating: " ", count: heightWidth - DisplayWidth.of(text))
-            var line = "\(date)  \(padding)\(text)  \(entry.source.rawValue)"
+            var line = "\(date)  \(padding)\(text)  \(entry.source.shown)"
             if !entry.isSynced { line += "  \(pendingMarker)" }
             let chosen = selected == first + row
             buffer.put(

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -11,7 +12,7 @@ import FitIQCore
 public enum HistoryChart {
     /// What an empty history shows: `No weight history yet.`
     static func emptyMessage(_ metric: Metric) -> String {
-        "No \(metric.name) history yet."
+        tr("No {measurement} history yet.", ["measurement": metric.field.labelInSentence])
     }
 
     /// Draws the chart of the `metric` entries (in any order; newest first as stored) into the
@@ -66,8 +67,7 @@ public enum HistoryChart {
 
     /// `Jan 2024`, in English whatever the locale (like the rest of the interface).
     static func monthYear(_ date: CalendarDate) -> String {
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(months[max(0, min(11, date.month - 1))]) \(date.year)"
+        "\(monthAbbreviation(date.month)) \(date.year)"
     }
 
     /// One line for rectangles too small for a chart: the latest value and the extent of the history.
@@ -77,8 +77,31 @@ public enum HistoryChart {
         guard let oldest = points.first, let newest = points.last else { return emptyMessage(metric) }
         let latest = metric.format(newest.quantity, unitSystem: unitSystem)
         let day = CalendarDate(containing: newest.loggedAt, in: timeZone)
-        guard (total ?? points.count) > 1 else { return "\(latest) on \(day)" }
+        guard (total ?? points.count) > 1 else {
+            return tr("{value} on {day}", ["value": latest, "day": day.description])
+        }
         let since = CalendarDate(containing: oldest.loggedAt, in: timeZone)
-        return "\(latest) on \(day) (\(total ?? points.count) entries since \(since))"
+        return tr("{value} on {day}", ["value": latest, "day": day.description]) + " "
+            + trn(
+                "({count} entry since {day})", "({count} entries since {day})", count: total ?? points.count,
+                ["day": since.description])
+    }
+}
+
+/// A month's short name on a chart's axis (`Jan`, `Mär`): ISO dates elsewhere, but words here.
+func monthAbbreviation(_ month: Int) -> String {
+    switch month {
+    case 1: trc("month", "Jan")
+    case 2: trc("month", "Feb")
+    case 3: trc("month", "Mar")
+    case 4: trc("month", "Apr")
+    case 5: trc("month", "May")
+    case 6: trc("month", "Jun")
+    case 7: trc("month", "Jul")
+    case 8: trc("month", "Aug")
+    case 9: trc("month", "Sep")
+    case 10: trc("month", "Oct")
+    case 11: trc("month", "Nov")
+    default: trc("month", "Dec")
     }
 }

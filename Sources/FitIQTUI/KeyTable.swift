@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 /// What a key does: every action of the editor that a key starts.
 enum KeyAction: Sendable, Equatable {
@@ -43,21 +44,21 @@ struct KeyBinding: Sendable {
         /// How the help and the README head the place's keys.
         var title: String {
             switch self {
-            case .anywhere: "Anywhere"
-            case .form: "Profile"
-            case .list: "History list"
-            case .editing: "Editing a field"
-            case .progress: "Progress screen"
-            case .help: "Help"
-            case .quitPrompt: "Quit with unsaved edits"
-            case .discardPrompt: "Discard rejected changes"
-            case .importPrompt: "Import: the file's path"
-            case .importing: "Import running"
-            case .importResult: "Import done"
-            case .removePrompt: "Remove an entry"
-            case .correction: "Correct an entry"
-            case .goalPrompt: "Set a goal"
-            case .languagePicker: "Language list"
+            case .anywhere: tr("Anywhere")
+            case .form: tr("Profile")
+            case .list: tr("History list")
+            case .editing: tr("Editing a field")
+            case .progress: tr("Progress screen")
+            case .help: tr("Help")
+            case .quitPrompt: tr("Quit with unsaved edits")
+            case .discardPrompt: tr("Discard rejected changes")
+            case .importPrompt: tr("Import: the file's path")
+            case .importing: tr("Import running")
+            case .importResult: tr("Import done")
+            case .removePrompt: tr("Remove an entry")
+            case .correction: tr("Correct an entry")
+            case .goalPrompt: tr("Set a goal")
+            case .languagePicker: tr("Language list")
             }
         }
     }
@@ -68,34 +69,39 @@ struct KeyBinding: Sendable {
     let when: (@Sendable (AppState) -> Bool)?
     let action: KeyAction
     /// The footer hint (`Tab move`), or `nil` when it has none.
-    let hint: String?
+    let hintPhrase: Phrase?
     /// What the help says it does.
-    let help: String
+    let helpPhrase: Phrase
     /// Any key the place binds to nothing else (a box that any other key closes).
     let isAnyOtherKey: Bool
     /// How the help names keys a field handles itself (``KeyAction/typeText``).
-    let named: String?
+    let named: Phrase?
 
     init(
         _ keys: [Key], in place: Place = .form, when: (@Sendable (AppState) -> Bool)? = nil, _ action: KeyAction,
-        hint: String? = nil, help: String, anyOtherKey: Bool = false, named: String? = nil
+        hint: Phrase? = nil, help: Phrase, anyOtherKey: Bool = false, named: Phrase? = nil
     ) {
         self.keys = keys
         self.place = place
         self.when = when
         self.action = action
-        self.hint = hint
-        self.help = help
+        self.hintPhrase = hint
+        self.helpPhrase = help
         self.isAnyOtherKey = anyOtherKey
         self.named = named
     }
 
+    /// The footer hint in the current language.
+    var hint: String? { hintPhrase?.text }
+    /// What the help says it does, in the current language.
+    var help: String { helpPhrase.text }
+
     /// The keys as the help writes them: `Tab / ↓ / j`.
     var shownKeys: String {
-        if let named { return named }
+        if let named { return named.text }
         let shown = keys.map(\.shown).joined(separator: " / ")
         guard isAnyOtherKey else { return shown }
-        return shown.isEmpty ? "any other key" : shown + " / any other key"
+        return shown.isEmpty ? tr("any other key") : shown + " / " + tr("any other key")
     }
 
     func applies(to state: AppState) -> Bool {
@@ -110,153 +116,169 @@ enum KeyTable {
     static let all: [KeyBinding] = anywhere + profile + editing + progress + boxes
 
     static let anywhere: [KeyBinding] = [
-        KeyBinding([.control("c")], in: .anywhere, .quitNow, help: "quit at once"),
-        KeyBinding([.control("l")], in: .anywhere, .repaint, help: "repaint the whole screen (after other output)"),
+        KeyBinding([.control("c")], in: .anywhere, .quitNow, help: Phrase("quit at once")),
+        KeyBinding(
+            [.control("l")], in: .anywhere, .repaint, help: Phrase("repaint the whole screen (after other output)")),
         KeyBinding(
             [.control("z")], in: .anywhere, .suspend,
-            help: "suspend: the shell comes back; fg repaints the editor with its drafts and focus"),
+            help: Phrase("suspend: the shell comes back; fg repaints the editor with its drafts and focus")),
     ]
 
     /// The profile screen's bindings, the form's then the list's.
     static let profile: [KeyBinding] = [
         KeyBinding(
-            [.enter], .edit, hint: "Enter edit",
-            help: "edit the field (the unit system toggles, the language opens a list)"),
+            [.enter], .edit, hint: Phrase("Enter edit"),
+            help: Phrase("edit the field (the unit system toggles, the language opens a list)")),
         KeyBinding(
-            [.control("s")], .save, hint: "Ctrl-S save", help: "save every form with edits, each its own request"),
+            [.control("s")], .save, hint: Phrase("Ctrl-S save"),
+            help: Phrase("save every form with edits, each its own request")),
         KeyBinding(
             [.tab], when: { $0.profile.focus == ProfileField.allCases.last && hasHistory($0) }, .enterList,
-            help: "from the last field: into the history list shown"),
-        KeyBinding([.tab, .down, .character("j")], .nextField, hint: "Tab move", help: "next field"),
+            help: Phrase("from the last field: into the history list shown")),
+        KeyBinding([.tab, .down, .character("j")], .nextField, hint: Phrase("Tab move"), help: Phrase("next field")),
         KeyBinding(
             [.character("k"), .character("t")], when: { $0.lower == .syncDetails && !$0.conflicts.isEmpty },
             .keepLocal,
-            help: "a conflict in the sync details: k keeps this machine's value, t takes the server's"),
-        KeyBinding([.backTab, .up, .character("k")], .previousField, help: "previous field"),
+            help: Phrase("a conflict in the sync details: k keeps this machine's value, t takes the server's")),
+        KeyBinding([.backTab, .up, .character("k")], .previousField, help: Phrase("previous field")),
         KeyBinding(
-            [.character("e")], when: { $0.profile.focus == .bio }, .editBioExternally, hint: "e editor",
-            help: "on the bio: write it in $VISUAL or $EDITOR"),
+            [.character("e")], when: { $0.profile.focus == .bio }, .editBioExternally, hint: Phrase("e editor"),
+            help: Phrase("on the bio: write it in $VISUAL or $EDITOR")),
         KeyBinding(
             [.character("l")], when: { $0.profile.focus.metric != nil && $0.lower == .history }, .openList,
-            hint: "l list", help: "on a measurement: its history list, to remove or correct entries"),
+            hint: Phrase("l list"), help: Phrase("on a measurement: its history list, to remove or correct entries")),
         KeyBinding(
-            [.character("r")], when: { $0.lower == .syncDetails }, .retryRejected, hint: "r retry",
-            help: "retry rejected changes (sync details)"),
+            [.character("r")], when: { $0.lower == .syncDetails }, .retryRejected, hint: Phrase("r retry"),
+            help: Phrase("retry rejected changes (sync details)")),
         KeyBinding(
-            [.character("x")], when: { $0.lower == .syncDetails }, .discardRejected, hint: "x discard",
-            help: "discard rejected changes (sync details)"),
+            [.character("x")], when: { $0.lower == .syncDetails }, .discardRejected, hint: Phrase("x discard"),
+            help: Phrase("discard rejected changes (sync details)")),
         KeyBinding(
-            [.character("i")], when: { $0.canImportHealth }, .importHealth, hint: "i import",
-            help: "import health data (export.zip or export.xml) or measurements (a .csv file)"),
+            [.character("i")], when: { $0.canImportHealth }, .importHealth, hint: Phrase("i import"),
+            help: Phrase("import health data (export.zip or export.xml) or measurements (a .csv file)")),
         KeyBinding(
-            [.character("p")], .openProgress, hint: "p progress",
-            help: "progress: the measurement's chart, trend and weekly rate"),
-        KeyBinding([.character("s")], .syncNow, hint: "s sync", help: "sync now"),
+            [.character("p")], .openProgress, hint: Phrase("p progress"),
+            help: Phrase("progress: the measurement's chart, trend and weekly rate")),
+        KeyBinding([.character("s")], .syncNow, hint: Phrase("s sync"), help: Phrase("sync now")),
         KeyBinding(
-            [.character("u")], .undo, hint: "u undo", help: "undo the last saved change (again: the one before)"),
+            [.character("u")], .undo, hint: Phrase("u undo"),
+            help: Phrase("undo the last saved change (again: the one before)")),
         KeyBinding(
-            [.character("h")], .toggleLower, hint: "h details", help: "history of the measurement / sync details"),
-        KeyBinding([.character("q")], .quit, hint: "q quit", help: "quit (asks first when edits are unsaved)"),
+            [.character("h")], .toggleLower, hint: Phrase("h details"),
+            help: Phrase("history of the measurement / sync details")),
         KeyBinding(
-            [.pageDown], when: { $0.lower == .syncDetails }, .scrollDetailsDown, hint: "PgUp/PgDn scroll",
-            help: "scroll the sync details"),
-        KeyBinding([.pageUp], when: { $0.lower == .syncDetails }, .scrollDetailsUp, help: "scroll the sync details"),
-        KeyBinding([.character("?")], .help, hint: "? help", help: "this help"),
+            [.character("q")], .quit, hint: Phrase("q quit"), help: Phrase("quit (asks first when edits are unsaved)")),
+        KeyBinding(
+            [.pageDown], when: { $0.lower == .syncDetails }, .scrollDetailsDown, hint: Phrase("PgUp/PgDn scroll"),
+            help: Phrase("scroll the sync details")),
+        KeyBinding(
+            [.pageUp], when: { $0.lower == .syncDetails }, .scrollDetailsUp, help: Phrase("scroll the sync details")),
+        KeyBinding([.character("?")], .help, hint: Phrase("? help"), help: Phrase("this help")),
 
         KeyBinding(
-            [.down, .character("j")], in: .list, .listDown, hint: "↑↓ choose", help: "the next entry"),
-        KeyBinding([.up, .character("k")], in: .list, .listUp, help: "the previous entry"),
-        KeyBinding([.character("d")], in: .list, .removeEntry, hint: "d remove", help: "remove the entry (asks first)"),
+            [.down, .character("j")], in: .list, .listDown, hint: Phrase("↑↓ choose"), help: Phrase("the next entry")),
+        KeyBinding([.up, .character("k")], in: .list, .listUp, help: Phrase("the previous entry")),
         KeyBinding(
-            [.character("e"), .enter], in: .list, .correctEntry, hint: "e correct", help: "correct the entry's value"),
-        KeyBinding([.tab], in: .list, .leaveListForward, hint: "Tab back", help: "back to the first field"),
-        KeyBinding([.backTab, .escape], in: .list, .leaveList, help: "back to the field"),
+            [.character("d")], in: .list, .removeEntry, hint: Phrase("d remove"),
+            help: Phrase("remove the entry (asks first)")),
+        KeyBinding(
+            [.character("e"), .enter], in: .list, .correctEntry, hint: Phrase("e correct"),
+            help: Phrase("correct the entry's value")),
+        KeyBinding(
+            [.tab], in: .list, .leaveListForward, hint: Phrase("Tab back"), help: Phrase("back to the first field")),
+        KeyBinding([.backTab, .escape], in: .list, .leaveList, help: Phrase("back to the field")),
     ]
 
     static let editing: [KeyBinding] = [
-        KeyBinding([.enter], in: .editing, .confirmEdit, hint: "Enter confirm", help: "confirm the edit"),
-        KeyBinding([.escape], in: .editing, .cancelEdit, hint: "Esc cancel", help: "cancel the edit"),
         KeyBinding(
-            [.control("s")], in: .editing, .confirmAndSave, hint: "Ctrl-S save all",
-            help: "confirm the edit, then save every form with edits"),
+            [.enter], in: .editing, .confirmEdit, hint: Phrase("Enter confirm"), help: Phrase("confirm the edit")),
+        KeyBinding([.escape], in: .editing, .cancelEdit, hint: Phrase("Esc cancel"), help: Phrase("cancel the edit")),
+        KeyBinding(
+            [.control("s")], in: .editing, .confirmAndSave, hint: Phrase("Ctrl-S save all"),
+            help: Phrase("confirm the edit, then save every form with edits")),
         KeyBinding(
             [.tab, .backTab], in: .editing, .confirmAndMove,
-            help: "confirm the edit and move to the next or previous field"),
+            help: Phrase("confirm the edit and move to the next or previous field")),
         KeyBinding(
-            [], in: .editing, .typeText, hint: "←→ Home End move", help: "move by character as you see it (é, 李, 🏃)",
-            named: "← / → / Home / End / Ctrl-A / Ctrl-E"),
+            [], in: .editing, .typeText, hint: Phrase("←→ Home End move"),
+            help: Phrase("move by character as you see it (é, 李, 🏃)"),
+            named: Phrase("← / → / Home / End / Ctrl-A / Ctrl-E")),
         KeyBinding(
-            [], in: .editing, .typeText, hint: "Ctrl-W word", help: "delete the word before the cursor, move by word",
-            named: "Ctrl-W / Alt-B / Alt-F / Ctrl-← / Ctrl-→"),
+            [], in: .editing, .typeText, hint: Phrase("Ctrl-W word"),
+            help: Phrase("delete the word before the cursor, move by word"),
+            named: Phrase("Ctrl-W / Alt-B / Alt-F / Ctrl-← / Ctrl-→")),
         KeyBinding(
-            [], in: .editing, .typeText, hint: "Backspace Delete",
-            help: "delete a character; Ctrl-U and Ctrl-K delete to the start and the end",
-            named: "Backspace / Delete / Ctrl-U / Ctrl-K"),
+            [], in: .editing, .typeText, hint: Phrase("Backspace Delete"),
+            help: Phrase("delete a character; Ctrl-U and Ctrl-K delete to the start and the end"),
+            named: Phrase("Backspace / Delete / Ctrl-U / Ctrl-K")),
     ]
 
     static let progress: [KeyBinding] = [
         KeyBinding(
-            [.right, .character("l"), .character("]")], in: .progress, .nextRange, hint: "←/→ range",
-            help: "the next range: 4 weeks, 3 months, 1 year, all"),
+            [.right, .character("l"), .character("]")], in: .progress, .nextRange, hint: Phrase("←/→ range"),
+            help: Phrase("the next range: 4 weeks, 3 months, 1 year, all")),
         KeyBinding(
-            [.left, .character("h"), .character("[")], in: .progress, .previousRange, help: "the previous range"),
+            [.left, .character("h"), .character("[")], in: .progress, .previousRange, help: Phrase("the previous range")
+        ),
         KeyBinding(
-            [.tab, .character("m")], in: .progress, .nextSeries, hint: "Tab metric",
-            help: "the next measurement: weight, body fat, height, BMI"),
-        KeyBinding([.backTab], in: .progress, .previousSeries, help: "the previous measurement"),
+            [.tab, .character("m")], in: .progress, .nextSeries, hint: Phrase("Tab metric"),
+            help: Phrase("the next measurement: weight, body fat, height, BMI")),
+        KeyBinding([.backTab], in: .progress, .previousSeries, help: Phrase("the previous measurement")),
         KeyBinding(
             [.character("g")], in: .progress, when: { $0.progress.series.metric?.goalBand != nil }, .editGoal,
-            hint: "g goal", help: "set or clear the goal of the weight or body fat shown (kept on this machine)"),
+            hint: Phrase("g goal"),
+            help: Phrase("set or clear the goal of the weight or body fat shown (kept on this machine)")),
         KeyBinding(
-            [.character("t")], in: .progress, .toggleSummary, hint: "t table",
-            help: "the table by week, then by month, then the chart again"),
+            [.character("t")], in: .progress, .toggleSummary, hint: Phrase("t table"),
+            help: Phrase("the table by week, then by month, then the chart again")),
         KeyBinding(
-            [.escape, .character("q"), .character("p")], in: .progress, .leaveProgress, hint: "Esc back",
-            help: "back to the profile"),
-        KeyBinding([.character("?")], in: .progress, .help, hint: "? help", help: "this help"),
+            [.escape, .character("q"), .character("p")], in: .progress, .leaveProgress, hint: Phrase("Esc back"),
+            help: Phrase("back to the profile")),
+        KeyBinding([.character("?")], in: .progress, .help, hint: Phrase("? help"), help: Phrase("this help")),
     ]
 
     static let boxes: [KeyBinding] = [
-        KeyBinding([.down, .character("j")], in: .help, .scrollHelpDown, help: "scroll down"),
-        KeyBinding([.up, .character("k")], in: .help, .scrollHelpUp, help: "scroll up"),
-        KeyBinding([.pageDown], in: .help, .pageHelpDown, help: "a page down"),
-        KeyBinding([.pageUp], in: .help, .pageHelpUp, help: "a page up"),
-        KeyBinding([], in: .help, .close, help: "close the help", anyOtherKey: true),
+        KeyBinding([.down, .character("j")], in: .help, .scrollHelpDown, help: Phrase("scroll down")),
+        KeyBinding([.up, .character("k")], in: .help, .scrollHelpUp, help: Phrase("scroll up")),
+        KeyBinding([.pageDown], in: .help, .pageHelpDown, help: Phrase("a page down")),
+        KeyBinding([.pageUp], in: .help, .pageHelpUp, help: Phrase("a page up")),
+        KeyBinding([], in: .help, .close, help: Phrase("close the help"), anyOtherKey: true),
 
         KeyBinding(
-            [.character("y"), .character("Y")], in: .quitPrompt, .quitDiscarding, help: "quit, discarding the edits"),
-        KeyBinding([.character("s"), .character("S")], in: .quitPrompt, .saveAndQuit, help: "save, then quit"),
-        KeyBinding([.character("n"), .character("N"), .escape], in: .quitPrompt, .close, help: "stay"),
+            [.character("y"), .character("Y")], in: .quitPrompt, .quitDiscarding,
+            help: Phrase("quit, discarding the edits")),
+        KeyBinding([.character("s"), .character("S")], in: .quitPrompt, .saveAndQuit, help: Phrase("save, then quit")),
+        KeyBinding([.character("n"), .character("N"), .escape], in: .quitPrompt, .close, help: Phrase("stay")),
 
         KeyBinding(
             [.character("y"), .character("Y")], in: .discardPrompt, .confirmDiscard,
-            help: "drop the rejected changes; the server's values show again"),
-        KeyBinding([], in: .discardPrompt, .close, help: "keep them", anyOtherKey: true),
+            help: Phrase("drop the rejected changes; the server's values show again")),
+        KeyBinding([], in: .discardPrompt, .close, help: Phrase("keep them"), anyOtherKey: true),
 
-        KeyBinding([.enter], in: .importPrompt, .startImport, help: "import the file named"),
-        KeyBinding([.escape], in: .importPrompt, .close, help: "cancel"),
-        KeyBinding([.escape], in: .importing, .cancelImport, help: "stop reading (nothing is imported)"),
-        KeyBinding([], in: .importResult, .close, help: "close", anyOtherKey: true, named: "any key"),
+        KeyBinding([.enter], in: .importPrompt, .startImport, help: Phrase("import the file named")),
+        KeyBinding([.escape], in: .importPrompt, .close, help: Phrase("cancel")),
+        KeyBinding([.escape], in: .importing, .cancelImport, help: Phrase("stop reading (nothing is imported)")),
+        KeyBinding([], in: .importResult, .close, help: Phrase("close"), anyOtherKey: true, named: Phrase("any key")),
 
         KeyBinding(
             [.character("y"), .character("Y")], in: .removePrompt, .confirmRemoval,
-            help: "remove it, here and on the server (u undoes it)"),
-        KeyBinding([], in: .removePrompt, .close, help: "keep it", anyOtherKey: true),
+            help: Phrase("remove it, here and on the server (u undoes it)")),
+        KeyBinding([], in: .removePrompt, .close, help: Phrase("keep it"), anyOtherKey: true),
 
-        KeyBinding([.enter], in: .correction, .confirmCorrection, help: "save the new value, in your units"),
-        KeyBinding([.escape], in: .correction, .close, help: "cancel"),
+        KeyBinding([.enter], in: .correction, .confirmCorrection, help: Phrase("save the new value, in your units")),
+        KeyBinding([.escape], in: .correction, .close, help: Phrase("cancel")),
 
         KeyBinding(
             [.enter], in: .goalPrompt, .confirmGoal,
-            help: "set the goal typed (a value, then a date YYYY-MM-DD if any); empty clears it"),
-        KeyBinding([.escape], in: .goalPrompt, .close, help: "cancel"),
+            help: Phrase("set the goal typed (a value, then a date YYYY-MM-DD if any); empty clears it")),
+        KeyBinding([.escape], in: .goalPrompt, .close, help: Phrase("cancel")),
 
-        KeyBinding([.up], in: .languagePicker, .pickerUp, help: "the previous language"),
-        KeyBinding([.down], in: .languagePicker, .pickerDown, help: "the next language"),
+        KeyBinding([.up], in: .languagePicker, .pickerUp, help: Phrase("the previous language")),
+        KeyBinding([.down], in: .languagePicker, .pickerDown, help: Phrase("the next language")),
         KeyBinding(
             [.enter], in: .languagePicker, .pickLanguage,
-            help: "pick it (or use the code typed); letters filter the list"),
-        KeyBinding([.escape], in: .languagePicker, .close, help: "cancel"),
+            help: Phrase("pick it (or use the code typed); letters filter the list")),
+        KeyBinding([.escape], in: .languagePicker, .close, help: Phrase("cancel")),
     ]
 
     /// The places that take keys in `state`, in the order they are asked: a box over the screen, else
@@ -306,8 +328,10 @@ enum KeyTable {
         if place == .list {
             hints += profile.filter { $0.place == .form && [.undo, .help].contains($0.action) }.compactMap(\.hint)
         }
-        if place == .editing { hints.append("? help") }
-        if state.lower == .syncDetails, let index = hints.firstIndex(of: "h details") { hints[index] = "h history" }
+        if place == .editing { hints.append(tr("? help")) }
+        if state.lower == .syncDetails, let index = hints.firstIndex(of: tr("h details")) {
+            hints[index] = tr("h history")
+        }
         return hints
     }
 

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 /// Text pasted or written in an external editor, made fit for a one-line field.
 enum PastedText {
     /// `text` on one line: each line break or tab (a run of them counts once) becomes one space, line
@@ -23,14 +25,17 @@ enum PastedText {
             result.append(character)
         }
         var changes: [String] = []
-        if brokeLines { changes.append("line breaks and tabs became spaces") }
-        if droppedControls { changes.append("control characters were dropped") }
+        if brokeLines { changes.append(tr("line breaks and tabs became spaces")) }
+        if droppedControls { changes.append(tr("control characters were dropped")) }
         return (result, changes)
     }
 
     /// The sentence telling what a paste changed, e.g. `Pasted as one line: line breaks and tabs became spaces.`
-    static func summary(_ changes: [String], what: String = "Pasted as one line") -> String? {
-        changes.isEmpty ? nil : "\(what): " + changes.joined(separator: "; ") + "."
+    static func summary(_ changes: [String], what: String? = nil) -> String? {
+        guard !changes.isEmpty else { return nil }
+        return tr(
+            "{what}: {changes}.",
+            ["what": what ?? tr("Pasted as one line"), "changes": changes.joined(separator: "; ")])
     }
 }
 

@@ -39,7 +39,7 @@ struct ProfileValues {
             return metric.format(entry.quantity, unitSystem: unitSystem)
         case .bmi: return bodyMassIndex.map { DecimalText.format($0.value, places: 1) } ?? ""
         case .dateOfBirth: return profile.dateOfBirth?.description ?? ""
-        case .biologicalSex: return profile.biologicalSex.map { $0.value.description } ?? ""
+        case .biologicalSex: return profile.biologicalSex.map { $0.value.shown } ?? ""
         }
     }
 

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -132,12 +133,12 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
     renderTitle(state, into: &buffer)
     let screen = state.progress
     let units = ProfileValues(state).unitSystem
-    let table = screen.table.map { " · by \($0.rawValue)" } ?? ""
+    let table = screen.table.map { " · " + $0.byLabel } ?? ""
     let inner = drawBox(
         "\(screen.series.label) · \(screen.range.label)\(table)", x: 0, y: 1, width: buffer.width,
         height: buffer.height - 1 - bottom, focused: true, into: &buffer)
     guard let report = screen.report else {
-        buffer.put("Reading the history…", x: inner.x + 1, y: inner.y, style: Styles.muted, limit: inner.width - 2)
+        buffer.put(tr("Reading the history…"), x: inner.x + 1, y: inner.y, style: Styles.muted, limit: inner.width - 2)
         return
     }
     let goal = screen.goalStatus(in: state.timeZone)

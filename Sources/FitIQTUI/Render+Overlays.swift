@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -11,10 +12,11 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
     switch overlay {
     case .help:
         let notes: [String] = [
-            "Date of birth is set at registration. Biological sex comes only from your health data and "
-                + "is never edited here.",
-            "", "Paste into a field while editing it: a paste is text, never keys.",
-            "", "↑↓ PgUp PgDn scroll; any other key closes.",
+            tr(
+                "Date of birth is set at registration. Biological sex comes only from your health data and is never edited here."
+            ),
+            "", tr("Paste into a field while editing it: a paste is text, never keys."),
+            "", tr("↑↓ PgUp PgDn scroll; any other key closes."),
         ]
         // Every binding of the key table, place by place.
         var lines: [String] = []
@@ -23,44 +25,48 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
                 [section.title] + helpLines(section.rows.map { ($0.keys, $0.help) }, width: buffer.width - 7) + [""]
         }
         lines += notes
-        drawPanel("Help", lines: lines, state: state, into: &buffer, scroll: state.helpScroll)
+        drawPanel(tr("Help"), lines: lines, state: state, into: &buffer, scroll: state.helpScroll)
     case .quitPrompt:
         drawPanel(
-            "Unsaved edits",
+            tr("Unsaved edits"),
             lines: [
-                "You have edits that are not saved.", "", "y  quit and discard them", "s  save, then quit",
-                "n  stay (or Esc)",
+                tr("You have edits that are not saved."), "", tr("y  quit and discard them"), tr("s  save, then quit"),
+                tr("n  stay (or Esc)"),
             ],
             state: state, into: &buffer)
     case .discardPrompt:
         drawPanel(
-            "Discard rejected changes?",
+            tr("Discard rejected changes?"),
             lines: [
-                "The rejected changes are dropped and the server's values shown again.", "",
-                "y  discard   any other key  keep",
+                tr("The rejected changes are dropped and the server's values shown again."), "",
+                tr("y  discard   any other key  keep"),
             ],
             state: state, into: &buffer)
     case .languagePicker(let filter, let selection):
         let choices = LanguageChoices.matching(filter.text)
-        var lines = ["Type to filter, ↑↓ choose, Enter pick (or use what you typed), Esc cancel", ""]
+        var lines = [tr("Type to filter, ↑↓ choose, Enter pick (or use what you typed), Esc cancel"), ""]
         let shown = Array(choices.prefix(10))
         for (index, choice) in shown.enumerated() {
             let code = choice.code + String(repeating: " ", count: max(0, 8 - choice.code.count))
             lines.append("\(index == selection ? "›" : " ") \(code) \(choice.name)")
         }
-        if choices.isEmpty { lines.append("  (no match: Enter uses \"\(TextSanitizer.sanitize(filter.text))\")") }
-        let origin = drawPanel("Language", lines: lines + ["", ""], state: state, into: &buffer)
+        if choices.isEmpty {
+            lines.append("  " + tr("(no match: Enter uses \"{text}\")", ["text": TextSanitizer.sanitize(filter.text)]))
+        }
+        let origin = drawPanel(tr("Language"), lines: lines + ["", ""], state: state, into: &buffer)
+        let label = tr("Filter:")
         let column = filter.render(
-            into: &buffer, x: origin.x + 9, y: origin.y + origin.height - 1, width: 20, style: Styles.editing)
-        buffer.put("Filter:", x: origin.x + 1, y: origin.y + origin.height - 1, style: Styles.label)
+            into: &buffer, x: origin.x + 2 + DisplayWidth.of(label), y: origin.y + origin.height - 1, width: 20,
+            style: Styles.editing)
+        buffer.put(label, x: origin.x + 1, y: origin.y + origin.height - 1, style: Styles.label)
         return (column, origin.y + origin.height - 1)
     case .importPrompt(let path, let error):
         let lines = [
-            "Path of your Apple Health export (export.zip or export.xml) or a .csv file; ~ allowed:", "", "",
-            "Enter import   Esc cancel",
+            tr("Path of your Apple Health export (export.zip or export.xml) or a .csv file; ~ allowed:"), "", "",
+            tr("Enter import   Esc cancel"),
         ]
         let origin = drawPanel(
-            "Import health data", lines: lines + (error == nil ? [] : [""]), state: state, into: &buffer)
+            tr("Import health data"), lines: lines + (error == nil ? [] : [""]), state: state, into: &buffer)
         if let error {
             buffer.put(error, x: origin.x + 1, y: origin.y + 4, style: Styles.error, limit: origin.width - 1)
         }
@@ -71,7 +77,7 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
     case .importing(let path, let fraction):
         let name = TextSanitizer.sanitize(String(path.text.split(separator: "/").last ?? ""))
         let barWidth = 40
-        var bar = "reading…"
+        var bar = tr("reading…")
         if let fraction {
             let filled = max(0, min(barWidth, Int((fraction * Double(barWidth)).rounded(.down))))
             bar =
@@ -79,28 +85,31 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
                 + " \(Int(fraction * 100)) %"
         }
         drawPanel(
-            "Import health data", lines: ["Reading \(name)", "", bar, "", "Esc stops (nothing is imported)"],
+            tr("Import health data"),
+            lines: [tr("Reading {file}", ["file": name]), "", bar, "", tr("Esc stops (nothing is imported)")],
             state: state, into: &buffer)
     case .deleteEntryPrompt(let metric, _, let summary):
         drawPanel(
-            "Remove this \(metric.field.label.lowercased())?",
+            tr("Remove this {measurement}?", ["measurement": metric.field.labelInSentence]),
             lines: [
-                "\(summary) leaves the history, here and on the server.", "",
-                "y  remove it (u undoes it)   any other key  keep it",
+                tr("{entry} leaves the history, here and on the server.", ["entry": summary]), "",
+                tr("y  remove it (u undoes it)   any other key  keep it"),
             ], state: state, into: &buffer)
     case .correctEntry(let metric, _, let summary, let value, let error):
         return drawPrompt(
-            "Correct a \(metric.field.label.lowercased()) entry",
-            lines: ["The right value for \(summary) (it keeps its date):"], field: value,
-            after: ["Enter correct   Esc cancel"], error: error, state: state, into: &buffer)
+            tr("Correct a {measurement} entry", ["measurement": metric.field.labelInSentence]),
+            lines: [tr("The right value for {entry} (it keeps its date):", ["entry": summary])], field: value,
+            after: [tr("Enter correct   Esc cancel")], error: error, state: state, into: &buffer)
     case .goalPrompt(let metric, let value, let error):
         // Short lines: at 40×12 the field and the rule still show.
         return drawPrompt(
-            "\(metric.field.label) goal", lines: ["Target (and a date, YYYY-MM-DD):"], field: value,
-            after: ["Enter set · empty clears · Esc", "Kept on this machine only."], error: error, state: state,
+            tr("{measurement} goal", ["measurement": metric.field.label]),
+            lines: [tr("Target (and a date, YYYY-MM-DD):")], field: value,
+            after: [tr("Enter set · empty clears · Esc"), tr("Kept on this machine only.")], error: error, state: state,
             into: &buffer)
     case .importResult(let lines):
-        drawPanel("Health data imported", lines: lines + ["", "Press any key to close."], state: state, into: &buffer)
+        drawPanel(
+            tr("Health data imported"), lines: lines + ["", tr("Press any key to close.")], state: state, into: &buffer)
     }
     return nil
 }

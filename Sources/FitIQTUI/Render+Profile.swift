@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -32,11 +33,11 @@ func renderProfile(_ state: AppState, into buffer: inout CellBuffer, bottom: Int
     let focusForm = state.profile.focus.form
     let boxes: [(title: String, rows: [Row], x: Int, width: Int, focused: Bool, focusRow: Int?)] = [
         (
-            "Profile", metadataRows, 0, leftWidth, focusForm == .metadata,
+            trc("box title", "Profile"), metadataRows, 0, leftWidth, focusForm == .metadata,
             focusRow(state, in: ProfileField.metadataFields)
         ),
         (
-            "Physical", physicalRows, sideBySide ? leftWidth : 0, rightWidth, focusForm != .metadata,
+            trc("box title", "Physical"), physicalRows, sideBySide ? leftWidth : 0, rightWidth, focusForm != .metadata,
             focusRow(state, in: ProfileField.physicalFields)
         ),
     ]
@@ -110,7 +111,8 @@ private func rows(for fields: [ProfileField], state: AppState, values: ProfileVa
         rows.append(
             Row { buffer, x, y, _ in
                 buffer.put(
-                    (focused ? "›" : " ") + field.label, x: x, y: y, style: focused ? Styles.accent : Styles.label)
+                    (focused ? "›" : " ") + field.label, x: x, y: y, style: focused ? Styles.accent : Styles.label,
+                    limit: labelWidth - 1)
                 if let editing {
                     return editing.render(
                         into: &buffer, x: x + labelWidth, y: y, width: valueWidth, style: Styles.editing)
@@ -150,32 +152,36 @@ private func display(
     var style = focused ? Styles.focused : CellStyle.plain
     switch field {
     case .biologicalSex:
-        if text.isEmpty { text = "not set" }
+        if text.isEmpty { text = tr("not set") }
     case .dateOfBirth:
         if let birth = state.account?.profile?.dateOfBirth {
-            text += " · age \(birth.years(until: CalendarDate(containing: state.now, in: state.timeZone)))"
+            let age = birth.years(until: CalendarDate(containing: state.now, in: state.timeZone))
+            text += " · " + tr("age {age}", ["age": String(age)])
         } else {
-            text = "not set"
+            text = tr("not set")
         }
     case .height:
-        if text.isEmpty { text = "not set" }
+        if text.isEmpty { text = tr("not set") }
     case .weight, .bodyFat:
         // The latest reading and how long ago: "72.4 kg · 3 days ago".
         if let metric = field.metric, let entry = state.account?.latestEntry(of: metric), !draft {
             text += " · " + relativeDay(entry.loggedAt, now: state.now, timeZone: state.timeZone)
         } else if text.isEmpty {
-            text = "not logged"
+            text = tr("not logged")
             if !focused { style = Styles.muted }
         }
     case .bmi:
         if let bmi = values.bodyMassIndex, let category = bmi.category, !text.isEmpty {
-            text += " · " + category.rawValue
+            text += " · " + category.shown
         } else if text.isEmpty {
-            text = "needs a weight and a height"
+            text = tr("needs a weight and a height")
             if !focused { style = Styles.muted }
         }
     case .language:
         if text.isEmpty { text = "—" }
+    case .unitSystem:
+        // The value is the word `set units` takes; the screen says it in the language.
+        if let units = UnitSystem(rawValue: text) { text = units == .metric ? tr("metric") : tr("imperial") }
     default:
         if text.isEmpty && !focused { style = Styles.muted }
     }
@@ -191,10 +197,7 @@ func relativeDay(_ date: Date, now: Date, timeZone: LocalZone) -> String {
     let day = CalendarDate(containing: date, in: timeZone)
     let days = CalendarDate(containing: now, in: timeZone).daysSince1970 - day.daysSince1970
     switch days {
-    case ..<0: return day.description
-    case 0: return "today"
-    case 1: return "yesterday"
-    case 2...31: return "\(days) days ago"
+    case 0...31: return Localizer.current.daysAgo(days)
     default: return day.description
     }
 }
@@ -213,27 +216,32 @@ private func extraLines(_ field: ProfileField, state: AppState) -> [(text: Strin
     switch field {
     case .biologicalSex:
         guard let sex = profile.biologicalSex else {
-            return [(state.canImportHealth ? "press i to import health data" : "comes from health data", Styles.muted)]
+            let text = state.canImportHealth ? tr("press i to import health data") : tr("comes from health data")
+            return [(text, Styles.muted)]
         }
         var lines = [
             (
-                sex.source == .health ? "from health source" : "from account — import health data to confirm",
+                sex.source == .health
+                    ? tr("from health source") : tr("from account — import health data to confirm"),
                 Styles.muted
             )
         ]
         if let imported = profile.healthSync.lastHealthSyncAt {
-            let day = CalendarDate(containing: imported, in: state.timeZone)
-            let file = profile.healthSync.lastImportFileName.map { " from \(TextSanitizer.sanitize($0))" } ?? ""
-            lines.append(("imported \(day)\(file)", Styles.muted))
+            let day = CalendarDate(containing: imported, in: state.timeZone).description
+            let text =
+                profile.healthSync.lastImportFileName.map {
+                    tr("imported {day} from {file}", ["day": day, "file": TextSanitizer.sanitize($0)])
+                } ?? tr("imported {day}", ["day": day])
+            lines.append((text, Styles.muted))
         }
         return lines
     case .bmi:
         // The category shows in the row itself; under 20 the adult ranges do not apply, and it says so.
         guard let bmi = ProfileValues(state).bodyMassIndex, bmi.isUnderTwenty else { return [] }
-        return [("adult ranges do not apply", Styles.muted)]
+        return [(tr("adult ranges do not apply"), Styles.muted)]
     case .dateOfBirth:
         guard let health = profile.healthSync.healthDateOfBirth, health != profile.dateOfBirth else { return [] }
-        return [("health data says \(health)", Styles.muted)]
+        return [(tr("health data says {date}", ["date": health.description]), Styles.muted)]
     default:
         return []
     }
@@ -245,10 +253,10 @@ private func resultRows(_ status: FormChangeStatus, state: AppState, width: Int)
     let text: String
     let style: CellStyle
     if let rejection = status.rejection {
-        text = "! Rejected by the server: \(TextSanitizer.sanitize(rejection))"
+        text = "! " + tr("Rejected by the server: {message}", ["message": TextSanitizer.sanitize(rejection)])
         style = Styles.error
     } else {
-        text = "○ Saved here, not on the server yet"
+        text = "○ " + tr("Saved here, not on the server yet")
         style = Styles.muted
     }
     return wrap(text, width: max(10, width)).map { line in
@@ -298,9 +306,9 @@ private func renderHistory(_ state: AppState, x: Int, y: Int, width: Int, height
     let focused = state.historySelection != nil
     let metric = state.historyMetric
     let history = state.account?.history(of: metric) ?? .empty
-    let title = "\(metric.field.label) history"
+    let title = tr("{measurement} history", ["measurement": metric.field.label])
     let inner = drawBox(
-        focused ? title + " (↑↓ choose, d remove, e correct)" : title, x: x, y: y, width: width,
+        focused ? title + " " + tr("(↑↓ choose, d remove, e correct)") : title, x: x, y: y, width: width,
         height: height, focused: focused, into: &buffer)
     let entries = history.entries
     let units = ProfileValues(state).unitSystem
@@ -331,8 +339,13 @@ private func renderSyncDetails(
     let scroll = max(0, min(state.detailsScroll, lines.count - visible))
     let title =
         lines.count > visible
-        ? "Sync details (\(scroll + 1)–\(min(lines.count, scroll + visible)) of \(lines.count), PgUp/PgDn)"
-        : "Sync details"
+        ? tr(
+            "Sync details ({first}–{last} of {count}, PgUp/PgDn)",
+            [
+                "first": String(scroll + 1), "last": String(min(lines.count, scroll + visible)),
+                "count": String(lines.count),
+            ])
+        : tr("Sync details")
     let inner = drawBox(title, x: x, y: y, width: width, height: height, into: &buffer)
     for (row, line) in lines.dropFirst(scroll).prefix(inner.height).enumerated() {
         buffer.put(line.text, x: inner.x + 1, y: inner.y + row, style: line.style, limit: inner.width - 2)
@@ -342,23 +355,37 @@ private func renderSyncDetails(
 /// The sync details' lines at `width` columns.
 func syncDetailLines(_ state: AppState, account: AccountView, width: Int) -> [(text: String, style: CellStyle)] {
     let changes = account.pendingChanges
-    let last = account.lastSyncAt.map { "Last sync \(clockTime($0, in: state.timeZone))" } ?? "Never synced"
-    var lines = wrap("\(last) · server \(account.server)", width: width, maximumLines: 4).map { ($0, Styles.muted) }
-    if changes.isEmpty { return lines + [("Every change is on the server.", Styles.good)] }
+    let last =
+        account.lastSyncAt.map { tr("Last sync {time}", ["time": clockTime($0, in: state.timeZone)]) }
+        ?? tr("Never synced")
+    let server = tr("server {server}", ["server": account.server])
+    var lines = wrap("\(last) · \(server)", width: width, maximumLines: 4).map { ($0, Styles.muted) }
+    if changes.isEmpty { return lines + [(tr("Every change is on the server."), Styles.good)] }
     for conflict in account.conflicts {
         let line =
-            "! conflict  \(conflict.field): here \"\(TextSanitizer.sanitize(conflict.local))\", on the server "
-            + "\"\(TextSanitizer.sanitize(conflict.server))\" · k keep this machine's · t take the server's"
+            "! "
+            + tr(
+                "conflict  {field}: here \"{local}\", on the server \"{server}\" · k keep this machine's · t take the server's",
+                [
+                    "field": conflict.field, "local": TextSanitizer.sanitize(conflict.local),
+                    "server": TextSanitizer.sanitize(conflict.server),
+                ])
         lines += wrap(line, width: width, maximumLines: 8).map { ($0, Styles.error) }
     }
     for change in changes {
-        let mark = change.rejection == nil ? "○ pending " : "! rejected"
+        // The two marks padded to one width, so the changes line up.
+        let (pending, rejected) = (tr("pending"), tr("rejected"))
+        let markWidth = max(DisplayWidth.of(pending), DisplayWidth.of(rejected))
+        let word = change.rejection == nil ? pending : rejected
+        let mark =
+            (change.rejection == nil ? "○ " : "! ") + word
+            + String(repeating: " ", count: markWidth - DisplayWidth.of(word))
         var line = "\(mark)  \(change.summary)"
         if let rejection = change.rejection {
             line += ": \(TextSanitizer.sanitize(rejection))"
         } else {
             let notes =
-                (change.lastError.map { ["last try: \(TextSanitizer.sanitize($0))"] } ?? [])
+                (change.lastError.map { [tr("last try: {error}", ["error": TextSanitizer.sanitize($0)])] } ?? [])
                 + (change.hold.map { [$0.advice(now: state.now)] } ?? [])
             if !notes.isEmpty { line += " (\(notes.joined(separator: "; ")))" }
         }

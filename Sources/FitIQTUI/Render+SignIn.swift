@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -22,11 +23,13 @@ func renderSignIn(_ state: AppState, into buffer: inout CellBuffer, bottom: Int)
     let x = (buffer.width - width) / 2
     let y = 1 + max(0, (available - height) / 2)
     let inner = drawBox(
-        form.registering ? "Create a FitIQ account" : "Sign in to FitIQ", x: x, y: y, width: width, height: height,
+        form.registering ? tr("Create a FitIQ account") : tr("Sign in to FitIQ"), x: x, y: y, width: width,
+        height: height,
         focused: true, into: &buffer)
     if roomy {
         buffer.put(
-            "Server  \(state.server)", x: inner.x + 2, y: inner.y + 1, style: Styles.muted, limit: inner.width - 4)
+            tr("Server  {server}", ["server": state.server]), x: inner.x + 2, y: inner.y + 1, style: Styles.muted,
+            limit: inner.width - 4)
     }
     var row = inner.y + (roomy ? 3 : 0)
     var cursor: (x: Int, y: Int)?
@@ -46,7 +49,7 @@ func renderSignIn(_ state: AppState, into buffer: inout CellBuffer, bottom: Int)
             masked: field == .password)
         if focused { cursor = (column, row) }
         if field == .dateOfBirth && editor.text.isEmpty && !focused {
-            buffer.put("YYYY-MM-DD", x: fieldX, y: row, style: Styles.muted)
+            buffer.put(tr("YYYY-MM-DD"), x: fieldX, y: row, style: Styles.muted)
         }
         row += 1
         for line in errorLines[field] ?? [] {

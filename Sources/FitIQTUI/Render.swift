@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -21,7 +22,12 @@ enum Styles {
 }
 
 /// Draws the whole screen for `state`; returns where the cursor belongs (while typing), if anywhere.
+/// Speaks the state's language (``AppState/localizer``).
 public func render(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
+    Localizer.$current.withValue(state.localizer) { renderScreen(state, into: &buffer) }
+}
+
+private func renderScreen(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
     buffer.fill(x: 0, y: 0, width: buffer.width, height: buffer.height)
     let (width, height) = (buffer.width, buffer.height)
     guard width >= AppState.minimumSize.width, height >= AppState.minimumSize.height else {
@@ -44,9 +50,11 @@ public func render(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int,
 
 private func renderTooSmall(width: Int, height: Int, into buffer: inout CellBuffer) {
     let lines = [
-        "Terminal too small: \(width)×\(height).",
-        "fitiq-tui needs at least \(AppState.minimumSize.width)×\(AppState.minimumSize.height).",
-        "Enlarge the window, or press q to quit.",
+        tr("Terminal too small: {size}.", ["size": "\(width)×\(height)"]),
+        tr(
+            "fitiq-tui needs at least {size}.",
+            ["size": "\(AppState.minimumSize.width)×\(AppState.minimumSize.height)"]),
+        tr("Enlarge the window, or press q to quit."),
     ]
     let top = max(0, height / 2 - 1)
     for (index, line) in lines.enumerated() {
@@ -69,21 +77,23 @@ func renderTitle(_ state: AppState, into buffer: inout CellBuffer) {
 
 /// `● synced 12:04`, `○ offline · 2 changes pending`, `! 1 change rejected`.
 func syncSummary(_ state: AppState) -> String {
-    guard let account = state.account else { return "server \(state.server)" }
+    guard let account = state.account else { return tr("server {server}", ["server": state.server]) }
     let pending = account.pendingCount
     let rejected = account.rejectedCount
-    if case .signedOut = state.connection { return "! signed out · sign in again to send changes" }
-    if rejected > 0 { return "! \(rejected) change\(rejected == 1 ? "" : "s") rejected" }
+    if case .signedOut = state.connection { return "! " + tr("signed out · sign in again to send changes") }
+    if rejected > 0 { return "! " + trn("{count} change rejected", "{count} changes rejected", count: rejected) }
     let conflicts = account.conflicts.count
-    if conflicts > 0 { return "! \(conflicts) conflict\(conflicts == 1 ? "" : "s") · h for details" }
-    let changes = "\(pending) change\(pending == 1 ? "" : "s") pending"
+    if conflicts > 0 {
+        return "! " + trn("{count} conflict · h for details", "{count} conflicts · h for details", count: conflicts)
+    }
+    let changes = trn("{count} change pending", "{count} changes pending", count: pending)
     switch state.connection {
-    case .syncing: return pending > 0 ? "↻ syncing · \(changes)" : "↻ syncing"
-    case .offline: return pending > 0 ? "○ offline · \(changes)" : "○ offline"
+    case .syncing: return "↻ " + (pending > 0 ? tr("syncing · {changes}", ["changes": changes]) : tr("syncing"))
+    case .offline: return "○ " + (pending > 0 ? tr("offline · {changes}", ["changes": changes]) : tr("offline"))
     case .unknown, .online, .signedOut:
         if pending > 0 { return "○ \(changes)" }
-        guard let last = account.lastSyncAt else { return "○ not synced yet" }
-        return "● synced \(clockTime(last, in: state.timeZone))"
+        guard let last = account.lastSyncAt else { return "○ " + tr("not synced yet") }
+        return "● " + tr("synced {time}", ["time": clockTime(last, in: state.timeZone)])
     }
 }
 
@@ -111,7 +121,8 @@ private func renderBottom(_ state: AppState, messageLines: [String], into buffer
 /// As many hints as fit in `width`, in order of importance, and always `? help` at the end (except on
 /// the sign-in screen, which has no help).
 func fittedHints(_ hints: [String], width: Int) -> String {
-    let always = hints.last == "? help" ? "? help" : nil
+    let help = tr("? help")
+    let always = hints.last == help ? help : nil
     var shown: [String] = []
     var used = always.map { DisplayWidth.of($0) } ?? 0
     for hint in hints.dropLast(always == nil ? 0 : 1) {
@@ -128,8 +139,8 @@ func keyHints(_ state: AppState) -> [String] {
     switch state.screen {
     case .signIn:
         return state.signIn.registering
-            ? ["Enter register", "Tab next field", "Ctrl-R back to sign-in", "Esc quit"]
-            : ["Enter sign in", "Tab next field", "Ctrl-R register a new account", "Esc quit"]
+            ? [tr("Enter register"), tr("Tab next field"), tr("Ctrl-R back to sign-in"), tr("Esc quit")]
+            : [tr("Enter sign in"), tr("Tab next field"), tr("Ctrl-R register a new account"), tr("Esc quit")]
     case .progress, .profile:
         return KeyTable.hints(state)
     }

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -90,7 +91,7 @@ private func performInBox(_ action: KeyAction, _ state: inout AppState) -> [Effe
         let typed = path.text.trimmingSpaces()
         guard !typed.isEmpty else {
             state.overlay = .importPrompt(
-                path: path, error: "Path: type where export.zip, export.xml or the .csv file is.")
+                path: path, error: tr("Path: type where export.zip, export.xml or the .csv file is."))
             return []
         }
         state.overlay = .importing(path: path, fraction: 0)

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -44,7 +45,7 @@ private func perform(_ action: KeyAction, key: Key, _ state: inout AppState) -> 
         let metric = state.profile.focus.metric ?? state.historyMetric
         state.historyMetric = metric
         if state.account?.history(of: metric).entries.isEmpty ?? true {
-            state.message = ("No \(metric.field.label.lowercased()) entries yet.", false)
+            state.message = (tr("No {measurement} entries yet.", ["measurement": metric.field.labelInSentence]), false)
         } else {
             state.historySelection = 0
         }
@@ -64,7 +65,7 @@ private func perform(_ action: KeyAction, key: Key, _ state: inout AppState) -> 
     case .scrollDetailsUp:
         state.detailsScroll = max(0, state.detailsScroll - max(1, state.size.height / 3))
     case .syncNow:
-        state.message = ("Syncing…", false)
+        state.message = (tr("Syncing…"), false)
         return [.syncNow]
     case .help:
         state.overlay = .help
@@ -99,8 +100,12 @@ private func performInList(_ action: KeyAction, _ state: inout AppState) {
     guard let selected = state.historySelection, entries.indices.contains(selected) else { return }
     let entry = entries[selected]
     let units = ProfileValues(state).unitSystem
-    let summary =
-        "\(metric.format(entry.quantity, unitSystem: units)) of \(CalendarDate(containing: entry.loggedAt, in: state.timeZone))"
+    let summary = tr(
+        "{value} of {day}",
+        [
+            "value": metric.format(entry.quantity, unitSystem: units),
+            "day": CalendarDate(containing: entry.loggedAt, in: state.timeZone).description,
+        ])
     switch action {
     case .listDown:
         state.historySelection = min(entries.count - 1, selected + 1)
@@ -142,11 +147,11 @@ private func startEditing(_ state: inout AppState, _ field: ProfileField) {
 
 func readOnlyReason(_ field: ProfileField, canImport: Bool) -> String {
     switch field {
-    case .dateOfBirth: "Date of birth is set at registration and cannot be changed here."
-    case .bmi: "BMI is derived from your latest weight and your height then; it is never typed."
+    case .dateOfBirth: tr("Date of birth is set at registration and cannot be changed here.")
+    case .bmi: tr("BMI is derived from your latest weight and your height then; it is never typed.")
     default:
-        "Biological sex comes only from your health data; it cannot be edited."
-            + (canImport ? " Press i to import it." : "")
+        tr("Biological sex comes only from your health data; it cannot be edited.")
+            + (canImport ? " " + tr("Press i to import it.") : "")
     }
 }
 
@@ -184,7 +189,7 @@ func typeWhileEditing(_ key: Key, _ state: inout AppState) {
     state.profile.editing = (field, editor)
     state.profile.errors[field] = nil
     if case .character = key, editor.text == before, let limit = editor.limit {
-        state.profile.errors[field] = "\(field.label) can be at most \(limit) characters; no more can be typed."
+        state.profile.errors[field] = typingLimitMessage(field.label, limit: limit)
     }
 }
 
@@ -237,7 +242,12 @@ func saveAll(_ state: inout AppState) -> [Effect] {
             effects.append(.saveMeasurement(metric, value: value))
         }
     }
-    if effects.isEmpty && state.profile.drafts.isEmpty { state.message = ("Nothing to save.", false) }
-    if !state.profile.errors.isEmpty { state.message = ("Fix the marked fields; nothing was sent for them.", true) }
+    if effects.isEmpty && state.profile.drafts.isEmpty { state.message = (tr("Nothing to save."), false) }
+    if !state.profile.errors.isEmpty { state.message = (tr("Fix the marked fields; nothing was sent for them."), true) }
     return effects
+}
+
+/// The message under a field that takes no more characters.
+func typingLimitMessage(_ label: String, limit: Int) -> String {
+    tr("{field} can be at most {limit} characters; no more can be typed.", ["field": label, "limit": String(limit)])
 }

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -57,7 +58,7 @@ private func submit(_ form: inout SignInForm, state: inout AppState) -> [Effect]
     guard form.registering else {
         guard let email, let password else { return [] }
         form.busy = true
-        state.message = ("Signing in…", false)
+        state.message = (tr("Signing in…"), false)
         return [.signIn(email: email, password: password)]
     }
     let name = check(.name) { () throws(ValidationError) in try ProfileRules.name(form.text(.name)) }
@@ -69,6 +70,6 @@ private func submit(_ form: inout SignInForm, state: inout AppState) -> [Effect]
         return []
     }
     form.busy = true
-    state.message = ("Creating your account…", false)
+    state.message = (tr("Creating your account…"), false)
     return [.register(email: email, password: password, name: name, dateOfBirth: birth.description)]
 }

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -7,7 +8,12 @@ import FitIQCore
 #endif
 
 /// Applies `event` to `state` and returns the work to do; never does I/O itself.
+/// Speaks the language `state` has when the event comes (``AppState/localizer``).
 public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
+    Localizer.$current.withValue(state.localizer) { updateState(&state, event) }
+}
+
+private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
     switch event {
     case .input(.resize(let width, let height)):
         state.size = (width, height)
@@ -38,7 +44,7 @@ public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         return effects
     case .nothingToSave(let target):
         for field in target.fields { state.profile.drafts[field] = nil }
-        state.message = ("Nothing to save.", false)
+        state.message = (tr("Nothing to save."), false)
         return []
     case .tick(let date):
         state.now = date
@@ -76,7 +82,7 @@ private func show(_ view: AccountView, _ state: inout AppState) -> [Effect] {
     state.screen = .profile
     if wasSignIn {
         state.signIn = SignInForm()
-        state.message = ("Signed in as \(TextSanitizer.sanitize(view.email)).", false)
+        state.message = (tr("Signed in as {email}.", ["email": TextSanitizer.sanitize(view.email)]), false)
     }
     return []
 }
@@ -89,17 +95,20 @@ private func handlePaste(_ state: inout AppState, _ text: String) -> [Effect] {
         let fitted = field.insert(text: line)
         var sentences = PastedText.summary(changes).map { [$0] } ?? []
         if !fitted, let limit = field.limit {
-            sentences.append("\(label) can be at most \(limit) characters; the rest of the paste was left out.")
+            sentences.append(
+                tr(
+                    "{field} can be at most {limit} characters; the rest of the paste was left out.",
+                    ["field": label, "limit": String(limit)]))
         }
         state.message = sentences.isEmpty ? nil : (sentences.joined(separator: " "), !fitted)
     }
     switch state.overlay {
     case .importPrompt(var path, _)?:
-        paste(into: &path, label: "Path")
+        paste(into: &path, label: tr("Path"))
         state.overlay = .importPrompt(path: path, error: nil)
         return []
     case .languagePicker(var filter, _)?:
-        paste(into: &filter, label: "Language")
+        paste(into: &filter, label: tr("Language"))
         state.overlay = .languagePicker(filter: filter, selection: 0)
         return []
     case nil:
@@ -116,14 +125,13 @@ private func handlePaste(_ state: inout AppState, _ text: String) -> [Effect] {
         state.signIn.fields[state.signIn.focus] = field
     case .profile:
         guard var (field, editor) = state.profile.editing else {
-            state.message = ("Press Enter on a field first to paste into it.", false)
+            state.message = (tr("Press Enter on a field first to paste into it."), false)
             return []
         }
         paste(into: &editor, label: field.label)
         state.profile.editing = (field, editor)
         if editor.limit != nil, state.message?.isError == true {
-            state.profile.errors[field] =
-                "\(field.label) can be at most \(editor.limit ?? 0) characters; no more can be typed."
+            state.profile.errors[field] = typingLimitMessage(field.label, limit: editor.limit ?? 0)
         }
     }
     return []
@@ -141,7 +149,7 @@ private func handleExternalEdit(_ state: inout AppState, _ field: ProfileField, 
         editor.limit = field.limit
         state.profile.focus = field
         state.profile.editing = (field, editor)
-        state.message = PastedText.summary(changes, what: "From your editor").map { ($0, false) }
+        state.message = PastedText.summary(changes, what: tr("From your editor")).map { ($0, false) }
         _ = confirmEdit(&state, field, line)
     }
 }
@@ -155,6 +163,6 @@ private func handleImportProgress(_ state: inout AppState, _ progress: HealthImp
         state.overlay = .importPrompt(path: path, error: TextSanitizer.sanitize(message))
     case .finished(let lines):
         state.overlay = .importResult(lines.map(TextSanitizer.sanitize))
-        state.message = ("Health data imported.", false)
+        state.message = (tr("Health data imported."), false)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -31,9 +32,9 @@ struct Register: AsyncParsableCommand {
     func run() async throws {
         try await withApp(globals) { app in
             let accounts = try app.requireAccounts()
-            let password = try PasswordReader.read(prompt: "Choose a password: ")
-            if StandardStreams.isTerminal(0), try PasswordReader.read(prompt: "Repeat it: ") != password {
-                throw ValidationError("The two passwords differ.")
+            let password = try PasswordReader.read(prompt: tr("Choose a password: "))
+            if StandardStreams.isTerminal(0), try PasswordReader.read(prompt: tr("Repeat it: ")) != password {
+                throw ValidationError(tr("The two passwords differ."))
             }
             let signedIn = try await accounts.register(
                 email: email, password: password, name: name, dateOfBirth: dateOfBirth)
@@ -62,18 +63,22 @@ struct Login: AsyncParsableCommand {
     func run() async throws {
         try await withApp(globals) { app in
             let accounts = try app.requireAccounts()
-            let password = try PasswordReader.read(prompt: "Password for \(email): ")
+            let password = try PasswordReader.read(prompt: tr("Password for {email}: ", ["email": email]))
             announce(try await accounts.signIn(email: email, password: password, nameForNewProfile: name))
         }
     }
 }
 
 func announce(_ signedIn: Accounts.SignedIn) {
-    print("Signed in as \(TextSanitizer.sanitize(signedIn.account.email)) on \(signedIn.account.key.server).")
+    print(
+        tr(
+            "Signed in as {email} on {server}.",
+            ["email": TextSanitizer.sanitize(signedIn.account.email), "server": signedIn.account.key.server]))
     if let error = signedIn.profileError {
         print(
-            "The profile could not be loaded yet (\(TextSanitizer.sanitize(String(describing: error)))); "
-                + "run `fitiq-tui sync` later.")
+            tr(
+                "The profile could not be loaded yet ({error}); run `fitiq-tui sync` later.",
+                ["error": TextSanitizer.sanitize(String(describing: error))]))
     }
 }
 
@@ -90,7 +95,7 @@ struct Logout: AsyncParsableCommand {
         try await withApp(globals) { app in
             let account = try app.requireAccount()
             try await app.requireAccounts().signOut(account, discardPending: discardPending)
-            print("Signed out; this account's cached data and tokens were deleted.")
+            print(tr("Signed out; this account's cached data and tokens were deleted."))
         }
     }
 }
@@ -102,13 +107,16 @@ struct Whoami: AsyncParsableCommand {
     @Flag(help: "Print JSON: server, email, userId.") var json = false
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, machineOutput: json) { app in
             let account = try app.requireAccount()
             if json {
                 print(
                     Output.json(["server": account.key.server, "email": account.email, "userId": account.key.userId]))
             } else {
-                print("\(TextSanitizer.sanitize(account.email)) on \(account.key.server)")
+                print(
+                    tr(
+                        "{email} on {server}",
+                        ["email": TextSanitizer.sanitize(account.email), "server": account.key.server]))
             }
         }
     }

@@ -1,6 +1,8 @@
 import FitIQCache
+import FitIQCatalogs
 import FitIQCore
 import FitIQHTTP
+import FitIQLocalization
 import Logging
 
 #if canImport(FoundationEssentials)
@@ -22,6 +24,13 @@ struct App: Sendable {
     var paths: CachePaths { setup.paths }
     var directory: JSONFileAccountDirectory { setup.directory }
     var server: ServerAddress? { setup.server }
+
+    /// The language of `settings` for the signed-in profile (its cached language), or of the environment
+    /// alone when nobody is signed in.
+    func localizer(_ settings: LanguageSettings) async -> Localizer {
+        let profileLanguage = try? await account?.view().profile?.languageCode
+        return Catalogs.embedded.localizer(settings, profile: profileLanguage ?? nil)
+    }
 
     /// Closes network connections.
     func shutdown() async {

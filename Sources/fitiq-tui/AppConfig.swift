@@ -1,5 +1,6 @@
 import FitIQCache
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -140,17 +141,21 @@ enum LaunchError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .noServer:
-            "No server is configured: pass --server https://…, set FITIQ_SERVER, or put \"server\" in "
-                + "$XDG_CONFIG_HOME/fitiq/config.json."
+            tr(
+                "No server is configured: pass --server https://…, set FITIQ_SERVER, or put \"server\" in $XDG_CONFIG_HOME/fitiq/config.json."
+            )
         case .noAPIKey:
-            "No API key: set FITIQ_API_KEY, pass --api-key-file PATH, or put \"apiKeyFile\" in the config file."
+            tr("No API key: set FITIQ_API_KEY, pass --api-key-file PATH, or put \"apiKeyFile\" in the config file.")
         case .unreadableAPIKeyFile(let path):
-            "The API key file \(path) cannot be read or is empty."
+            tr("The API key file {path} cannot be read or is empty.", ["path": path])
         case .badInFlight(let text):
-            "FITIQ_SYNC_IN_FLIGHT must be a whole number from 1 to \(ProgressWindow.maximumLimit) (history entries sent "
-                + "at once); it is \"\(text)\"."
+            tr(
+                "FITIQ_SYNC_IN_FLIGHT must be a whole number from 1 to {maximum} (history entries sent at once); it is \"{text}\".",
+                ["maximum": String(ProgressWindow.maximumLimit), "text": text])
         case .badConfig(let path, let reason):
-            "The config file \(path) is not valid JSON of the form {\"server\": \"…\", \"apiKeyFile\": \"…\"}: \(reason)"
+            tr(
+                "The config file {path} is not valid JSON of the form {{\"server\": \"…\", \"apiKeyFile\": \"…\"}}: {reason}",
+                ["path": path, "reason": reason])
         }
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import FitIQCache
+import FitIQCatalogs
 import FitIQCore
 import FitIQHTTP
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -18,23 +20,37 @@ enum Exit {
 
 /// Runs a command body with a wired app, closing it afterwards, and turns errors into a message on
 /// standard error and the documented exit code.
-func withApp(_ globals: GlobalOptions, _ body: (App) async throws -> Void) async throws {
-    try await withApp(.live(options: globals), body)
+///
+/// The body speaks the user's language (``App/localizer(environment:)``): `FITIQ_LANG`, the signed-in
+/// profile's language, then the locale variables. With `machineOutput` (`--json`, `--csv`) it speaks
+/// English: keys and values of machine output are never translated, and a value built by a sentence's
+/// formatter (a height in a conflict) keeps its decimal point.
+func withApp(
+    _ globals: GlobalOptions, machineOutput: Bool = false, _ body: (App) async throws -> Void
+) async throws {
+    try await withApp(.live(options: globals), machineOutput: machineOutput, body)
 }
 
 /// Runs a command body with the app wired from `config`.
-func withApp(_ config: AppConfig, _ body: (App) async throws -> Void) async throws {
+func withApp(
+    _ config: AppConfig, machineOutput: Bool = false, _ body: (App) async throws -> Void
+) async throws {
+    let settings = LanguageSettings(environment: config.environment)
     let app: App
     do {
         app = try await makeApp(config: config)
     } catch {
-        throw report(error)
+        // No profile yet: the environment's language.
+        throw Localizer.$current.withValue(Catalogs.embedded.localizer(settings, profile: nil)) { report(error) }
     }
-    do {
-        try await body(app)
-    } catch {
-        await app.shutdown()
-        throw report(error)
+    let localizer = machineOutput ? Localizer.english : await app.localizer(settings)
+    try await Localizer.$current.withValue(localizer) {
+        do {
+            try await body(app)
+        } catch {
+            await app.shutdown()
+            throw report(error)
+        }
     }
     await app.shutdown()
 }
@@ -43,7 +59,7 @@ func withApp(_ config: AppConfig, _ body: (App) async throws -> Void) async thro
 func report(_ error: any Error) -> any Error {
     if error is ExitCode || error is CleanExit { return error }
     let message = TextSanitizer.sanitize(String(describing: error))
-    printError("Error: \(message)")
+    printError(tr("Error: {message}", ["message": message]))
     switch error {
     case is SessionError: return Exit.notSignedIn
     case CorrectionError.noSuchEntry: return Exit.usage
@@ -64,7 +80,8 @@ func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
         group.addTask { try await operation() }
         group.addTask {
             try await Task.sleep(for: .seconds(seconds))
-            throw RemoteError.unreachable(message: "no answer within \(Int(seconds)) s")
+            throw RemoteError.unreachable(
+                message: tr("no answer within {seconds} s", ["seconds": String(Int(seconds))]))
         }
         defer { group.cancelAll() }
         guard let first = try await group.next() else { throw CancellationError() }
@@ -75,7 +92,7 @@ func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
 /// After a local save: delivers it (``syncAfterWrite(_:seconds:)``), or with `--no-sync` says how it will be.
 func finishWrite(_ account: Account, noSync: Bool) async throws {
     guard noSync else { return try await syncAfterWrite(account) }
-    print("Saved locally; `fitiq-tui sync` (or the next write) sends it.")
+    print(tr("Saved locally; `fitiq-tui sync` (or the next write) sends it."))
 }
 
 /// Saves were made locally; tries to deliver them for up to `seconds` and says what is still pending.
@@ -88,8 +105,9 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
         throw error
     } catch {
         print(
-            "Saved locally; not sent yet (\(TextSanitizer.sanitize(String(describing: error)))). It will be sent by the next sync."
-        )
+            tr(
+                "Saved locally; not sent yet ({error}). It will be sent by the next sync.",
+                ["error": TextSanitizer.sanitize(String(describing: error))]))
         return
     }
     let view = try await account.view()
@@ -97,21 +115,27 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
     if !conflicts.isEmpty {
         for conflict in conflicts {
             print(
-                "Not sent: \(conflict.field) changed on the server too (here \"\(TextSanitizer.sanitize(conflict.local))\", "
-                    + "on the server \"\(TextSanitizer.sanitize(conflict.server))\"). Run `fitiq-tui resolve "
-                    + "\(conflict.field) --keep-local` or `--take-server`.")
+                tr(
+                    "Not sent: {field} changed on the server too (here \"{local}\", on the server \"{server}\"). Run `fitiq-tui resolve {field} --keep-local` or `--take-server`.",
+                    [
+                        "field": conflict.field, "local": TextSanitizer.sanitize(conflict.local),
+                        "server": TextSanitizer.sanitize(conflict.server),
+                    ]))
         }
     } else if report.isSynced {
-        print("Saved and synced.")
+        print(tr("Saved and synced."))
     } else if report.rejected > 0 {
         for change in view.pendingChanges where change.rejection != nil {
-            print("Rejected by the server: \(change.summary): \(change.rejection ?? "")")
+            print(
+                tr("Rejected by the server: {message}", ["message": change.summary + ": " + (change.rejection ?? "")]))
         }
     } else {
         let reason = report.lastError.map { " (\(TextSanitizer.sanitize($0)))" } ?? ""
         print(
-            "Saved locally; \(plural(report.pending, "change")) pending\(reason). Run `fitiq-tui sync --wait` to retry."
-        )
+            trn(
+                "Saved locally; {count} change pending{reason}. Run `fitiq-tui sync --wait` to retry.",
+                "Saved locally; {count} changes pending{reason}. Run `fitiq-tui sync --wait` to retry.",
+                count: report.pending, ["reason": reason]))
     }
 }
 
@@ -121,8 +145,4 @@ func checkingRules<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as FitIQCore.ValidationError {
         throw ArgumentParser.ValidationError(error.description)
     }
-}
-
-func plural(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FitIQCache
 import FitIQCore
 import FitIQHTTP
+import FitIQLocalization
 import FitIQTUI
 import Logging
 
@@ -176,8 +177,9 @@ enum DemoError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .serverMissing(let path): "The development server is missing at \(path); build it with `swift build`."
-        case .serverDidNotStart(let line): "The development server did not start (it said: \(line))."
+        case .serverMissing(let path):
+            tr("The development server is missing at {path}; build it with `swift build`.", ["path": path])
+        case .serverDidNotStart(let line): tr("The development server did not start (it said: {line}).", ["line": line])
         }
     }
 }

@@ -45,7 +45,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, machineOutput: true) { app in
             let account = try app.requireAccount()
             var series: [MeasurementSeries] = []
             for name in metrics {

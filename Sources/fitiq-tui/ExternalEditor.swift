@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 import FitIQTUI
 
 #if canImport(FoundationEssentials)
@@ -22,7 +23,7 @@ struct ExternalEditor: Sendable {
     func edit(_ text: String) -> ExternalEditOutcome {
         guard let command = ["VISUAL", "EDITOR"].compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else {
             return .failed(
-                "No editor is set: set $VISUAL or $EDITOR (for example export EDITOR=nano) to write the bio in it.")
+                tr("No editor is set: set $VISUAL or $EDITOR (for example export EDITOR=nano) to write the bio in it."))
         }
         let folder = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(folder)/fitiq-bio-XXXXXX.txt".utf8CString)
@@ -32,7 +33,10 @@ struct ExternalEditor: Sendable {
             return mkstemps(base, 4)
         }
         guard descriptor >= 0 else {
-            return .failed("Cannot create a temporary file in \(folder): \(String(cString: strerror(errno))).")
+            return .failed(
+                tr(
+                    "Cannot create a temporary file in {folder}: {error}.",
+                    ["folder": folder, "error": String(cString: strerror(errno))]))
         }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
@@ -40,10 +44,13 @@ struct ExternalEditor: Sendable {
         close(descriptor)
         let status = run(command, path: path)
         guard status == 0 else {
-            return .failed("The editor (\(command)) ended with status \(status); the bio is unchanged.")
+            return .failed(
+                tr(
+                    "The editor ({command}) ended with status {status}; the bio is unchanged.",
+                    ["command": command, "status": String(status)]))
         }
         guard let data = FileManager.default.contents(atPath: path), let edited = String(data: data, encoding: .utf8)
-        else { return .failed("The edited file could not be read as UTF-8 text; the bio is unchanged.") }
+        else { return .failed(tr("The edited file could not be read as UTF-8 text; the bio is unchanged.")) }
         var result = edited
         while result.hasSuffix("\n") || result.hasSuffix("\r") { result.removeLast() }
         return .edited(result)

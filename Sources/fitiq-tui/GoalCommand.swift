@@ -1,5 +1,6 @@
 import ArgumentParser
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -43,10 +44,16 @@ struct GoalCommand: AsyncParsableCommand {
                     metric: metric.lowercased(), target: words.joined(separator: " "), by: by, unitSystem: units,
                     today: today)
                 let goal = try await account.setGoal(parsed.metric, target: parsed.target, by: parsed.by)
+                let shown = parsed.metric.format(goal.target, unitSystem: units)
                 print(
-                    "Goal set: \(parsed.metric.format(goal.target, unitSystem: units))"
-                        + (goal.by.map { " by \($0)" } ?? "")
-                        + ". It is kept on this machine: the service has no goals.")
+                    goal.by.map {
+                        tr(
+                            "Goal set: {target} by {day}. It is kept on this machine: the service has no goals.",
+                            ["target": shown, "day": $0.description])
+                    }
+                        ?? tr(
+                            "Goal set: {target}. It is kept on this machine: the service has no goals.",
+                            ["target": shown]))
             }
         }
     }
@@ -61,12 +68,12 @@ struct GoalCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            try await withApp(globals) { app in
+            try await withApp(globals, machineOutput: json) { app in
                 let account = try app.requireAccount()
                 if json { return print(Output.json(Output.GoalJSON.list(try await account.goals()))) }
                 let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                 let statuses = try await account.goalStatuses()
-                if statuses.isEmpty { return print("No goals are set (`fitiq-tui goal set weight 75` sets one).") }
+                if statuses.isEmpty { return print(tr("No goals are set (`fitiq-tui goal set weight 75` sets one).")) }
                 let today = CalendarDate(containing: Date(), in: .system)
                 for status in statuses {
                     print(status.sentences(units: units, today: today).joined(separator: "\n"))
@@ -91,7 +98,10 @@ struct GoalCommand: AsyncParsableCommand {
                             + "not \(TextSanitizer.sanitize(metric))")
                 }
                 let cleared = try await account.clearGoal(chosen)
-                print(cleared ? "The \(chosen.field.label.lowercased()) goal is cleared." : "There was no such goal.")
+                print(
+                    cleared
+                        ? tr("The {measurement} goal is cleared.", ["measurement": chosen.field.labelInSentence])
+                        : tr("There was no such goal."))
             }
         }
     }

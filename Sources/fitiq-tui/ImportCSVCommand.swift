@@ -1,6 +1,7 @@
 import ArgumentParser
 import FitIQCore
 import FitIQHealth
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -46,7 +47,7 @@ struct ImportCSVCommand: AsyncParsableCommand {
                 meter.end()
             } catch let error as HealthImportError {
                 meter.end()
-                printError("Error: \(error)")
+                printError(tr("Error: {message}", ["message": "\(error)"]))
                 throw ExitCode.failure
             } catch {
                 meter.end()
@@ -57,17 +58,19 @@ struct ImportCSVCommand: AsyncParsableCommand {
                 result = try await account.importCSV(file, skipInvalid: skipInvalid, readingServer: !noSync)
             } catch let error as BadRowsError {
                 printError(
-                    "Error: nothing was imported: "
-                        + (error.problems.count == 1 ? "1 row breaks" : "\(error.problems.count) rows break")
-                        + " a rule "
-                        + "(--skip-invalid imports the rest):")
+                    trn(
+                        "Error: nothing was imported: {count} row breaks a rule (--skip-invalid imports the rest):",
+                        "Error: nothing was imported: {count} rows break a rule (--skip-invalid imports the rest):",
+                        count: error.problems.count))
                 for problem in error.problems.prefix(20) {
                     printError("  " + TextSanitizer.sanitize(problem.description))
                 }
-                if error.problems.count > 20 { printError("  … and \(error.problems.count - 20) more") }
+                if error.problems.count > 20 {
+                    printError("  " + tr("… and {count} more", ["count": String(error.problems.count - 20)]))
+                }
                 throw Exit.usage
             }
-            print("Read \(TextSanitizer.sanitize(url.lastPathComponent)).")
+            print(tr("Read {file}.", ["file": TextSanitizer.sanitize(url.lastPathComponent)]))
             for line in result.summary(of: file) { print(line) }
             if result.queuedAnything { try await finishWrite(account, noSync: noSync) }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FitIQCore
 import FitIQHealth
+import FitIQLocalization
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -39,14 +40,20 @@ struct ImportHealthCommand: AsyncParsableCommand {
             }
             meter.end()
             let elapsed = ContinuousClock.now - started
-            print("Read \(TextSanitizer.sanitize(url.path)) in \(Output.seconds(elapsed)) (\(meter.figures(elapsed))).")
+            print(
+                tr(
+                    "Read {file} in {time} ({figures}).",
+                    [
+                        "file": TextSanitizer.sanitize(url.path), "time": Output.seconds(elapsed),
+                        "figures": meter.figures(elapsed),
+                    ]))
             var posted: [String: Int]?
             if result.queuedAnything {
                 try await syncAfterWrite(account)
                 let synced = try await account.delivered(Set(result.metrics.values.flatMap(\.newEntries)))
                 posted = result.metrics.mapValues { $0.newEntries.filter(synced.contains).count }
             } else {
-                print("Nothing new to send: the server already has everything in this export.")
+                print(tr("Nothing new to send: the server already has everything in this export."))
             }
             let profile = try await account.view().profile
             for line in result.summary(

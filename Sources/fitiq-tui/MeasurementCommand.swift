@@ -1,5 +1,6 @@
 import ArgumentParser
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -97,24 +98,26 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                 let shown = metric.format(parsed, unitSystem: units)
                 if let date, let day = CalendarDate(parsing: date) {
                     let logged = try await account.log(metric, parsed, on: day, sending: !noSync)
+                    let values = ["value": shown, "day": day.description]
                     print(
-                        "Logged \(shown) on \(day)"
-                            + (metric != .height
-                                ? "."
-                                : logged.isCurrentHeight
-                                    ? "; it is your current height." : " (an earlier measurement)."))
+                        metric != .height
+                            ? tr("Logged {value} on {day}.", values)
+                            : logged.isCurrentHeight
+                                ? tr("Logged {value} on {day}; it is your current height.", values)
+                                : tr("Logged {value} on {day} (an earlier measurement).", values))
                 } else if metric == .height {
                     guard try await account.updateHeight(centimetres: parsed, sending: !noSync) else {
                         print(
-                            "Height unchanged (\(profile.heightCm.map { Height.format($0, unitSystem: units) } ?? ""))."
-                        )
+                            tr(
+                                "Height unchanged ({value}).",
+                                ["value": profile.heightCm.map { Height.format($0, unitSystem: units) } ?? ""]))
                         return
                     }
                     let height = try await account.view().profile?.heightCm ?? 0
-                    print("Height set to \(Height.format(height, unitSystem: units)).")
+                    print(tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)]))
                 } else {
                     try await account.log(metric, parsed, sending: !noSync)
-                    print("Logged \(shown).")
+                    print(tr("Logged {value}.", ["value": shown]))
                 }
                 try await finishWrite(account, noSync: noSync)
             }
@@ -146,7 +149,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await withApp(globals) { app in
+            try await withApp(globals, machineOutput: json || csv) { app in
                 let account = try app.requireAccount()
                 do {
                     _ = try await withDeadline(seconds: 10) { try await account.history(of: metric, refresh: true) }
@@ -154,7 +157,9 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                     throw error
                 } catch {
                     printError(
-                        "Offline: showing the cached history (\(TextSanitizer.sanitize(String(describing: error)))).")
+                        tr(
+                            "Offline: showing the cached history ({error}).",
+                            ["error": TextSanitizer.sanitize(String(describing: error))]))
                 }
                 let entries = try await account.history(
                     of: metric, refresh: false, since: since.flatMap(CalendarDate.init))
@@ -192,7 +197,10 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                 let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                 let removed = try await account.deleteEntry(of: metric, id: id)
                 let day = CalendarDate(containing: removed.loggedAt, in: .system)
-                print("Removed \(metric.format(removed.quantity, unitSystem: units)) of \(day).")
+                print(
+                    tr(
+                        "Removed {value} of {day}.",
+                        ["value": metric.format(removed.quantity, unitSystem: units), "day": day.description]))
                 try await finishWrite(account, noSync: noSync)
             }
         }
@@ -221,8 +229,12 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                 let (before, after) = try await account.correctEntry(of: metric, id: id, to: value)
                 let day = CalendarDate(containing: before.loggedAt, in: .system)
                 print(
-                    "Corrected \(day): \(metric.format(before.quantity, unitSystem: units)) → "
-                        + "\(metric.format(after.quantity, unitSystem: units)).")
+                    tr(
+                        "Corrected {day}: {before} → {after}.",
+                        [
+                            "day": day.description, "before": metric.format(before.quantity, unitSystem: units),
+                            "after": metric.format(after.quantity, unitSystem: units),
+                        ]))
                 try await finishWrite(account, noSync: noSync)
             }
         }

@@ -1,4 +1,6 @@
 import FitIQCore
+import FitIQLocalization
+import FitIQTUI
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -98,48 +100,85 @@ enum Output {
 
     /// `profile show` for people: sanitized text, height in the user's units.
     static func profileText(_ view: AccountView, timeZone: LocalZone = .system, now: Date = Date()) -> String {
-        guard let profile = view.profile else { return "No profile cached yet." }
+        guard let profile = view.profile else { return tr("No profile cached yet.") }
         let today = CalendarDate(containing: now, in: timeZone)
         let clean = TextSanitizer.sanitize
         let units = profile.preferredUnitSystem
-        var lines = [
-            "Name            \(clean(profile.name))",
-            "Bio             \(clean(profile.bio ?? ""))",
-            "Unit system     \(units.rawValue)",
-            "Language        \(clean(profile.languageCode ?? ""))",
-            "Height          \(profile.heightCm.map { Height.format($0, unitSystem: units) } ?? "not set")",
-            "Weight          \(latest(.weight, in: view, units: units, timeZone: timeZone))",
-            "Body fat        \(latest(.bodyFat, in: view, units: units, timeZone: timeZone))",
-            "BMI             \(view.bodyMassIndex?.description ?? "not known (needs a weight and a height)")",
-            "Date of birth   \(profile.dateOfBirth.map { "\($0) (age \($0.years(until: today)))" } ?? "not set")",
-            "Biological sex  \(biologicalSexText(profile.biologicalSex))",
+        var rows: [(label: String, value: String)] = [
+            (tr("Name"), clean(profile.name)),
+            (tr("Bio"), clean(profile.bio ?? "")),
+            (tr("Unit system"), units.rawValue),
+            (tr("Language"), clean(profile.languageCode ?? "")),
+            (tr("Height"), profile.heightCm.map { Height.format($0, unitSystem: units) } ?? tr("not set")),
+            (tr("Weight"), latest(.weight, in: view, units: units, timeZone: timeZone)),
+            (tr("Body fat"), latest(.bodyFat, in: view, units: units, timeZone: timeZone)),
+            (tr("BMI"), view.bodyMassIndex?.description ?? tr("not known (needs a weight and a height)")),
+            (
+                tr("Date of birth"),
+                profile.dateOfBirth.map {
+                    tr("{day} (age {age})", ["day": $0.description, "age": String($0.years(until: today))])
+                } ?? tr("not set")
+            ),
+            (tr("Biological sex"), biologicalSexText(profile.biologicalSex)),
         ]
         if let imported = profile.healthSync.lastHealthSyncAt {
-            let file = profile.healthSync.lastImportFileName.map { " from \(clean($0))" } ?? ""
-            lines.append("Health data     imported \(CalendarDate(containing: imported, in: timeZone))\(file)")
+            let day = CalendarDate(containing: imported, in: timeZone).description
+            let text =
+                profile.healthSync.lastImportFileName.map {
+                    tr("imported {day} from {file}", ["day": day, "file": clean($0)])
+                } ?? tr("imported {day}", ["day": day])
+            rows.append((tr("Health data"), text))
         }
         if let health = profile.healthSync.healthDateOfBirth, health != profile.dateOfBirth {
-            lines.append("                (health data says date of birth \(health))")
+            rows.append(("", tr("(health data says date of birth {day})", ["day": health.description])))
         }
         let pending = view.pendingCount
         let rejected = view.rejectedCount
-        if pending > 0 { lines.append("Pending         \(plural(pending, "change")) not yet on the server") }
-        if rejected > 0 { lines.append("Rejected        \(plural(rejected, "change")): run `fitiq-tui status`") }
-        return lines.joined(separator: "\n")
+        if pending > 0 {
+            rows.append(
+                (
+                    tr("Pending"),
+                    trn(
+                        "{count} change not yet on the server", "{count} changes not yet on the server", count: pending)
+                ))
+        }
+        if rejected > 0 {
+            rows.append(
+                (
+                    tr("Rejected"),
+                    trn(
+                        "{count} change: run `fitiq-tui status`", "{count} changes: run `fitiq-tui status`",
+                        count: rejected)
+                ))
+        }
+        return labelled(rows)
+    }
+
+    /// Rows of a label and a value, the values in one column two spaces after the longest label (at
+    /// least 16 columns, as English lays them out).
+    static func labelled(_ rows: [(label: String, value: String)]) -> String {
+        let width = max(14, rows.map { DisplayWidth.of($0.label) }.max() ?? 0) + 2
+        return rows.map { row in
+            row.label + String(repeating: " ", count: width - DisplayWidth.of(row.label)) + row.value
+        }.joined(separator: "\n")
     }
 
     /// The latest value of `metric` and its day: `72.4 kg on 2026-11-20`.
     static func latest(_ metric: Metric, in view: AccountView, units: UnitSystem, timeZone: LocalZone) -> String {
-        guard let entry = view.latestEntry(of: metric) else { return "not logged yet" }
-        return
-            "\(metric.format(entry.quantity, unitSystem: units)) on \(CalendarDate(containing: entry.loggedAt, in: timeZone))"
+        guard let entry = view.latestEntry(of: metric) else { return tr("not logged yet") }
+        return tr(
+            "{value} on {day}",
+            [
+                "value": metric.format(entry.quantity, unitSystem: units),
+                "day": CalendarDate(containing: entry.loggedAt, in: timeZone).description,
+            ])
     }
 
     static func biologicalSexText(_ sex: SourcedBiologicalSex?) -> String {
-        guard let sex else { return "not set — import health data (fitiq-tui import-health) to set it" }
+        guard let sex else { return tr("not set — import health data (fitiq-tui import-health) to set it") }
         switch sex.source {
-        case .health: return "\(sex.value)  from health source"
-        case .account: return "\(sex.value)  from account — import health data to confirm"
+        case .health: return sex.value.shown + "  " + tr("from health source")
+        case .account: return sex.value.shown + "  " + tr("from account — import health data to confirm")
         }
     }
 
@@ -200,28 +239,40 @@ enum Output {
     }
 
     static func statusText(_ status: AccountStatus, now: Date = Date()) -> String {
+        let account =
+            TextSanitizer.sanitize(status.email)
+            + (status.signedIn ? "" : " " + tr("(signed out: run `fitiq-tui login`)"))
         var lines = [
-            "Server          \(status.server)",
-            "Account         \(TextSanitizer.sanitize(status.email))\(status.signedIn ? "" : " (signed out: run `fitiq-tui login`)")",
-            "Last sync       \(status.lastSyncAt.map(RFC3339.format) ?? "never")",
-            "Pending         \(plural(status.pendingChanges, "change"))",
+            labelled([
+                (tr("Server"), status.server), (tr("Account"), account),
+                (tr("Last sync"), status.lastSyncAt.map(RFC3339.format) ?? tr("never")),
+                (tr("Pending"), trn("{count} change", "{count} changes", count: status.pendingChanges)),
+            ])
         ]
         for change in status.changes {
             if let rejection = change.rejection {
-                lines.append("  rejected: \(change.summary): \(TextSanitizer.sanitize(rejection))")
+                lines.append(
+                    "  "
+                        + tr(
+                            "rejected: {change}: {message}",
+                            ["change": change.summary, "message": TextSanitizer.sanitize(rejection)]))
             } else {
                 let notes =
-                    (change.lastError.map { ["last try: \(TextSanitizer.sanitize($0))"] } ?? [])
+                    (change.lastError.map { [tr("last try: {error}", ["error": TextSanitizer.sanitize($0)])] } ?? [])
                     + (change.hold.map { [$0.advice(now: now)] } ?? [])
                 let reason = notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
-                lines.append("  pending:  \(change.summary)\(reason)")
+                lines.append("  " + tr("pending:  {change}", ["change": change.summary + reason]))
             }
         }
         for conflict in status.conflicts {
             lines.append(
-                "  conflict: \(conflict.field): here \"\(TextSanitizer.sanitize(conflict.local))\", on the server "
-                    + "\"\(TextSanitizer.sanitize(conflict.server))\" (`fitiq-tui resolve \(conflict.field) "
-                    + "--keep-local` or `--take-server`)")
+                "  "
+                    + tr(
+                        "conflict: {field}: here \"{local}\", on the server \"{server}\" (`fitiq-tui resolve {field} --keep-local` or `--take-server`)",
+                        [
+                            "field": conflict.field, "local": TextSanitizer.sanitize(conflict.local),
+                            "server": TextSanitizer.sanitize(conflict.server),
+                        ]))
         }
         return lines.joined(separator: "\n")
     }
@@ -277,11 +328,13 @@ enum Output {
     static func historyText(_ entries: [ProgressEntry], of metric: Metric, units: UnitSystem, timeZone: LocalZone)
         -> String
     {
-        guard !entries.isEmpty else { return "No \(metric.field.label.lowercased()) entries yet." }
+        guard !entries.isEmpty else {
+            return tr("No {measurement} entries yet.", ["measurement": metric.field.labelInSentence])
+        }
         return entries.map { entry in
             let day = CalendarDate(containing: entry.loggedAt, in: timeZone)
-            let mark = entry.isSynced ? "" : "  (not synced yet)"
-            return "\(day)  \(metric.format(entry.quantity, unitSystem: units))  \(entry.source.rawValue)\(mark)"
+            let mark = entry.isSynced ? "" : "  " + tr("(not synced yet)")
+            return "\(day)  \(metric.format(entry.quantity, unitSystem: units))  \(entry.source.shown)\(mark)"
         }.joined(separator: "\n")
     }
 

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -56,5 +58,5 @@ extension PasswordReader {
 enum PasswordError: Error, CustomStringConvertible {
     case noPassword
 
-    var description: String { "No password was given on standard input." }
+    var description: String { tr("No password was given on standard input.") }
 }

@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQHealth
+import FitIQLocalization
 import FitIQTUI
 
 #if canImport(FoundationEssentials)
@@ -24,10 +25,20 @@ struct PlainMode {
     var account: Account?
     /// Edits made with `set` and not saved yet.
     private var form: FormSession?
+    /// How the language is chosen: each line is answered in the language of the profile as cached then
+    /// (unless `FITIQ_LANG`), so `set language fr` and `save` answer in French from the next line on.
+    let language: EditorLanguage
 
-    init(accounts: Accounts, account: Account?) {
+    init(accounts: Accounts, account: Account?, language: EditorLanguage = EditorLanguage()) {
         self.accounts = accounts
         self.account = account
+        self.language = language
+    }
+
+    /// The language of the profile as cached now.
+    private func localizer() async -> Localizer {
+        let profileLanguage = try? await account?.view().profile?.languageCode
+        return language.catalogs.localizer(language.settings, profile: profileLanguage ?? nil)
     }
 
     /// Whether plain mode is asked for: `--plain` or `FITIQ_PLAIN=1`. (It also starts when no terminal
@@ -39,19 +50,23 @@ struct PlainMode {
     /// Runs until `quit` or the end of the input.
     mutating func run() async {
         if account == nil {
-            guard await signIn() else { return }
+            let signedIn = await Localizer.$current.withValue(await localizer()) { await signIn() }
+            guard signedIn else { return }
         }
-        await show()
-        say("Type help for the commands.")
+        await Localizer.$current.withValue(await localizer()) {
+            await show()
+            say(tr("Type help for the commands."))
+        }
         while true {
             StandardStreams.write("fitiq> ", to: STDOUT_FILENO)
             guard let line = readLine(strippingNewline: true) else {
-                endOfInput()
+                await Localizer.$current.withValue(await localizer()) { endOfInput() }
                 return
             }
             let words = line.trimmingWhitespace()
             if words.isEmpty { continue }
-            if await !handle(words) { return }
+            let goesOn = await Localizer.$current.withValue(await localizer()) { await handle(words) }
+            if !goesOn { return }
         }
     }
 
@@ -72,7 +87,11 @@ struct PlainMode {
         case "import": await importHealth(rest)
         case "help": help()
         case "quit", "exit": return await quit()
-        default: say("\(TextSanitizer.sanitize(command)) is not a command. Type help for the commands.")
+        default:
+            say(
+                tr(
+                    "{command} is not a command. Type help for the commands.",
+                    ["command": TextSanitizer.sanitize(command)]))
         }
         return true
     }
@@ -81,12 +100,15 @@ struct PlainMode {
 
     private func show() async {
         guard let account, let view = try? await account.view() else {
-            return say("No profile is cached yet; run sync.")
+            return say(tr("No profile is cached yet; run sync."))
         }
-        say("You are signed in as \(TextSanitizer.sanitize(account.email)).")
+        say(tr("You are signed in as {email}.", ["email": TextSanitizer.sanitize(account.email)]))
         say(Output.profileText(view))
         for draft in form?.drafts ?? [] {
-            say("\(draft.field.label) will be \(draft.shown) once you save (not saved yet).")
+            say(
+                tr(
+                    "{field} will be {value} once you save (not saved yet).",
+                    ["field": draft.field.label, "value": draft.shown]))
         }
     }
 
@@ -109,23 +131,25 @@ struct PlainMode {
     private mutating func set(_ arguments: String) async {
         let parts = arguments.split(separator: " ", maxSplits: 1).map(String.init)
         guard let first = parts.first, let field = ProfileField.named(first) else {
-            return say("Say what to set: set \(Self.editableNames) VALUE.")
+            return say(tr("Say what to set: set {fields} VALUE.", ["fields": Self.editableNames]))
         }
-        guard var form = await currentForm() else { return say("No profile is cached yet; run sync.") }
+        guard var form = await currentForm() else { return say(tr("No profile is cached yet; run sync.")) }
         switch form.set(field, parts.count > 1 ? parts[1] : "") {
-        case .drafted(let shown): say("\(field.label) will be \(shown) once you save.")
-        case .unchanged(let shown): say("\(field.label) is already \(shown); nothing to save for it.")
+        case .drafted(let shown):
+            say(tr("{field} will be {value} once you save.", ["field": field.label, "value": shown]))
+        case .unchanged(let shown):
+            say(tr("{field} is already {value}; nothing to save for it.", ["field": field.label, "value": shown]))
         case .refused(let problem): say(problem.message)
         }
         self.form = form
     }
 
     private mutating func save() async {
-        guard let account else { return say("Nothing is signed in.") }
-        guard var form = await currentForm(), !form.drafts.isEmpty else { return say("There is nothing to save.") }
+        guard let account else { return say(tr("Nothing is signed in.")) }
+        guard var form = await currentForm(), !form.drafts.isEmpty else { return say(tr("There is nothing to save.")) }
         let (effects, problems) = form.save()
         for problem in problems { say(problem.message) }
-        guard problems.isEmpty else { return say("Nothing was saved; fix the values above.") }
+        guard problems.isEmpty else { return say(tr("Nothing was saved; fix the values above.")) }
         // Each form is its own change, saved here first, then sent.
         do {
             for effect in effects {
@@ -140,43 +164,61 @@ struct PlainMode {
                 }
             }
         } catch {
-            return say("Nothing was saved: \(TextSanitizer.sanitize(String(describing: error)))")
+            return say(tr("Nothing was saved: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
         }
         form.clear()
         self.form = form
-        say("Saved on this machine.")
+        say(tr("Saved on this machine."))
         await sync()
     }
 
     private func sync() async {
-        guard let account else { return say("Nothing is signed in.") }
+        guard let account else { return say(tr("Nothing is signed in.")) }
         do {
             let report = try await account.syncNow(until: Date().addingTimeInterval(15))
             if report.isSynced {
-                say("Synced: the server has every change.")
+                say(tr("Synced: the server has every change."))
             } else if report.rejected > 0 {
-                say("The server refused \(plural(report.rejected, "change")); type status to see why.")
+                say(
+                    trn(
+                        "The server refused {count} change; type status to see why.",
+                        "The server refused {count} changes; type status to see why.", count: report.rejected))
             } else {
                 let reason = report.lastError.map { " (\(TextSanitizer.sanitize($0)))" } ?? ""
-                say("\(plural(report.pending, "change")) could not be sent yet\(reason); they are kept here.")
+                say(
+                    trn(
+                        "{count} change could not be sent yet{reason}; it is kept here.",
+                        "{count} changes could not be sent yet{reason}; they are kept here.", count: report.pending,
+                        ["reason": reason]))
             }
         } catch {
-            say("Not synced: \(TextSanitizer.sanitize(String(describing: error))). Your changes are kept here.")
+            say(
+                tr(
+                    "Not synced: {error}. Your changes are kept here.",
+                    ["error": TextSanitizer.sanitize(String(describing: error))]))
         }
     }
 
     private func status() async {
-        guard let account, let status = try? await account.status() else { return say("Nothing is signed in.") }
-        let when = status.lastSyncAt.map { "The last sync was at \(RFC3339.format($0))." } ?? "It has never synced."
+        guard let account, let status = try? await account.status() else { return say(tr("Nothing is signed in.")) }
+        let when =
+            status.lastSyncAt.map { tr("The last sync was at {time}.", ["time": RFC3339.format($0)]) }
+            ?? tr("It has never synced.")
+        let values = ["email": TextSanitizer.sanitize(status.email), "server": status.server]
         say(
-            "You are \(status.signedIn ? "signed in" : "signed out") as \(TextSanitizer.sanitize(status.email)) on \(status.server). \(when)"
-        )
-        if status.changes.isEmpty { return say("Every change is on the server.") }
+            (status.signedIn
+                ? tr("You are signed in as {email} on {server}.", values)
+                : tr("You are signed out as {email} on {server}.", values)) + " " + when)
+        if status.changes.isEmpty { return say(tr("Every change is on the server.")) }
         for change in status.changes {
             if let rejection = change.rejection {
-                say("The server refused \(change.summary): \(TextSanitizer.sanitize(rejection)).")
+                say(
+                    tr(
+                        "The server refused {change}: {message}.",
+                        ["change": change.summary, "message": TextSanitizer.sanitize(rejection)]))
             } else {
-                say("Waiting to be sent: \(change.summary)\(change.hold.map { " (\($0.advice(now: Date())))" } ?? "").")
+                let hold = change.hold.map { " (\($0.advice(now: Date())))" } ?? ""
+                say(tr("Waiting to be sent: {change}.", ["change": change.summary + hold]))
             }
         }
     }
@@ -184,18 +226,26 @@ struct PlainMode {
     private func history(_ argument: String) async {
         let name = argument.trimmingWhitespace().lowercased()
         guard let metric = name.isEmpty ? .height : Metric.named(name) else {
-            return say("Say which history: history \(Metric.all.map(\.id).joined(separator: "|")).")
+            return say(
+                tr("Say which history: history {metrics}.", ["metrics": Metric.all.map(\.id).joined(separator: "|")]))
         }
         guard let account, let entries = try? await account.history(of: metric, refresh: false) else {
-            return say("Nothing is signed in.")
+            return say(tr("Nothing is signed in."))
         }
-        let label = metric.field.label.lowercased()
-        guard !entries.isEmpty else { return say("There is no \(label) history yet.") }
+        guard !entries.isEmpty else {
+            return say(tr("There is no {measurement} history yet.", ["measurement": metric.field.labelInSentence]))
+        }
         let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
         for entry in entries {
             let day = CalendarDate(containing: entry.loggedAt, in: accounts.environment.timeZone)
-            let synced = entry.isSynced ? "on the server" : "not on the server yet"
-            say("On \(day): \(metric.format(entry.quantity, unitSystem: units)), \(entry.source.rawValue), \(synced).")
+            let values = [
+                "day": day.description, "value": metric.format(entry.quantity, unitSystem: units),
+                "source": entry.source.shown,
+            ]
+            say(
+                entry.isSynced
+                    ? tr("On {day}: {value}, {source}, on the server.", values)
+                    : tr("On {day}: {value}, {source}, not on the server yet.", values))
         }
     }
 
@@ -206,7 +256,7 @@ struct PlainMode {
         var period: SummaryPeriod?
         if let by = words.firstIndex(of: "--by") {
             guard by + 1 < words.count, let chosen = SummaryPeriod(rawValue: words[by + 1]) else {
-                return say("Say how to group: --by week or --by month.")
+                return say(tr("Say how to group: --by week or --by month."))
             }
             period = chosen
             words.removeSubrange(by...(by + 1))
@@ -219,17 +269,21 @@ struct PlainMode {
         }
         guard unknown.isEmpty else {
             return say(
-                "Say which trend: trend \((Metric.all.map(\.id) + ["bmi"]).joined(separator: "|")) "
-                    + "\(ProgressRange.allCases.map(\.word).joined(separator: "|")) [--by week|month] "
-                    + "(\(TextSanitizer.sanitize(unknown.joined(separator: " "))) is neither).")
+                tr(
+                    "Say which trend: trend {metrics} {ranges} [--by week|month] ({words} is neither).",
+                    [
+                        "metrics": (Metric.all.map(\.id) + ["bmi"]).joined(separator: "|"),
+                        "ranges": ProgressRange.allCases.map(\.word).joined(separator: "|"),
+                        "words": TextSanitizer.sanitize(unknown.joined(separator: " ")),
+                    ]))
         }
-        guard let account else { return say("Nothing is signed in.") }
+        guard let account else { return say(tr("Nothing is signed in.")) }
         do {
             let history = try await account.progressHistory(of: series)
             let report = history.report(since: range.since(now: Date()))
             let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
             let zone = accounts.environment.timeZone
-            say("\(series.label) \(range.span):")
+            say(tr("{measurement} {range}:", ["measurement": series.label, "range": range.span]))
             for line in report.sentences(range: range, units: units, timeZone: zone) { say(line) }
             if let metric = series.metric, let goal = try await account.goals().goal(for: metric),
                 let status = GoalStatus(goal: goal, history: history.points, rate: report.weeklyRate, in: zone)
@@ -243,14 +297,14 @@ struct PlainMode {
                 for line in table.lines() { say("  " + line) }
             }
         } catch {
-            say("No trend: \(TextSanitizer.sanitize(String(describing: error)))")
+            say(tr("No trend: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
         }
     }
 
     /// `goal` says where every goal stands, `goal METRIC` one of them; `goal METRIC VALUE [DATE]` sets
     /// it and `goal METRIC clear` clears it.
     private func goal(_ arguments: String) async {
-        guard let account else { return say("Nothing is signed in.") }
+        guard let account else { return say(tr("Nothing is signed in.")) }
         var words = arguments.split(separator: " ").map(String.init)
         let zone = accounts.environment.timeZone
         let today = CalendarDate(containing: Date(), in: zone)
@@ -258,7 +312,7 @@ struct PlainMode {
             let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
             guard let name = words.first?.lowercased() else {
                 let statuses = try await account.goalStatuses()
-                if statuses.isEmpty { return say("No goals are set. goal weight 75 sets one.") }
+                if statuses.isEmpty { return say(tr("No goals are set. goal weight 75 sets one.")) }
                 for status in statuses {
                     for line in status.sentences(units: units, today: today) { say(line) }
                 }
@@ -267,15 +321,20 @@ struct PlainMode {
             words.removeFirst()
             if words.isEmpty || words == ["clear"] {
                 guard let metric = Metric.named(name), metric.goalBand != nil else {
-                    return say("Say which goal: \(Goal.metrics.map(\.id).joined(separator: " or ")).")
+                    let names = Goal.metrics.map(\.id)
+                    return say(
+                        tr(
+                            "Say which goal: {first} or {second}.",
+                            ["first": names.first ?? "", "second": names.last ?? ""]))
                 }
+                let measurement = ["measurement": metric.field.labelInSentence]
                 guard words.isEmpty else {
                     let cleared = try await account.clearGoal(metric)
                     return say(
-                        cleared ? "The \(metric.field.label.lowercased()) goal is cleared." : "There was no such goal.")
+                        cleared ? tr("The {measurement} goal is cleared.", measurement) : tr("There was no such goal."))
                 }
                 let statuses = try await account.goalStatuses().filter { $0.metric == metric }
-                if statuses.isEmpty { return say("No \(metric.field.label.lowercased()) goal is set.") }
+                if statuses.isEmpty { return say(tr("No {measurement} goal is set.", measurement)) }
                 for line in statuses.flatMap({ $0.sentences(units: units, today: today) }) { say(line) }
                 return
             }
@@ -283,11 +342,15 @@ struct PlainMode {
             let target = (date == nil ? words : words.dropLast()).joined(separator: " ")
             let parsed = try Goal.parse(metric: name, target: target, by: date, unitSystem: units, today: today)
             let goal = try await account.setGoal(parsed.metric, target: parsed.target, by: parsed.by)
+            let shown = parsed.metric.format(goal.target, unitSystem: units)
             say(
-                "Goal set: \(parsed.metric.format(goal.target, unitSystem: units))"
-                    + (goal.by.map { " by \($0)" } ?? "") + ". It is kept on this machine: the service has no goals.")
+                goal.by.map {
+                    tr(
+                        "Goal set: {target} by {day}. It is kept on this machine: the service has no goals.",
+                        ["target": shown, "day": $0.description])
+                } ?? tr("Goal set: {target}. It is kept on this machine: the service has no goals.", ["target": shown]))
         } catch {
-            say("Not set: \(TextSanitizer.sanitize(String(describing: error)))")
+            say(tr("Not set: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
         }
     }
 
@@ -297,13 +360,13 @@ struct PlainMode {
     }
 
     private func importHealth(_ path: String) async {
-        guard let account else { return say("Nothing is signed in.") }
+        guard let account else { return say(tr("Nothing is signed in.")) }
         let typed = path.trimmingWhitespace()
-        guard !typed.isEmpty else { return say("Say which file: import PATH (export.zip or export.xml).") }
+        guard !typed.isEmpty else { return say(tr("Say which file: import PATH (export.zip or export.xml).")) }
         let expanded = UserPath.expand(typed, home: ProcessInfo.processInfo.environment["HOME"])
         do {
             let source = try TUILauncher.openHealthExport(expanded)
-            say("Reading \(TextSanitizer.sanitize(expanded)); this can take a while.")
+            say(tr("Reading {file}; this can take a while.", ["file": TextSanitizer.sanitize(expanded)]))
             let result = try await account.importHealth(from: source)
             let profile = try? await account.view().profile
             for line in result.summary(
@@ -313,35 +376,41 @@ struct PlainMode {
             }
             await sync()
         } catch {
-            say("Nothing was imported: \(TextSanitizer.sanitize(String(describing: error)))")
+            say(tr("Nothing was imported: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
         }
     }
 
     private func help() {
-        say("show writes your profile.")
-        say("set FIELD VALUE changes a field; save saves. The fields:")
+        say(tr("show writes your profile."))
+        say(tr("set FIELD VALUE changes a field; save saves. The fields:"))
         for field in ProfileField.allCases {
             say("  \(field.name): \(field.help)\(field.form == nil ? "" : ".")")
         }
-        say("save saves the changes on this machine and sends them; sync sends what is waiting and reads the server.")
         say(
-            "status tells what is waiting or refused; history lists your heights, history weight or "
-                + "history body-fat the others.")
+            tr(
+                "save saves the changes on this machine and sends them; sync sends what is waiting and reads the server."
+            ))
         say(
-            "trend weight 4w (or height, body-fat, bmi; 3m, 1y, all) says the latest value, the trend, its weekly "
-                + "rate and the goal; add --by week or --by month for the table.")
+            tr(
+                "status tells what is waiting or refused; history lists your heights, history weight or history body-fat the others."
+            ))
         say(
-            "goal weight 75 [2027-06-01] sets a goal (weight or body fat; kept on this machine), goal weight clear "
-                + "clears it, goal alone says where each stands.")
-        say("import PATH reads an Apple Health export (export.zip or export.xml).")
-        say("quit ends; it asks first when changes are not saved.")
+            tr(
+                "trend weight 4w (or height, body-fat, bmi; 3m, 1y, all) says the latest value, the trend, its weekly rate and the goal; add --by week or --by month for the table."
+            ))
+        say(
+            tr(
+                "goal weight 75 [2027-06-01] sets a goal (weight or body fat; kept on this machine), goal weight clear clears it, goal alone says where each stands."
+            ))
+        say(tr("import PATH reads an Apple Health export (export.zip or export.xml)."))
+        say(tr("quit ends; it asks first when changes are not saved."))
     }
 
     private var unsavedCount: Int { form?.drafts.count ?? 0 }
 
     private mutating func quit() async -> Bool {
         guard unsavedCount > 0 else { return false }
-        StandardStreams.write("Save changes? (y/n) ", to: STDOUT_FILENO)
+        StandardStreams.write(tr("Save changes? (y/n) "), to: STDOUT_FILENO)
         guard let answer = readLine(strippingNewline: true) else {
             endOfInput()
             return false
@@ -355,36 +424,36 @@ struct PlainMode {
     }
 
     private func endOfInput() {
-        guard unsavedCount > 0 else { return say("End of input.") }
-        say("End of input: \(notSaved(unsavedCount)).")
+        guard unsavedCount > 0 else { return say(tr("End of input.")) }
+        say(tr("End of input: {what}.", ["what": notSaved(unsavedCount)]))
     }
 
     // MARK: Signing in
 
     private mutating func signIn() async -> Bool {
-        say("Nobody is signed in here. Sign in to \(accounts.server).")
-        StandardStreams.write("Email: ", to: STDOUT_FILENO)
+        say(tr("Nobody is signed in here. Sign in to {server}.", ["server": accounts.server]))
+        StandardStreams.write(tr("Email: "), to: STDOUT_FILENO)
         guard let email = readLine(strippingNewline: true)?.trimmingWhitespace(), !email.isEmpty else {
-            say("End of input: nobody signed in.")
+            say(tr("End of input: nobody signed in."))
             return false
         }
-        guard let password = PasswordReader.readLine(prompt: "Password: ") else {
-            say("End of input: nobody signed in.")
+        guard let password = PasswordReader.readLine(prompt: tr("Password: ")) else {
+            say(tr("End of input: nobody signed in."))
             return false
         }
         do {
             let signedIn = try await accounts.signIn(email: email, password: password)
             account = signedIn.account
-            say("Signed in as \(TextSanitizer.sanitize(signedIn.account.email)).")
+            say(tr("Signed in as {email}.", ["email": TextSanitizer.sanitize(signedIn.account.email)]))
             return true
         } catch {
-            say("Not signed in: \(TextSanitizer.sanitize(String(describing: error)))")
+            say(tr("Not signed in: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
             return false
         }
     }
 
     private func notSaved(_ count: Int) -> String {
-        count == 1 ? "1 change was not saved" : "\(count) changes were not saved"
+        trn("{count} change was not saved", "{count} changes were not saved", count: count)
     }
 
     /// Writes a line (unbuffered, like the prompts, so they never come out of order).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -20,7 +21,7 @@ struct ProfileCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON (keys as documented in the README).") var json = false
 
         func run() async throws {
-            try await withApp(globals) { app in
+            try await withApp(globals, machineOutput: json) { app in
                 let account = try app.requireAccount()
                 var view = try await account.view()
                 do {
@@ -29,7 +30,9 @@ struct ProfileCommand: AsyncParsableCommand {
                     throw error
                 } catch {
                     printError(
-                        "Offline: showing the cached profile (\(TextSanitizer.sanitize(String(describing: error)))).")
+                        tr(
+                            "Offline: showing the cached profile ({error}).",
+                            ["error": TextSanitizer.sanitize(String(describing: error))]))
                 }
                 var profile = Output.profile(view)
                 profile.goals = Output.GoalJSON.list(try await account.goals())
@@ -75,7 +78,7 @@ struct ProfileCommand: AsyncParsableCommand {
                 let changed = try await account.updateMetadata(
                     name: name, bio: bio, unitSystem: units, languageCode: language, sending: !noSync)
                 guard changed != nil else {
-                    print("Nothing changed.")
+                    print(tr("Nothing changed."))
                     return
                 }
                 try await finishWrite(account, noSync: noSync)

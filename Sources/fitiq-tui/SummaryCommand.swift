@@ -1,5 +1,6 @@
 import ArgumentParser
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -53,7 +54,7 @@ struct SummaryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, machineOutput: json || csv) { app in
             let account = try app.requireAccount()
             guard let series = MeasurementSeries.named(metric), let period = SummaryPeriod(rawValue: by) else { return }
             let zone = LocalZone.system
@@ -65,7 +66,9 @@ struct SummaryCommand: AsyncParsableCommand {
             let summaries = report.summaries(by: period, in: zone)
             guard csv || json else {
                 let shown = try await account.view().profile?.preferredUnitSystem ?? .metric
-                if summaries.isEmpty { return print("No \(series.missingText) in that range.") }
+                if summaries.isEmpty {
+                    return print(tr("No {missing} in that range.", ["missing": series.missingText]))
+                }
                 return print(
                     SummaryTable(summaries, of: series, units: shown, by: period).lines().joined(separator: "\n"))
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -33,15 +34,17 @@ struct SyncCommand: AsyncParsableCommand {
                 let retried = try await account.retryRejected()
                 print(
                     retried.isEmpty
-                        ? "No change was rejected." : "Sending again: \(retried.joined(separator: "; ")).")
+                        ? tr("No change was rejected.")
+                        : tr("Sending again: {changes}.", ["changes": retried.joined(separator: "; ")]))
             }
             if discardRejected {
                 let dropped = try await account.discardRejected()
                 print(
                     dropped.isEmpty
-                        ? "No change was rejected."
-                        : "Discarded: \(dropped.joined(separator: "; ")). This machine shows the server's values "
-                            + "for them again.")
+                        ? tr("No change was rejected.")
+                        : tr(
+                            "Discarded: {changes}. This machine shows the server's values for them again.",
+                            ["changes": dropped.joined(separator: "; ")]))
             }
             let seconds = wait ? timeout : 15
             let deadline = Date().addingTimeInterval(seconds)
@@ -50,11 +53,11 @@ struct SyncCommand: AsyncParsableCommand {
             } catch let error as SessionError {
                 throw error
             } catch {
-                printError("Sync incomplete: \(TextSanitizer.sanitize(String(describing: error)))")
+                printError(tr("Sync incomplete: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
             }
             let status = try await account.status()
             if status.pendingChanges == 0 && status.rejectedChanges == 0 {
-                print("Synced: the server has every change.")
+                print(tr("Synced: the server has every change."))
                 return
             }
             print(Output.statusText(status))
@@ -72,7 +75,7 @@ struct StatusCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, machineOutput: json) { app in
             let account = try app.requireAccount()
             let status = try await account.status()
             print(json ? Output.json(Output.status(status)) : Output.statusText(status))
@@ -96,10 +99,10 @@ struct UndoCommand: AsyncParsableCommand {
         try await withApp(globals) { app in
             let account = try app.requireAccount()
             guard let step = try await account.undo() else {
-                print("Nothing to undo.")
+                print(tr("Nothing to undo."))
                 return
             }
-            print("Undid \(TextSanitizer.sanitize(step.description)).")
+            print(tr("Undid {step}.", ["step": TextSanitizer.sanitize(step.description)]))
             try await finishWrite(account, noSync: noSync)
         }
     }
@@ -134,10 +137,13 @@ struct ResolveCommand: AsyncParsableCommand {
         try await withApp(globals) { app in
             let account = try app.requireAccount()
             guard try await account.resolveConflict(field.rawValue, keepLocal: keepLocal) else {
-                print("No conflict on \(field.rawValue).")
+                print(tr("No conflict on {field}.", ["field": field.rawValue]))
                 return
             }
-            print(keepLocal ? "Keeping this machine's \(field.rawValue)." : "Took the server's \(field.rawValue).")
+            print(
+                keepLocal
+                    ? tr("Keeping this machine's {field}.", ["field": field.rawValue])
+                    : tr("Took the server's {field}.", ["field": field.rawValue]))
             try await finishWrite(account, noSync: noSync)
         }
     }

@@ -1,7 +1,9 @@
 import FitIQCache
+import FitIQCatalogs
 import FitIQCore
 import FitIQEditor
 import FitIQHealth
+import FitIQLocalization
 import FitIQTUI
 import NcursesTerminal
 
@@ -27,7 +29,9 @@ enum TUILauncher {
         let terminal = plain ? nil : TerminalType.resolve(environment: environment, isKnown: TerminalType.terminfoHas)
         guard let terminal, let chosen = terminal.chosen else {
             if let reason = terminal?.plainModeReason { printError(TextSanitizer.sanitize(reason)) }
-            var session = PlainMode(accounts: accounts, account: account)
+            var session = PlainMode(
+                accounts: accounts, account: account,
+                language: EditorLanguage(settings: LanguageSettings(environment: environment), catalogs: .embedded))
             await session.run()
             return
         }
@@ -52,7 +56,8 @@ enum TUILauncher {
                 measurementFile: { [zone = accounts.environment.timeZone] path, progress in
                     try MeasurementCSVFile.read(URL(fileURLWithPath: path), zone: zone, progress: progress)
                 },
-                cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment)))
+                cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment),
+                language: EditorLanguage(settings: LanguageSettings(environment: environment), catalogs: .embedded)))
         var firstState = await loop.initialState(size: (0, 0))
         if let notice { firstState.message = (notice, false) }
         let initial = firstState
@@ -87,12 +92,15 @@ enum TUILauncher {
     /// The health export at `path` (already expanded), or why it cannot be imported.
     @Sendable static func openHealthExport(_ path: String) throws -> any HealthSource {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw PathProblem(description: "Path: no file at \(path).") }
+        guard stat(path, &info) == 0 else {
+            throw PathProblem(description: tr("Path: no file at {path}.", ["path": path]))
+        }
         if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw PathProblem(description: "Path: \(path) is a folder; give the export.zip or export.xml in it.")
+            throw PathProblem(
+                description: tr("Path: {path} is a folder; give the export.zip or export.xml in it.", ["path": path]))
         }
         guard access(path, R_OK) == 0 else {
-            throw PathProblem(description: "Path: \(path) cannot be read (permission denied).")
+            throw PathProblem(description: tr("Path: {path} cannot be read (permission denied).", ["path": path]))
         }
         return AppleHealthExport(url: URL(fileURLWithPath: path))
     }

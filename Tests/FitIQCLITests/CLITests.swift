@@ -38,7 +38,8 @@ struct CLITests {
                 #expect(height.stdout.contains("5 ft 11 in"))
                 let past = try await cli.run(["height", "set", "179", "cm", "--date", "2026-06-01"])
                 #expect(past.status == 0, "\(past)")
-                #expect(past.stdout.contains("on 2026-06-01 (an earlier measurement)"))
+                // The profile speaks Brazilian Portuguese now: so do the commands (JSON and CSV below do not).
+                #expect(past.stdout.contains("registrado em 2026-06-01 (uma medição anterior)"), "\(past)")
 
                 let shown = try await cli.run(["profile", "show", "--json"])
                 let profile = try #require(try CLIHarness.json(shown) as? [String: Any])

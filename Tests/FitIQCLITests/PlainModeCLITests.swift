@@ -173,3 +173,46 @@ struct PlainModeCLITests {
         }
     }
 }
+
+/// Plain mode and the commands speak the profile's language (unless FITIQ_LANG), whatever the locale.
+struct LanguageCLITests {
+    @Test func plainModeAnswersInTheProfilesLanguageAndSwitchesWhenANewOneIsSaved() async throws {
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                #expect(try await cli.run(["profile", "set", "--language", "de"]).status == 0)
+                var runner = cli.runner
+                runner.environment["LANG"] = "C"
+
+                let run = try await runner.run(
+                    ["--plain"], input: "status\nset language fr\nsave\nstatus\nset weight 72.4\nquit\nn\n")
+
+                #expect(run.status == 0, "\(run)")
+                #expect(run.stdout.contains("Du bist als "), "German from the profile: \(run)")
+                #expect(run.stdout.contains("Sprache wird fr, sobald du speicherst."), "\(run)")
+                #expect(run.stdout.contains("Tu es connecté en tant que "), "French once saved: \(run)")
+                #expect(run.stdout.contains("Poids vaudra 72,4 kg une fois enregistré."), "\(run)")
+                #expect(run.stdout.contains("fitiq> "), "the prompt is a command word")
+            }
+        }
+    }
+
+    @Test func commandsSpeakTheLanguageButMachineOutputStaysEnglish() async throws {
+        try await withDevServer() { server in
+            try await withCLI(server) { cli in
+                #expect(try await cli.register().status == 0)
+                var runner = cli.runner
+                runner.environment["FITIQ_LANG"] = "es"
+
+                let refused = try await runner.run(["goal", "set", "weight", "1000"])
+                #expect(refused.status == 64, "\(refused)")
+                #expect(refused.stderr.contains("Peso debe estar entre 2 y 635 kg"), "\(refused)")
+                let shown = try await runner.run(["profile", "show"])
+                #expect(shown.stdout.contains("Nombre"), "\(shown)")
+                let json = try #require(
+                    try CLIHarness.json(try await runner.run(["status", "--json"])) as? [String: Any])
+                #expect(json["signedIn"] as? Bool == true)
+            }
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 /// Why a call could not be made on the user's behalf.
 public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No account is signed in here.
@@ -8,9 +10,11 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notSignedIn:
-            "You are not signed in. Run `fitiq-tui login --email you@example.com` (or `register`)."
+            tr("You are not signed in. Run `fitiq-tui login --email you@example.com` (or `register`).")
         case .signedOut(let reason):
-            "You were signed out (\(reason)). Your changes are kept locally; sign in again to send them."
+            tr(
+                "You were signed out ({reason}). Your changes are kept locally; sign in again to send them.",
+                ["reason": reason])
         }
     }
 }

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -26,13 +28,24 @@ public struct BodyMassIndex: Sendable, Equatable {
             }
         }
 
+        /// The category as a person reads it, in the current language (`rawValue` is the English).
+        public var shown: String {
+            switch self {
+            case .underweight: tr("underweight")
+            case .healthy: tr("healthy weight")
+            case .overweight: tr("overweight")
+            case .obese: tr("obesity")
+            }
+        }
+
         /// The range it stands for, as a person reads it.
         public var range: String {
-            switch self {
-            case .underweight: "under 18.5"
-            case .healthy: "18.5–24.9"
-            case .overweight: "25–29.9"
-            case .obese: "30 and over"
+            let local = Localizer.current
+            return switch self {
+            case .underweight: tr("under {value}", ["value": local.decimal("18.5")])
+            case .healthy: local.decimal("18.5") + "–" + local.decimal("24.9")
+            case .overweight: "25–" + local.decimal("29.9")
+            case .obese: tr("{value} and over", ["value": "30"])
             }
         }
     }
@@ -72,10 +85,10 @@ public struct BodyMassIndex: Sendable, Equatable {
 
     /// `23.4 · healthy weight (18.5–24.9)`, or `17.9 · adult ranges do not apply` under 20.
     public var description: String {
-        let shown = DecimalText.format(value, places: 1)
-        if isUnderTwenty { return shown + " · adult ranges do not apply" }
+        let shown = DecimalText.shown(value, places: 1)
+        if isUnderTwenty { return shown + " · " + tr("adult ranges do not apply") }
         guard let category else { return shown }
-        return "\(shown) · \(category.rawValue) (\(category.range))"
+        return "\(shown) · \(category.shown) (\(category.range))"
     }
 }
 

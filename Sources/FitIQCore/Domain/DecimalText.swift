@@ -1,6 +1,17 @@
+import FitIQLocalization
+
 /// Numbers as text with a fixed count of decimals (`180.5`, `2.14`), written by hand: the C-style
 /// formatting initialiser of `String` links ICU. Halves round away from zero.
+///
+/// ``format(_:places:)`` writes the machine's way (a dot: CSV, JSON, files); ``shown(_:places:)`` writes
+/// what a person reads, with the decimal separator of the language in force (`72,4` in German).
 public enum DecimalText {
+    /// `value` with `places` decimals as the current language writes it: `72.4` in English, `72,4` in
+    /// German, Spanish, French and Portuguese.
+    public static func shown(_ value: Double, places: Int) -> String {
+        Localizer.current.decimal(format(value, places: places))
+    }
+
     /// `value` with `places` decimals (0…6): `DecimalText.format(180.25, places: 1)` is `180.3`.
     public static func format(_ value: Double, places: Int) -> String {
         guard value.isFinite else { return String(value) }

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -54,16 +56,22 @@ public struct Goal: Sendable, Codable, Equatable {
     public static func parse(
         metric name: String, target: String, by date: String?, unitSystem: UnitSystem, today: CalendarDate
     ) throws(ValidationError) -> (metric: Metric, target: Double, by: CalendarDate?) {
-        let names = metrics.map(\.id).joined(separator: " or ")
         guard let metric = Metric.named(name), metric.goalBand != nil else {
-            throw .invalidFormat(.goal, rule: "can be set for \(names), not \(TextSanitizer.sanitize(name))")
+            let names = metrics.map(\.id)
+            throw .invalidFormat(
+                .goal,
+                rule: tr(
+                    "can be set for {first} or {second}, not {name}",
+                    ["first": names.first ?? "", "second": names.last ?? "", "name": TextSanitizer.sanitize(name)]))
         }
         let value = try metric.parse(target, unitSystem: unitSystem)
         guard let date else { return (metric, value, nil) }
         guard let day = CalendarDate(parsing: date.trimmingWhitespace()) else {
-            throw .invalidFormat(.goalDate, rule: "must be a date written YYYY-MM-DD")
+            throw .invalidFormat(.goalDate, rule: tr("must be a date written YYYY-MM-DD"))
         }
-        guard day >= today else { throw .outOfRange(.goalDate, rule: "must be today (\(today)) or later") }
+        guard day >= today else {
+            throw .outOfRange(.goalDate, rule: tr("must be today ({today}) or later", ["today": today.description]))
+        }
         return (metric, value, day)
     }
 }

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -20,14 +22,16 @@ public enum Height {
         if let inches = inchesBeyondAFoot(input) {
             throw .invalidFormat(
                 .height,
-                rule: "inches after feet must be below 12 (\(DecimalText.plain(inches)) given); write 6'1\" for 5'13\"")
+                rule: tr(
+                    "inches after feet must be below 12 ({inches} given); write 6'1\" for 5'13\"",
+                    ["inches": Localizer.current.decimal(DecimalText.plain(inches))]))
         }
         guard let centimetres = centimetres(from: input, unitSystem: unitSystem) else {
             throw .invalidFormat(
-                .height, rule: "must be a number with an optional unit, e.g. 180.5 cm, 1.8 m, 5'11\" or 71 in")
+                .height, rule: tr("must be a number with an optional unit, e.g. 180.5 cm, 1.8 m, 5'11\" or 71 in"))
         }
         guard centimetres.isFinite, allowedRange.contains(centimetres) else {
-            throw .outOfRange(.height, rule: "must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)")
+            throw .outOfRange(.height, rule: tr("must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)"))
         }
         return centimetres
     }
@@ -43,7 +47,7 @@ public enum Height {
             let whole = Int(inches)
             return "\(whole / 12) ft \(whole % 12) in"
         case .metric, .imperial:
-            return DecimalText.format(centimetres, places: 1) + " cm"
+            return DecimalText.shown(centimetres, places: 1) + " cm"
         }
     }
 

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -30,7 +32,7 @@ public struct MeasurementCSV: Sendable, Equatable {
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         public var line: Int
         public var rule: String
-        public var description: String { "line \(line): \(rule)" }
+        public var description: String { tr("line {line}: {rule}", ["line": String(line), "rule": rule]) }
     }
 
     public var format: Format
@@ -144,17 +146,25 @@ public struct MeasurementCSV: Sendable, Equatable {
             guard rowTooLong || !row.allSatisfy(blank) else { return }
             guard !rowTooLong else {
                 csv.problems.append(
-                    Problem(line: rowLine, rule: "a row must be at most \(MeasurementCSV.maximumRowBytes) bytes long"))
+                    Problem(
+                        line: rowLine,
+                        rule: tr(
+                            "a row must be at most {bytes} bytes long",
+                            ["bytes": String(MeasurementCSV.maximumRowBytes)])))
                 return
             }
             guard String(validating: row, as: UTF8.self) != nil else {
-                csv.problems.append(Problem(line: rowLine, rule: "a row must be UTF-8 text"))
+                csv.problems.append(Problem(line: rowLine, rule: tr("a row must be UTF-8 text")))
                 return
             }
             let fields = MeasurementCSV.split(row, separator)
             guard fields.count == columns.count else {
                 csv.problems.append(
-                    Problem(line: rowLine, rule: "has \(fields.count) fields; the header has \(columns.count)"))
+                    Problem(
+                        line: rowLine,
+                        rule: tr(
+                            "has {count} fields; the header has {columns}",
+                            ["count": String(fields.count), "columns": String(columns.count)])))
                 return
             }
             let named = Dictionary(zip(columns, fields)) { first, _ in first }
@@ -196,7 +206,7 @@ public struct MeasurementCSV: Sendable, Equatable {
         case .openScale: readOpenScale(row, line: line, zone: zone)
         case .dateWeight:
             guard let at = Self.date(row["date"] ?? "", zone: zone) else {
-                problems.append(Problem(line: line, rule: "date must be YYYY-MM-DD"))
+                problems.append(Problem(line: line, rule: tr("date must be YYYY-MM-DD")))
                 return
             }
             add(.weight, row["weight"] ?? "", factor: pounds ? 0.453_592_37 : 1, at: at, line: line)
@@ -210,11 +220,11 @@ public struct MeasurementCSV: Sendable, Equatable {
             return
         }
         guard let metric = Metric.ofType(type) else {
-            problems.append(Problem(line: line, rule: "metric must be height, weight or body_fat_percentage"))
+            problems.append(Problem(line: line, rule: tr("metric must be height, weight or body_fat_percentage")))
             return
         }
         guard let at = RFC3339.parse(row["logged_at"] ?? "") else {
-            problems.append(Problem(line: line, rule: "logged_at must be an RFC 3339 time"))
+            problems.append(Problem(line: line, rule: tr("logged_at must be an RFC 3339 time")))
             return
         }
         let unit = row["unit"] ?? ""
@@ -223,7 +233,9 @@ public struct MeasurementCSV: Sendable, Equatable {
             problems.append(
                 Problem(
                     line: line,
-                    rule: "unit \(TextSanitizer.sanitize(unit)) is not one of \(metric.field.label.lowercased())'s"))
+                    rule: tr(
+                        "unit {unit} is not one of {measurement}'s",
+                        ["unit": TextSanitizer.sanitize(unit), "measurement": metric.field.labelInSentence])))
             return
         }
         add(metric, row["value"] ?? "", factor: factor, at: at, line: line)
@@ -234,7 +246,7 @@ public struct MeasurementCSV: Sendable, Equatable {
 
     private mutating func readOpenScale(_ row: [String: String], line: Int, zone: LocalZone) {
         guard let at = Self.openScaleDate(row["datetime"] ?? "", zone: zone) else {
-            problems.append(Problem(line: line, rule: "dateTime must be dd.MM.yyyy HH:mm"))
+            problems.append(Problem(line: line, rule: tr("dateTime must be dd.MM.yyyy HH:mm")))
             return
         }
         for (column, metric) in [("weight", Metric.weight), ("fat", Metric.bodyFat)] {
@@ -248,7 +260,7 @@ public struct MeasurementCSV: Sendable, Equatable {
         // No reading needs more than a few digits: a longer field is not looked at character by character.
         let trimmed = text.utf8.count <= 64 ? text.trimmingWhitespace().replacing(",", with: ".") : ""
         guard let number = Double(trimmed), number.isFinite else {
-            problems.append(Problem(line: line, rule: "\(metric.field.label) must be a number"))
+            problems.append(Problem(line: line, rule: tr("{field} must be a number", ["field": metric.field.label])))
             return
         }
         let value = (number * factor * 100).rounded() / 100
@@ -322,10 +334,15 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .empty: "The file is empty: it has no header."
+        case .empty: tr("The file is empty: it has no header.")
         case .unknownHeader(let header):
-            "The header \"\(header)\" is not one of the formats read: "
-                + [MeasurementCSV.Format.fitiq, .openScale, .dateWeight].map(\.rawValue).joined(separator: "; ") + "."
+            tr(
+                "The header \"{header}\" is not one of the formats read: {formats}.",
+                [
+                    "header": header,
+                    "formats": [MeasurementCSV.Format.fitiq, .openScale, .dateWeight].map(\.rawValue)
+                        .joined(separator: "; "),
+                ])
         }
     }
 }

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -8,7 +10,7 @@
 /// details, the logout refusal, rejections and undo name the metric and show its unit, whichever it is.
 extension Metric {
     /// The metric in a sentence: `height`, `weight`, `body fat`.
-    public var name: String { field.label.lowercased() }
+    public var name: String { field.labelInSentence }
 
     /// A value of the metric of `type` as a person reads it, with the metric's name: `weight 72.4 kg`;
     /// a type this build does not track shows as it came (`steps 9000.0`).
@@ -20,30 +22,43 @@ extension Metric {
     /// A pending entry: `weight history: 72.4 kg on 2026-11-26`.
     static func pendingEntry(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem) -> String {
         let (name, shown) = parts(type: type, value, unitSystem: unitSystem)
-        return "\(name) history: \(shown) on \(day)"
+        return tr(
+            "{measurement} history: {value} on {day}", ["measurement": name, "value": shown, "day": day.description])
     }
 
     /// A pending removal: `weight history: remove 72.4 kg on 2026-11-26`.
     static func pendingRemoval(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem) -> String {
         let (name, shown) = parts(type: type, value, unitSystem: unitSystem)
-        return "\(name) history: remove \(shown) on \(day)"
+        return tr(
+            "{measurement} history: remove {value} on {day}",
+            ["measurement": name, "value": shown, "day": day.description])
     }
 
     /// What undo says it undid: `the weight 72.4 kg logged on 2026-11-26`.
     static func loggedStep(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem) -> String {
-        "the \(reading(type: type, value, unitSystem: unitSystem)) logged on \(day)"
+        tr(
+            "the {reading} logged on {day}",
+            ["reading": reading(type: type, value, unitSystem: unitSystem), "day": day.description])
     }
 
     /// What undo says it undid: `the removal of the weight 72.4 kg of 2026-11-26`.
     static func removalStep(_ entry: ProgressEntry, in timeZone: LocalZone, unitSystem: UnitSystem) -> String {
-        "the removal of the \(reading(type: entry.type, entry.quantity, unitSystem: unitSystem)) of "
-            + "\(CalendarDate(containing: entry.loggedAt, in: timeZone))"
+        tr(
+            "the removal of the {reading} of {day}",
+            [
+                "reading": reading(type: entry.type, entry.quantity, unitSystem: unitSystem),
+                "day": CalendarDate(containing: entry.loggedAt, in: timeZone).description,
+            ])
     }
 
     /// What undo says it undid: `the correction of the weight 72.4 kg of 2026-11-26`.
     static func correctionStep(_ entry: ProgressEntry, in timeZone: LocalZone, unitSystem: UnitSystem) -> String {
-        "the correction of the \(reading(type: entry.type, entry.quantity, unitSystem: unitSystem)) of "
-            + "\(CalendarDate(containing: entry.loggedAt, in: timeZone))"
+        tr(
+            "the correction of the {reading} of {day}",
+            [
+                "reading": reading(type: entry.type, entry.quantity, unitSystem: unitSystem),
+                "day": CalendarDate(containing: entry.loggedAt, in: timeZone).description,
+            ])
     }
 
     private static func parts(type: String, _ value: Double, unitSystem: UnitSystem) -> (name: String, value: String) {

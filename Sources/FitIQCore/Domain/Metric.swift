@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -26,7 +28,8 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     /// The values allowed, in ``unit``.
     public let allowedRange: ClosedRange<Double>
     /// The metric in a summary line: `Heights`, `Weights`, `Body fat readings`.
-    public let pluralName: String
+    public var pluralName: String { pluralPhrase.text }
+    private let pluralPhrase: Phrase
     /// The least a chart's vertical range spans, in ``unit``: a few millimetres of noise never fill it.
     public let minimumChartSpan: Double
     /// Half the band a reached goal becomes (1.5 kg, 1 %); `nil` for a metric goals are not set for.
@@ -37,7 +40,8 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     /// The coarsest step a value is shown in, in ``unit``: a bound shown rounded (2 kg as `4.4 lb`, 635 kg
     /// as about `1,400 lb`) is typed back as shown, and taken as the bound.
     let shownStep: Double
-    private let rangeRule: String
+    private var rangeRule: String { rangePhrase.text }
+    private let rangePhrase: Phrase
     private let parseValue: @Sendable (String, UnitSystem) throws(ValidationError) -> Double
     private let formatValue: @Sendable (Double, UnitSystem) -> String
 
@@ -125,8 +129,8 @@ extension Metric {
     public static let height = Metric(
         id: "height", type: ProgressEntry.heightType, field: .height, unit: "cm", valueKey: "heightCm",
         allowedRange: Height.allowedRange,
-        pluralName: "Heights", minimumChartSpan: 2, goalBand: nil, imperialUnit: ("in", 2.54),
-        shownStep: 0, rangeRule: "must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)",
+        pluralPhrase: Phrase("Heights"), minimumChartSpan: 2, goalBand: nil, imperialUnit: ("in", 2.54),
+        shownStep: 0, rangePhrase: Phrase("must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)"),
         parseValue: { text, units throws(ValidationError) in try Height.parse(text, unitSystem: units) },
         formatValue: { value, units in Height.format(value, unitSystem: units) })
 
@@ -134,8 +138,10 @@ extension Metric {
     /// or 0.1 lb.
     public static let weight = Metric(
         id: "weight", type: "weight", field: .weight, unit: "kg", valueKey: "weightKg", allowedRange: 2...635,
-        pluralName: "Weights", minimumChartSpan: 1, goalBand: 1.5, imperialUnit: ("lb", Weight.kilogramsPerPound),
-        shownStep: 0.1 * Weight.kilogramsPerPound, rangeRule: "must be between 2 and 635 kg (4.4 and 1,400 lb)",
+        pluralPhrase: Phrase("Weights"), minimumChartSpan: 1, goalBand: 1.5,
+        imperialUnit: ("lb", Weight.kilogramsPerPound),
+        shownStep: 0.1 * Weight.kilogramsPerPound,
+        rangePhrase: Phrase("must be between 2 and 635 kg (4.4 and 1,400 lb)"),
         parseValue: { text, units throws(ValidationError) in try Weight.parse(text, unitSystem: units) },
         formatValue: { value, units in Weight.format(value, unitSystem: units) })
 
@@ -143,10 +149,10 @@ extension Metric {
     public static let bodyFat = Metric(
         id: "body-fat", type: "body_fat_percentage", field: .bodyFat, unit: "%", valueKey: "bodyFatPercent",
         allowedRange: 1...75,
-        pluralName: "Body fat readings", minimumChartSpan: 1, goalBand: 1, imperialUnit: nil,
-        shownStep: 0.1, rangeRule: "must be between 1 and 75 %",
+        pluralPhrase: Phrase("Body fat readings"), minimumChartSpan: 1, goalBand: 1, imperialUnit: nil,
+        shownStep: 0.1, rangePhrase: Phrase("must be between 1 and 75 %"),
         parseValue: { text, _ throws(ValidationError) in try BodyFat.parse(text) },
-        formatValue: { value, _ in DecimalText.format(value, places: 1) + " %" })
+        formatValue: { value, _ in DecimalText.shown(value, places: 1) + " %" })
 }
 
 /// Weight entry and display; weights are kept in kilograms.
@@ -159,15 +165,15 @@ enum Weight {
         guard !input.isEmpty else { throw .required(.weight) }
         guard let kilograms = kilograms(from: input, unitSystem: unitSystem) else {
             throw .invalidFormat(
-                .weight, rule: "must be a number with an optional unit, e.g. 72.4 kg, 160 lb or 11 st 4 lb")
+                .weight, rule: tr("must be a number with an optional unit, e.g. 72.4 kg, 160 lb or 11 st 4 lb"))
         }
         return kilograms
     }
 
     static func format(_ kilograms: Double, unitSystem: UnitSystem) -> String {
         switch unitSystem {
-        case .metric: DecimalText.format(kilograms, places: 1) + " kg"
-        case .imperial: DecimalText.format(kilograms / kilogramsPerPound, places: 1) + " lb"
+        case .metric: DecimalText.shown(kilograms, places: 1) + " kg"
+        case .imperial: DecimalText.shown(kilograms / kilogramsPerPound, places: 1) + " lb"
         }
     }
 
@@ -197,7 +203,7 @@ enum BodyFat {
         let input = MeasurementText.normalized(text)
         guard !input.isEmpty else { throw .required(.bodyFat) }
         guard let match = input.wholeMatch(of: #/(?<n>\d+(?:\.\d+)?|\.\d+)\s*%?/#), let value = Double(match.n) else {
-            throw .invalidFormat(.bodyFat, rule: "must be a percentage, e.g. 18.5 or 18.5 %")
+            throw .invalidFormat(.bodyFat, rule: tr("must be a percentage, e.g. 18.5 or 18.5 %"))
         }
         return value
     }

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -10,6 +12,14 @@ public enum SummaryPeriod: String, CaseIterable, Sendable {
     case week
     /// A calendar month.
     case month
+
+    /// `by week`, `by month`, as a title says it.
+    public var byLabel: String {
+        switch self {
+        case .week: tr("by week")
+        case .month: tr("by month")
+        }
+    }
 
     /// The first day of the period holding `day`.
     public func start(of day: CalendarDate) -> CalendarDate {

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -36,7 +38,9 @@ public enum ProfileRules {
             throw .invalidFormat(
                 .languageCode,
                 rule:
-                    "must be 2–3 letters, optionally followed by a region of 2 letters or 3 digits (en, pt-BR, es-419)")
+                    tr(
+                        "must be 2–3 letters, optionally followed by a region of 2 letters or 3 digits (en, pt-BR, es-419)"
+                    ))
         }
         let language = match.lang.lowercased()
         guard let region = match.region else { return language }
@@ -46,7 +50,7 @@ public enum ProfileRules {
     /// A unit system named in text (`metric`, `imperial`).
     public static func unitSystem(_ text: String) throws(ValidationError) -> UnitSystem {
         guard let units = UnitSystem(rawValue: text.trimmingSpaces().lowercased()) else {
-            throw .invalidFormat(.unitSystem, rule: "must be metric or imperial")
+            throw .invalidFormat(.unitSystem, rule: tr("must be metric or imperial"))
         }
         return units
     }
@@ -56,16 +60,23 @@ public enum ProfileRules {
         let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { throw .required(.dateOfBirth) }
         guard trimmed.count == 10, let date = CalendarDate(parsing: trimmed) else {
-            throw .invalidFormat(.dateOfBirth, rule: "must be a real date written YYYY-MM-DD")
+            throw .invalidFormat(.dateOfBirth, rule: tr("must be a real date written YYYY-MM-DD"))
         }
-        guard date <= today else { throw .outOfRange(.dateOfBirth, rule: "cannot be in the future") }
+        guard date <= today else { throw .outOfRange(.dateOfBirth, rule: tr("cannot be in the future")) }
         let age = date.years(until: today)
         guard age >= minimumAge else {
             throw .outOfRange(
-                .dateOfBirth, rule: "must make you at least \(minimumAge) years old (you would be \(age))")
+                .dateOfBirth,
+                rule: tr(
+                    "must make you at least {minimum} years old (you would be {age})",
+                    ["minimum": String(minimumAge), "age": String(age)]))
         }
         guard age <= maximumAge else {
-            throw .outOfRange(.dateOfBirth, rule: "must make you at most \(maximumAge) years old (you would be \(age))")
+            throw .outOfRange(
+                .dateOfBirth,
+                rule: tr(
+                    "must make you at most {maximum} years old (you would be {age})",
+                    ["maximum": String(maximumAge), "age": String(age)]))
         }
         return date
     }
@@ -75,7 +86,7 @@ public enum ProfileRules {
         let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { throw .required(.email) }
         guard !TextSanitizer.containsControls(trimmed), trimmed.wholeMatch(of: /[^@\s]+@[^@\s]+/) != nil else {
-            throw .invalidFormat(.email, rule: "must look like name@example.com")
+            throw .invalidFormat(.email, rule: tr("must look like name@example.com"))
         }
         return trimmed
     }
@@ -107,7 +118,7 @@ public enum ProfileRules {
         guard !TextSanitizer.containsControls(trimmed) else { throw .controlCharacters(field) }
         // U+FFFD stands in for bytes that were not UTF-8 (a terminal or file in another encoding).
         guard !trimmed.unicodeScalars.contains("\u{FFFD}") else {
-            throw .invalidFormat(field, rule: "must be valid UTF-8 text (some bytes were not)")
+            throw .invalidFormat(field, rule: tr("must be valid UTF-8 text (some bytes were not)"))
         }
         // Limits count grapheme clusters: what the user sees.
         guard trimmed.count <= limit else { throw .tooLong(field, limit: limit, count: trimmed.count) }

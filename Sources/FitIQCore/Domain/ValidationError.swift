@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 /// A field of a form or a command whose value can be rejected before anything is sent.
 public enum Field: String, Sendable, Codable, CaseIterable {
     case name, bio, unitSystem, languageCode, height, weight, bodyFat, dateOfBirth, email, password, notes, date, goal,
@@ -6,20 +8,41 @@ public enum Field: String, Sendable, Codable, CaseIterable {
     /// The label a person sees for this field.
     public var label: String {
         switch self {
-        case .name: "Name"
-        case .bio: "Bio"
-        case .unitSystem: "Unit system"
-        case .languageCode: "Language"
-        case .height: "Height"
-        case .weight: "Weight"
-        case .bodyFat: "Body fat"
-        case .dateOfBirth: "Date of birth"
-        case .email: "Email"
-        case .password: "Password"
-        case .notes: "Notes"
-        case .date: "Date"
-        case .goal: "A goal"
-        case .goalDate: "The goal's date"
+        case .name: tr("Name")
+        case .bio: tr("Bio")
+        case .unitSystem: tr("Unit system")
+        case .languageCode: tr("Language")
+        case .height: tr("Height")
+        case .weight: tr("Weight")
+        case .bodyFat: tr("Body fat")
+        case .dateOfBirth: tr("Date of birth")
+        case .email: tr("Email")
+        case .password: tr("Password")
+        case .notes: tr("Notes")
+        case .date: tr("Date")
+        case .goal: tr("A goal")
+        case .goalDate: tr("The goal's date")
+        }
+    }
+
+    /// The label inside a sentence (`Remove this weight?`): lower case in English, as each language
+    /// writes the noun there.
+    public var labelInSentence: String {
+        switch self {
+        case .name: trc("in a sentence", "name")
+        case .bio: trc("in a sentence", "bio")
+        case .unitSystem: trc("in a sentence", "unit system")
+        case .languageCode: trc("in a sentence", "language")
+        case .height: trc("in a sentence", "height")
+        case .weight: trc("in a sentence", "weight")
+        case .bodyFat: trc("in a sentence", "body fat")
+        case .dateOfBirth: trc("in a sentence", "date of birth")
+        case .email: trc("in a sentence", "email")
+        case .password: trc("in a sentence", "password")
+        case .notes: trc("in a sentence", "notes")
+        case .date: trc("in a sentence", "date")
+        case .goal: trc("in a sentence", "goal")
+        case .goalDate: trc("in a sentence", "goal date")
         }
     }
 }
@@ -49,13 +72,16 @@ public enum ValidationError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .required(let field):
-            "\(field.label) is required: it must not be empty or only spaces."
+            tr("{field} is required: it must not be empty or only spaces.", ["field": field.label])
         case .tooLong(let field, let limit, let count):
-            "\(field.label) must be at most \(limit) characters (it has \(count))."
+            tr(
+                "{field} must be at most {limit} characters (it has {count}).",
+                ["field": field.label, "limit": String(limit), "count": String(count)])
         case .controlCharacters(let field):
-            "\(field.label) must not contain control characters or escape sequences."
+            tr("{field} must not contain control characters or escape sequences.", ["field": field.label])
         case .invalidFormat(let field, let rule), .outOfRange(let field, let rule):
-            "\(field.label) \(rule)."
+            // The rule names what is expected (`must look like name@example.com`), in the same language.
+            tr("{field} {rule}.", ["field": field.label, "rule": rule])
         }
     }
 }

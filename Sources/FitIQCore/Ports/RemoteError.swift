@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 /// A failed call to the backend, in the classes the sync rules act on.
 public enum RemoteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server could not be reached or did not answer in time.
@@ -34,11 +36,13 @@ public enum RemoteError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unreachable(let message): "The server could not be reached: \(message)"
-        case .unavailable(let status, let message): "The server is unavailable (HTTP \(status)): \(message)"
-        case .invalidResponse(let message): "The server's answer could not be read: \(message)"
-        case .unauthorized(let message): "The server refused the credentials: \(message)"
-        case .notFound(let message), .conflict(let message), .rejected(_, let message): "The server said: \(message)"
+        case .unreachable(let message): tr("The server could not be reached: {message}", ["message": message])
+        case .unavailable(let status, let message):
+            tr("The server is unavailable (HTTP {status}): {message}", ["status": String(status), "message": message])
+        case .invalidResponse(let message): tr("The server's answer could not be read: {message}", ["message": message])
+        case .unauthorized(let message): tr("The server refused the credentials: {message}", ["message": message])
+        case .notFound(let message), .conflict(let message), .rejected(_, let message):
+            tr("The server said: {message}", ["message": message])
         }
     }
 }

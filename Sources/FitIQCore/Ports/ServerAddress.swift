@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -18,12 +20,17 @@ public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .malformed(let text):
-                "Server \"\(TextSanitizer.sanitize(text))\" is not a URL; write it like https://api.example.com."
+                tr(
+                    "Server \"{server}\" is not a URL; write it like https://api.example.com.",
+                    ["server": TextSanitizer.sanitize(text)])
             case .unsupportedScheme(let text):
-                "Server \"\(TextSanitizer.sanitize(text))\" must start with https:// (or http:// for this machine)."
+                tr(
+                    "Server \"{server}\" must start with https:// (or http:// for this machine).",
+                    ["server": TextSanitizer.sanitize(text)])
             case .insecure(let text):
-                "Server \"\(TextSanitizer.sanitize(text))\" uses plain http:// to another machine: passwords and tokens "
-                    + "would cross the network unencrypted. Use https://, or pass --allow-insecure-http if you must."
+                tr(
+                    "Server \"{server}\" uses plain http:// to another machine: passwords and tokens would cross the network unencrypted. Use https://, or pass --allow-insecure-http if you must.",
+                    ["server": TextSanitizer.sanitize(text)])
             }
         }
     }

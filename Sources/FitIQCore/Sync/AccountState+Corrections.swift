@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -71,9 +73,11 @@ public enum CorrectionError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .noSuchEntry(let id, let metric):
-            "No \(metric) entry has the id \(TextSanitizer.sanitize(id)); `fitiq-tui \(metric) history --json` lists them."
+            tr(
+                "No {metric} entry has the id {id}; `fitiq-tui {metric} history --json` lists them.",
+                ["metric": "\(metric)", "id": TextSanitizer.sanitize(id)])
         case .beingSent:
-            "That entry is being sent to the server right now; run `fitiq-tui sync` and try again."
+            tr("That entry is being sent to the server right now; run `fitiq-tui sync` and try again.")
         }
     }
 }

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -154,17 +156,36 @@ extension HealthImportResult {
             let done = self[metric]
             // Height is always reported (an export without heights says so); the others when present.
             guard metric == .height || done.found > 0 else { continue }
-            var line = "\(metric.pluralName): \(done.found) found, \(done.newEntries.count) new"
-            if let posted = posted?[metric.id] { line += ", \(posted) posted" }
-            if done.outOfRange > 0 { line += " (\(done.outOfRange) outside \(metric.rangeText) left out)" }
+            var line = tr(
+                "{measurements}: {found} found, {new} new",
+                [
+                    "measurements": metric.pluralName, "found": String(done.found),
+                    "new": String(done.newEntries.count),
+                ])
+            if let posted = posted?[metric.id] { line += ", " + tr("{count} posted", ["count": String(posted)]) }
+            if done.outOfRange > 0 {
+                line +=
+                    " "
+                    + tr(
+                        "({count} outside {range} left out)",
+                        ["count": String(done.outOfRange), "range": metric.rangeText])
+            }
             lines.append(line + ".")
         }
         if let currentHeight {
-            lines.append("Current height: \(Height.format(currentHeight, unitSystem: unitSystem)) (the newest sample).")
+            lines.append(
+                tr(
+                    "Current height: {value} (the newest sample).",
+                    ["value": Height.format(currentHeight, unitSystem: unitSystem)]))
         }
         if let healthDateOfBirth, dateOfBirthDiffers {
-            let profile = profileDateOfBirth.map { " (the profile keeps \($0))" } ?? ""
-            lines.append("Date of birth in the health data: \(healthDateOfBirth)\(profile); it is never sent.")
+            let day = healthDateOfBirth.description
+            lines.append(
+                profileDateOfBirth.map {
+                    tr(
+                        "Date of birth in the health data: {day} (the profile keeps {profile}); it is never sent.",
+                        ["day": day, "profile": $0.description])
+                } ?? tr("Date of birth in the health data: {day}; it is never sent.", ["day": day]))
         }
         return lines
     }

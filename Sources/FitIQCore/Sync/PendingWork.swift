@@ -33,49 +33,45 @@ public struct PendingWork: Sendable {
         }
         let units = profile?.preferredUnitSystem ?? .metric
         if let change = outbox.metadata {
-            let fields = change.keys.sorted().map { $0.field.label.lowercased() }.joined(separator: ", ")
             changes.append(
                 PendingChange(
-                    item: .metadata, summary: "profile: \(fields)", rejection: change.delivery.rejection,
+                    item: .metadata, subject: .profile(fields: change.keys.sorted().map(\.field)),
+                    rejection: change.delivery.rejection,
                     lastError: change.delivery.lastError, changeCount: 1,
                     hold: hold(change.delivery, conflicted: change.keys.isSubset(of: change.conflicts))))
         }
         if let change = outbox.physical {
-            var parts: [String] = []
             let patch = physicalPatch
-            if let height = patch.heightCm {
-                parts.append(Metric.reading(type: Metric.height.type, height, unitSystem: units))
-            }
-            if let sex = patch.biologicalSex { parts.append("biological sex \(sex) (from health source)") }
             // Height changes are counted with their history entries; only what those do not carry counts here.
             let covered = Set(outbox.progress.map(\.changeId) + outbox.deletions.map(\.changeId))
             changes.append(
                 PendingChange(
-                    item: .physical, summary: "physical: " + parts.joined(separator: ", "),
+                    item: .physical,
+                    subject: .physical(
+                        heightCm: patch.heightCm, biologicalSex: patch.biologicalSex, units: units),
                     rejection: change.delivery.rejection, lastError: change.delivery.lastError,
                     changeCount: change.changeIds.subtracting(covered).count,
                     hold: hold(change.delivery, conflicted: change.heightConflict && !change.includesBiologicalSex)))
         }
         let corrections = Set(outbox.progress.map(\.changeId))
         for deletion in outbox.deletions {
-            let summary = Metric.pendingRemoval(
-                type: deletion.entry.type, deletion.entry.quantity,
-                on: CalendarDate(containing: deletion.entry.loggedAt, in: timeZone),
-                unitSystem: units)
+            let subject = PendingChange.Subject.removal(
+                type: deletion.entry.type, value: deletion.entry.quantity,
+                day: CalendarDate(containing: deletion.entry.loggedAt, in: timeZone), units: units)
             changes.append(
                 PendingChange(
-                    item: .deletion(deletion.id), summary: summary,
+                    item: .deletion(deletion.id), subject: subject,
                     rejection: deletion.delivery.rejection, lastError: deletion.delivery.lastError,
                     // A correction (delete and post) is one change, counted with its post.
                     changeCount: corrections.contains(deletion.changeId) ? 0 : 1, hold: hold(deletion.delivery)))
         }
         for post in outbox.progress {
-            let summary = Metric.pendingEntry(
-                type: post.entry.type, post.entry.quantity,
-                on: CalendarDate(containing: post.entry.loggedAt, in: timeZone), unitSystem: units)
+            let subject = PendingChange.Subject.entry(
+                type: post.entry.type, value: post.entry.quantity,
+                day: CalendarDate(containing: post.entry.loggedAt, in: timeZone), units: units)
             changes.append(
                 PendingChange(
-                    item: .progress(post.id), summary: summary,
+                    item: .progress(post.id), subject: subject,
                     rejection: post.delivery.rejection, lastError: post.delivery.lastError, changeCount: 1,
                     hold: hold(post.delivery)))
         }

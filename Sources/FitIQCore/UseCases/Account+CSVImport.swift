@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -71,9 +73,11 @@ public struct BadRowsError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The first 20 by line, each with its rule.
     public var description: String {
         let listed = problems.prefix(20).map(\.description).joined(separator: "; ")
-        let more = problems.count > 20 ? "; … and \(problems.count - 20) more" : ""
-        return "Nothing was imported: \(problems.count == 1 ? "1 row breaks" : "\(problems.count) rows break") a rule "
-            + "(\(TextSanitizer.sanitize(listed))\(more))."
+        let more = problems.count > 20 ? "; " + tr("… and {count} more", ["count": String(problems.count - 20)]) : ""
+        return trn(
+            "Nothing was imported: {count} row breaks a rule ({rows}).",
+            "Nothing was imported: {count} rows break a rule ({rows}).", count: problems.count,
+            ["rows": TextSanitizer.sanitize(listed) + more])
     }
 }
 
@@ -100,22 +104,31 @@ extension Account {
 extension ReadingsImportResult {
     /// What the import did, for people: a line per metric, then what was left out.
     public func summary(of file: MeasurementCSV) -> [String] {
-        var lines = ["Read as \(file.format.rawValue)."]
+        var lines = [tr("Read as {format}.", ["format": file.format.rawValue])]
         for metric in Metric.all where self[metric].read > 0 {
             let done = self[metric]
             lines.append(
-                "\(metric.pluralName): \(done.read) read, \(done.new) new, \(done.alreadyThere) already there.")
+                tr(
+                    "{measurements}: {read} read, {new} new, {there} already there.",
+                    [
+                        "measurements": metric.pluralName, "read": String(done.read), "new": String(done.new),
+                        "there": String(done.alreadyThere),
+                    ]))
         }
         if !file.problems.isEmpty {
-            lines.append("Skipped \(file.problems.count == 1 ? "1 bad row" : "\(file.problems.count) bad rows").")
+            lines.append(trn("Skipped {count} bad row.", "Skipped {count} bad rows.", count: file.problems.count))
         }
         if file.derivedRowsSkipped > 0 {
-            let rows = file.derivedRowsSkipped == 1 ? "1 BMI row" : "\(file.derivedRowsSkipped) BMI rows"
-            lines.append("Skipped \(rows): BMI is derived from weight and height.")
+            lines.append(
+                trn(
+                    "Skipped {count} BMI row: BMI is derived from weight and height.",
+                    "Skipped {count} BMI rows: BMI is derived from weight and height.", count: file.derivedRowsSkipped))
         }
         if !file.skippedColumns.isEmpty {
             lines.append(
-                "Columns not imported: \(file.skippedColumns.map(TextSanitizer.sanitize).joined(separator: ", ")).")
+                tr(
+                    "Columns not imported: {columns}.",
+                    ["columns": file.skippedColumns.map(TextSanitizer.sanitize).joined(separator: ", ")]))
         }
         return lines
     }

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -19,12 +21,16 @@ public enum BiologicalSexSyncResult: Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .queued(let sex): "Biological sex \(sex) from the health source; sending it to the server."
-        case .unchanged(let sex): "Biological sex \(sex) from the health source; the server already has it."
-        case .notSet: "The health data says biological sex is not set; the current value is kept."
+        case .queued(let sex):
+            tr("Biological sex {sex} from the health source; sending it to the server.", ["sex": sex.shown])
+        case .unchanged(let sex):
+            tr("Biological sex {sex} from the health source; the server already has it.", ["sex": sex.shown])
+        case .notSet: tr("The health data says biological sex is not set; the current value is kept.")
         case .unknown(let raw):
-            "The health data holds an unknown biological sex (\(TextSanitizer.sanitize(raw))); the current value is kept."
-        case .missing: "The health data has no biological sex; the current value is kept."
+            tr(
+                "The health data holds an unknown biological sex ({value}); the current value is kept.",
+                ["value": TextSanitizer.sanitize(raw)])
+        case .missing: tr("The health data has no biological sex; the current value is kept.")
         }
     }
 }

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -62,10 +64,12 @@ extension Account {
         // The history plays no part: a command started cold reads and writes account.json alone.
         let changed = try await save(sending: sending) { state in
             guard let previous = state.profile?.metadata else { return false }
-            let changed = metadata.changedKeys(from: previous).sorted().map { $0.field.label.lowercased() }
+            let changed = metadata.changedKeys(from: previous).sorted().map(\.field.labelInSentence)
             guard state.editMetadata(metadata, now: now) else { return false }
             state.undoLog.remember(
-                .metadata(previous: previous, description: "the change of \(changed.joined(separator: ", "))"))
+                .metadata(
+                    previous: previous,
+                    description: tr("the change of {fields}", ["fields": changed.joined(separator: ", ")])))
             return true
         }
         return changed ? try await view() : nil

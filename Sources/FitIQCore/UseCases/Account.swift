@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -56,12 +58,15 @@ public enum AccountError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .profileNotLoaded:
-            "The profile has not been loaded from the server yet; run `fitiq-tui sync` when the server is reachable."
+            tr(
+                "The profile has not been loaded from the server yet; run `fitiq-tui sync` when the server is reachable."
+            )
         case .pendingChanges(let changes):
-            "Not signed out: these changes have not reached the server yet: \(changes.joined(separator: "; ")). "
-                + "Run `fitiq-tui sync --wait`, or sign out with --discard-pending to drop them."
+            tr(
+                "Not signed out: these changes have not reached the server yet: {changes}. Run `fitiq-tui sync --wait`, or sign out with --discard-pending to drop them.",
+                ["changes": changes.joined(separator: "; ")])
         case .tokenWithoutUserId:
-            "The server's access token does not name a user (no `sub` claim); cannot sign in."
+            tr("The server's access token does not name a user (no `sub` claim); cannot sign in.")
         }
     }
 }

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -21,10 +23,10 @@ public enum ProgressRange: Int, CaseIterable, Sendable {
     /// `4 weeks`, for the title and the rate.
     public var label: String {
         switch self {
-        case .fourWeeks: "4 weeks"
-        case .threeMonths: "3 months"
-        case .year: "1 year"
-        case .all: "all"
+        case .fourWeeks: tr("4 weeks")
+        case .threeMonths: tr("3 months")
+        case .year: tr("1 year")
+        case .all: tr("all")
         }
     }
 
@@ -41,9 +43,10 @@ public enum ProgressRange: Int, CaseIterable, Sendable {
     /// `over the last 4 weeks`.
     public var span: String {
         switch self {
-        case .year: "over the last year"
-        case .all: "over the whole history"
-        default: "over the last \(label)"
+        case .fourWeeks: tr("over the last 4 weeks")
+        case .threeMonths: tr("over the last 3 months")
+        case .year: tr("over the last year")
+        case .all: tr("over the whole history")
         }
     }
 
@@ -59,17 +62,29 @@ extension ProgressReport {
     public func sentences(range: ProgressRange, units: UnitSystem, timeZone: LocalZone) -> [String] {
         let show = { (value: Double) in series.format(value, unitSystem: units) }
         let day = { (entry: ProgressEntry) in CalendarDate(containing: entry.loggedAt, in: timeZone).description }
-        guard let latest, let trend else { return ["No \(series.missingText) \(range.span)."] }
-        var lines = ["Latest \(show(latest.quantity)) on \(day(latest))."]
-        var sentence = "Trend \(show(trend))"
-        if let weeklyRate {
-            sentence += ", \(series.rateText(weeklyRate, unitSystem: units)) \(range.span)"
+        guard let latest, let trend else {
+            return [tr("No {missing} {range}.", ["missing": series.missingText, "range": range.span])]
         }
-        lines.append(sentence + ".")
+        var lines = [tr("Latest {value} on {day}.", ["value": show(latest.quantity), "day": day(latest)])]
+        if let weeklyRate {
+            lines.append(
+                tr(
+                    "Trend {value}, {rate} {range}.",
+                    [
+                        "value": show(trend), "rate": series.rateText(weeklyRate, unitSystem: units),
+                        "range": range.span,
+                    ]))
+        } else {
+            lines.append(tr("Trend {value}.", ["value": show(trend)]))
+        }
         if let lowest, let highest {
             lines.append(
-                "Lowest \(show(lowest.quantity)) on \(day(lowest)); highest \(show(highest.quantity)) on \(day(highest))."
-            )
+                tr(
+                    "Lowest {lowest} on {lowestDay}; highest {highest} on {highestDay}.",
+                    [
+                        "lowest": show(lowest.quantity), "lowestDay": day(lowest), "highest": show(highest.quantity),
+                        "highestDay": day(highest),
+                    ]))
         }
         return lines
     }
@@ -78,9 +93,10 @@ extension ProgressReport {
     public func compactLine(units: UnitSystem) -> String? {
         guard let latest, let trend else { return nil }
         var line =
-            "\(series.format(latest.quantity, unitSystem: units)) · trend \(series.format(trend, unitSystem: units))"
+            series.format(latest.quantity, unitSystem: units) + " · "
+            + tr("trend {value}", ["value": series.format(trend, unitSystem: units)])
         if let weeklyRate {
-            line += ", " + series.rateText(weeklyRate, unitSystem: units).replacing(" a week", with: "/wk")
+            line += ", " + series.rateText(weeklyRate, unitSystem: units, short: true)
         }
         return line
     }
@@ -92,46 +108,66 @@ extension GoalStatus {
     /// Once reached, whether the trend is inside the goal's band.
     public func sentences(units: UnitSystem, today: CalendarDate) -> [String] {
         let show = { (value: Double) in metric.format(value, unitSystem: units) }
-        let head = "Goal \(show(goal.target))" + (goal.by.map { " by \($0)" } ?? "")
+        let head =
+            goal.by.map { tr("Goal {target} by {day}", ["target": show(goal.target), "day": $0.description]) }
+            ?? tr("Goal {target}", ["target": show(goal.target)])
         guard let trend, let distance else {
-            return ["\(head): no \(metric.field.label.lowercased()) entries yet."]
-        }
-        let side = { (difference: Double) in difference > 0 ? "above" : "below" }
-        if reached {
-            let (low, high) = (band.lowerBound, band.upperBound)
-            let bandText = "\(DecimalText.format(metric.value(low, in: units).value, places: 1))–\(show(high))"
-            if band.contains(trend) {
-                return ["\(head) reached: the trend, \(show(trend)), is inside the band \(bandText)."]
-            }
-            let outside = trend > high ? trend - high : trend - low
             return [
-                "\(head) reached: the trend, \(show(trend)), is outside the band \(bandText), "
-                    + "\(show(abs(outside))) \(side(outside)) it."
+                tr(
+                    "{goal}: no {measurement} entries yet.",
+                    ["goal": head, "measurement": metric.field.labelInSentence])
             ]
         }
-        var lines = ["\(head): the trend, \(show(trend)), is \(show(abs(distance))) \(side(distance)) it."]
-        let rateText = rate.map { MeasurementSeries.metric(metric).rateText($0, unitSystem: units) }
+        if reached {
+            let (low, high) = (band.lowerBound, band.upperBound)
+            let bandText = "\(DecimalText.shown(metric.value(low, in: units).value, places: 1))–\(show(high))"
+            if band.contains(trend) {
+                return [
+                    tr(
+                        "{goal} reached: the trend, {trend}, is inside the band {band}.",
+                        ["goal": head, "trend": show(trend), "band": bandText])
+                ]
+            }
+            let outside = trend > high ? trend - high : trend - low
+            let values = ["goal": head, "trend": show(trend), "band": bandText, "distance": show(abs(outside))]
+            return [
+                outside > 0
+                    ? tr("{goal} reached: the trend, {trend}, is outside the band {band}, {distance} above it.", values)
+                    : tr("{goal} reached: the trend, {trend}, is outside the band {band}, {distance} below it.", values)
+            ]
+        }
+        let values = ["goal": head, "trend": show(trend), "distance": show(abs(distance))]
+        var lines = [
+            distance > 0
+                ? tr("{goal}: the trend, {trend}, is {distance} above it.", values)
+                : tr("{goal}: the trend, {trend}, is {distance} below it.", values)
+        ]
+        let rateText = rate.map { MeasurementSeries.metric(metric).rateText($0, unitSystem: units) } ?? ""
         switch direction {
         case .toward:
             if let predicted {
-                lines.append("At \(rateText ?? "") it reaches the goal on \(predicted).")
+                lines.append(
+                    tr("At {rate} it reaches the goal on {day}.", ["rate": rateText, "day": predicted.description]))
             } else {
-                lines.append("At \(rateText ?? "") the goal is more than two years away.")
+                lines.append(tr("At {rate} the goal is more than two years away.", ["rate": rateText]))
             }
-        case .flat: lines.append("The trend is flat: no date can be foreseen.")
-        case .away: lines.append("The trend is moving away from the goal (\(rateText ?? "")).")
-        case nil: lines.append("Too few readings to tell a rate.")
+        case .flat: lines.append(tr("The trend is flat: no date can be foreseen."))
+        case .away: lines.append(tr("The trend is moving away from the goal ({rate}).", ["rate": rateText]))
+        case nil: lines.append(tr("Too few readings to tell a rate."))
         }
         if let by = goal.by, let plan {
             if by < today {
-                lines.append("The goal's date, \(by), has passed.")
+                lines.append(tr("The goal's date, {day}, has passed.", ["day": by.description]))
             } else {
-                let lead = (plan - trend) * ((goal.start ?? plan) - goal.target) < 0 ? "behind" : "ahead of"
+                let behind = (plan - trend) * ((goal.start ?? plan) - goal.target) < 0
                 let gap = abs(trend - plan)
+                let values = ["gap": show(gap), "day": by.description, "plan": show(plan)]
                 lines.append(
                     show(gap) == show(0)
-                        ? "The trend is on the plan for \(by)."
-                        : "The trend is \(show(gap)) \(lead) the plan for \(by), which is at \(show(plan)) now.")
+                        ? tr("The trend is on the plan for {day}.", values)
+                        : behind
+                            ? tr("The trend is {gap} behind the plan for {day}, which is at {plan} now.", values)
+                            : tr("The trend is {gap} ahead of the plan for {day}, which is at {plan} now.", values))
             }
         }
         return lines
@@ -143,17 +179,19 @@ extension GoalStatus {
     /// 2027-03-02`.
     public func compactLine(units: UnitSystem) -> String {
         let show = { (value: Double) in metric.format(value, unitSystem: units) }
-        guard let trend, let distance else { return "goal \(show(goal.target))" }
-        if reached { return "goal \(show(goal.target)): " + (band.contains(trend) ? "in band" : "out of band") }
-        let side = distance > 0 ? "above" : "below"
+        let head = tr("goal {target}", ["target": show(goal.target)])
+        guard let trend, let distance else { return head }
+        if reached { return head + ": " + (band.contains(trend) ? tr("in band") : tr("out of band")) }
+        let number = DecimalText.shown(metric.value(abs(distance), in: units).value, places: 1)
+        let side =
+            distance > 0 ? tr("{distance} above", ["distance": number]) : tr("{distance} below", ["distance": number])
         let when =
             switch direction {
-            case .toward: predicted.map { ", \($0)" } ?? ", over 2 years"
-            case .flat: ", flat"
-            case .away: ", moving away"
+            case .toward: ", " + (predicted.map(\.description) ?? tr("over 2 years"))
+            case .flat: ", " + tr("flat")
+            case .away: ", " + tr("moving away")
             case nil: ""
             }
-        let number = DecimalText.format(metric.value(abs(distance), in: units).value, places: 1)
-        return "goal \(show(goal.target)): \(number) \(side)\(when)"
+        return head + ": " + side + when
     }
 }

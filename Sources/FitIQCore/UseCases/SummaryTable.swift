@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -15,16 +17,17 @@ public struct SummaryTable: Sendable, Equatable {
     {
         let unit = series.value(0, in: units).unit
         let number = { (value: Double) in
-            DecimalText.format(series.value(value, in: units).value, places: 1)
+            DecimalText.shown(series.value(value, in: units).value, places: 1)
         }
         header = [
-            period == .week ? "week of" : "month", "mean \(unit)", "low", "high",
-            "readings", "trend", "change",
+            period == .week ? tr("week of") : tr("month"), tr("mean {unit}", ["unit": unit]), tr("low"), tr("high"),
+            tr("readings"), tr("trend"), tr("change"),
         ]
         rows = summaries.map { summary in
             let change = summary.change.map { change in
                 let text = number(abs(change))
-                return (text == "0.0" ? "±" : change < 0 ? "−" : "+") + text
+                let isZero = DecimalText.format(series.value(abs(change), in: units).value, places: 1) == "0.0"
+                return (isZero ? "±" : change < 0 ? "−" : "+") + text
             }
             return [
                 period == .week ? summary.start.description : String(summary.start.description.prefix(7)),

@@ -1,0 +1,72 @@
+// The functions that mark a message for translation. Their names and argument positions are the
+// extraction keywords of the template (scripts/po/extract.sh): `tr:1`, `trc:1c,2`, `trn:1,2`, `Phrase:1`.
+// A message is a string literal (the parameter is a `StaticString`, so no interpolation can slip in);
+// what varies goes into `{name}` placeholders, filled in after the lookup, so a translation may move
+// them. Never a multi-line or raw literal: the extractor reads C string syntax.
+
+/// `id` in the current language, its `{placeholders}` filled in from `values`:
+/// `tr("Saved {field}.", ["field": label])`.
+public func tr(_ id: StaticString, _ values: [String: String] = [:]) -> String {
+    fill(Localizer.current.text(id.description), values)
+}
+
+/// `tr` for a message whose English text alone is ambiguous: `trc("box title", "Profile")`.
+public func trc(_ context: StaticString, _ id: StaticString, _ values: [String: String] = [:]) -> String {
+    fill(Localizer.current.text(id.description, context: context.description), values)
+}
+
+/// The form of a message with a plural for `count`; `{count}` is `count` unless `values` names it.
+public func trn(
+    _ singular: StaticString, _ plural: StaticString, count: Int, _ values: [String: String] = [:]
+) -> String {
+    let text = Localizer.current.text(singular.description, plural: plural.description, count: count)
+    return fill(text, values, count: count)
+}
+
+/// A message kept to be said later in the language then in force (the help of a key, the title of a
+/// box): `Phrase("next field").text`.
+public struct Phrase: Sendable, Hashable {
+    /// The English text, the catalog's key.
+    public let id: String
+
+    public init(_ id: StaticString) { self.id = id.description }
+
+    /// The message in the current language.
+    public var text: String { Localizer.current.text(id) }
+
+    /// The message in the current language, its placeholders filled in.
+    public func text(_ values: [String: String]) -> String { fill(text, values) }
+}
+
+/// `template` with each `{name}` replaced by its value (`{{` and `}}` are braces); a placeholder
+/// without a value stays as written.
+func fill(_ template: String, _ values: [String: String], count: Int? = nil) -> String {
+    guard template.contains("{") || template.contains("}") else { return template }
+    var result = ""
+    var index = template.startIndex
+    while index < template.endIndex {
+        let character = template[index]
+        let next = template.index(after: index)
+        if character == "{", next < template.endIndex, template[next] == "{" {
+            result.append("{")
+            index = template.index(after: next)
+        } else if character == "}", next < template.endIndex, template[next] == "}" {
+            result.append("}")
+            index = template.index(after: next)
+        } else if character == "{", let close = template[next...].firstIndex(of: "}") {
+            let name = template[next..<close]
+            if let value = values[String(name)] {
+                result += value
+            } else if name == "count", let count {
+                result += String(count)
+            } else {
+                result += template[index...close]
+            }
+            index = template.index(after: close)
+        } else {
+            result.append(character)
+            index = next
+        }
+    }
+    return result
+}

@@ -1,0 +1,174 @@
+import FitIQCatalogs
+import FitIQCore
+import FitIQLocalization
+import Foundation
+import Testing
+
+@testable import FitIQTUI
+
+/// The editor in other languages: the screens speak the state's language (FITIQ_LANG, else the profile's,
+/// else the environment's), a saved language speaks from the next frame, numbers take the language's
+/// decimal separator, every screen fits 40×12 in every language, and in the pseudo-language `qps` no
+/// text of ours shows outside brackets.
+struct LanguageScreenTests {
+    static let languages = ["de", "es", "fr", "pt_BR", "qps"]
+
+    /// `state` speaking `code` through `FITIQ_LANG`, with the embedded catalogs.
+    static func speaking(_ code: String, _ state: AppState) -> AppState {
+        var state = state
+        state.language = EditorLanguage(settings: LanguageSettings(override: code), catalogs: .embedded)
+        return state
+    }
+
+    /// The fixture account with its profile's language set to `code`.
+    static func account(language code: String) -> AccountState {
+        var account = fixtureAccount()
+        if let profile = account.profile {
+            var metadata = profile.metadata
+            metadata.languageCode = code
+            account.profile = profile.updatingMetadata(metadata)
+        }
+        return account
+    }
+
+    @Test func theProfileScreenHelpAndFooterSpeakGermanWithDecimalCommas() {
+        let state = Self.speaking("de", profileState(width: 80, height: 24))
+        let text = screen(state).lines.joined(separator: "\n")
+        for expected in [
+            "Profil", "›Name", "Körper", "Größe", "Einheiten", "Geschlecht", "Enter bearbeiten", "? Hilfe",
+        ] {
+            #expect(text.contains(expected), "\(expected)\n\(text)")
+        }
+        #expect(text.contains(",0 cm") || text.contains(",5 cm"), "\(text)")
+        #expect(!text.contains("Enter edit"))
+        var help = state
+        press([.character("?")], &help)
+        let helpText = screen(help).lines.joined(separator: "\n")
+        #expect(helpText.contains("Hilfe") && helpText.contains("das Feld bearbeiten"), "\(helpText)")
+    }
+
+    @Test func theProgressScreenSpeaksGerman() {
+        var state = Self.speaking("de", profileState(width: 100, height: 30))
+        state.profile.focus = .weight
+        press([.character("p")], &state)
+        _ = update(&state, .progressLoaded(ProgressScreenTests.history()))
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains("Gewicht · 4 Wochen") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("Zuletzt 80,1 kg am") })
+        #expect(lines.contains { $0.contains("kg pro Woche in den letzten 4 Wochen") && $0.contains("Trend ") })
+        #expect(lines.contains { $0.contains("Tiefstwert 80,1 kg am") })
+    }
+
+    @Test func theProfilesLanguageSpeaksUnlessFITIQLangSaysOtherwise() {
+        var state = profileState(width: 80, height: 24)
+        state.language = EditorLanguage(
+            settings: LanguageSettings(environment: ["LANG": "de_DE.UTF-8"]), catalogs: .embedded)
+        #expect(
+            !screen(state).lines.joined().contains("Körper"), "the profile's English before the environment's German")
+        show(Self.account(language: ""), in: &state)
+        #expect(screen(state).lines.joined().contains("Körper"), "the environment's German without a profile language")
+        show(Self.account(language: "es"), in: &state)
+        #expect(screen(state).lines.joined().contains("Estatura"), "the profile's Spanish")
+        state.language.settings.override = "pt-BR"
+        #expect(screen(state).lines.joined().contains("Altura"), "FITIQ_LANG first")
+    }
+
+    @Test func savingFrenchInTheEditorSpeaksFrenchFromTheNextFrame() {
+        var state = profileState(width: 80, height: 24)
+        state.language = EditorLanguage(catalogs: .embedded)
+        #expect(screen(state).lines.joined().contains("Physical"))
+        // Given the language picked and saved
+        press([.tab, .tab, .tab, .enter] + type("fr") + [.enter, .control("s")], &state)
+        #expect(state.profile.drafts[.language] == "fr")
+        // When the save comes back with the profile in French
+        let saved = AccountView(
+            email: "jane@example.com", server: "https://api.fitiq.test", state: Self.account(language: "fr"))
+        _ = update(&state, .saved(.metadata, error: nil, account: saved))
+        // Then the next frame is French, the message of the save included
+        let text = screen(state).lines.joined(separator: "\n")
+        #expect(text.contains("Physique") && text.contains("Langue"), "\(text)")
+        #expect(state.message?.text == "Profile saved.", "said while English was in force")
+        _ = update(&state, .nothingToSave(.metadata))
+        #expect(state.message?.text == "Rien à enregistrer.")
+    }
+
+    @Test(arguments: languages, LayoutTests.Screen.allCases)
+    func everyScreenFitsFortyByTwelveInEveryLanguage(code: String, kind: LayoutTests.Screen) {
+        for size in LayoutTests.sizes {
+            let state = Self.speaking(code, kind.state(width: size.0, height: size.1))
+            let lines = screen(state).lines
+            #expect(lines.count == size.1)
+            #expect(lines.allSatisfy { DisplayWidth.of($0) == size.0 }, "\(code) \(kind) \(size)")
+            // The footer always ends with the help hint (not on the sign-in screen, which has no help).
+            if kind != .signIn && kind != .register && state.overlay == nil {
+                let help = Localizer.$current.withValue(state.localizer) { tr("? help") }
+                #expect(lines.last?.contains(help) == true, "\(code) \(kind) \(size): \(lines.last ?? "")")
+            }
+        }
+    }
+
+    @Test(arguments: ["de", "es", "fr", "pt_BR"])
+    func everyProfileLabelShowsWhole(code: String) {
+        let state = Self.speaking(code, profileState(width: 80, height: 30))
+        let text = screen(state).lines.joined(separator: "\n")
+        let labels = Localizer.$current.withValue(state.localizer) { ProfileField.allCases.map(\.label) }
+        for label in labels {
+            #expect(label.count <= 14 && text.contains(label), "\(code): \(label)")
+        }
+    }
+
+    /// What may show outside brackets in `qps`: the user's data, numbers, units, dates, key names and the
+    /// drawing of boxes and charts.
+    static let allowedOutsideBrackets: Set<String> = [
+        "fitiq-tui", "jane@example.com", "Jane", "Doe", "Trail", "runner", "https://api.fitiq.test", "cm", "kg", "lb",
+        "in", "ft", "%", "en",
+    ]
+
+    @Test(arguments: [(40, 12), (120, 40)], LayoutTests.Screen.allCases)
+    func thePseudoLanguageLeavesNoTextOfOursOutsideBrackets(size: (Int, Int), kind: LayoutTests.Screen) {
+        let state = Self.speaking("qps", kind.state(width: size.0, height: size.1))
+        var leftovers: [String] = []
+        // A message wrapped over lines opens on one and closes on a later one; one cut by a box drawn over
+        // it may close without opening.
+        var carried = 0
+        for line in screen(state).lines {
+            var outside = ""
+            let close = line.firstIndex(of: "]")
+            var depth = max(carried, close != nil && close! < (line.firstIndex(of: "[") ?? line.endIndex) ? 1 : 0)
+            defer { carried = min(depth, 1) }
+            for character in line {
+                if character == "[" {
+                    depth += 1
+                } else if character == "]" {
+                    depth = max(0, depth - 1)
+                } else if character == "~" && depth == 0 {
+                    // The padding ends a message whose opening a box drawn over it hides: its last word is ours.
+                    while let last = outside.last, last == " " { outside.removeLast() }
+                    while let last = outside.last, last != " ", last != "│" { outside.removeLast() }
+                } else if depth == 0 {
+                    outside.append(character)
+                }
+            }
+            let words = outside.split {
+                !($0.isLetter || $0 == "-" || $0 == "@" || $0 == "." || $0 == ":" || $0 == "/")
+            }
+            for word in words.map(String.init) where word.contains(where: \.isLetter) {
+                let trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: ".:-/"))
+                // The user's data may be cut at the edge of the screen or of a box.
+                let isData = Self.allowedOutsideBrackets.contains { $0.hasPrefix(trimmed) } || trimmed == "Doex"
+                guard !isData, !Self.isKeyName(trimmed), !Self.isLanguageName(trimmed) else { continue }
+                leftovers.append(trimmed)
+            }
+        }
+        #expect(leftovers == [], "\(kind) \(size)")
+    }
+
+    static func isKeyName(_ word: String) -> Bool {
+        ["Enter", "Esc", "Tab", "Shift-Tab", "Ctrl-S", "Ctrl-R", "PgUp", "PgDn", "Home", "End", "Backspace", "Delete"]
+            .contains(word) || word.count == 1
+    }
+
+    static func isLanguageName(_ word: String) -> Bool {
+        LanguageChoices.all.contains { $0.name.contains(word) || $0.code == word }
+    }
+}
