@@ -1,6 +1,7 @@
 import FitIQCore
 import FitIQLocalization
 import FitIQTUI
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -75,6 +76,8 @@ public final class EditorLoop: Sendable {
     private let sync: BackgroundSync
     private let watcher: CacheWatcher
     private let effects: EffectRunner
+    /// The sync and the cache watch, once started: cancelled when the loop ends, awaited by ``finish()``.
+    private let background = Mutex<Task<Void, Never>?>(nil)
 
     public init(accounts: Accounts, account: Account?, dependencies: Dependencies) {
         self.accounts = accounts
@@ -114,24 +117,27 @@ public final class EditorLoop: Sendable {
 
     /// Drives `screen` until the user quits; the sync and the cache watch run meanwhile.
     public func run(on screen: any TerminalScreen, state initial: AppState) {
-        var background: Task<Void, Never>?
         // Started once the first frame is drawn: on two cores, a sync started earlier delays it.
-        let startBackground = { [sync, watcher] in
-            background = Task {
-                await withDiscardingTaskGroup { group in
-                    group.addTask { await sync.run() }
-                    group.addTask { await watcher.run() }
+        let startBackground = { [self, sync, watcher] in
+            background.withLock { started in
+                started = Task {
+                    await withDiscardingTaskGroup { group in
+                        group.addTask { await sync.run() }
+                        group.addTask { await watcher.run() }
+                    }
                 }
             }
         }
         let loop = TerminalLoop(inbox: inbox, now: dependencies.now, externalEditor: dependencies.externalEditor)
         loop.run(on: screen, state: initial, drawn: startBackground) { effects.perform($0) }
-        background?.cancel()
+        background.withLock { $0?.cancel() }
     }
 
-    /// Waits for local saves still running (a quit right after Ctrl-S must not lose them).
+    /// Waits for local saves still running (a quit right after Ctrl-S must not lose them), then for the
+    /// background sync to end: a cache write it had under way finishes, and none comes after.
     public func finish() async {
         await effects.finish()
+        await background.withLock { $0 }?.value
     }
 }
 

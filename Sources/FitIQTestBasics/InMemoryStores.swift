@@ -37,8 +37,19 @@ public actor InMemoryProfileStore: ProfileStore {
         return state
     }
 
-    public func update<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) throws -> T {
+    public func update<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
         if let failure { throw failure }
+        let wasHeld = holdsNextUpdate
+        if holdsNextUpdate {
+            // Applied only once released: a write still under way.
+            holdsNextUpdate = false
+            await withCheckedContinuation { held in
+                heldUpdate = held
+                heldUpdateWaiter?.resume()
+                heldUpdateWaiter = nil
+            }
+        }
+        defer { if wasHeld { heldUpdatesApplied += 1 } }
         var updated = state
         let result = try change(&updated)
         if updated != state {
@@ -47,6 +58,29 @@ public actor InMemoryProfileStore: ProfileStore {
             writes += 1
         }
         return result
+    }
+
+    private var holdsNextUpdate = false
+    /// How many held updates have been applied since.
+    public private(set) var heldUpdatesApplied = 0
+    private var heldUpdate: CheckedContinuation<Void, Never>?
+    private var heldUpdateWaiter: CheckedContinuation<Void, Never>?
+
+    /// Makes the next ``update(_:)`` wait, before it changes anything, until ``releaseUpdate()``.
+    public func holdNextUpdate() {
+        holdsNextUpdate = true
+    }
+
+    /// Returns once an ``update(_:)`` is held.
+    public func waitUntilUpdateIsHeld() async {
+        if heldUpdate != nil { return }
+        await withCheckedContinuation { heldUpdateWaiter = $0 }
+    }
+
+    /// Lets the held ``update(_:)`` go on.
+    public func releaseUpdate() {
+        heldUpdate?.resume()
+        heldUpdate = nil
     }
 
     /// The stored goals.

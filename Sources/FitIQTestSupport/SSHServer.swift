@@ -156,7 +156,7 @@ public struct SSHServer: Sendable {
         let configuration = folder.appendingPathComponent("sshd_config")
         func path(_ name: String) -> String { "\"\(folder.appendingPathComponent(name).path)\"" }
         let settings = """
-            # A throw-away sshd for one end-to-end test (Tests/EndToEndTests/SSHServer.swift).
+            # A throw-away sshd for one end-to-end test (Sources/FitIQTestSupport/SSHServer.swift).
             ListenAddress 127.0.0.1:\(port)
             HostKey \(path("host_key"))
             PidFile \(path("sshd.pid"))

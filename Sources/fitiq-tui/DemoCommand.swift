@@ -64,13 +64,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     static let folderPrefix = "fitiq-demo-"
 
-    /// Removes the demo's folder, again while something is left in it: a cache write the account's
-    /// background sync still had under way when the editor closed can put a file back mid-removal (the
-    /// account has no way yet to stop that work first).
+    /// Removes the demo's folder. Nothing writes there any more: the editor's end waited for its
+    /// background sync (``EditorLoop/finish()``).
     static func remove(_ folder: URL) {
-        for _ in 0..<10 where FileManager.default.fileExists(atPath: folder.path) {
-            try? FileManager.default.removeItem(at: folder)
-        }
+        try? FileManager.default.removeItem(at: folder)
     }
 
     /// Removes the throw-away caches of demo runs whose process is gone (killed before it could clean up).

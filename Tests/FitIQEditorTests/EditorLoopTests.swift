@@ -186,6 +186,31 @@ struct EditorLoopTests {
         try await run.quit()
     }
 
+    /// A quit while the background sync is writing the cache: ``EditorLoop/finish()`` returns only once
+    /// that write is done, so nothing is written after the editor has ended (the demo then removes its
+    /// folder once).
+    @Test func finishingWaitsForTheSyncsCacheWriteUnderWay() async throws {
+        let run = try await EditorRun.start()
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") }
+        let store = run.harness.store(of: run.account)
+        await store.holdNextUpdate()
+        var changed = TestHarness.serverProfile
+        changed.metadata.name = "Changed elsewhere"
+        await run.harness.backend.setProfile(changed)
+        run.terminal.send(.key(.character("s")))
+        try await withHangGuard("the sync's cache write") {
+            await store.waitUntilUpdateIsHeld()
+            return true
+        }
+        run.terminal.send(.key(.character("q")))
+        try await run.waitForEnd()
+        // Released while finish() waits.
+        let release = Task { await store.releaseUpdate() }
+        await run.loop.finish()
+        #expect(await store.heldUpdatesApplied == 1, "finish() returned before the sync's write was done")
+        await release.value
+    }
+
     struct OpenFailure: Error, CustomStringConvertible {
         let description: String
     }
@@ -281,6 +306,12 @@ struct EditorRun: Sendable {
     /// Presses q and waits for the loop to end and its saves to finish.
     func quit() async throws {
         terminal.send(.key(.character("q")))
+        try await waitForEnd()
+        await loop.finish()
+    }
+
+    /// Waits until the loop has ended (`run` returned).
+    func waitForEnd() async throws {
         do {
             try await withHangGuard("the editor's end") { [ended] in
                 for await _ in ended {}
@@ -290,6 +321,5 @@ struct EditorRun: Sendable {
             Issue.record("the editor did not quit; the screen was:\n\(terminal.screen?.description ?? "")")
             throw error
         }
-        await loop.finish()
     }
 }
