@@ -17,7 +17,7 @@ extension BadInputMutationTests {
     }
 
     /// Mutated syncs until half the table's answers (each shape its half) were mutated. After each, the
-    /// program must not have died by a signal nor printed an escape byte, and `status --json` must read
+    /// program must not have died by a signal nor printed an escape or control byte, and `status --json` must read
     /// the cache (no cache file moved aside). Access tokens last 3 s, so refreshes are mutated too; a
     /// mutated answer may sign the account out: it signs in again and goes on, its queued changes kept.
     /// Then an honest sync must leave every queued value on the server.
@@ -96,7 +96,7 @@ extension BadInputMutationTests {
         } else if let signal = synced.signal {
             failure = "sync killed by signal \(signal): \(synced.said)"
         } else if synced.printedAnEscape {
-            failure = "an escape byte in sync's output"
+            failure = "an escape or control byte in sync's output"
         }
         let status = try await Mutants.run(cli.runner, ["status", "--json"])
         let signedIn = status.status == 0 ? JSONTree(text: status.result.stdout)?["signedIn"]?.bool : nil

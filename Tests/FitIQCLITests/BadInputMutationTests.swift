@@ -135,7 +135,7 @@ struct BadInputMutationTests {
     }
 
     /// Runs the program on one mutant in a copy of the home folder: it must not die by a signal nor print
-    /// an escape byte, keep the mutant's bytes (the file untouched, or moved aside to the name its message
+    /// an escape or control byte, keep the mutant's bytes (the file untouched, or moved aside to the name its message
     /// gives), name the file when it fails, and print JSON when it succeeds. Returns (ok, detail).
     static func check(_ mutant: Mutant, home base: URL, runner: CommandRunner, work: URL) async throws -> (Bool, String)
     {
@@ -152,7 +152,7 @@ struct BadInputMutationTests {
             let command = arguments[0]
             if run.timedOut { return (false, "\(command): no exit within 30 s") }
             if let signal = run.signal { return (false, "\(command): killed by signal \(signal): \(run.said)") }
-            if run.printedAnEscape { return (false, "\(command): an escape byte in the output") }
+            if run.printedAnEscape { return (false, "\(command): an escape or control byte in the output") }
             let asides = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
                 .filter { $0.hasPrefix(name + ".corrupt-") }.sorted()
             if let aside = asides.first {

@@ -23,7 +23,9 @@ struct MutationTable: Sendable {
     func report(_ title: String, seed: UInt64, took: Duration, sourceLocation: SourceLocation = #_sourceLocation) {
         let kinds = Set(rows.map(\.kind)).sorted()
         var lines = [
-            "", "\(title) (\(rows.count) mutants, \(took.components.seconds) s, seed \(seed))", "",
+            "",
+            "\(title) (\(rows.count) mutants, \(took.components.seconds) s, seed \(seed): replayed with "
+                + "FITIQ_MUTATION_SEED=\(seed))", "",
             "| \(pad("mutation", 18)) | count | ok    | failures |",
             "|\(String(repeating: "-", count: 20))|-------|-------|----------|",
         ]
@@ -66,8 +68,9 @@ enum Mutants {
         var output: String { result.stdout + result.stderr }
         /// The signal that ended the program, unless the deadline did.
         var signal: Int32? { !timedOut && result.status > 128 ? result.status - 128 : nil }
-        /// An escape byte in what it printed: ESC, or CSI as a C1 character.
-        var printedAnEscape: Bool { output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" } }
+        /// An escape byte in what it printed: ESC, or CSI as a C1 character; or another control character
+        /// but a line feed and a tab (``Swift/String/hasNoControlCharacters``).
+        var printedAnEscape: Bool { !output.hasNoControlCharacters || output.unicodeScalars.contains("\u{9B}") }
         /// The first line it printed, cut to 100 characters (never a secret: none is printed).
         var said: String {
             let lines = (result.stderr + result.stdout).split(separator: "\n").filter {
