@@ -237,9 +237,12 @@ dist: stage
 	echo "dist/$$name.tar.gz"
 
 # Unpacks the tarball into a temporary folder and runs it with a bare environment; installs and
-# uninstalls it; checks the man page and bash completion (part of `make check`).
+# uninstalls it; checks the man page and bash completion (Tests/EndToEndTests/DistCheckTests.swift, enabled
+# by FITIQ_DIST_TARBALL; part of `make check`). The debug test build is `make test`'s, else made here.
 dist-check: dist
-	python3 scripts/install/check.py dist/fitiq-tui-"$$(sh scripts/version.sh)"-linux-$(ARCH).tar.gz
+	$(SWIFT) build --build-tests
+	FITIQ_DIST_TARBALL="$(CURDIR)/dist/fitiq-tui-$$(sh scripts/version.sh)-linux-$(ARCH).tar.gz" \
+		$(SWIFT) test --skip-build --filter DistCheckTests
 
 clean:
 	rm -rf .build .build-* .venv-conformance .venv-screenshots .venv-bench dist
