@@ -18,7 +18,8 @@ extension BadInputMutationTests {
 
     /// Mutated syncs until half the table's answers (each shape its half) were mutated. After each, the
     /// program must not have died by a signal nor printed an escape or control byte, and `status --json` must read
-    /// the cache (no cache file moved aside). Access tokens last 3 s, so refreshes are mutated too; a
+    /// the cache (no cache file moved aside). Each sync starts with its access token expired (the server's
+    /// clock moved past the token's 60 s, whatever the load), so refreshes are mutated too; a
     /// mutated answer may sign the account out: it signs in again and goes on, its queued changes kept.
     /// Then an honest sync must leave every queued value on the server.
     @Test(arguments: [DevServerConfiguration.ResponseShape.real, .spec])
@@ -26,7 +27,7 @@ extension BadInputMutationTests {
         async throws
     {
         let count = shape == .real ? Mutants.count - Mutants.count / 2 : Mutants.count / 2
-        try await withDevServer(TestDevServer.configuration(accessTokenTTL: 3, shape: shape)) { server in
+        try await withDevServer(TestDevServer.configuration(accessTokenTTL: 60, shape: shape)) { server in
             let proxy = try MutatingProxy(upstream: server.port)
             defer { proxy.stop() }
             try await withCLI { cli in
@@ -48,7 +49,8 @@ extension BadInputMutationTests {
                         break
                     }
                     mutated += try await Self.mutatedSync(
-                        run, shape: shape, cli: cli, email: email, proxy: proxy, queued: &queued, table: &table)
+                        run, shape: shape, cli: cli, email: email, server: server, proxy: proxy, queued: &queued,
+                        table: &table)
                 }
                 table.report(
                     "Server answers (\(shape.rawValue) shape), mutated by a proxy", seed: Mutants.seed,
@@ -67,8 +69,8 @@ extension BadInputMutationTests {
 
     /// One run: new queued edits every other run, then `sync` with answers mutated; returns how many were.
     static func mutatedSync(
-        _ run: Int, shape: DevServerConfiguration.ResponseShape, cli: CLIHarness, email: String, proxy: MutatingProxy,
-        queued: inout Queued, table: inout MutationTable
+        _ run: Int, shape: DevServerConfiguration.ResponseShape, cli: CLIHarness, email: String, server: TestDevServer,
+        proxy: MutatingProxy, queued: inout Queued, table: inout MutationTable
     ) async throws -> Int {
         var random = SeededRandom("\(Mutants.seed):\(shape.rawValue):\(run)")
         var failure: String?
@@ -87,6 +89,8 @@ extension BadInputMutationTests {
                 failure = "an edit failed: \((edited.status != 0 ? edited : logged).said)"
             }
         }
+        // The access token has expired: the sync refreshes it first, through the proxy.
+        server.clock.advance(by: 61)
         // Fewer mutants per run let more requests through to the later steps of a sync.
         proxy.mutating(random, probability: random.pick([0.25, 0.5, 0.75]))
         let synced = try await Mutants.run(cli.runner, ["sync", "--wait", "--timeout", "1"])
