@@ -29,7 +29,7 @@ all: build
 # The targets people use, one line each (`make help`).
 help:
 	@echo "make demo             try the editor against a local development server with a demo account"
-	@echo "make test             one debug build, then every test: lint, Swift tests (security and faults too), conformance, bad input"
+	@echo "make test             one debug build, then every test: lint, Swift tests (security, faults and bad input too), conformance"
 	@echo "make check            make test, then the release program's checks: no rebuilds, dist-check, fuzz targets (CI)"
 	@echo "make build            debug build"
 	@echo "make release          release build (static Swift runtime)"
@@ -40,7 +40,7 @@ help:
 	@echo "make fuzz             run the libFuzzer targets (FUZZ_SECONDS, FUZZ_TARGETS)"
 	@echo "make sanitize         the tests under ThreadSanitizer and AddressSanitizer"
 	@echo "make faults           the fault-injection scenarios with 200 edits each (5 in every swift test)"
-	@echo "make badinput         random mutants of cache files and server answers; make security: the security tests alone"
+	@echo "make badinput         1,000 random mutants of cache files and of server answers; make security: the security tests alone"
 	@echo "make screenshots      regenerate screenshots/ from real runs"
 	@echo "make lint             swift format lint"
 	@echo "make po               extract po/fitiq-tui.pot from the code and merge it into po/*.po (then translate)"
@@ -80,10 +80,11 @@ fuzz: deps
 
 # Phases of `make test`: one debug build, and every check that needs no release program. The table of
 # how long each phase took comes at the end (scripts/test/phases.sh).
-TEST_PHASES := lint po-check test-swift conformance badinput
-# `make check` (CI): `make test`, then the release program: built once, then nothing built again
-# (rebuilds), the tarball unpacked, installed and run (dist-check), and every fuzz target for a few seconds.
-CHECK_PHASES := $(TEST_PHASES) release rebuilds dist-check fuzz-quick
+TEST_PHASES := lint po-check test-swift conformance
+# `make check` (CI): `make test`, the 1,000 + 1,000 mutants of `make badinput` (make test runs 100 + 100),
+# then the release program: built once, then nothing built again (rebuilds), the tarball unpacked,
+# installed and run (dist-check), and every fuzz target for a few seconds.
+CHECK_PHASES := $(TEST_PHASES) badinput release rebuilds dist-check fuzz-quick
 
 test: deps
 	bash scripts/test/phases.sh $(TEST_PHASES)
@@ -208,13 +209,14 @@ faults: deps
 	$(SWIFT) build --build-tests
 	FITIQ_FAULT_EDITS=200 $(SWIFT) test --skip-build --filter FaultEndToEndTests
 
-# 1,000 random mutants of a cache file and 1,000 mutated server answers, tallied by kind. (The tables of bad
-# values through every field, the editor and plain mode, CSV files and server answers are Swift tests:
-# BadInputCLITests, BadServerAnswerCLITests, BadInputEndToEndTests.)
+# 1,000 random mutants of the cache files and 1,000 mutated server answers, tallied by kind
+# (Tests/FitIQCLITests/BadInputMutationTests.swift; every `swift test` runs 100 of each). FITIQ_MUTATION_SEED
+# replays another seed. (The tables of bad values through every field, the editor and plain mode, CSV files
+# and server answers are Swift tests too: BadInputCLITests, BadServerAnswerCLITests, BadInputEndToEndTests.)
+MUTANTS ?= 1000
 badinput: deps
-	$(SWIFT) build --product fitiq-dev-server
-	$(SWIFT) build --product fitiq-tui
-	python3 scripts/badinput/mutate.py --bin-dir "$$($(SWIFT) build --show-bin-path)"
+	$(SWIFT) build --build-tests
+	FITIQ_MUTANTS=$(MUTANTS) $(SWIFT) test --skip-build --filter BadInputMutationTests
 
 # The release programs (static Swift runtime) with their man pages and shell completions, laid out
 # under $(STAGE) as they are installed. Man pages come from the command definitions (the argument
@@ -251,9 +253,12 @@ dist: stage
 	echo "dist/$$name.tar.gz"
 
 # Unpacks the tarball into a temporary folder and runs it with a bare environment; installs and
-# uninstalls it; checks the man page and bash completion (part of `make check`).
+# uninstalls it; checks the man page and bash completion (Tests/EndToEndTests/DistCheckTests.swift, enabled
+# by FITIQ_DIST_TARBALL; part of `make check`). The debug test build is `make test`'s, else made here.
 dist-check: dist
-	python3 scripts/install/check.py dist/fitiq-tui-"$$(sh scripts/version.sh)"-linux-$(ARCH).tar.gz
+	$(SWIFT) build --build-tests
+	FITIQ_DIST_TARBALL="$(CURDIR)/dist/fitiq-tui-$$(sh scripts/version.sh)-linux-$(ARCH).tar.gz" \
+		$(SWIFT) test --skip-build --filter DistCheckTests
 
 clean:
 	rm -rf .build .build-* .venv-conformance .venv-screenshots .venv-bench dist

@@ -29,6 +29,37 @@ public struct Daemon: Sendable {
         await child.exit(within: .seconds(20))
     }
 
+    /// Debian's tinyproxy on a free port with a configuration of its own in `folder`, logging every
+    /// request to its output.
+    public static func tinyproxy(in folder: URL) async throws -> Daemon {
+        let port = try Loopback.freePort()
+        let config = folder.appendingPathComponent("tinyproxy-\(port).conf")
+        try """
+        Port \(port)
+        Listen 127.0.0.1
+        Timeout 30
+        LogLevel Info
+        MaxClients 20
+        Allow 127.0.0.1
+        DisableViaHeader Yes
+
+        """.write(to: config, atomically: true, encoding: .utf8)
+        return try await start(["/usr/bin/tinyproxy", "-d", "-c", config.path], port: port) {
+            $0.contains("Accepting connections")
+        }
+    }
+
+    /// The requests a tinyproxy (``tinyproxy(in:)``) logged before the barrier `GET <server>/health?<mark>`,
+    /// sent through it now: the proxy logs in order, so every request made before is in what it wrote by then.
+    public func requestsLogged(to server: String, mark: String) async throws -> [String] {
+        let barrier = "\(server)/health?\(mark)"
+        let curl = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/curl"), environment: [:])
+        let sent = try await curl.run(["-sS", "-o", "/dev/null", "-x", "http://127.0.0.1:\(port)", barrier])
+        guard sent.status == 0 else { throw ChildProcess.Failure(description: "the barrier request failed: \(sent)") }
+        let lines = try await child.waitForLines { $0.contains { $0.contains("GET \(barrier)") } }
+        return lines.prefix { !$0.contains("GET \(barrier)") }.filter { $0.contains("Request (") }
+    }
+
     /// socat speaking TLS on a free loopback port with `certificate` and `key` (PEM files), in front of
     /// `upstream` (a loopback port).
     public static func tls(certificate: URL, key: URL, upstream: Int) async throws -> Daemon {

@@ -3,10 +3,6 @@ import FitIQTestBasics
 import Foundation
 import Logging
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One end-to-end run: a fresh development server on a free loopback port, fresh XDG folders, the
 /// real `fitiq-tui` binary for command-line set-up, and the terminal UI in tmux.
 public struct EndToEnd: Sendable {
@@ -246,61 +242,16 @@ public func shellQuote(_ text: String) -> String {
 extension TestDevServer {
     /// What the server holds for the test account, read over its HTTP API.
     public func snapshot() async throws -> ServerSnapshot {
-        let login = try await request(
-            "POST", "auth/login", body: ["email": EndToEnd.email, "password": EndToEnd.password])
-        guard let token = login["access_token"] as? String else { throw APIFailure(text: "no token in \(login)") }
-        let me = try await request("GET", "users/me", token: token)
-        guard let profile = me["profile"] as? [String: Any] else { throw APIFailure(text: "no profile in \(me)") }
-        var quantities: [String: [Double]] = [:]
-        for type in ["height", "weight", "body_fat_percentage"] {
-            // Page by page: a page holds 100 at the most.
-            var found: [Double] = []
-            while true {
-                let progress = try await request(
-                    "GET", "progress?type=\(type)&from=1900-01-01&to=2100-01-01&limit=100&offset=\(found.count)",
-                    token: token)
-                guard let entries = progress["entries"] as? [[String: Any]] else {
-                    throw APIFailure(text: "no entries in \(progress)")
-                }
-                found += entries.compactMap { $0["quantity"] as? Double }
-                if entries.isEmpty || found.count >= progress["total"] as? Int ?? 0 { break }
-            }
-            quantities[type] = found
+        let token = try await accessToken(email: EndToEnd.email, password: EndToEnd.password)
+        guard let profile = try await api("GET", "users/me", token: token)["profile"] else {
+            throw APIFailure(description: "no profile for \(EndToEnd.email)")
         }
         return ServerSnapshot(
-            name: profile["name"] as? String, bio: profile["bio"] as? String,
-            unitSystem: profile["preferred_unit_system"] as? String, heightCm: profile["height_cm"] as? Double,
-            heightEntries: quantities["height"] ?? [], weightEntries: quantities["weight"] ?? [],
-            bodyFatEntries: quantities["body_fat_percentage"] ?? [])
-    }
-
-    public struct APIFailure: Error, CustomStringConvertible {
-        public let text: String
-        public var description: String { text }
-    }
-
-    /// Sends one API request and returns the `data` object of the answer.
-    public func request(
-        _ method: String, _ path: String, body: [String: String]? = nil, token: String? = nil
-    ) async throws -> [String: Any] {
-        guard let address = URL(string: "\(url)/api/v1/\(path)") else { throw APIFailure(text: "bad path \(path)") }
-        var request = URLRequest(url: address, timeoutInterval: 20)
-        request.httpMethod = method
-        request.setValue(EndToEnd.apiKey, forHTTPHeaderField: "X-API-Key")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status),
-            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let payload = object["data"] as? [String: Any]
-        else {
-            throw APIFailure(text: "\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
-        }
-        return payload
+            name: profile["name"]?.string, bio: profile["bio"]?.string,
+            unitSystem: profile["preferred_unit_system"]?.string, heightCm: profile["height_cm"]?.double,
+            heightEntries: try await quantities(of: "height", token: token),
+            weightEntries: try await quantities(of: "weight", token: token),
+            bodyFatEntries: try await quantities(of: "body_fat_percentage", token: token))
     }
 }
 

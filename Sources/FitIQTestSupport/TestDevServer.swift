@@ -173,17 +173,19 @@ public final class TestDevServer: Sendable {
     /// and by itself when this process ends (its standard input is a pipe from here).
     ///
     /// With `logsRequests`, it logs each request it answered (`POST /api/v1/progress 201`), which
-    /// ``waitForRequest(_:within:)`` waits for.
+    /// ``waitForRequest(_:within:)`` waits for. `executable` is another build of it (a release's),
+    /// when given.
     public static func launch(
         _ configuration: DevServerConfiguration = configuration(), clock: DevServerClock = DevServerClock(),
-        logsRequests: Bool = false
+        logsRequests: Bool = false, executable: URL? = nil
     ) async throws -> TestDevServer {
         let folder = try makeFolder()
         do {
             let clockFile = folder.appendingPathComponent("clock-offset")
             try clock.mirror(to: clockFile)
             let process = try await ServerProcess.start(
-                configuration, clockFile: clockFile, folder: folder, logsRequests: logsRequests)
+                configuration, executable: try executable ?? BuiltProducts.executable(named: "fitiq-dev-server"),
+                clockFile: clockFile, folder: folder, logsRequests: logsRequests)
             return TestDevServer(
                 url: "http://127.0.0.1:\(process.port)", port: process.port, clock: clock,
                 configuration: configuration, folder: folder, server: .process(process),
@@ -201,7 +203,9 @@ public final class TestDevServer: Sendable {
         same.port = port
         switch server {
         case .inProcess: return try await Self.start(same, clock: clock, sleep: sleep)
-        case .process(let process): return try await Self.launch(same, clock: clock, logsRequests: process.logsRequests)
+        case .process(let process):
+            return try await Self.launch(
+                same, clock: clock, logsRequests: process.logsRequests, executable: process.executable)
         }
     }
 
@@ -247,19 +251,21 @@ private final class ServerProcess: Sendable {
 
     let port: Int
     let logsRequests: Bool
+    let executable: URL
     private let child: ChildProcess
 
-    private init(port: Int, logsRequests: Bool, child: ChildProcess) {
+    private init(port: Int, logsRequests: Bool, executable: URL, child: ChildProcess) {
         self.port = port
         self.logsRequests = logsRequests
+        self.executable = executable
         self.child = child
     }
 
-    static func start(_ configuration: DevServerConfiguration, clockFile: URL, folder: URL, logsRequests: Bool)
-        async throws -> ServerProcess
-    {
+    static func start(
+        _ configuration: DevServerConfiguration, executable: URL, clockFile: URL, folder: URL, logsRequests: Bool
+    ) async throws -> ServerProcess {
         var arguments = [
-            try BuiltProducts.executable(named: "fitiq-dev-server").path,
+            executable.path,
             "--host", configuration.host, "--port", "\(configuration.port)", "--access-token-ttl",
             "\(configuration.accessTokenTTL)", "--refresh-token-ttl", "\(configuration.refreshTokenTTL)",
             "--response-shape", configuration.responseShape.rawValue, "--latency-ms",
@@ -293,7 +299,7 @@ private final class ServerProcess: Sendable {
             let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw Failed(description: "fitiq-dev-server did not start: \(line ?? "no output")\n\(said)")
         }
-        return ServerProcess(port: port, logsRequests: logsRequests, child: child)
+        return ServerProcess(port: port, logsRequests: logsRequests, executable: executable, child: child)
     }
 
     func waitForLine(containing text: String, within timeout: Duration) async throws {

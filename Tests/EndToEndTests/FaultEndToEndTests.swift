@@ -106,7 +106,8 @@ struct FaultEndToEndTests {
                 try JSONSerialization.jsonObject(with: Data(contentsOf: session)) as? [String: Any])
             let refresh = try #require(
                 ((stored["session"] as? [String: Any])?["tokens"] as? [String: Any])?["refreshToken"] as? String)
-            _ = try await world.server?.request("POST", "auth/refresh", body: ["refresh_token": refresh])
+            _ = try await world.server?.api(
+                "POST", "auth/refresh", body: .object([.init("refresh_token", .string(refresh))]))
             world.clock.advance(by: 6)
             _ = try await world.cli(["sync"], timeout: .seconds(60))
             try await world.expectNothingLost()

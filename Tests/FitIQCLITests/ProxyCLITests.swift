@@ -11,40 +11,10 @@ import Testing
 /// in front of the development server) trusted only once `SSL_CERT_FILE` names its CA.
 @Suite(.timeLimit(.minutes(3)))
 struct ProxyCLITests {
-    /// tinyproxy on a free port with a configuration of its own, logging every request to its output.
-    static func tinyproxy(in folder: URL) async throws -> Daemon {
-        let port = try Loopback.freePort()
-        let config = folder.appendingPathComponent("tinyproxy-\(port).conf")
-        try """
-        Port \(port)
-        Listen 127.0.0.1
-        Timeout 30
-        LogLevel Info
-        MaxClients 20
-        Allow 127.0.0.1
-        DisableViaHeader Yes
-
-        """.write(to: config, atomically: true, encoding: .utf8)
-        return try await Daemon.start(["/usr/bin/tinyproxy", "-d", "-c", config.path], port: port) {
-            $0.contains("Accepting connections")
-        }
-    }
-
-    /// The requests tinyproxy logged before the barrier `GET /health?<mark>`, sent through it now: the
-    /// proxy logs in order, so every request made before is in what it wrote by then.
-    static func requests(through proxy: Daemon, server: String, mark: String) async throws -> [String] {
-        let barrier = "\(server)/health?\(mark)"
-        let curl = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/curl"), environment: [:])
-        let sent = try await curl.run(["-sS", "-o", "/dev/null", "-x", "http://127.0.0.1:\(proxy.port)", barrier])
-        #expect(sent.status == 0, "\(sent)")
-        let lines = try await proxy.child.waitForLines { $0.contains { $0.contains("GET \(barrier)") } }
-        return lines.prefix { !$0.contains("GET \(barrier)") }.filter { $0.contains("Request (") }
-    }
-
     @Test func aSyncGoesThroughTheProxyInTheEnvironmentAndPastItForNoProxy() async throws {
         try await withDevServer { server in
             try await withCLI(server) { cli in
-                let proxy = try await Self.tinyproxy(in: cli.folder)
+                let proxy = try await Daemon.tinyproxy(in: cli.folder)
                 defer { Task { await proxy.stop() } }
                 var through = cli
                 through.runner.environment["http_proxy"] = "http://127.0.0.1:\(proxy.port)"
@@ -52,7 +22,7 @@ struct ProxyCLITests {
                 let logged = try await through.run(["weight", "set", "72.4"])
                 #expect(logged.stdout.contains("Saved and synced."), "\(logged)")
                 let base = server.url.hasSuffix("/") ? String(server.url.dropLast()) : server.url
-                let requests = try await Self.requests(through: proxy, server: base, mark: "first")
+                let requests = try await proxy.requestsLogged(to: base, mark: "first")
                 #expect(requests.contains { $0.contains("POST \(base)/api/v1/auth/register") }, "\(requests)")
                 #expect(requests.contains { $0.contains("POST \(base)/api/v1/progress") }, "\(requests)")
 
@@ -60,7 +30,7 @@ struct ProxyCLITests {
                 var past = through
                 past.runner.environment["no_proxy"] = "127.0.0.1"
                 #expect(try await past.run(["weight", "set", "72.6"]).stdout.contains("Saved and synced."))
-                let after = try await Self.requests(through: proxy, server: base, mark: "second")
+                let after = try await proxy.requestsLogged(to: base, mark: "second")
                 // Everything up to the first barrier, and the barrier itself: nothing else.
                 #expect(after.count == requests.count + 1, "\(after)")
             }
@@ -94,7 +64,7 @@ struct ProxyCLITests {
             cli.server = server.url
             #expect(try await cli.register().status == 0)
             await server.stop()
-            let proxy = try await Self.tinyproxy(in: cli.folder)
+            let proxy = try await Daemon.tinyproxy(in: cli.folder)
             defer { Task { await proxy.stop() } }
             cli.runner.environment["http_proxy"] = "http://127.0.0.1:\(proxy.port)"
             let named = "the proxy http://127.0.0.1:\(proxy.port)"
