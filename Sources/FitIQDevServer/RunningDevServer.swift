@@ -20,16 +20,19 @@ public final class RunningDevServer: Sendable {
     }
 
     /// Builds the application for `configuration`, runs it, and returns once it accepts connections.
+    /// With an `executor`, the server's tasks (each connection's and each request's) prefer it to the
+    /// shared task pool: a test process gives it threads its own tests cannot keep busy.
     public static func start(
         _ configuration: DevServerConfiguration, dependencies: DevServerDependencies = .live,
-        logger: Logger = Logger(label: "fitiq-dev-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "fitiq-dev-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+        executor: (any TaskExecutor)? = nil
     ) async throws -> RunningDevServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = try await DevServer.makeApplication(
             configuration: configuration, dependencies: dependencies, logger: logger,
             onListening: { continuation.yield($0) })
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        let task = Task { try await group.run() }
+        let task = Task(executorPreference: executor) { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else { throw CancellationError() }
         return RunningDevServer(url: "http://127.0.0.1:\(bound)", port: bound, group: group, task: task)

@@ -85,3 +85,38 @@ public struct CLIHarness: Sendable {
         try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
 }
+
+/// What a command printed as JSON (`--json`).
+extension CommandRunner {
+    /// Runs `arguments` and returns the JSON array of objects it printed; throws when it printed another.
+    public func jsonRows(_ arguments: [String]) async throws -> [[String: Any]] {
+        let result = try await run(arguments)
+        guard let rows = try? CLIHarness.json(result) as? [[String: Any]] else {
+            throw ChildProcess.Failure(
+                description: "\(arguments.joined(separator: " ")) printed no JSON array: \(result)")
+        }
+        return rows
+    }
+
+    /// Runs `arguments` and returns the JSON object it printed; throws when it printed another.
+    public func jsonObject(_ arguments: [String]) async throws -> [String: Any] {
+        let result = try await run(arguments)
+        guard let object = try? CLIHarness.json(result) as? [String: Any] else {
+            throw ChildProcess.Failure(
+                description: "\(arguments.joined(separator: " ")) printed no JSON object: \(result)")
+        }
+        return object
+    }
+}
+
+extension CLIHarness {
+    /// ``CommandRunner/jsonRows(_:)`` of this machine.
+    public func jsonRows(_ arguments: [String]) async throws -> [[String: Any]] {
+        try await runner.jsonRows(arguments)
+    }
+
+    /// ``CommandRunner/jsonObject(_:)`` of this machine.
+    public func jsonObject(_ arguments: [String]) async throws -> [String: Any] {
+        try await runner.jsonObject(arguments)
+    }
+}

@@ -5,10 +5,6 @@ import Testing
 
 @testable import FitIQCache
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The built `fitiq-tui` binary, run as a process against the development server.
 @Suite(.timeLimit(.minutes(3)))
 struct CLITests {
@@ -65,8 +61,7 @@ struct CLITests {
                 #expect(csv.stdout.hasPrefix("id,logged_at,height_cm,source,synced\n"))
                 #expect(csv.stdout.contains(",180.34,manual,true"))
 
-                let status = try #require(
-                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let status = try await cli.jsonObject(["status", "--json"])
                 #expect(
                     Set(status.keys) == [
                         "server", "email", "signedIn", "lastSyncAt", "pendingChanges", "pending", "rejected",
@@ -112,7 +107,7 @@ struct CLITests {
             let held = try await cli.run(["status"])
             #expect(held.stdout.contains("pending:  profile: bio (last try: "), "\(held)")
             #expect(held.stdout.contains("a sync now tries at once"), "\(held)")
-            let heldJSON = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            let heldJSON = try await cli.jsonObject(["status", "--json"])
             let waiting = try #require((heldJSON["pending"] as? [[String: Any]])?.first)
             #expect(waiting["change"] as? String == "profile: bio")
             #expect(waiting["hold"] as? String == "backoff")
@@ -135,14 +130,13 @@ struct CLITests {
             await first.stop()
             #expect(try await cli.run(["profile", "set", "--name", "Offline Jane"]).status == 0)
             #expect(try await cli.run(["height", "set", "172 cm"]).status == 0)
-            let pending = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            let pending = try await cli.jsonObject(["status", "--json"])
             #expect(pending["pendingChanges"] as? Int == 2)
             let second = try await first.restart()
             defer { Task { await second.stop() } }
             let synced = try await cli.run(["sync", "--wait", "--timeout", "20"])
             #expect(synced.status == 0, "\(synced)")
-            let profile = try #require(
-                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+            let profile = try await cli.jsonObject(["profile", "show", "--json"])
             #expect(profile["name"] as? String == "Offline Jane")
             #expect(profile["heightCm"] as? Double == 172)
             let history = try #require(
@@ -179,8 +173,7 @@ struct CLITests {
                 // Once it is gone, they are void at once, well before the 30 s.
                 let synced = try await cli.run(["sync", "--wait", "--timeout", "10"])
                 #expect(synced.status == 0, "\(synced)")
-                let status = try #require(
-                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let status = try await cli.jsonObject(["status", "--json"])
                 #expect(status["pendingChanges"] as? Int == 0)
                 let history = try #require(
                     try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
@@ -230,8 +223,7 @@ struct CLITests {
                 let (one, two) = try await (first, second)
                 #expect(one.status == 0, "\(one)")
                 #expect(two.status == 0, "\(two)")
-                let status = try #require(
-                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let status = try await cli.jsonObject(["status", "--json"])
                 #expect(status["signedIn"] as? Bool == true)
                 #expect(status["pendingChanges"] as? Int == 0)
                 let renewed = try sessionTokens(in: cli.folder)
@@ -256,8 +248,7 @@ struct CLITests {
             #expect(after.status == 0, "\(after)")
             let renewed = try sessionTokens(in: cli.folder)
             #expect(renewed.access != issued.access && renewed.refresh != issued.refresh)
-            let profile = try #require(
-                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+            let profile = try await cli.jsonObject(["profile", "show", "--json"])
             #expect(profile["bio"] as? String == "after")
             #expect(profile["pendingChanges"] as? Int == 0)
         }

@@ -22,14 +22,12 @@ struct ConflictsCLITests {
                 #expect(sync.status == 4, "\(sync)")
                 #expect(
                     sync.stdout.contains(#"conflict: name: here "Jane Here", on the server "Jane There""#), "\(sync)")
-                let status = try #require(
-                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let status = try await cli.jsonObject(["status", "--json"])
                 let conflicts = try #require(status["conflicts"] as? [[String: String]])
                 #expect(conflicts == [["field": "name", "local": "Jane Here", "server": "Jane There"]])
 
                 // The bio (no conflict) went out; the name on the server is untouched.
-                var shown = try #require(
-                    try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
+                var shown = try await other.jsonObject(["profile", "show", "--json"])
                 #expect(shown["bio"] as? String == "Swimmer")
                 #expect(shown["name"] as? String == "Jane There")
 
@@ -38,11 +36,9 @@ struct ConflictsCLITests {
                 let resolved = try await cli.run(["resolve", "name", "--keep-local"])
                 #expect(resolved.status == 0, "\(resolved)")
                 #expect(resolved.stdout.contains("Saved and synced."), "\(resolved)")
-                shown = try #require(
-                    try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
+                shown = try await other.jsonObject(["profile", "show", "--json"])
                 #expect(shown["name"] as? String == "Jane Here")
-                let after = try #require(
-                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let after = try await cli.jsonObject(["status", "--json"])
                 #expect((after["conflicts"] as? [Any])?.isEmpty == true)
                 #expect(after["pendingChanges"] as? Int == 0)
             }
@@ -66,11 +62,9 @@ struct ConflictsCLITests {
 
                 let resolved = try await cli.run(["resolve", "height", "--take-server"])
                 #expect(resolved.status == 0, "\(resolved)")
-                let shown = try #require(
-                    try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+                let shown = try await cli.jsonObject(["profile", "show", "--json"])
                 #expect(shown["heightCm"] as? Double == 175)
-                let status = try #require(
-                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let status = try await cli.jsonObject(["status", "--json"])
                 #expect(status["pendingChanges"] as? Int == 0)
                 #expect(
                     try await cli.run(["resolve", "height", "--take-server"]).stdout.contains("No conflict on height."))

@@ -10,8 +10,7 @@ struct CorrectionsCLITests {
                 #expect(try await cli.run(["height", "set", "175 cm", "--date", "2025-01-01"]).status == 0)
                 #expect(try await cli.run(["height", "set", "108 cm"]).status == 0)  // meant 180
 
-                let listed = try #require(
-                    try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [[String: Any]])
+                let listed = try await cli.jsonRows(["height", "history", "--json"])
                 let mistyped = try #require(listed.first { $0["heightCm"] as? Double == 108 })
                 let older = try #require(listed.first { $0["heightCm"] as? Double == 175 })
                 let mistypedId = try #require(mistyped["id"] as? String)
@@ -26,12 +25,10 @@ struct CorrectionsCLITests {
 
                 // What the server holds, read by a second machine.
                 let other = try #require(try await cli.otherMachine())
-                let remote = try #require(
-                    try CLIHarness.json(try await other.run(["height", "history", "--json"])) as? [[String: Any]])
+                let remote = try await other.jsonRows(["height", "history", "--json"])
                 #expect(remote.map { $0["heightCm"] as? Double } == [180])
                 #expect(remote.first?["loggedAt"] as? String == mistyped["loggedAt"] as? String)
-                let profile = try #require(
-                    try CLIHarness.json(try await other.run(["profile", "show", "--json"])) as? [String: Any])
+                let profile = try await other.jsonObject(["profile", "show", "--json"])
                 #expect(profile["heightCm"] as? Double == 180)
             }
         }

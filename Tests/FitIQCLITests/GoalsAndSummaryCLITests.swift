@@ -61,8 +61,7 @@ struct GoalsAndSummaryCLITests {
                 #expect(abs(bodyFat - 21) < 0.3, "\(plain)")
 
                 // summary --by week --csv, against a computation from the readings themselves.
-                let history = try #require(
-                    try CLIHarness.json(try await cli.run(["weight", "history", "--json"])) as? [[String: Any]])
+                let history = try await cli.jsonRows(["weight", "history", "--json"])
                 #expect(history.count > 200)
                 let readings = try history.map { row -> (at: Date, kilograms: Double) in
                     let text = try #require(row["loggedAt"] as? String)
@@ -150,14 +149,12 @@ struct GoalsAndSummaryCLITests {
                 let set = try await cli.run(["goal", "set", "weight", "165", "lb", "--by", by.description])
                 #expect(set.status == 0, "\(set)")
                 #expect(set.stdout.contains("Goal set: 74.8 kg by \(by). It is kept on this machine"), "\(set)")
-                let shown = try #require(
-                    try CLIHarness.json(try await cli.run(["goal", "show", "--json"])) as? [[String: Any]])
+                let shown = try await cli.jsonRows(["goal", "show", "--json"])
                 #expect(shown.count == 1)
                 #expect(shown.first?["metric"] as? String == "weight" && shown.first?["unit"] as? String == "kg")
                 #expect(abs((shown.first?["target"] as? Double ?? 0) - 74.84) < 0.01)
                 #expect(shown.first?["by"] as? String == by.description && shown.first?["setAt"] is String)
-                let profile = try #require(
-                    try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+                let profile = try await cli.jsonObject(["profile", "show", "--json"])
                 #expect((profile["goals"] as? [[String: Any]])?.first?["metric"] as? String == "weight")
                 let text = try await cli.run(["goal", "show"])
                 #expect(text.stdout.contains("Goal 74.8 kg by \(by): the trend, "), "\(text)")

@@ -40,8 +40,7 @@ struct HealthImportCLITests {
             #expect(requests.count("PATCH /api/v1/users/me/physical") == 1)
             #expect(requests.count("POST /api/v1/progress") == samples + weights)
 
-            let shown = try #require(
-                try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+            let shown = try await cli.jsonObject(["profile", "show", "--json"])
             #expect(shown["biologicalSex"] as? String == "female")
             #expect(shown["biologicalSexSource"] as? String == "health")
             #expect(abs((shown["heightCm"] as? Double ?? 0) - (answers["latest_cm"] as? Double ?? -1)) < 0.01)

@@ -3,10 +3,6 @@ import FitIQTestSupport
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `fitiq-tui import-csv`: our export round-trips, a file imported again sends nothing, and a bad row
 /// stops the whole import unless --skip-invalid.
 @Suite(.timeLimit(.minutes(3)))
@@ -47,8 +43,7 @@ struct ImportCSVCLITests {
                 #expect(first.stdout.contains("Columns not imported: water."))
                 let second = try await cli.run(["import-csv", openScale.path])
                 #expect(second.stdout.contains("Weights: 2 read, 0 new, 2 already there."), "\(second)")
-                let weights = try #require(
-                    try CLIHarness.json(try await other.run(["weight", "history", "--json"])) as? [[String: Any]])
+                let weights = try await other.jsonRows(["weight", "history", "--json"])
                 #expect(weights.count == 3)
             }
         }
@@ -65,8 +60,7 @@ struct ImportCSVCLITests {
                 #expect(refused.stderr.contains("nothing was imported: 2 rows break a rule"), "\(refused)")
                 #expect(refused.stderr.contains("line 3: Weight must be a number"))
                 #expect(refused.stderr.contains("line 4: Weight must be between 2 and 635 kg"))
-                let status = try #require(
-                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let status = try await cli.jsonObject(["status", "--json"])
                 #expect(status["pendingChanges"] as? Int == 0)
 
                 let skipped = try await cli.run(["import-csv", file.path, "--skip-invalid"])
@@ -123,8 +117,7 @@ struct ImportCSVCLITests {
                 #expect(last.status == 0, "\(last)")
                 let queued = outcomes.last == rows ? 0 : rows
                 #expect(last.stdout.contains("Weights: \(rows) read, \(queued) new"), "\(last) after \(outcomes)")
-                let status = try #require(
-                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let status = try await cli.jsonObject(["status", "--json"])
                 #expect(status["pendingChanges"] as? Int == rows)
             }
         }

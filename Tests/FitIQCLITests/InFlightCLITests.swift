@@ -37,8 +37,7 @@ struct InFlightCLITests {
                 let sync = try await runner.run(["sync", "--wait"])
 
                 #expect(sync.status == 0, "\(sync)")
-                let history = try #require(
-                    try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [[String: Any]])
+                let history = try await cli.jsonRows(["height", "history", "--json"])
                 #expect(history.filter { $0["synced"] as? Bool == true }.count == 5, "\(history)")
             }
         }

@@ -21,8 +21,7 @@ struct MeasurementsCLITests {
                 #expect(fat.status == 0, "\(fat)")
                 #expect(fat.stdout.contains("Logged 18.5 %."))
 
-                let history = try #require(
-                    try CLIHarness.json(try await cli.run(["weight", "history", "--json"])) as? [[String: Any]])
+                let history = try await cli.jsonRows(["weight", "history", "--json"])
                 #expect(history.count == 2)
                 #expect(Set(history.first?.keys ?? [:].keys) == ["id", "loggedAt", "weightKg", "source", "synced"])
                 #expect(history.map { $0["weightKg"] as? Double } == [80.01, 71.67])
@@ -31,8 +30,7 @@ struct MeasurementsCLITests {
                 #expect(csv.stdout.hasPrefix("id,logged_at,body_fat_percent,source,synced\n"))
                 #expect(csv.stdout.contains(",18.50,manual,true"))
 
-                let profile = try #require(
-                    try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+                let profile = try await cli.jsonObject(["profile", "show", "--json"])
                 #expect(profile["weightKg"] as? Double == 80.01)
                 #expect(profile["bodyFatPercent"] as? Double == 18.5)
                 #expect(profile["bmi"] as? Double == 24.7)
@@ -47,11 +45,9 @@ struct MeasurementsCLITests {
                 #expect(try await cli.run(["weight", "delete", newest]).status == 0)
 
                 let other = try #require(try await cli.otherMachine())
-                let remote = try #require(
-                    try CLIHarness.json(try await other.run(["weight", "history", "--json"])) as? [[String: Any]])
+                let remote = try await other.jsonRows(["weight", "history", "--json"])
                 #expect(remote.map { $0["weightKg"] as? Double } == [72.5])
-                let remoteFat = try #require(
-                    try CLIHarness.json(try await other.run(["body-fat", "history", "--json"])) as? [[String: Any]])
+                let remoteFat = try await other.jsonRows(["body-fat", "history", "--json"])
                 #expect(remoteFat.map { $0["bodyFatPercent"] as? Double } == [18.5])
             }
         }
@@ -69,8 +65,7 @@ struct MeasurementsCLITests {
                     #expect(refused.status != 0, "\(words)")
                     #expect(refused.stderr.contains(rule), "\(refused)")
                 }
-                let status = try #require(
-                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let status = try await cli.jsonObject(["status", "--json"])
                 #expect(status["pendingChanges"] as? Int == 0)
                 let unknown = try await cli.run(["weight", "delete", "no-such-id"])
                 #expect(unknown.stderr.contains("No weight entry has the id no-such-id"), "\(unknown)")
@@ -93,7 +88,7 @@ struct MeasurementsCLITests {
             #expect(text.stdout.contains("weight history: 72.4 kg on"), "\(text)")
             #expect(text.stdout.contains("body fat history: 18.5 % on"), "\(text)")
             #expect(!text.stdout.contains("height"), "\(text)")
-            let json = try #require(try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+            let json = try await cli.jsonObject(["status", "--json"])
             let changes = (json["pending"] as? [[String: Any]] ?? []).compactMap { $0["change"] as? String }
             #expect(changes.count == 2, "\(changes)")
             #expect(changes.contains { $0.hasPrefix("weight history: 72.4 kg on ") }, "\(changes)")

@@ -16,8 +16,7 @@ struct PlainModeCLITests {
                 #expect(run.stdout.contains("Name will be Plain Person once you save."), "\(run)")
                 #expect(run.stdout.contains("Synced: the server has every change."), "\(run)")
                 #expect(!run.stdout.contains("\u{1B}"), "plain mode writes no escape sequence")
-                let shown = try #require(
-                    try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+                let shown = try await cli.jsonObject(["profile", "show", "--json"])
                 #expect(shown["name"] as? String == "Plain Person")
                 #expect(try await Self.nameOnTheServer(cli) == "Plain Person")
             }
@@ -43,8 +42,7 @@ struct PlainModeCLITests {
                 #expect(run.stdout.contains("Height inches after feet must be below 12 (13 given)"), "\(run)")
                 #expect(run.stdout.contains("Height must be a number with an optional unit"), "\(run)")
                 #expect(run.stdout.contains("There is nothing to save."), "\(run)")
-                let status = try #require(
-                    try CLIHarness.json(try await cli.run(["status", "--json"])) as? [String: Any])
+                let status = try await cli.jsonObject(["status", "--json"])
                 #expect(status["pendingChanges"] as? Int == 0)
                 let history = try #require(
                     try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
@@ -94,8 +92,7 @@ struct PlainModeCLITests {
                 #expect(run.stdout.contains("Say which history: history height|weight|body-fat."), "\(run)")
 
                 let other = try #require(try await cli.otherMachine())
-                let weights = try #require(
-                    try CLIHarness.json(try await other.run(["weight", "history", "--json"])) as? [[String: Any]])
+                let weights = try await other.jsonRows(["weight", "history", "--json"])
                 #expect(weights.map { $0["weightKg"] as? Double } == [72.57])
             }
         }
@@ -150,8 +147,7 @@ struct PlainModeCLITests {
                 let run = try await plain.run([], input: "set bio Never saved\n")
 
                 #expect(run.stdout.contains("End of input: 1 change was not saved."), "\(run)")
-                let shown = try #require(
-                    try CLIHarness.json(try await cli.run(["profile", "show", "--json"])) as? [String: Any])
+                let shown = try await cli.jsonObject(["profile", "show", "--json"])
                 #expect(shown["bio"] as? String != "Never saved")
             }
         }
@@ -209,8 +205,7 @@ struct LanguageCLITests {
                 #expect(refused.stderr.contains("Peso debe estar entre 2 y 635 kg"), "\(refused)")
                 let shown = try await runner.run(["profile", "show"])
                 #expect(shown.stdout.contains("Nombre"), "\(shown)")
-                let json = try #require(
-                    try CLIHarness.json(try await runner.run(["status", "--json"])) as? [String: Any])
+                let json = try await runner.jsonObject(["status", "--json"])
                 #expect(json["signedIn"] as? Bool == true)
             }
         }

@@ -2,10 +2,6 @@ import FitIQTestSupport
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The network as Linux tools see it: a sync through a real HTTP proxy (Debian's tinyproxy) and past
 /// it with `no_proxy`, a proxy that is not there named without its password, and a TLS server (socat
 /// in front of the development server) trusted only once `SSL_CERT_FILE` names its CA.
