@@ -114,7 +114,7 @@ public final class ManualClock: Clock, Sendable {
 
     /// Waits until at least `count` tasks sleep on the clock: woken by the sleep that makes them
     /// `count`. Throws after `timeout` (a hang guard).
-    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws {
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(60)) async throws {
         let id = UUID()
         let reached = await withTaskGroup(of: Bool.self) { group in
             group.addTask {

@@ -7,7 +7,7 @@ import Testing
 @testable import FitIQEditor
 
 /// The background sync alone, with the in-memory backend and the manual clock.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct BackgroundSyncTests {
     @Test func aRequestStartsASyncWithoutTheClockMoving() async throws {
         let run = try await SyncRun.start()

@@ -8,7 +8,7 @@ import Testing
 
 /// The cache watcher alone: a reported change, and the revision check of the sync rounds without a
 /// watch.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct CacheWatcherTests {
     @Test func aChangeTheWatchReportsShowsTheAccountWithoutASync() async throws {
         let harness = TestHarness()

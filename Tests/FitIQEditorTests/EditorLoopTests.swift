@@ -8,7 +8,7 @@ import Testing
 
 /// The editor loop with a fake terminal, the in-memory backend and the manual clock: keys in, frames
 /// out, use cases and sync in the same process, reported back as events.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct EditorLoopTests {
     @Test func aNameTypedAndSavedReachesTheServer() async throws {
         let run = try await EditorRun.start()
@@ -284,7 +284,7 @@ struct EditorRun: Sendable {
                 throw error
             }
         }
-        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
         let clock = harness.clock
         while true {
             if let screen = terminal.screen, condition(screen) { return screen }

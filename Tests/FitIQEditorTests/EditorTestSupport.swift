@@ -16,7 +16,7 @@ struct HungWaiting: Error, CustomStringConvertible {
 /// `nil`) once cancelled.
 @discardableResult
 func withHangGuard<T: Sendable>(
-    _ what: String, limit: Duration = .seconds(30), _ body: @escaping @Sendable () async -> T?
+    _ what: String, limit: Duration = .seconds(120), _ body: @escaping @Sendable () async -> T?
 ) async throws -> T {
     let result = await withTaskGroup(of: T?.self) { group in
         group.addTask { await body() }
