@@ -14,7 +14,7 @@ struct BuildVersion: BuildToolPlugin {
         let package = context.package.directoryURL
         let script = package.appending(path: "scripts/version.sh")
         // A source tarball has no .git: the script then says so, and only its own change runs it again.
-        let git = ["HEAD", "logs/HEAD", "index"].map { package.appending(path: ".git/\($0)") }
+        let git = ["HEAD", "logs/HEAD", "index"].map { gitFolder(of: package).appending(path: $0) }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
         return [
             .buildCommand(
@@ -24,5 +24,16 @@ struct BuildVersion: BuildToolPlugin {
                 inputFiles: [script] + git,
                 outputFiles: [output])
         ]
+    }
+
+    /// Where git keeps the checkout's HEAD, its log and its index: `.git`, or in a linked worktree (where
+    /// `.git` is a file saying `gitdir: PATH`) that folder.
+    func gitFolder(of package: URL) -> URL {
+        let dotGit = package.appending(path: ".git")
+        guard let text = try? String(contentsOf: dotGit, encoding: .utf8), text.hasPrefix("gitdir:") else {
+            return dotGit
+        }
+        let path = text.dropFirst("gitdir:".count).trimmingCharacters(in: .whitespacesAndNewlines)
+        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : package.appending(path: path)
     }
 }

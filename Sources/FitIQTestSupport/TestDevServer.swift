@@ -140,7 +140,7 @@ public final class TestDevServer: Sendable {
         do {
             let running = try await RunningDevServer.start(
                 configuration, dependencies: DevServerDependencies(now: { clock.now }, sleep: sleep), logger: logger,
-                executor: OwnQueueExecutor(label: "fitiq-dev-server-\(UUID().uuidString)"))
+                executor: OwnQueueExecutor())
             return TestDevServer(
                 url: running.url, port: running.port, clock: clock, configuration: configuration, folder: folder,
                 server: .inProcess(running), sleep: sleep)
@@ -319,22 +319,5 @@ private final class ServerProcess: Sendable {
         child.signal(SIGTERM)
         child.closeInput()
         await child.exit(within: .seconds(60))
-    }
-}
-
-/// Runs the jobs of the tasks that prefer it on a dispatch queue of its own, not on the task pool: an
-/// in-process development server answers while the tests beside it keep the pool's threads (two on two
-/// cores) busy, as a server in a process of its own would.
-final class OwnQueueExecutor: TaskExecutor {
-    private let queue: DispatchQueue
-
-    init(label: String) {
-        queue = DispatchQueue(label: label)
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
     }
 }

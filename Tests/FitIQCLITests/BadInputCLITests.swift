@@ -238,7 +238,7 @@ struct BadServerAnswerCLITests {
                 router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
                 onServerRunning: { listening.yield($0.localAddress?.port ?? 0) },
                 logger: Logger(label: "bad-answers", factory: { _ in SwiftLogNoOpLogHandler() }))
-            let running = Task { try await application.run() }
+            let running = Task(executorPreference: OwnQueueExecutor()) { try await application.run() }
             defer { running.cancel() }
             var iterator = ports.makeAsyncIterator()
             #expect(await iterator.next() == port)

@@ -4,7 +4,7 @@ import FitIQTestBasics
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct AccountLockTests {
     @Test func waiterTimesOutNamingTheHolderPidAndSucceedsAfterRelease() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
@@ -68,7 +68,7 @@ struct AccountLockTests {
             let lock = AccountLock(file: folder.appendingPathComponent("lock"))
             let inside = Counter()
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<8 {
+                for _ in 0..<4 {
                     group.addTask {
                         try await lock.withLock {
                             let now = await inside.enter()
