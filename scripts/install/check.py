@@ -7,7 +7,8 @@
      root, it runs with the Swift toolchain hidden (a private mount namespace with an empty folder
      over it), as on a machine that never had Swift. Then the shipped programs together: 40 height
      entries saved offline, sent by `sync --wait` to the shipped development server (the optimised
-     build's concurrent posts, which the debug-built tests do not run).
+     build's concurrent posts, which the debug-built tests do not run). And in a language: `status`
+     without an account says so in German (FITIQ_LANG), French and Portuguese (LANG).
   3. Installs it with its install.sh into a fresh PREFIX: the program runs from there, `man` finds
      its page, bash completes its commands; then `install.sh --uninstall` leaves nothing behind.
 
@@ -165,6 +166,13 @@ def main():
         seen, status, output = first_frame_of_demo(program, env, elsewhere)
         check("demo shows its first frame and quits with status 0", seen and status == 0,
               f"frame seen: {seen}, exit {status}; last output: {output[-300:]!r}")
+        # The catalogs are in the binary: a bare environment with a language gets it, from FITIQ_LANG or LANG.
+        for variables, expected in [({"FITIQ_LANG": "de"}, "Fehler: Du bist nicht angemeldet."),
+                                    ({"LANG": "fr_FR.UTF-8"}, "Erreur : Tu n'es pas connecté."),
+                                    ({"LANG": "pt_BR.UTF-8"}, "Erro: Você não entrou.")]:
+            said = run([program, "status"], dict(env, **variables), elsewhere)
+            check(f"status without an account speaks {variables}", expected in said.stderr,
+                  f"exit {said.returncode}: {said.stderr.strip()[:200]!r}")
         synced = sync_queued_heights(root, os.path.join(work, "sync"), elsewhere)
         check("40 height entries saved offline reach the shipped server with sync --wait, through the "
               "proxy in http_proxy", synced == "", synced)
@@ -177,6 +185,9 @@ def main():
         shown = run([os.path.join(prefix, "bin", "fitiq-tui"), "--version"], env, "/")
         check("the installed program runs from /", shown.returncode == 0 and shown.stdout.strip() == version,
               shown.stderr.strip())
+        said = run([os.path.join(prefix, "bin", "fitiq-tui"), "status"], dict(env, LANG="es_ES.UTF-8"), "/")
+        check("the installed program speaks the language of LANG", "Error: No has iniciado sesión." in said.stderr,
+              f"exit {said.returncode}: {said.stderr.strip()[:200]!r}")
         manual = subprocess.run(["man", "-P", "cat", "fitiq-tui"], capture_output=True, text=True,
                                 env=dict(env, MANPATH=os.path.join(prefix, "share", "man"), MANWIDTH="100"))
         check("man fitiq-tui shows the page", manual.returncode == 0 and "import-health" in manual.stdout,
