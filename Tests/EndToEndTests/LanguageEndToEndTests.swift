@@ -40,7 +40,8 @@ struct LanguageEndToEndTests {
             try await tui.send("p")
             let progress = TmuxSession.rows(
                 of: try await tui.waitUntil("the progress screen in German, its chart drawn") { rows in
-                    rows.contains { $0.contains("┌─ Gewicht · 4 Wochen ─") } && rows.contains { $0.contains(",0 kg ┤") }
+                    rows.contains { $0.contains("┌─ Gewicht · 4 Wochen ─") }
+                        && rows.contains { $0.contains(" kg ┤") && $0.contains(",") }
                         && rows.contains { $0.contains(" Trend ") } && rows.last?.contains("←/→ Zeitraum") == true
                         && rows.last?.contains("? Hilfe") == true
                 })
