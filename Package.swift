@@ -27,7 +27,7 @@ let package = Package(
         // Domain, validation, ports, use cases and the sync engine. FoundationEssentials only.
         .target(name: "FitIQCore", dependencies: ["FitIQLocalization"]),
         // The JSON cache on disk: adapters for the store ports.
-        .target(name: "FitIQCache", dependencies: ["FitIQCore"]),
+        .target(name: "FitIQCache", dependencies: ["FitIQCore", "FitIQLocalization"]),
         // What unit tests need, without the development server: in-memory implementations of every port,
         // a manual clock, child processes, the built programs and the repository's tools.
         .target(name: "FitIQTestBasics", dependencies: ["FitIQCore"]),
@@ -41,7 +41,8 @@ let package = Package(
         // HTTP sync layer: adapters for the remote ports, on libcurl (proxies and CA files from the
         // environment, as every Linux tool reads them).
         .target(
-            name: "FitIQHTTP", dependencies: ["FitIQCore", "CCurl", .product(name: "Logging", package: "swift-log")]),
+            name: "FitIQHTTP",
+            dependencies: ["FitIQCore", "FitIQLocalization", "CCurl", .product(name: "Logging", package: "swift-log")]),
         // libcurl's types and constants (libcurl4-openssl-dev to build); FitIQHTTP opens libcurl4 with dlopen at
         // its first request, and calls its variadic functions through typed wrappers.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -55,7 +56,7 @@ let package = Package(
         // Health source: Apple Health export (export.zip / export.xml) reader.
         .target(
             name: "FitIQHealth",
-            dependencies: ["FitIQCore", "CLibXML2", "CZlib"]),
+            dependencies: ["FitIQCore", "FitIQLocalization", "CLibXML2", "CZlib"]),
         // `fitiq-tui`, the one program: the editor and every command, wired once (the composition root).
         .executableTarget(
             name: "fitiq-tui",
@@ -78,7 +79,7 @@ let package = Package(
         // ncursesw (wide-character API) for the terminal adapter.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncursesw5-dev"])]),
         // Paints cell buffers with ncurses and turns keys and resizes into events; one thread only.
-        .target(name: "NcursesTerminal", dependencies: ["FitIQTUI", "CNcurses"]),
+        .target(name: "NcursesTerminal", dependencies: ["FitIQTUI", "FitIQLocalization", "CNcurses"]),
         // Child process for the cache's crash test: saves in a loop until it is killed.
         .executableTarget(name: "fitiq-cache-crash-child", dependencies: ["FitIQCore", "FitIQCache"]),
 

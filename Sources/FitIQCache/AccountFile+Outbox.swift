@@ -164,10 +164,13 @@ extension AccountFile {
         InvalidValue(field: field, value: TextSanitizer.sanitize(value))
     }
 
-    /// One change `undo` can reverse: its kind, what it was, and what the kind needs.
+    /// One change `undo` can reverse: its kind, what it was, and what the kind needs. `wording` keeps
+    /// what it was as data, worded when read; `description` is that sentence as said when it was saved,
+    /// for a cache written before `wording` (and for an older fitiq-tui reading this one's).
     struct UndoStepV1: Codable, Sendable {
         var kind: String
         var description: String
+        var wording: UndoWordingV1?
         var previousMetadata: MetadataV1?
         var entry: EntryV1?
         var entryId: UUID?
@@ -177,6 +180,7 @@ extension AccountFile {
 
         init(_ step: UndoStep) {
             description = step.description
+            wording = UndoWordingV1(step.wording)
             switch step {
             case .metadata(let previous, _):
                 kind = "metadata"
@@ -199,27 +203,71 @@ extension AccountFile {
         }
 
         func domain() throws -> UndoStep {
+            // A wording this build cannot read (or none) falls back to the sentence saved with it.
+            func worded(_ data: (UndoWordingV1) -> UndoWording?) -> UndoWording {
+                wording.flatMap(data) ?? .text(description)
+            }
             switch kind {
             case "metadata":
                 guard let previous = try previousMetadata?.domain() else { break }
-                return .metadata(previous: previous, description: description)
+                return .metadata(previous: previous, wording: worded(\.changedFields))
             // Before weight and body fat, only heights were logged.
             case "entryLogged", "heightLogged":
                 guard let entryId else { break }
                 return .entryLogged(
                     entryId: entryId, previousHeight: previousHeight, previousMeasuredAt: previousMeasuredAt,
-                    description: description)
+                    wording: worded { $0.reading.map(UndoWording.logged) })
             case "entryRemoved":
                 guard let entry else { break }
-                return .entryRemoved(entry.domain, wasLatest: wasLatest ?? false, description: description)
+                return .entryRemoved(
+                    entry.domain, wasLatest: wasLatest ?? false, wording: worded { $0.reading.map(UndoWording.removed) }
+                )
             case "entryCorrected":
                 guard let entry, let entryId else { break }
                 return .entryCorrected(
-                    before: entry.domain, afterId: entryId, wasLatest: wasLatest ?? false, description: description)
+                    before: entry.domain, afterId: entryId, wasLatest: wasLatest ?? false,
+                    wording: worded { $0.reading.map(UndoWording.corrected) })
             default:
                 break
             }
             throw AccountFile.invalid("undoLog.kind", kind)
+        }
+    }
+
+    /// What an undo step was, as data: the profile fields changed (`fields`, their keys), or the
+    /// measurement's `type`, `value`, `day` and the `unitSystem` it was shown in.
+    struct UndoWordingV1: Codable, Sendable {
+        var fields: [String]?
+        var type: String?
+        var value: Double?
+        var day: CalendarDate?
+        var unitSystem: String?
+
+        init?(_ wording: UndoWording) {
+            switch wording {
+            case .fields(let keys):
+                fields = keys.map(\.rawValue)
+            case .logged(let reading), .removed(let reading), .corrected(let reading):
+                type = reading.type
+                value = reading.value
+                day = reading.day
+                unitSystem = reading.unitSystem.rawValue
+            case .text:
+                return nil
+            }
+        }
+
+        var changedFields: UndoWording? {
+            guard let keys = fields else { return nil }
+            let known = keys.compactMap(ProfileMetadata.Key.init(rawValue:))
+            return known.count == keys.count ? .fields(known) : nil
+        }
+
+        var reading: UndoReading? {
+            guard let type, let value, let day, let units = unitSystem.flatMap(UnitSystem.init(rawValue:)) else {
+                return nil
+            }
+            return UndoReading(type: type, value: value, day: day, unitSystem: units)
         }
     }
 }

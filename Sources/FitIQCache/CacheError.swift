@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 /// A failure of the JSON cache on disk, described as the sentence the user sees.
 public enum CacheError: Error, Equatable, CustomStringConvertible {
     /// Another process held the account lock for longer than the wait allowed.
@@ -16,23 +18,29 @@ public enum CacheError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .locked(let pid?, let path):
-            "The account cache is in use by another fitiq-tui process (pid \(pid)), which holds the lock \(path); "
-                + "try again when it has finished."
+            tr(
+                "The account cache is in use by another fitiq-tui process (pid {pid}), which holds the lock {path}; try again when it has finished.",
+                ["pid": String(pid), "path": path])
         case .locked(nil, let path):
-            "The account cache is in use by another fitiq-tui process, which holds the lock \(path); "
-                + "try again when it has finished."
+            tr(
+                "The account cache is in use by another fitiq-tui process, which holds the lock {path}; try again when it has finished.",
+                ["path": path])
         case .corrupt(let path, let movedTo, let reason):
-            "The cache file \(path) could not be read (\(reason)); it was moved aside to \(movedTo) "
-                + "and fitiq-tui starts again without it."
+            tr(
+                "The cache file {path} could not be read ({reason}); it was moved aside to {movedTo} and fitiq-tui starts again without it.",
+                ["path": path, "reason": reason, "movedTo": movedTo])
         case .readFailed(let path, let reason):
-            "Could not read the cache file \(path): \(reason)."
+            tr("Could not read the cache file {path}: {reason}.", ["path": path, "reason": reason])
         case .writeFailed(let path, let reason):
-            "Could not save the cache file \(path): \(reason). The previous version is unchanged."
+            tr(
+                "Could not save the cache file {path}: {reason}. The previous version is unchanged.",
+                ["path": path, "reason": reason])
         case .fileSystem(let path, let reason):
-            "Could not update \(path): \(reason)."
+            tr("Could not update {path}: {reason}.", ["path": path, "reason": reason])
         case .newerVersion(let path, let version, let supported):
-            "The cache file \(path) was written by a newer fitiq-tui (schema version \(version); this one reads "
-                + "version \(supported)). It is left as it is: install the newer fitiq-tui to use it."
+            tr(
+                "The cache file {path} was written by a newer fitiq-tui (schema version {version}; this one reads version {supported}). It is left as it is: install the newer fitiq-tui to use it.",
+                ["path": path, "version": String(version), "supported": String(supported)])
         }
     }
 }

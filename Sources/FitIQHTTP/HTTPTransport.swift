@@ -1,5 +1,6 @@
 import CCurl
 import FitIQCore
+import FitIQLocalization
 import Logging
 
 #if canImport(FoundationEssentials)
@@ -99,8 +100,10 @@ public final class HTTPTransport: Sendable {
             {
                 let said =
                     answer.status == 407
-                    ? "the proxy \(proxy) asks for a user name and password (HTTP 407)"
-                    : "the proxy \(proxy) answered HTTP \(answer.status) with a page of its own"
+                    ? tr("the proxy {proxy} asks for a user name and password (HTTP 407)", ["proxy": proxy])
+                    : tr(
+                        "the proxy {proxy} answered HTTP {status} with a page of its own",
+                        ["proxy": proxy, "status": String(answer.status)])
                 try Self.rethrow(failure, message: said)
             }
             throw failure
@@ -144,33 +147,42 @@ public final class HTTPTransport: Sendable {
         let proxy = ProxyEnvironment(environment).proxy(for: url)
         switch failure {
         case .tooLarge:
-            return .invalidResponse(message: "the answer is larger than \(Self.maximumBodyBytes / 1024) KiB")
+            return .invalidResponse(
+                message: tr("the answer is larger than {size} KiB", ["size": String(Self.maximumBodyBytes / 1024)]))
         case .cancelled:
-            return .unreachable(message: "cancelled")
+            return .unreachable(message: tr("cancelled"))
         case .transfer(let code, let systemError, let text, let connectStatus):
             if let proxy, connectStatus >= 300 {
                 return .unreachable(
                     message: connectStatus == 407
-                        ? "the proxy \(proxy) asks for a user name and password (HTTP 407)"
-                        : "the proxy \(proxy) refused to reach the server (HTTP \(connectStatus))")
+                        ? tr("the proxy {proxy} asks for a user name and password (HTTP 407)", ["proxy": proxy])
+                        : tr(
+                            "the proxy {proxy} refused to reach the server (HTTP {status})",
+                            ["proxy": proxy, "status": String(connectStatus)]))
             }
             switch code {
             case Int(CURLE_COULDNT_RESOLVE_PROXY.rawValue):
-                return .unreachable(message: "the proxy \(proxy ?? "set in the environment") cannot be found")
+                return .unreachable(
+                    message: proxy.map { tr("the proxy {proxy} cannot be found", ["proxy": $0]) }
+                        ?? tr("the proxy set in the environment cannot be found"))
             case Int(CURLE_COULDNT_CONNECT.rawValue) where proxy != nil:
-                return .unreachable(message: "the proxy \(proxy ?? "") cannot be reached (\(text))")
+                return .unreachable(
+                    message: tr(
+                        "the proxy {proxy} cannot be reached ({reason})", ["proxy": proxy ?? "", "reason": text]))
             case Int(CURLE_COULDNT_CONNECT.rawValue) where systemError == Int(ECONNREFUSED):
-                return .unreachable(message: "connection refused (is the server running?)")
+                return .unreachable(message: tr("connection refused (is the server running?)"))
             case Int(CURLE_OPERATION_TIMEDOUT.rawValue):
-                return .unreachable(message: "no answer in time (\(text))")
+                return .unreachable(message: tr("no answer in time ({reason})", ["reason": text]))
             case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue), Int(CURLE_SSL_CONNECT_ERROR.rawValue),
                 Int(CURLE_SSL_CERTPROBLEM.rawValue), Int(CURLE_SSL_CIPHER.rawValue),
                 Int(CURLE_SSL_CACERT_BADFILE.rawValue):
                 // TLS failures stay visible as such: never retried into a silent success.
-                return .unreachable(message: "TLS verification failed: \(text)")
+                return .unreachable(message: tr("TLS verification failed: {reason}", ["reason": text]))
             default:
                 // Whatever else went wrong on the way through a proxy is said with its name.
-                return .unreachable(message: proxy.map { "through the proxy \($0): \(text)" } ?? text)
+                return .unreachable(
+                    message: proxy.map { tr("through the proxy {proxy}: {reason}", ["proxy": $0, "reason": text]) }
+                        ?? text)
             }
         }
     }
@@ -180,7 +192,10 @@ public final class HTTPTransport: Sendable {
         do {
             return try reader(answer.body)
         } catch {
-            throw .invalidResponse(message: "HTTP \(answer.status) answer could not be read: \(error.reason)")
+            throw .invalidResponse(
+                message: tr(
+                    "HTTP {status} answer could not be read: {reason}",
+                    ["status": String(answer.status), "reason": error.reason]))
         }
     }
 }

@@ -1,4 +1,5 @@
 import CCurl
+import FitIQLocalization
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -40,7 +41,9 @@ struct LibCurl: @unchecked Sendable {  // C function pointers, set once and neve
     struct Missing: Error, CustomStringConvertible {
         let reason: String
         var description: String {
-            "\(LibCurl.libraryName) cannot be loaded (\(reason)): install the \(LibCurl.packageName) package"
+            tr(
+                "{library} cannot be loaded ({reason}): install the {package} package",
+                ["library": LibCurl.libraryName, "reason": reason, "package": LibCurl.packageName])
         }
     }
 

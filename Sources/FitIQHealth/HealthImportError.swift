@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -34,28 +35,41 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let path, let reason):
-            "Cannot read \(clean(path)): \(clean(reason))."
+            tr("Cannot read {path}: {reason}.", ["path": clean(path), "reason": clean(reason)])
         case .notAnExport(let path):
-            "\(clean(path)) is not an Apple Health export: expected export.zip or export.xml."
+            tr("{path} is not an Apple Health export: expected export.zip or export.xml.", ["path": clean(path)])
         case .noExportInArchive(let path):
-            "\(clean(path)) holds no Health export: no apple_health_export/*.xml member starts with <HealthData>."
+            tr(
+                "{path} holds no Health export: no apple_health_export/*.xml member starts with <HealthData>.",
+                ["path": clean(path)])
         case .damagedArchive(let path, let reason):
-            "\(clean(path)) is a damaged zip archive: \(clean(reason))."
+            tr("{path} is a damaged zip archive: {reason}.", ["path": clean(path), "reason": clean(reason)])
         case .zipBomb(let path, let maxRatio):
-            "\(clean(path)) refused: the zip member inflates more than \(maxRatio)× its compressed size (a zip bomb?)."
+            tr(
+                "{path} refused: the zip member inflates more than {ratio}× its compressed size (a zip bomb?).",
+                ["path": clean(path), "ratio": String(maxRatio)])
         case .zipMemberLargerThanDeclared(let path, let declaredBytes):
-            "\(clean(path)) refused: the zip member inflates beyond the \(declaredBytes) bytes its header declares."
+            tr(
+                "{path} refused: the zip member inflates beyond the {bytes} bytes its header declares.",
+                ["path": clean(path), "bytes": String(declaredBytes)])
         case .notUTF8(let file):
-            "\(clean(file)) is not a Health export: it is not encoded as UTF-8."
+            tr("{file} is not a Health export: it is not encoded as UTF-8.", ["file": clean(file)])
         case .notHealthData(let file, let rootElement):
-            "\(clean(file)) is not a Health export: its root element is <\(clean(rootElement))>, not <HealthData>."
+            tr(
+                "{file} is not a Health export: its root element is <{element}>, not <HealthData>.",
+                ["file": clean(file), "element": clean(rootElement)])
         case .truncated(let file, let line):
-            "\(clean(file)) is not a complete Health export: the XML ends early at line \(line)."
+            tr(
+                "{file} is not a complete Health export: the XML ends early at line {line}.",
+                ["file": clean(file), "line": String(line)])
         case .malformed(let file, let line, let reason):
-            "\(clean(file)) is not a valid Health export: line \(line): \(clean(reason))."
+            tr(
+                "{file} is not a valid Health export: line {line}: {reason}.",
+                ["file": clean(file), "line": String(line), "reason": clean(reason)])
         case .libraryMissing(let library, let package, let reason):
-            "Cannot read Health exports: \(library) could not be loaded (\(clean(reason))); "
-                + "install the Debian package \(package) (apt install \(package))."
+            tr(
+                "Cannot read Health exports: {library} could not be loaded ({reason}); install the Debian package {package} (apt install {package}).",
+                ["library": library, "reason": clean(reason), "package": package])
         }
     }
 

@@ -37,7 +37,7 @@ struct ProfileValues {
         case .weight, .bodyFat:
             guard let metric = field.metric, let entry = account?.latestEntry(of: metric) else { return "" }
             return metric.format(entry.quantity, unitSystem: unitSystem)
-        case .bmi: return bodyMassIndex.map { DecimalText.format($0.value, places: 1) } ?? ""
+        case .bmi: return bodyMassIndex.map { DecimalText.shown($0.value, places: 1) } ?? ""
         case .dateOfBirth: return profile.dateOfBirth?.description ?? ""
         case .biologicalSex: return profile.biologicalSex.map { $0.value.shown } ?? ""
         }

@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 /// Why the terminal could not be opened.
 public enum NcursesTerminalError: Error, Equatable, CustomStringConvertible {
     /// Standard input or output is not a terminal (a pipe, a file, a CI job).
@@ -10,11 +12,15 @@ public enum NcursesTerminalError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notATerminal:
-            "The interactive editor needs a terminal: standard input and output must not be redirected."
+            tr("The interactive editor needs a terminal: standard input and output must not be redirected.")
         case .unknownTerminal(let term):
-            "The terminal type \(term.map { "'\($0)'" } ?? "(TERM is not set)") is unknown; try TERM=xterm-256color."
+            if let term {
+                tr("The terminal type '{term}' is unknown; try TERM=xterm-256color.", ["term": term])
+            } else {
+                tr("The terminal type is unknown (TERM is not set); try TERM=xterm-256color.")
+            }
         case .alreadyOpen:
-            "The terminal is already open in this process."
+            tr("The terminal is already open in this process.")
         }
     }
 }

@@ -1,4 +1,5 @@
 import CNcurses
+import FitIQLocalization
 
 /// The terminal type the editor opens with: the one asked for when terminfo has it, else a close
 /// relative, else none (plain mode).
@@ -47,12 +48,16 @@ public struct TerminalType: Equatable, Sendable {
     /// `requested` comes from the environment: the caller strips control characters before showing it.
     public var notice: String? {
         guard isFallback, let requested, let chosen else { return nil }
-        return "TERM \(requested) is unknown here, shown as \(chosen). To install it: infocmp -x | ssh HOST -- tic -x -"
+        return tr(
+            "TERM {requested} is unknown here, shown as {chosen}. To install it: infocmp -x | ssh HOST -- tic -x -",
+            ["requested": requested, "chosen": chosen])
     }
 
     /// Why plain mode starts instead of the editor, when a type was asked for and nothing works.
     public var plainModeReason: String? {
         guard chosen == nil, let requested, requested != "dumb" else { return nil }
-        return "The terminal type \(requested) is unknown here, and so are xterm-256color and xterm; plain mode starts."
+        return tr(
+            "The terminal type {requested} is unknown here, and so are xterm-256color and xterm; plain mode starts.",
+            ["requested": requested])
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FitIQCache
+import FitIQCatalogs
 import FitIQCore
 import FitIQHTTP
 import FitIQLocalization
@@ -52,9 +53,14 @@ struct DemoCommand: AsyncParsableCommand {
             let signedIn = try await accounts.signIn(email: "demo@fitiq.dev", password: password)
             if let error = signedIn.profileError { throw error }
             let environment = ProcessInfo.processInfo.environment
-            try await TUILauncher.open(
-                accounts: accounts, account: signedIn.account,
-                plain: PlainMode.isWanted(flag: false, environment: environment), environment: environment)
+            // What is said before the editor opens (a terminal type's notice, plain mode's reason) speaks
+            // FITIQ_LANG or the environment's language: the profile is not read yet.
+            let localizer = Catalogs.embedded.localizer(LanguageSettings(environment: environment), profile: nil)
+            try await Localizer.$current.withValue(localizer) {
+                try await TUILauncher.open(
+                    accounts: accounts, account: signedIn.account,
+                    plain: PlainMode.isWanted(flag: false, environment: environment), environment: environment)
+            }
         } catch {
             await transport.shutdown()
             throw report(error)

@@ -11,7 +11,8 @@ let distTarball = ProcessInfo.processInfo.environment["FITIQ_DIST_TARBALL"].map(
 ///
 /// 1. What it holds, and what its program links.
 /// 2. The unpacked program with a bare environment (`PATH=/usr/bin:/bin HOME=…`) from another folder:
-///    `--version`, `--help`, and `demo` on a terminal up to its first frame. As root, with the Swift
+///    `--version`, `--help`, `status` in German, French and Portuguese (the catalogs are inside), and
+///    `demo` on a terminal up to its first frame. As root, with the Swift
 ///    toolchain hidden (a private mount namespace with an empty folder over it), as on a machine that
 ///    never had Swift. Then the shipped programs together: 40 heights saved offline, sent by `sync --wait`
 ///    to the shipped development server through an HTTP proxy (the optimised build's concurrent posts,
@@ -124,6 +125,17 @@ struct DistCheckTests {
                 [unpacked.program.path, "--help"], in: unpacked.elsewhere, environment: unpacked.environment)
             #expect(helped.status == 0, "\(helped)")
             #expect(helped.stdout.contains("USAGE:") && helped.stdout.contains("import-health"), "\(helped)")
+            // The catalogs travel inside the program: a bare environment with a language gets it.
+            for (variables, expected) in [
+                (["FITIQ_LANG": "de"], "Fehler: Du bist nicht angemeldet."),
+                (["LANG": "fr_FR.UTF-8"], "Erreur : Tu n'es pas connecté."),
+                (["LANG": "pt_BR.UTF-8"], "Erro: Você não entrou."),
+            ] {
+                let said = try await Self.run(
+                    [unpacked.program.path, "status"], in: unpacked.elsewhere,
+                    environment: unpacked.environment.merging(variables) { $1 })
+                #expect(said.stderr.contains(expected), "\(variables): \(said)")
+            }
         }
     }
 
@@ -209,6 +221,10 @@ struct DistCheckTests {
             #expect(
                 shown.status == 0 && shown.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == unpacked.version,
                 "\(shown)")
+            let said = try await Self.run(
+                [prefix.appendingPathComponent("bin/fitiq-tui").path, "status"], in: URL(fileURLWithPath: "/"),
+                environment: unpacked.environment.merging(["LANG": "es_ES.UTF-8"]) { $1 })
+            #expect(said.stderr.contains("Error: No has iniciado sesión."), "the installed program in Spanish: \(said)")
             var manual = CommandRunner(
                 executable: URL(fileURLWithPath: "/usr/bin/man"), environment: unpacked.environment)
             manual.environment["MANPATH"] = prefix.appendingPathComponent("share/man").path

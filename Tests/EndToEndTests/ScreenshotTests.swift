@@ -87,6 +87,17 @@ struct ScreenshotTests {
         }
     }
 
+    /// The demo's profile in German (FITIQ_LANG): the interface's words and the decimal comma.
+    @Test func theDemoInGerman() async throws {
+        try await EndToEnd.with { e2e in
+            let tui = try e2e.openTUI(
+                arguments: ["demo"], extraEnvironment: ["FITIQ_LANG": "de", "FITIQ_GRAPHICS": "braille"])
+            defer { tui.kill() }
+            try await tui.waitFor(all: ["Alex Demo", "● synchronisiert", "┌─ Verlauf", "Enter bearbeiten", "? Hilfe"])
+            try await shot(tui, "profile-de")
+        }
+    }
+
     /// The same progress screen with ASCII graphics.
     @Test func theDemoInASCII() async throws {
         try await EndToEnd.with { e2e in

@@ -193,6 +193,34 @@ struct LanguageCLITests {
         }
     }
 
+    @Test func theCachesAndTheHealthImportsErrorsSpeakTheLanguage() async throws {
+        try await withDevServer() { server in
+            try await withCLI(server, registered: true) { cli in
+                var runner = cli.runner
+                runner.environment["FITIQ_LANG"] = "de"
+                // A file that is no Health export
+                let text = cli.folder.appendingPathComponent("notes.txt")
+                try Data("no export here\n".utf8).write(to: text)
+                let imported = try await runner.run(["import-health", text.path])
+                #expect(imported.status != 0, "\(imported)")
+                #expect(imported.stderr.contains("ist kein Apple-Health-Export"), "\(imported)")
+
+                // An account cache written by a newer fitiq-tui
+                let files = FileManager.default.enumerator(
+                    at: cli.folder.appendingPathComponent("data"), includingPropertiesForKeys: nil)
+                let file = try #require(
+                    files?.compactMap { $0 as? URL }.first { $0.lastPathComponent == "account.json" })
+                var root = try #require(
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+                root["schemaVersion"] = 999
+                try JSONSerialization.data(withJSONObject: root).write(to: file)
+                let shown = try await runner.run(["profile", "show"])
+                #expect(shown.status != 0, "\(shown)")
+                #expect(shown.stderr.contains("von einem neueren fitiq-tui geschrieben (Schemaversion 999"), "\(shown)")
+            }
+        }
+    }
+
     @Test func commandsSpeakTheLanguageButMachineOutputStaysEnglish() async throws {
         try await withDevServer() { server in
             try await withCLI(server) { cli in

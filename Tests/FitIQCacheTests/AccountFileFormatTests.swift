@@ -205,14 +205,19 @@ struct AccountFileFormatTests {
             state.history[index].source = .health
             let entry = state.history[index]
             try state.removeEntry(entry)
-            state.undoLog.remember(.metadata(previous: ProfileMetadata(name: "Old"), description: "the change of name"))
-            state.undoLog.remember(.entryRemoved(entry, wasLatest: false, description: "the removal of it"))
+            state.undoLog.remember(.metadata(previous: ProfileMetadata(name: "Old"), wording: .fields([.name])))
+            state.undoLog.remember(
+                .entryRemoved(
+                    entry, wasLatest: false, wording: .removed(UndoReading(entry, in: .utc, unitSystem: .imperial))))
             state.undoLog.remember(
                 .entryLogged(
                     entryId: UUID(), previousHeight: 170, previousMeasuredAt: Date(timeIntervalSince1970: 5),
-                    description: "a height"))
+                    wording: .logged(
+                        UndoReading(
+                            type: Metric.height.type, value: 170, day: CalendarDate(daysSince1970: 20_000),
+                            unitSystem: .metric))))
             state.undoLog.remember(
-                .entryCorrected(before: entry, afterId: UUID(), wasLatest: true, description: "a fix"))
+                .entryCorrected(before: entry, afterId: UUID(), wasLatest: true, wording: .text("a fix")))
             let written = state
             try await store.update { $0 = written }
 

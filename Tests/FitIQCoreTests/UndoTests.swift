@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 import FitIQTestBasics
 import Foundation
 import Testing
@@ -18,6 +19,25 @@ struct UndoTests {
         #expect(state.profile?.name == TestHarness.serverProfile.metadata.name)
         #expect(state.outbox.isEmpty)
         #expect(state.pending.count == 0)
+    }
+
+    /// What undo says it undid is kept as data and worded when said: a change saved while one language
+    /// was in force is named in the language in force when it is undone.
+    @Test func theUndoneChangeIsSaidInTheLanguageInForceWhenItIsUndone() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        await harness.backend.setOffline(true)
+        try await Localizer.$current.withValue(.pseudo) {
+            try await account.updateMetadata(name: "Typo Nmae")
+            try await account.log(.weight, 72.4)
+        }
+
+        let weight = try await account.undo()
+        let name = try await account.undo()
+
+        #expect(weight?.description.hasPrefix("the weight 72.4 kg logged on ") == true, "\(String(describing: weight))")
+        let said = try #require(Localizer.$current.withValue(.pseudo) { name?.description })
+        #expect(said.hasPrefix("[the change of ") && said.hasSuffix("]"), "\(said)")
     }
 
     @Test func aSentEditIsReversedByANewChange() async throws {

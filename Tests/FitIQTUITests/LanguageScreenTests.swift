@@ -1,6 +1,7 @@
 import FitIQCatalogs
 import FitIQCore
 import FitIQLocalization
+import FitIQTestBasics
 import Foundation
 import Testing
 
@@ -127,45 +128,11 @@ struct LanguageScreenTests {
     @Test(arguments: [(40, 12), (120, 40)], LayoutTests.Screen.allCases)
     func thePseudoLanguageLeavesNoTextOfOursOutsideBrackets(size: (Int, Int), kind: LayoutTests.Screen) {
         let state = Self.speaking("qps", kind.state(width: size.0, height: size.1))
-        var leftovers: [String] = []
-        // A message wrapped over lines opens on one and closes on a later one; one cut by a box drawn over
-        // it may close without opening.
-        var carried = 0
-        for line in screen(state).lines {
-            var outside = ""
-            let close = line.firstIndex(of: "]")
-            var depth = max(carried, close != nil && close! < (line.firstIndex(of: "[") ?? line.endIndex) ? 1 : 0)
-            defer { carried = min(depth, 1) }
-            for character in line {
-                if character == "[" {
-                    depth += 1
-                } else if character == "]" {
-                    depth = max(0, depth - 1)
-                } else if character == "~" && depth == 0 {
-                    // The padding ends a message whose opening a box drawn over it hides: its last word is ours.
-                    while let last = outside.last, last == " " { outside.removeLast() }
-                    while let last = outside.last, last != " ", last != "│" { outside.removeLast() }
-                } else if depth == 0 {
-                    outside.append(character)
-                }
-            }
-            let words = outside.split {
-                !($0.isLetter || $0 == "-" || $0 == "@" || $0 == "." || $0 == ":" || $0 == "/")
-            }
-            for word in words.map(String.init) where word.contains(where: \.isLetter) {
-                let trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: ".:-/"))
-                // The user's data may be cut at the edge of the screen or of a box.
-                let isData = Self.allowedOutsideBrackets.contains { $0.hasPrefix(trimmed) } || trimmed == "Doex"
-                guard !isData, !Self.isKeyName(trimmed), !Self.isLanguageName(trimmed) else { continue }
-                leftovers.append(trimmed)
-            }
+        let leftovers = PseudoLanguageScreen.wordsOutsideBrackets(in: screen(state).lines) { word in
+            // The user's data may be cut at the edge of the screen or of a box.
+            Self.allowedOutsideBrackets.contains { $0.hasPrefix(word) } || word == "Doex" || Self.isLanguageName(word)
         }
         #expect(leftovers == [], "\(kind) \(size)")
-    }
-
-    static func isKeyName(_ word: String) -> Bool {
-        ["Enter", "Esc", "Tab", "Shift-Tab", "Ctrl-S", "Ctrl-R", "PgUp", "PgDn", "Home", "End", "Backspace", "Delete"]
-            .contains(word) || word.count == 1
     }
 
     static func isLanguageName(_ word: String) -> Bool {

@@ -42,23 +42,17 @@ extension Metric {
     }
 
     /// What undo says it undid: `the removal of the weight 72.4 kg of 2026-11-26`.
-    static func removalStep(_ entry: ProgressEntry, in timeZone: LocalZone, unitSystem: UnitSystem) -> String {
+    static func removalStep(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem) -> String {
         tr(
             "the removal of the {reading} of {day}",
-            [
-                "reading": reading(type: entry.type, entry.quantity, unitSystem: unitSystem),
-                "day": CalendarDate(containing: entry.loggedAt, in: timeZone).description,
-            ])
+            ["reading": reading(type: type, value, unitSystem: unitSystem), "day": day.description])
     }
 
     /// What undo says it undid: `the correction of the weight 72.4 kg of 2026-11-26`.
-    static func correctionStep(_ entry: ProgressEntry, in timeZone: LocalZone, unitSystem: UnitSystem) -> String {
+    static func correctionStep(type: String, _ value: Double, on day: CalendarDate, unitSystem: UnitSystem) -> String {
         tr(
             "the correction of the {reading} of {day}",
-            [
-                "reading": reading(type: entry.type, entry.quantity, unitSystem: unitSystem),
-                "day": CalendarDate(containing: entry.loggedAt, in: timeZone).description,
-            ])
+            ["reading": reading(type: type, value, unitSystem: unitSystem), "day": day.description])
     }
 
     private static func parts(type: String, _ value: Double, unitSystem: UnitSystem) -> (name: String, value: String) {

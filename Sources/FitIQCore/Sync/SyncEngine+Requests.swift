@@ -1,3 +1,5 @@
+import FitIQLocalization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -36,7 +38,10 @@ extension SyncEngine {
                     _ = try await session.authorized { token throws(RemoteError) in
                         try await self.profiles.fetchProfile(accessToken: token)
                     }
-                    return .retry("The server said \"\(message)\" although the profile exists; will retry.")
+                    return .retry(
+                        tr(
+                            "The server said \"{message}\" although the profile exists; will retry.",
+                            ["message": message]))
                 } catch RemoteError.notFound {
                     let local = try await store.load()
                     try await createProfile(

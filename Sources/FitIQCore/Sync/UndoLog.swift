@@ -7,23 +7,26 @@
 /// One saved change that `undo` can reverse, newest last in ``UndoLog``.
 public enum UndoStep: Sendable, Equatable, Codable {
     /// Profile fields changed; `previous` holds what they were.
-    case metadata(previous: ProfileMetadata, description: String)
+    case metadata(previous: ProfileMetadata, wording: UndoWording)
     /// A measurement was logged as entry `entryId`; for a height, the current height before it is kept
     /// to go back to (`nil` for other metrics).
-    case entryLogged(entryId: UUID, previousHeight: Double?, previousMeasuredAt: Date?, description: String)
+    case entryLogged(entryId: UUID, previousHeight: Double?, previousMeasuredAt: Date?, wording: UndoWording)
     /// A history entry was removed.
-    case entryRemoved(ProgressEntry, wasLatest: Bool, description: String)
+    case entryRemoved(ProgressEntry, wasLatest: Bool, wording: UndoWording)
     /// A history entry was corrected: `before` replaced by the entry `afterId`.
-    case entryCorrected(before: ProgressEntry, afterId: UUID, wasLatest: Bool, description: String)
+    case entryCorrected(before: ProgressEntry, afterId: UUID, wasLatest: Bool, wording: UndoWording)
 
-    /// What the change was, as `undo` says it undid it.
-    public var description: String {
+    /// What the change was, kept as data.
+    public var wording: UndoWording {
         switch self {
-        case .metadata(_, let description), .entryLogged(_, _, _, let description),
-            .entryRemoved(_, _, let description), .entryCorrected(_, _, _, let description):
-            description
+        case .metadata(_, let wording), .entryLogged(_, _, _, let wording), .entryRemoved(_, _, let wording),
+            .entryCorrected(_, _, _, let wording):
+            wording
         }
     }
+
+    /// What the change was, as `undo` says it undid it, in the language in force.
+    public var description: String { wording.sentence }
 }
 
 /// The recent saved changes `undo` can reverse, oldest first.

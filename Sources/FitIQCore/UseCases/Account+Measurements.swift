@@ -38,9 +38,10 @@ extension Account {
                 .entryLogged(
                     entryId: logged.entry.id, previousHeight: metric == .height ? profile.heightCm : nil,
                     previousMeasuredAt: metric == .height ? profile.physical.heightMeasuredAt : nil,
-                    description: Metric.loggedStep(
-                        type: metric.type, value, on: CalendarDate(containing: measuredAt, in: timeZone),
-                        unitSystem: profile.preferredUnitSystem)))
+                    wording: .logged(
+                        UndoReading(
+                            type: metric.type, value: value, day: CalendarDate(containing: measuredAt, in: timeZone),
+                            unitSystem: profile.preferredUnitSystem))))
             return logged
         }
     }
@@ -82,8 +83,8 @@ extension Account {
             state.undoLog.remember(
                 .entryRemoved(
                     entry, wasLatest: wasLatest,
-                    description: Metric.removalStep(
-                        entry, in: timeZone, unitSystem: state.profile?.preferredUnitSystem ?? .metric)))
+                    wording: .removed(
+                        UndoReading(entry, in: timeZone, unitSystem: state.profile?.preferredUnitSystem ?? .metric))))
             return entry
         }
     }
@@ -105,8 +106,8 @@ extension Account {
             state.undoLog.remember(
                 .entryCorrected(
                     before: entry, afterId: corrected.id, wasLatest: wasLatest,
-                    description: Metric.correctionStep(
-                        entry, in: timeZone, unitSystem: state.profile?.preferredUnitSystem ?? .metric)))
+                    wording: .corrected(
+                        UndoReading(entry, in: timeZone, unitSystem: state.profile?.preferredUnitSystem ?? .metric))))
             return (entry, corrected)
         }
     }

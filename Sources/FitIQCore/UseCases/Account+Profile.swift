@@ -64,12 +64,9 @@ extension Account {
         // The history plays no part: a command started cold reads and writes account.json alone.
         let changed = try await save(sending: sending) { state in
             guard let previous = state.profile?.metadata else { return false }
-            let changed = metadata.changedKeys(from: previous).sorted().map(\.field.labelInSentence)
+            let changed = metadata.changedKeys(from: previous).sorted()
             guard state.editMetadata(metadata, now: now) else { return false }
-            state.undoLog.remember(
-                .metadata(
-                    previous: previous,
-                    description: tr("the change of {fields}", ["fields": changed.joined(separator: ", ")])))
+            state.undoLog.remember(.metadata(previous: previous, wording: .fields(changed)))
             return true
         }
         return changed ? try await view() : nil
