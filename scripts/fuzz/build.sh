@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets of Fuzz/Targets into .build/fuzz/bin (README "Fuzzing").
 #
 # Each target is compiled straight with swiftc, outside the package, with -sanitize=fuzzer,address:
-# FitIQCore as a static library of its own, then the target file together with the sources of the
+# FitIQLocalization and FitIQCore as static libraries of their own, then the target file together with the sources of the
 # module it fuzzes (under that module's name, so it reaches the module's internal decoders). Only the
 # files that parse outside input are compiled: nothing that needs libcurl.
 #
@@ -17,23 +17,28 @@ mapfile -t ALL_TARGETS < <(find Fuzz/Targets -name '*.swift' -printf '%f\n' | se
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${ALL_TARGETS[@]}")
 
-FLAGS=(-sanitize=fuzzer,address -use-ld=lld -O -g -parse-as-library -swift-version 6 -I "$OUT/modules")
+FLAGS=(-sanitize=fuzzer,address -use-ld=lld -O -g -parse-as-library -swift-version 6 -package-name fitiq_tui -I "$OUT/modules")
 mkdir -p "$OUT/modules" "$OUT/lib" "$OUT/bin"
 
-# FitIQCore, instrumented, once for every target.
-core_sources=$(find Sources/FitIQCore -name '*.swift' | sort)
-# Built again when a source changed, or when the list of sources did (a file renamed or removed): an
-# archive written over an old one keeps the old one's objects.
-if [ ! -f "$OUT/lib/libFitIQCore.a" ] || [ "$core_sources" != "$(cat "$OUT/lib/FitIQCore.sources" 2>/dev/null)" ] \
-    || [ -n "$(find Sources/FitIQCore -newer "$OUT/lib/libFitIQCore.a" -name '*.swift')" ]; then
-    echo "fuzz: building FitIQCore"
-    rm -f "$OUT/lib/libFitIQCore.a"
-    # shellcheck disable=SC2086
-    "$SWIFTC" "${FLAGS[@]}" -module-name FitIQCore -emit-module -emit-module-path "$OUT/modules/FitIQCore.swiftmodule" \
-        -emit-library -static -o "$OUT/lib/libFitIQCore.a" $core_sources
-    echo "$core_sources" >"$OUT/lib/FitIQCore.sources"
-fi
-CORE=(-L "$OUT/lib" -lFitIQCore)
+# FitIQLocalization (the messages every module says), then FitIQCore on it, instrumented, once for every
+# target. Each is built again when a source changed, or when the list of sources did (a file renamed or
+# removed): an archive written over an old one keeps the old one's objects.
+build_library() { # build_library MODULE
+    local module="$1" sources
+    sources=$(find "Sources/$module" -name '*.swift' | sort)
+    if [ ! -f "$OUT/lib/lib$module.a" ] || [ "$sources" != "$(cat "$OUT/lib/$module.sources" 2>/dev/null)" ] \
+        || [ -n "$(find "Sources/$module" -newer "$OUT/lib/lib$module.a" -name '*.swift')" ]; then
+        echo "fuzz: building $module"
+        rm -f "$OUT/lib/lib$module.a"
+        # shellcheck disable=SC2086
+        "$SWIFTC" "${FLAGS[@]}" -module-name "$module" -emit-module -emit-module-path "$OUT/modules/$module.swiftmodule" \
+            -emit-library -static -o "$OUT/lib/lib$module.a" $sources
+        echo "$sources" >"$OUT/lib/$module.sources"
+    fi
+}
+build_library FitIQLocalization
+build_library FitIQCore
+CORE=(-L "$OUT/lib" -lFitIQCore -lFitIQLocalization)
 
 health_sources() {
     # AppleHealthExport.swift runs the read on a NIO thread pool: the targets call the readers directly.
