@@ -30,7 +30,7 @@ all: build
 help:
 	@echo "make demo             try the editor against a local development server with a demo account"
 	@echo "make test             one debug build, then every test: lint, Swift tests (security, faults and bad input too), conformance"
-	@echo "make check            make test, then the release program's checks: no rebuilds, dist-check, fuzz targets (CI)"
+	@echo "make check            make test, 1,000 + 1,000 mutants, then the release program's checks: no rebuilds, dist-check, fuzz targets (CI)"
 	@echo "make build            debug build"
 	@echo "make release          release build (static Swift runtime)"
 	@echo "make install          install into PREFIX (default ~/.local); make uninstall removes it"
