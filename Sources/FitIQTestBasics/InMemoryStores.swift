@@ -39,16 +39,8 @@ public actor InMemoryProfileStore: ProfileStore {
 
     public func update<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
         if let failure { throw failure }
-        let wasHeld = holdsNextUpdate
-        if holdsNextUpdate {
-            // Applied only once released: a write still under way.
-            holdsNextUpdate = false
-            await withCheckedContinuation { held in
-                heldUpdate = held
-                heldUpdateWaiter?.resume()
-                heldUpdateWaiter = nil
-            }
-        }
+        // Applied only once released: a write still under way.
+        let wasHeld = await updates.pass()
         defer { if wasHeld { heldUpdatesApplied += 1 } }
         var updated = state
         let result = try change(&updated)
@@ -60,28 +52,19 @@ public actor InMemoryProfileStore: ProfileStore {
         return result
     }
 
-    private var holdsNextUpdate = false
     /// How many held updates have been applied since.
     public private(set) var heldUpdatesApplied = 0
-    private var heldUpdate: CheckedContinuation<Void, Never>?
-    private var heldUpdateWaiter: CheckedContinuation<Void, Never>?
+    private let updates = CallHold()
+    private let goalsReads = CallHold()
 
     /// Makes the next ``update(_:)`` wait, before it changes anything, until ``releaseUpdate()``.
-    public func holdNextUpdate() {
-        holdsNextUpdate = true
-    }
+    public func holdNextUpdate() { updates.holdNext() }
 
     /// Returns once an ``update(_:)`` is held.
-    public func waitUntilUpdateIsHeld() async {
-        if heldUpdate != nil { return }
-        await withCheckedContinuation { heldUpdateWaiter = $0 }
-    }
+    public func waitUntilUpdateIsHeld() async { await updates.waitUntilHeld() }
 
     /// Lets the held ``update(_:)`` go on.
-    public func releaseUpdate() {
-        heldUpdate?.resume()
-        heldUpdate = nil
-    }
+    public func releaseUpdate() { updates.release() }
 
     /// The stored goals.
     public private(set) var storedGoals = Goals()
@@ -89,40 +72,20 @@ public actor InMemoryProfileStore: ProfileStore {
     public func goals() async throws -> Goals {
         if let failure { throw failure }
         let read = storedGoals
-        if holdsNextGoalsRead {
-            // Returns what it read only once released: a slow read that others overtake.
-            holdsNextGoalsRead = false
-            await withCheckedContinuation { held in
-                heldGoalsRead = held
-                heldReadWaiter?.resume()
-                heldReadWaiter = nil
-            }
-        }
+        // Returns what it read only once released: a slow read that others overtake.
+        await goalsReads.pass()
         return read
     }
 
-    private var holdsNextGoalsRead = false
-    private var heldGoalsRead: CheckedContinuation<Void, Never>?
-
     /// Makes the next ``goals()`` read the goals at once and return them only after
     /// ``releaseGoalsRead()``; other calls go on meanwhile.
-    public func holdNextGoalsRead() {
-        holdsNextGoalsRead = true
-    }
-
-    private var heldReadWaiter: CheckedContinuation<Void, Never>?
+    public func holdNextGoalsRead() { goalsReads.holdNext() }
 
     /// Returns once a ``goals()`` read is held.
-    public func waitUntilGoalsReadIsHeld() async {
-        if heldGoalsRead != nil { return }
-        await withCheckedContinuation { heldReadWaiter = $0 }
-    }
+    public func waitUntilGoalsReadIsHeld() async { await goalsReads.waitUntilHeld() }
 
     /// Lets the held ``goals()`` read return what it read.
-    public func releaseGoalsRead() {
-        heldGoalsRead?.resume()
-        heldGoalsRead = nil
-    }
+    public func releaseGoalsRead() { goalsReads.release() }
 
     public func updateGoals<T: Sendable>(_ change: @Sendable (inout Goals) throws -> T) throws -> T {
         if let failure { throw failure }
@@ -253,5 +216,38 @@ public final class InMemoryAccountDirectory: AccountDirectory {
         }
         await profile?.erase()
         await session?.delete()
+    }
+}
+
+/// One call of a kind held on its way, for a test to order what overtakes it: armed by ``holdNext()``,
+/// the next ``pass()`` waits until ``release()``. Used only inside one actor, whose isolation guards it.
+final class CallHold {
+    private var armed = false
+    private var held: CheckedContinuation<Void, Never>?
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func holdNext() { armed = true }
+
+    /// Waits here if armed (then disarms); whether it was held.
+    @discardableResult
+    func pass(isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        guard armed else { return false }
+        armed = false
+        await withCheckedContinuation { continuation in
+            held = continuation
+            waiter?.resume()
+            waiter = nil
+        }
+        return true
+    }
+
+    func waitUntilHeld(isolation: isolated (any Actor)? = #isolation) async {
+        if held != nil { return }
+        await withCheckedContinuation { waiter = $0 }
+    }
+
+    func release() {
+        held?.resume()
+        held = nil
     }
 }
