@@ -37,7 +37,7 @@ public struct JSONFileSessionStore: SessionStore {
     }
 
     public func save(_ session: Session) async throws {
-        try await lock.withLock { try file.write(session) }
+        _ = try await lock.withLock { try file.write(session) }
     }
 
     public func delete() async throws {

@@ -92,7 +92,7 @@ final class BackgroundSync: Sendable {
             let report =
                 round == .push
                 ? try await account.push(until: deadline) : try await account.syncNow(until: deadline)
-            if report.pending > 0, let reason = report.lastError {
+            if report.pending > 0, let reason = report.lastProblem?.description {
                 inbox.post(.connection(.offline(reason)))
             } else {
                 inbox.post(.connection(.online))

@@ -384,9 +384,7 @@ func syncDetailLines(_ state: AppState, account: AccountView, width: Int) -> [(t
         if let rejection = change.rejection {
             line += ": \(TextSanitizer.sanitize(rejection))"
         } else {
-            let notes =
-                (change.lastError.map { [tr("last try: {error}", ["error": TextSanitizer.sanitize($0)])] } ?? [])
-                + (change.hold.map { [$0.advice(now: state.now)] } ?? [])
+            let notes = change.notes(now: state.now)
             if !notes.isEmpty { line += " (\(notes.joined(separator: "; ")))" }
         }
         let style = change.rejection == nil ? CellStyle.plain : Styles.error

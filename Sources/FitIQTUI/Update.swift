@@ -40,7 +40,8 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
         }
         let effects = account.map { show($0, &state) } ?? []
         for field in target.fields { state.profile.drafts[field] = nil }
-        state.message = (target.savedMessage, false)
+        // Said in the language the save leaves in force: "Profil enregistré." once French is saved.
+        state.message = (Localizer.$current.withValue(state.localizer) { target.savedMessage }, false)
         return effects
     case .nothingToSave(let target):
         for field in target.fields { state.profile.drafts[field] = nil }
@@ -124,7 +125,7 @@ private func handlePaste(_ state: inout AppState, _ text: String) -> [Effect] {
         paste(into: &field, label: state.signIn.focus.label)
         state.signIn.fields[state.signIn.focus] = field
     case .profile:
-        guard var (field, editor) = state.profile.editing else {
+        guard case (let field, var editor)? = state.profile.editing else {
             state.message = (tr("Press Enter on a field first to paste into it."), false)
             return []
         }

@@ -240,7 +240,7 @@ public struct TmuxSession: Sendable {
     ) async throws -> Seen {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         // Attached: from here on, every write of the program is reported.
-        try? await control.waitForLines(within: timeout) { $0.contains { $0.hasPrefix("%session-changed") } }
+        _ = try? await control.waitForLines(within: timeout) { $0.contains { $0.hasPrefix("%session-changed") } }
         while true {
             // Counted before the screen is read: a write that comes after wakes the wait below.
             let seen = control.lines.count

@@ -130,7 +130,7 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
                 tr("Rejected by the server: {message}", ["message": change.summary + ": " + (change.rejection ?? "")]))
         }
     } else {
-        let reason = report.lastError.map { " (\(TextSanitizer.sanitize($0)))" } ?? ""
+        let reason = report.lastProblem.map { " (\(TextSanitizer.sanitize($0.description)))" } ?? ""
         print(
             trn(
                 "Saved locally; {count} change pending{reason}. Run `fitiq-tui sync --wait` to retry.",

@@ -152,6 +152,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
             try await withApp(globals, machineOutput: json || csv) { app in
                 let account = try app.requireAccount()
                 do {
+                    let metric = metric
                     _ = try await withDeadline(seconds: 10) { try await account.history(of: metric, refresh: true) }
                 } catch let error as SessionError {
                     throw error

@@ -214,7 +214,13 @@ enum Output {
         }
     }
 
+    /// `status --json`; its sentences (what changed, why the last try failed) in English whatever the
+    /// language, like every value `--json` prints.
     static func status(_ status: AccountStatus) -> StatusJSON {
+        Localizer.$current.withValue(.english) { statusJSON(status) }
+    }
+
+    private static func statusJSON(_ status: AccountStatus) -> StatusJSON {
         StatusJSON(
             server: status.server, email: status.email, signedIn: status.signedIn,
             lastSyncAt: status.lastSyncAt.map(RFC3339.format), pendingChanges: status.pendingChanges,
@@ -227,7 +233,7 @@ enum Output {
                     case nil: nil
                     }
                 return StatusJSON.Pending(
-                    change: change.summary, lastError: change.lastError, hold: hold?.name,
+                    change: change.summary, lastError: change.lastProblem?.description, hold: hold?.name,
                     nextTryAt: hold?.until.map(RFC3339.format))
             },
             rejected: status.changes.filter { $0.rejection != nil }.map {
@@ -257,9 +263,7 @@ enum Output {
                             "rejected: {change}: {message}",
                             ["change": change.summary, "message": TextSanitizer.sanitize(rejection)]))
             } else {
-                let notes =
-                    (change.lastError.map { [tr("last try: {error}", ["error": TextSanitizer.sanitize($0)])] } ?? [])
-                    + (change.hold.map { [$0.advice(now: now)] } ?? [])
+                let notes = change.notes(now: now)
                 let reason = notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
                 lines.append("  " + tr("pending:  {change}", ["change": change.summary + reason]))
             }

@@ -60,7 +60,7 @@ struct PlainMode {
         while true {
             StandardStreams.write("fitiq> ", to: STDOUT_FILENO)
             guard let line = readLine(strippingNewline: true) else {
-                await Localizer.$current.withValue(await localizer()) { endOfInput() }
+                Localizer.$current.withValue(await localizer()) { endOfInput() }
                 return
             }
             let words = line.trimmingWhitespace()
@@ -184,7 +184,7 @@ struct PlainMode {
                         "The server refused {count} change; type status to see why.",
                         "The server refused {count} changes; type status to see why.", count: report.rejected))
             } else {
-                let reason = report.lastError.map { " (\(TextSanitizer.sanitize($0)))" } ?? ""
+                let reason = report.lastProblem.map { " (\(TextSanitizer.sanitize($0.description)))" } ?? ""
                 say(
                     trn(
                         "{count} change could not be sent yet{reason}; it is kept here.",

@@ -351,8 +351,6 @@ final class FaultWorld: Sendable {
         state.withLock { $0.acknowledged.append((value * 10).rounded() / 10) }
     }
 
-    /// `height set`; acknowledged when it exits 0.
-    @discardableResult
     /// Saves the scenario's heights from `start` on (``FaultEndToEndTests/edits`` of them, 0.1 cm apart)
     /// without sending them.
     func queueHeights(from start: Double) async throws {
@@ -361,6 +359,8 @@ final class FaultWorld: Sendable {
         }
     }
 
+    /// `height set`; acknowledged when it exits 0.
+    @discardableResult
     func setHeight(_ value: Double, _ flags: String..., timeout: Duration = .seconds(120)) async throws
         -> CommandRunner.Result
     {

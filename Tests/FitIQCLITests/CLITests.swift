@@ -112,6 +112,15 @@ struct CLITests {
             #expect(waiting["change"] as? String == "profile: bio")
             #expect(waiting["hold"] as? String == "backoff")
             #expect((waiting["nextTryAt"] as? String).flatMap(RFC3339.parse) != nil)
+            // In German the reason of the English try is German; --json stays English.
+            var german = cli.runner
+            german.environment["FITIQ_LANG"] = "de"
+            let heldGerman = try await german.run(["status"])
+            #expect(heldGerman.stdout.contains("Der Server war nicht erreichbar: "), "\(heldGerman)")
+            let germanJSON = try await german.jsonObject(["status", "--json"])
+            let waitingGerman = try #require((germanJSON["pending"] as? [[String: Any]])?.first)
+            #expect(waitingGerman["change"] as? String == "profile: bio")
+            #expect((waitingGerman["lastError"] as? String)?.hasPrefix("The server could not be reached: ") == true)
             let logout = try await cli.run(["logout"])
             #expect(logout.status == 4)
             #expect(logout.stderr.contains("profile: bio"))
@@ -203,7 +212,8 @@ struct CLITests {
             entry["delivery"] = delivery
             return entry
         }
-        outbox["physical"] = try #require(claimed(outbox["physical"]))
+        let physical: [String: Any] = try #require(claimed(outbox["physical"]))
+        outbox["physical"] = physical
         outbox["progress"] = try #require(outbox["progress"] as? [Any]).compactMap(claimed)
         state["outbox"] = outbox
         root["state"] = state

@@ -44,6 +44,27 @@ struct AccountFileFormatTests {
             #expect(state.outbox.physical?.includesBiologicalSex == true)
             #expect(state.outbox.progress.count == 4)
             #expect(state.pending.count == 6)
+            // Why a try failed, held as the sentence of the day.
+            #expect(
+                state.outbox.metadata?.delivery.lastProblem
+                    == .said("The server could not be reached: connection refused (is the server running?)"))
+        }
+    }
+
+    /// Why the last try failed is kept as data, worded when shown, and beside it as the English sentence
+    /// that is all a release before this one reads: a cache written now stays readable by it.
+    @Test func aFailedTrysReasonIsKeptAsDataAndInEnglishForTheReleaseBefore() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = try store(in: folder, holding: Self.fixtureV1)
+            let problem = SyncProblem.remote(.unavailable(status: 503, message: "busy"))
+            try await store.update { $0.outbox.metadata?.delivery.lastProblem = problem }
+
+            #expect(try await store.load().outbox.metadata?.delivery.lastProblem == problem)
+            let written = try JSONSerialization.jsonObject(with: Data(contentsOf: store.fileURL)) as? [String: Any]
+            let outbox = (written?["state"] as? [String: Any])?["outbox"] as? [String: Any]
+            let delivery = (outbox?["metadata"] as? [String: Any])?["delivery"] as? [String: Any]
+            #expect(delivery?["lastError"] as? String == "The server is unavailable (HTTP 503): busy")
+            #expect(delivery?["problem"] != nil)
         }
     }
 

@@ -51,7 +51,7 @@ enum CacheFixtures {
         state.applyHealthBiologicalSex(.value(.male), recordedAt: measured)
         state.outbox.metadata?.delivery.attempts = 3
         state.outbox.metadata?.delivery.notBefore = now.addingTimeInterval(12.345_678)
-        state.outbox.metadata?.delivery.lastError = "timed out"
+        state.outbox.metadata?.delivery.lastProblem = .remote(.unavailable(status: 503, message: "busy"))
         state.outbox.physical?.delivery.rejection = "height_cm: must be at most 300"
         state.outbox.metadata?.conflicts = [.name]
         state.outbox.physical?.heightConflict = true

@@ -12,7 +12,7 @@ struct ColdSyncTests {
         try await withTemporaryDirectory { (root: URL) async throws in
             let machines = Machines(root: root)
             let (clock, backend) = (machines.clock, machines.backend)
-            let first = try await machines.signedIn(withSyncedHistory: 3_000)
+            _ = try await machines.signedIn(withSyncedHistory: 3_000)
 
             // Another process: the edit, then its push (conflict check, PUT, acknowledgement).
             let cold = try #require(try await machines.accounts().current())

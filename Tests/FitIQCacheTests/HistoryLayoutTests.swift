@@ -43,7 +43,7 @@ struct HistoryLayoutTests {
             let before = store.counters
             let segmentsBefore = historyFiles(store)
 
-            try await store.update { state in
+            _ = try await store.update { state in
                 state.record(.height, 181, measuredAt: Date(), source: .manual)
             }
 
@@ -99,7 +99,7 @@ struct HistoryLayoutTests {
             try Data("{}".utf8).write(to: orphan)
 
             for index in 0...HistoryLayoutTestsLimit.journal {
-                try await store.update { state in
+                _ = try await store.update { state in
                     state.record(
                         .height,
                         180 + Double(index) / 10, measuredAt: logged.addingTimeInterval(Double(index)), source: .manual)
@@ -155,7 +155,7 @@ struct HistoryLayoutTests {
             _ = try await mine.load()
             // Another process (another store object on the same files) logs a height.
             let theirs = makeStore(in: folder)
-            try await theirs.update { $0.record(.height, 185, measuredAt: Date(), source: .manual) }
+            _ = try await theirs.update { $0.record(.height, 185, measuredAt: Date(), source: .manual) }
             let decodedBefore = mine.counters.filesDecoded
 
             let seen = try await mine.load()
@@ -255,7 +255,7 @@ struct HistoryLayoutTests {
             }
             let cold = makeStore(in: folder)
 
-            try await cold.updateRecent(including: [EntryLocation(entry)]) {
+            _ = try await cold.updateRecent(including: [EntryLocation(entry)]) {
                 state in
                 state.history.markSynced(entry.id, serverId: "h-new")
             }

@@ -42,7 +42,7 @@ struct ConflictTests {
     }
 
     @Test func aFieldTheServerChangedSinceTheEditIsHeldWithBothValues() throws {
-        var state = try nameConflict()
+        let state = try nameConflict()
         #expect(state.pending.conflicts == [FieldConflict(field: "name", local: "Jane Local", server: "Jane Server")])
         // The local value stays on screen, and nothing overwrites the server's name until it is resolved.
         #expect(state.profile?.metadata.name == "Jane Local")

@@ -110,14 +110,14 @@ struct OutboxTests {
         for _ in 1...8 {
             let operation = try #require(state.nextOperation(at: now))
             state.begin(operation, owner: me, now: now)
-            state.finish(operation, outcome: .retry("HTTP 503"), now: now, random: 1.0)
+            state.finish(operation, outcome: .retry(.said("HTTP 503")), now: now, random: 1.0)
             guard case .wait(let until) = state.nextAction(for: me, now: now) else { Issue.record("no wait"); return }
             waits.append(until.timeIntervalSince(now))
             now = until
         }
         #expect(waits == [1, 2, 4, 8, 16, 32, 60, 60])
         #expect(Outbox.backoff(afterAttempts: 3, random: 0) == 2)
-        #expect(state.outbox.metadata?.delivery.lastError == "HTTP 503")
+        #expect(state.outbox.metadata?.delivery.lastProblem == .said("HTTP 503"))
     }
 
     @Test func aBackingOffQueueDelaysOnlyItself() throws {
@@ -129,7 +129,7 @@ struct OutboxTests {
         // The PUT fails and backs off; the PATCH and the POST go ahead.
         let put = try #require(state.nextOperation())
         state.begin(put, owner: me, now: start)
-        state.finish(put, outcome: .retry("timeout"), now: start, random: 0)
+        state.finish(put, outcome: .retry(.said("timeout")), now: start, random: 0)
         #expect(state.deliverNext().map { if case .updatePhysical = $0 { true } else { false } } == true)
         #expect(state.deliverNext().map { if case .logProgress = $0 { true } else { false } } == true)
         #expect(state.nextAction(for: me, now: start) == .wait(until: start.addingTimeInterval(0.5)))
@@ -248,7 +248,7 @@ struct OutboxTests {
         state.deliverNext()  // PATCH
         let post = try #require(state.nextOperation())
         state.begin(post, owner: me, now: start)
-        state.finish(post, outcome: .retry("connection closed"), now: start, random: 0)
+        state.finish(post, outcome: .retry(.said("connection closed")), now: start, random: 0)
         // The server did store it:
         let stored = RemoteProgressEntry(id: "srv-1", type: "height", quantity: 181, loggedAt: start)
         state.mergeServerHistory([stored], of: .height, complete: true, now: start)

@@ -47,7 +47,7 @@ struct ProgressWindowTests {
         #expect((8...16).contains(sent))
         #expect(report.pending == 16 - (sent - 1))
         #expect(await account.engine.progressPostsInFlight == 4)
-        #expect(report.lastError?.contains("HTTP 429") == true)
+        #expect(report.lastProblem?.description.contains("HTTP 429") == true)
     }
 
     @Test func postsAreClaimedAndAcknowledgedFourWindowsPerCacheWrite() async throws {

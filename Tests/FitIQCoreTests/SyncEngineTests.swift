@@ -416,7 +416,7 @@ struct SyncEngineTests {
         #expect(await harness.backend.requests(.updateMetadata).count == 1)
         let gets = await harness.backend.requests(.fetchProfile).count
         #expect(gets == 1)
-        #expect(report.lastError?.contains("could not be reached") == true)
+        #expect(report.lastProblem?.description.contains("could not be reached") == true)
     }
 
     @Test func manyHeightEntriesGoInBatchesOfFewCacheWrites() async throws {
@@ -446,7 +446,7 @@ struct SyncEngineTests {
         try await account.engine.drain()
         let state = try await account.cached()
         #expect(state.outbox.progress.count == 1)
-        #expect(state.outbox.progress.first?.delivery.lastError?.contains("busy") == true)
+        #expect(state.outbox.progress.first?.delivery.lastProblem?.description.contains("busy") == true)
         #expect(state.history.filter { $0.source == .manual && $0.isSynced }.count == 2)
     }
 }

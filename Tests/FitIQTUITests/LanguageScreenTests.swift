@@ -88,9 +88,28 @@ struct LanguageScreenTests {
         // Then the next frame is French, the message of the save included
         let text = screen(state).lines.joined(separator: "\n")
         #expect(text.contains("Physique") && text.contains("Langue"), "\(text)")
-        #expect(state.message?.text == "Profile saved.", "said while English was in force")
+        #expect(state.message?.text == "Profil enregistré.", "said in the language just saved")
         _ = update(&state, .nothingToSave(.metadata))
         #expect(state.message?.text == "Rien à enregistrer.")
+    }
+
+    /// A try that failed while the screen spoke English is explained in the language of the moment.
+    @Test func whyTheLastTryFailedIsSaidInTheLanguageOfNow() throws {
+        // Given a height that did not go out, its reason recorded while English was in force
+        var account = fixtureAccount()
+        account.record(.height, 181, measuredAt: fixedNow, source: .manual)
+        let patch = SyncOperation.updatePhysical(PhysicalPatch(heightCm: 181), revision: 1)
+        account.begin(patch, owner: UUID(), now: fixedNow)
+        account.finish(
+            patch, outcome: .retry(.remote(.unreachable(message: "connection refused"))), now: fixedNow, random: 0)
+        // When the sync details are shown in German
+        var state = Self.speaking("de", profileState(width: 200, height: 40))
+        show(account, in: &state)
+        press([.character("h")], &state)
+        // Then the reason is German, the system's own words kept
+        let text = screen(state).lines.joined(separator: "\n")
+        #expect(text.contains("Der Server war nicht erreichbar: connection refused"), "\(text)")
+        #expect(!text.contains("could not be reached"), "\(text)")
     }
 
     @Test(arguments: languages, LayoutTests.Screen.allCases)

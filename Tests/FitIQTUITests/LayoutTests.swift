@@ -144,11 +144,11 @@ struct LayoutTests {
             }
             let before = screen(state)
             let form = state.profile
-            update(&state, .input(.resize(width: 40, height: 12)))
+            _ = update(&state, .input(.resize(width: 40, height: 12)))
             _ = screen(state)
-            update(&state, .input(.resize(width: 60, height: 20)))
+            _ = update(&state, .input(.resize(width: 60, height: 20)))
             _ = screen(state)
-            update(&state, .input(.resize(width: 120, height: 40)))
+            _ = update(&state, .input(.resize(width: 120, height: 40)))
             #expect(screen(state) == before, "\(kind) changed after resizing")
             #expect(state.profile == form)
         }

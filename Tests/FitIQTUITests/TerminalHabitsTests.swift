@@ -21,7 +21,7 @@ struct TerminalHabitsTests {
     @Test func controlCharactersInAPasteAreDroppedAndTheLimitHolds() {
         var state = profileState()
         press([.enter, .control("u")], &state)
-        update(&state, .input(.paste("Ana\u{1B}[2J " + String(repeating: "n", count: 120))))
+        _ = update(&state, .input(.paste("Ana\u{1B}[2J " + String(repeating: "n", count: 120))))
         let name = state.profile.editing?.editor.text ?? ""
         #expect(name.count == 100)
         #expect(name.hasPrefix("Ana[2J "))
@@ -77,13 +77,13 @@ struct TerminalHabitsTests {
         var state = profileState(bio: "Trail runner")
         press([.tab], &state)
         #expect(press([.character("e")], &state) == [.editExternally(.bio, text: "Trail runner")])
-        update(&state, .externalEdit(.bio, .edited("Trail runner.\nLoves hills.")))
+        _ = update(&state, .externalEdit(.bio, .edited("Trail runner.\nLoves hills.")))
         #expect(state.profile.drafts[.bio] == "Trail runner. Loves hills.")
         #expect(state.profile.editing == nil)
         #expect(state.message?.text == "From your editor: line breaks and tabs became spaces.")
 
         // Too long: the text stays in the field with the rule, nothing is lost.
-        update(&state, .externalEdit(.bio, .edited(String(repeating: "b", count: 501))))
+        _ = update(&state, .externalEdit(.bio, .edited(String(repeating: "b", count: 501))))
         #expect(state.profile.editing?.editor.text.count == 501)
         #expect(state.profile.errors[.bio] == "Bio must be at most 500 characters (it has 501).")
     }
@@ -92,7 +92,7 @@ struct TerminalHabitsTests {
         var state = profileState(bio: "Trail runner")
         press([.tab], &state)
         let before = state.profile
-        update(&state, .externalEdit(.bio, .failed("No editor is set: set $VISUAL or $EDITOR.")))
+        _ = update(&state, .externalEdit(.bio, .failed("No editor is set: set $VISUAL or $EDITOR.")))
         #expect(state.profile == before)
         #expect(state.message?.isError == true)
         #expect(state.message?.text.contains("$EDITOR") == true)

@@ -1,7 +1,7 @@
 import FitIQLocalization
 
 /// A failed call to the backend, in the classes the sync rules act on.
-public enum RemoteError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum RemoteError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// The server could not be reached or did not answer in time.
     case unreachable(message: String)
     /// The server answered 429 or 5xx: try again later.

@@ -123,9 +123,9 @@ extension AccountRecord {
         func settle(_ delivery: inout Delivery) {
             delivery.claim = nil
             switch outcome {
-            case .retry(let message):
+            case .retry(let problem):
                 delivery.attempts += 1
-                delivery.lastError = message
+                delivery.lastProblem = problem
                 delivery.notBefore = now.addingTimeInterval(
                     Outbox.backoff(afterAttempts: delivery.attempts, random: random))
             case .rejected(let message):

@@ -54,7 +54,18 @@ public struct Delivery: Sendable, Codable, Equatable {
     /// No attempt before this instant (backoff).
     public var notBefore: Date?
     /// The last retryable failure, for the status display.
-    public var lastError: String?
+    public var lastProblem: SyncProblem? {
+        get { problem ?? lastError.map(SyncProblem.said) }
+        set {
+            problem = newValue
+            lastError = newValue?.english
+        }
+    }
+    /// ``lastProblem`` kept as data (worded when shown, in the language then in force).
+    private var problem: SyncProblem?
+    /// ``lastProblem`` in English: all a cache written before reasons were kept as data holds, and
+    /// what an older fitiq-tui reads from a newer cache.
+    private var lastError: String?
     /// The server's message when it refused the change; a rejected entry is parked until retried.
     public var rejection: String?
     /// A sender working on the entry right now (any process); other senders leave it alone until `until`.
@@ -75,7 +86,7 @@ public struct Delivery: Sendable, Codable, Equatable {
     mutating func reset() {
         attempts = 0
         notBefore = nil
-        lastError = nil
+        lastProblem = nil
         rejection = nil
     }
 }

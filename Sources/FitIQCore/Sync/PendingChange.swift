@@ -17,8 +17,8 @@ public struct PendingChange: Sendable, Equatable {
     public var summary: String { subject.summary }
     /// The server's message when it refused the change.
     public var rejection: String?
-    /// The last retryable failure, if any.
-    public var lastError: String?
+    /// The last retryable failure, if any (worded when read).
+    public var lastProblem: SyncProblem?
     /// How many user-visible changes the entry carries.
     public var changeCount: Int
     /// What keeps it from going out at the next sync, when something does (a rejection aside).
@@ -61,6 +61,15 @@ public struct PendingChange: Sendable, Equatable {
         case backoff(until: Date)
         /// A running process is sending it now (pid when known); it lets go when it is done or exits.
         case sending(pid: Int32?)
+    }
+}
+
+extension PendingChange {
+    /// What is said beside a pending change, in the current language: why its last try failed, and
+    /// what holds it back.
+    public func notes(now: Date) -> [String] {
+        let lastTry = lastProblem.map { tr("last try: {error}", ["error": TextSanitizer.sanitize($0.description)]) }
+        return [lastTry, hold?.advice(now: now)].compactMap { $0 }
     }
 }
 

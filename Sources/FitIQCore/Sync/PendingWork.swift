@@ -37,7 +37,7 @@ public struct PendingWork: Sendable {
                 PendingChange(
                     item: .metadata, subject: .profile(fields: change.keys.sorted().map(\.field)),
                     rejection: change.delivery.rejection,
-                    lastError: change.delivery.lastError, changeCount: 1,
+                    lastProblem: change.delivery.lastProblem, changeCount: 1,
                     hold: hold(change.delivery, conflicted: change.keys.isSubset(of: change.conflicts))))
         }
         if let change = outbox.physical {
@@ -49,7 +49,7 @@ public struct PendingWork: Sendable {
                     item: .physical,
                     subject: .physical(
                         heightCm: patch.heightCm, biologicalSex: patch.biologicalSex, units: units),
-                    rejection: change.delivery.rejection, lastError: change.delivery.lastError,
+                    rejection: change.delivery.rejection, lastProblem: change.delivery.lastProblem,
                     changeCount: change.changeIds.subtracting(covered).count,
                     hold: hold(change.delivery, conflicted: change.heightConflict && !change.includesBiologicalSex)))
         }
@@ -61,7 +61,7 @@ public struct PendingWork: Sendable {
             changes.append(
                 PendingChange(
                     item: .deletion(deletion.id), subject: subject,
-                    rejection: deletion.delivery.rejection, lastError: deletion.delivery.lastError,
+                    rejection: deletion.delivery.rejection, lastProblem: deletion.delivery.lastProblem,
                     // A correction (delete and post) is one change, counted with its post.
                     changeCount: corrections.contains(deletion.changeId) ? 0 : 1, hold: hold(deletion.delivery)))
         }
@@ -72,7 +72,7 @@ public struct PendingWork: Sendable {
             changes.append(
                 PendingChange(
                     item: .progress(post.id), subject: subject,
-                    rejection: post.delivery.rejection, lastError: post.delivery.lastError, changeCount: 1,
+                    rejection: post.delivery.rejection, lastProblem: post.delivery.lastProblem, changeCount: 1,
                     hold: hold(post.delivery)))
         }
         return changes

@@ -38,10 +38,7 @@ extension SyncEngine {
                     _ = try await session.authorized { token throws(RemoteError) in
                         try await self.profiles.fetchProfile(accessToken: token)
                     }
-                    return .retry(
-                        tr(
-                            "The server said \"{message}\" although the profile exists; will retry.",
-                            ["message": message]))
+                    return .retry(.profileExists(serverSaid: message))
                 } catch RemoteError.notFound {
                     let local = try await store.load()
                     try await createProfile(
@@ -74,7 +71,7 @@ extension SyncEngine {
 
     /// What a failed request means for its change.
     static func outcome(of error: RemoteError) -> SyncOutcome {
-        error.isRetryable ? .retry(error.description) : .rejected(error.message)
+        error.isRetryable ? .retry(.remote(error)) : .rejected(error.message)
     }
 
     /// `GET /users/me`, creating the profile first when the server has none.

@@ -119,7 +119,7 @@ public actor SyncEngine {
             // Checked right before a profile or height change goes out. Why the check did not reach the
             // server is kept: the change is then not sent unchecked (the server may come back between
             // the check and the send), it is tried again later.
-            var unchecked: String?
+            var unchecked: SyncProblem?
             if recheck,
                 case .send(let operation) = try await store.overview().state.nextAction(
                     for: owner, now: now, isVoid: isVoid),
@@ -179,7 +179,7 @@ public actor SyncEngine {
     /// - Parameter unchecked: why the conflict check before this send did not reach the server; a
     ///   profile or height change is then tried again later instead of being sent unchecked.
     /// - Returns: whether a profile or height change is to be tried again.
-    private func send(_ batch: [SyncOperation], unchecked: String?) async throws -> Bool {
+    private func send(_ batch: [SyncOperation], unchecked: SyncProblem?) async throws -> Bool {
         var outcomes = [SyncOutcome](repeating: .abandoned, count: batch.count)
         var toStart: [(index: Int, operation: SyncOperation)] = []
         for (index, operation) in batch.enumerated() {
@@ -289,7 +289,7 @@ public actor SyncEngine {
 
     /// ``checkForConflicts()``, saying why the server was not reached (`nil` when it was, or when
     /// nothing needed a check).
-    func conflictCheck() async throws -> String? {
+    func conflictCheck() async throws -> SyncProblem? {
         let state = try await store.overview().state
         let metadataBased = !(state.outbox.metadata?.bases.isEmpty ?? true)
         let heightBased = state.outbox.physical.map { $0.includesHeight && $0.hasHeightBase } ?? false
@@ -301,9 +301,9 @@ public actor SyncEngine {
         } catch let error as SessionError {
             throw error
         } catch let error as RemoteError {
-            return error.description
+            return .remote(error)
         } catch {
-            return String(describing: error)
+            return .said(String(describing: error))
         }
     }
 

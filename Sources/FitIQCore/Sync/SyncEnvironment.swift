@@ -45,18 +45,18 @@ public struct SyncReport: Sendable, Equatable {
     /// Changes the server refused.
     public var rejected: Int
     /// The last retryable failure, when something is still pending.
-    public var lastError: String?
+    public var lastProblem: SyncProblem?
 
-    public init(pending: Int, rejected: Int, lastError: String?) {
+    public init(pending: Int, rejected: Int, lastProblem: SyncProblem?) {
         self.pending = pending
         self.rejected = rejected
-        self.lastError = lastError
+        self.lastProblem = lastProblem
     }
 
     init(_ state: AccountRecord<some EntryList>) {
         pending = state.pending.count
         rejected = state.pending.rejectedCount
-        lastError = state.pending.changes().compactMap(\.lastError).last
+        lastProblem = state.pending.changes().compactMap(\.lastProblem).last
     }
 
     /// Whether everything was acknowledged.

@@ -46,7 +46,7 @@ public enum SyncOutcome: Sendable, Equatable {
     /// The server holds the progress entry under this id.
     case logged(serverId: String)
     /// A retryable failure; try again after a backoff.
-    case retry(String)
+    case retry(SyncProblem)
     /// The server refused the change with this message; park it.
     case rejected(String)
     /// The attempt was given up without an answer either way (for example, the session ended).
