@@ -228,15 +228,21 @@ struct Chart {
     /// there is room, and in the room left the weeks (Mondays) or months (years for long spans).
     private func drawDates(into buffer: inout CellBuffer, from start: Date, to end: Date, x: Int, y: Int, width: Int) {
         let dates = HistoryChart.dateLabels(from: start, to: end, timeZone: timeZone, width: width)
-        var taken: [Range<Int>] = []
-        // Each text where it does not touch one placed before.
-        func place(_ text: String, at column: Int) {
+        var taken: [(span: Range<Int>, gap: Int)] = []
+        // Each text where it keeps `gap` blank columns from every one placed before (the greater gap of
+        // the two): the legend keeps three, so that its last word never reads on into a month's name
+        // ("tendance août").
+        func place(_ text: String, at column: Int, gap: Int = 1) {
             let span = column..<(column + DisplayWidth.of(text))
             guard column >= 0, span.upperBound <= width,
-                !taken.contains(where: { $0.lowerBound - 1 < span.upperBound && span.lowerBound < $0.upperBound + 1 })
+                !taken.contains(where: { other in
+                    let apart = max(gap, other.gap)
+                    return other.span.lowerBound - apart < span.upperBound
+                        && span.lowerBound < other.span.upperBound + apart
+                })
             else { return }
             buffer.put(text, x: x + column, y: y, style: Styles.muted)
-            taken.append(span)
+            taken.append((span, gap))
         }
         if let first = dates.first { place(first, at: 0) }
         if dates.count > 1, let last = dates.last { place(last, at: width - DisplayWidth.of(last)) }
@@ -246,7 +252,7 @@ struct Chart {
             case .block: "· " + tr("readings") + "  ▀ " + tr("trend")
             case .ascii: ". " + tr("readings") + "  * " + tr("trend")
             }
-        place(legend, at: (width - legend.count) / 2)
+        place(legend, at: (width - DisplayWidth.of(legend)) / 2, gap: 3)
         let seconds = end.timeIntervalSince(start)
         for mark in Self.axisMarks(from: start, to: end, timeZone: timeZone) where seconds > 0 {
             place(mark.label, at: Int((mark.at.timeIntervalSince(start) / seconds * Double(width - 1)).rounded()))

@@ -112,6 +112,38 @@ struct LanguageScreenTests {
         #expect(!text.contains("could not be reached"), "\(text)")
     }
 
+    /// The chart's legend keeps three blank columns from the dates beside it in every language, so
+    /// that its last word never reads on into a month's name ("tendance août").
+    @Test(arguments: ["en"] + languages)
+    func theChartsLegendStandsApartFromTheMonths(code: String) {
+        let localizer = Catalogs.embedded.localizer(Language(code: code))
+        // A reading a month for two years: a month's name at each 1st.
+        let entries = (0..<24).map { month in
+            ProgressEntry(
+                serverId: "m\(month)", quantity: 170 + Double(month % 3),
+                loggedAt: fixedNow.addingTimeInterval(-Double(month) * 30.5 * 86_400), source: .server)
+        }
+        for width in 90...120 {
+            var buffer = CellBuffer(width: width, height: 8)
+            let legend = Localizer.$current.withValue(localizer) {
+                HistoryChart.render(
+                    entries, metric: .height, unitSystem: .metric, timeZone: .utc, graphics: .ascii, into: &buffer,
+                    x: 0, y: 0, width: width, height: 8, style: .plain)
+                return ". " + tr("readings") + "  * " + tr("trend")
+            }
+            guard let dates = buffer.lines.first(where: { $0.contains(legend) }), let at = dates.range(of: legend)
+            else {
+                Issue.record("\(code) \(width): no legend in \(buffer)")
+                continue
+            }
+            let before = dates[..<at.lowerBound].suffix(3)
+            let after = dates[at.upperBound...].prefix(3)
+            #expect(
+                before.count == 3 && before.allSatisfy { $0 == " " } && after.allSatisfy { $0 == " " },
+                "\(code) \(width): \(dates)")
+        }
+    }
+
     @Test(arguments: languages, LayoutTests.Screen.allCases)
     func everyScreenFitsFortyByTwelveInEveryLanguage(code: String, kind: LayoutTests.Screen) {
         for size in LayoutTests.sizes {
