@@ -62,7 +62,7 @@ public final class HTTPTransport: Sendable {
     ) async throws(RemoteError) -> Answer {
         var components = URLComponents(url: server.url.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         if !query.isEmpty { components?.queryItems = query }
-        guard let url = components?.url else { throw .invalidResponse(message: "bad request path \(path)") }
+        guard let url = components?.url else { throw .invalidResponse(message: .verbatim("bad request path \(path)")) }
         // A header line must not break: a stored value that would is never sent (nor quoted).
         guard Self.canSend(apiKey) else { throw .rejected(status: 0, message: "the API key cannot be sent") }
         if let bearer, !Self.canSend(bearer) {
@@ -148,41 +148,41 @@ public final class HTTPTransport: Sendable {
         switch failure {
         case .tooLarge:
             return .invalidResponse(
-                message: tr("the answer is larger than {size} KiB", ["size": String(Self.maximumBodyBytes / 1024)]))
+                message: Phrase("the answer is larger than {size} KiB", ["size": String(Self.maximumBodyBytes / 1024)]))
         case .cancelled:
-            return .unreachable(message: tr("cancelled"))
+            return .unreachable(message: Phrase("cancelled"))
         case .transfer(let code, let systemError, let text, let connectStatus):
             if let proxy, connectStatus >= 300 {
                 return .unreachable(
                     message: connectStatus == 407
-                        ? tr("the proxy {proxy} asks for a user name and password (HTTP 407)", ["proxy": proxy])
-                        : tr(
+                        ? Phrase("the proxy {proxy} asks for a user name and password (HTTP 407)", ["proxy": proxy])
+                        : Phrase(
                             "the proxy {proxy} refused to reach the server (HTTP {status})",
                             ["proxy": proxy, "status": String(connectStatus)]))
             }
             switch code {
             case Int(CURLE_COULDNT_RESOLVE_PROXY.rawValue):
                 return .unreachable(
-                    message: proxy.map { tr("the proxy {proxy} cannot be found", ["proxy": $0]) }
-                        ?? tr("the proxy set in the environment cannot be found"))
+                    message: proxy.map { Phrase("the proxy {proxy} cannot be found", ["proxy": $0]) }
+                        ?? Phrase("the proxy set in the environment cannot be found"))
             case Int(CURLE_COULDNT_CONNECT.rawValue) where proxy != nil:
                 return .unreachable(
-                    message: tr(
+                    message: Phrase(
                         "the proxy {proxy} cannot be reached ({reason})", ["proxy": proxy ?? "", "reason": text]))
             case Int(CURLE_COULDNT_CONNECT.rawValue) where systemError == Int(ECONNREFUSED):
-                return .unreachable(message: tr("connection refused (is the server running?)"))
+                return .unreachable(message: Phrase("connection refused (is the server running?)"))
             case Int(CURLE_OPERATION_TIMEDOUT.rawValue):
-                return .unreachable(message: tr("no answer in time ({reason})", ["reason": text]))
+                return .unreachable(message: Phrase("no answer in time ({reason})", ["reason": text]))
             case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue), Int(CURLE_SSL_CONNECT_ERROR.rawValue),
                 Int(CURLE_SSL_CERTPROBLEM.rawValue), Int(CURLE_SSL_CIPHER.rawValue),
                 Int(CURLE_SSL_CACERT_BADFILE.rawValue):
                 // TLS failures stay visible as such: never retried into a silent success.
-                return .unreachable(message: tr("TLS verification failed: {reason}", ["reason": text]))
+                return .unreachable(message: Phrase("TLS verification failed: {reason}", ["reason": text]))
             default:
                 // Whatever else went wrong on the way through a proxy is said with its name.
                 return .unreachable(
-                    message: proxy.map { tr("through the proxy {proxy}: {reason}", ["proxy": $0, "reason": text]) }
-                        ?? text)
+                    message: proxy.map { Phrase("through the proxy {proxy}: {reason}", ["proxy": $0, "reason": text]) }
+                        ?? .verbatim(text))
             }
         }
     }
@@ -193,7 +193,7 @@ public final class HTTPTransport: Sendable {
             return try reader(answer.body)
         } catch {
             throw .invalidResponse(
-                message: tr(
+                message: Phrase(
                     "HTTP {status} answer could not be read: {reason}",
                     ["status": String(answer.status), "reason": error.reason]))
         }

@@ -24,18 +24,38 @@ public func trn(
 }
 
 /// A message kept to be said later in the language then in force (the help of a key, the title of a
-/// box): `Phrase("next field").text`.
-public struct Phrase: Sendable, Hashable {
-    /// The English text, the catalog's key.
+/// box, why a request failed): `Phrase("next field").text`. Its placeholders' values are kept with it;
+/// they are never translated (a proxy's name, a system's own words).
+public struct Phrase: Sendable, Hashable, Codable {
+    /// The English text, the catalog's key (the text itself for ``verbatim(_:)``).
     public let id: String
+    /// What fills its placeholders.
+    public let values: [String: String]
+    /// Words of another system (a library's error text), shown as they are and never looked up.
+    public let isVerbatim: Bool
 
-    public init(_ id: StaticString) { self.id = id.description }
+    public init(_ id: StaticString, _ values: [String: String] = [:]) {
+        self.id = id.description
+        self.values = values
+        isVerbatim = false
+    }
+
+    /// `text`, as it is in every language.
+    public static func verbatim(_ text: String) -> Phrase { Phrase(verbatim: text) }
+
+    private init(verbatim text: String) {
+        id = text
+        values = [:]
+        isVerbatim = true
+    }
 
     /// The message in the current language.
-    public var text: String { Localizer.current.text(id) }
+    public var text: String { isVerbatim ? id : fill(Localizer.current.text(id), values) }
 
-    /// The message in the current language, its placeholders filled in.
-    public func text(_ values: [String: String]) -> String { fill(text, values) }
+    /// The message in the current language, its placeholders filled in (`values` before those kept).
+    public func text(_ values: [String: String]) -> String {
+        isVerbatim ? id : fill(Localizer.current.text(id), values.merging(self.values) { given, _ in given })
+    }
 }
 
 /// `template` with each `{name}` replaced by its value (`{{` and `}}` are braces); a placeholder

@@ -270,7 +270,7 @@ struct Chart {
             var monday = SummaryPeriod.week.start(of: first).adding(days: 7)
             while monday <= last {
                 marks.append(
-                    (monday.instant(atHour: 0, in: timeZone), "\(monthAbbreviation(monday.month)) \(monday.day)"))
+                    (monday.instant(atHour: 0, in: timeZone), HistoryChart.monthDay(monday)))
                 monday = monday.adding(days: 7)
             }
         } else if days <= 3 * 366 {

@@ -44,16 +44,32 @@ extension HistoryChart {
             buffer.put(emptyMessage(metric), x: x, y: y, style: style, limit: width)
             return
         }
-        let heights = shown.map { metric.format($0.quantity, unitSystem: unitSystem) }
-        let heightWidth = heights.map(DisplayWidth.of).max() ?? 0
-        for (row, (entry, text)) in zip(shown, heights).enumerated() {
-            let date = CalendarDate(containing: entry.loggedAt, in: timeZone)
-            let padding = String(repeating: " ", count: heightWidth - DisplayWidth.of(text))
-            var line = "\(date)  \(padding)\(text)  \(entry.source.shown)"
-            if !entry.isSynced { line += "  \(pendingMarker)" }
+        for (row, line) in rows(shown, metric: metric, unitSystem: unitSystem, timeZone: timeZone).enumerated() {
             let chosen = selected == first + row
             buffer.put(
                 chosen ? "›" + line : line, x: x, y: y + row, style: chosen ? CellStyle(.reverse) : style, limit: width)
+        }
+    }
+
+    /// The columns the list needs to show `entries` whole (the choice mark included), in the current
+    /// language: "manuell  (ausstehend)" is wider than "manual  (pending)".
+    public static func listWidth(
+        _ entries: some Collection<ProgressEntry>, metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone
+    ) -> Int {
+        1 + (rows(entries, metric: metric, unitSystem: unitSystem, timeZone: timeZone).map(DisplayWidth.of).max() ?? 0)
+    }
+
+    /// One line per entry: the date, the value (right-aligned), its source and the pending marker.
+    private static func rows(
+        _ entries: some Collection<ProgressEntry>, metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone
+    ) -> [String] {
+        let values = entries.map { metric.format($0.quantity, unitSystem: unitSystem) }
+        let valueWidth = values.map(DisplayWidth.of).max() ?? 0
+        return zip(entries, values).map { entry, text in
+            let date = CalendarDate(containing: entry.loggedAt, in: timeZone)
+            let padding = String(repeating: " ", count: valueWidth - DisplayWidth.of(text))
+            let line = "\(date)  \(padding)\(text)  \(entry.source.shown)"
+            return entry.isSynced ? line : line + "  \(pendingMarker)"
         }
     }
 }

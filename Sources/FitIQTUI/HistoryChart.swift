@@ -65,9 +65,14 @@ public enum HistoryChart {
         return []
     }
 
-    /// `Jan 2024`, in English whatever the locale (like the rest of the interface).
+    /// `Jan 2024`, in the language's order.
     static func monthYear(_ date: CalendarDate) -> String {
-        "\(monthAbbreviation(date.month)) \(date.year)"
+        trc("axis date", "{month} {year}", ["month": monthAbbreviation(date.month), "year": String(date.year)])
+    }
+
+    /// `Nov 23` (German `23. Nov`), in the language's order.
+    static func monthDay(_ date: CalendarDate) -> String {
+        trc("axis date", "{month} {day}", ["month": monthAbbreviation(date.month), "day": String(date.day)])
     }
 
     /// One line for rectangles too small for a chart: the latest value and the extent of the history.

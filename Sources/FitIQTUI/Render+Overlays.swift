@@ -103,7 +103,7 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
     case .goalPrompt(let metric, let value, let error):
         // Short lines: at 40×12 the field and the rule still show.
         return drawPrompt(
-            tr("{measurement} goal", ["measurement": metric.field.label]),
+            titleCased(tr("{measurement} goal", ["measurement": metric.field.labelInSentence])),
             lines: [tr("Target (and a date, YYYY-MM-DD):")], field: value,
             after: [tr("Enter set · empty clears · Esc"), tr("Kept on this machine only.")], error: error, state: state,
             into: &buffer)

@@ -306,14 +306,17 @@ private func renderHistory(_ state: AppState, x: Int, y: Int, width: Int, height
     let focused = state.historySelection != nil
     let metric = state.historyMetric
     let history = state.account?.history(of: metric) ?? .empty
-    let title = tr("{measurement} history", ["measurement": metric.field.label])
+    let title = titleCased(tr("{measurement} history", ["measurement": metric.field.labelInSentence]))
     let inner = drawBox(
         focused ? title + " " + tr("(↑↓ choose, d remove, e correct)") : title, x: x, y: y, width: width,
         height: height, focused: focused, into: &buffer)
     let entries = history.entries
     let units = ProfileValues(state).unitSystem
     let withChart = inner.height >= 6 && inner.width >= 60 && !entries.isEmpty
-    let listWidth = withChart ? min(40, inner.width / 2) : inner.width - 1
+    // The list as wide as its rows in view need (40 columns in English), at most half the box.
+    let inView = entries.prefix(max(inner.height, (state.historySelection ?? 0) + 1))
+    let needed = HistoryChart.listWidth(inView, metric: metric, unitSystem: units, timeZone: state.timeZone)
+    let listWidth = withChart ? min(max(40, needed), inner.width / 2) : inner.width - 1
     if withChart {
         HistoryChart.render(
             history.chart, metric: metric, unitSystem: units, timeZone: state.timeZone, graphics: state.graphics,

@@ -146,6 +146,13 @@ func keyHints(_ state: AppState) -> [String] {
     }
 }
 
+/// `title` with its first letter a capital: a title built around a name as it is written in a sentence
+/// ("Historial de estatura", and in English "Height history").
+func titleCased(_ title: String) -> String {
+    guard let first = title.first else { return title }
+    return first.uppercased() + title.dropFirst()
+}
+
 /// Draws a box with a title; returns the inner rectangle.
 @discardableResult
 func drawBox(

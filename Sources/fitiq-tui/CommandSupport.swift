@@ -81,7 +81,7 @@ func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
         group.addTask {
             try await Task.sleep(for: .seconds(seconds))
             throw RemoteError.unreachable(
-                message: tr("no answer within {seconds} s", ["seconds": String(Int(seconds))]))
+                message: Phrase("no answer within {seconds} s", ["seconds": String(Int(seconds))]))
         }
         defer { group.cancelAll() }
         guard let first = try await group.next() else { throw CancellationError() }

@@ -129,7 +129,7 @@ struct DistCheckTests {
             for (variables, expected) in [
                 (["FITIQ_LANG": "de"], "Fehler: Du bist nicht angemeldet."),
                 (["LANG": "fr_FR.UTF-8"], "Erreur : Tu n'es pas connecté."),
-                (["LANG": "pt_BR.UTF-8"], "Erro: Você não entrou."),
+                (["LANG": "pt_BR.UTF-8"], "Erro: Você não está conectado."),
             ] {
                 let said = try await Self.run(
                     [unpacked.program.path, "status"], in: unpacked.elsewhere,

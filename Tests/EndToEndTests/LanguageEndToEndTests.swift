@@ -26,9 +26,9 @@ struct LanguageEndToEndTests {
             let profile = TmuxSession.rows(
                 of: try await tui.waitUntil("the demo's profile in German") {
                     Self.profileScreen(
-                        $0, ["● synchronisiert", "┌─ Profil ─", "┌─ Körper ─", "Einheiten", "metrisch", "Gewicht"],
+                        $0, ["● synchronisiert", "┌─ Profil ─", "┌─ Körper ─", "Maßsystem", "metrisch", "Gewicht"],
                         help: "? Hilfe")
-                        && $0.contains { $0.contains("Enter bearbeiten") }
+                        && $0.contains { $0.contains("Enter ändern") }
                 })
             // Numbers take the decimal comma; nothing is left in English.
             #expect(profile.contains { $0.contains("Größe") && $0.contains(",0 cm") }, "\(profile)")
@@ -49,7 +49,7 @@ struct LanguageEndToEndTests {
 
             try await tui.send("Escape")
             try await tui.waitUntil("the profile again") {
-                Self.profileScreen($0, ["Enter bearbeiten"], help: "? Hilfe")
+                Self.profileScreen($0, ["Enter ändern"], help: "? Hilfe")
             }
             try await tui.send("?")
             try await tui.waitUntil("the help in German") { rows in

@@ -93,7 +93,7 @@ struct ScreenshotTests {
             let tui = try e2e.openTUI(
                 arguments: ["demo"], extraEnvironment: ["FITIQ_LANG": "de", "FITIQ_GRAPHICS": "braille"])
             defer { tui.kill() }
-            try await tui.waitFor(all: ["Alex Demo", "● synchronisiert", "┌─ Verlauf", "Enter bearbeiten", "? Hilfe"])
+            try await tui.waitFor(all: ["Alex Demo", "● synchronisiert", "┌─ Verlauf", "Enter ändern", "? Hilfe"])
             try await shot(tui, "profile-de")
         }
     }

@@ -185,9 +185,9 @@ struct LanguageCLITests {
 
                 #expect(run.status == 0, "\(run)")
                 #expect(run.stdout.contains("Du bist als "), "German from the profile: \(run)")
-                #expect(run.stdout.contains("Sprache wird fr, sobald du speicherst."), "\(run)")
+                #expect(run.stdout.contains("Sprache: fr, sobald du speicherst."), "\(run)")
                 #expect(run.stdout.contains("Tu es connecté en tant que "), "French once saved: \(run)")
-                #expect(run.stdout.contains("Poids vaudra 72,4 kg une fois enregistré."), "\(run)")
+                #expect(run.stdout.contains("Poids : 72,4 kg quand tu enregistreras."), "\(run)")
                 #expect(run.stdout.contains("fitiq> "), "the prompt is a command word")
             }
         }
@@ -230,7 +230,7 @@ struct LanguageCLITests {
 
                 let refused = try await runner.run(["goal", "set", "weight", "1000"])
                 #expect(refused.status == 64, "\(refused)")
-                #expect(refused.stderr.contains("Peso debe estar entre 2 y 635 kg"), "\(refused)")
+                #expect(refused.stderr.contains("Peso debe estar entre 2 y 635\u{A0}kg"), "\(refused)")
                 let shown = try await runner.run(["profile", "show"])
                 #expect(shown.stdout.contains("Nombre"), "\(shown)")
                 let json = try await runner.jsonObject(["status", "--json"])

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 import Foundation
 
 /// Values used across the cache tests.
@@ -51,7 +52,8 @@ enum CacheFixtures {
         state.applyHealthBiologicalSex(.value(.male), recordedAt: measured)
         state.outbox.metadata?.delivery.attempts = 3
         state.outbox.metadata?.delivery.notBefore = now.addingTimeInterval(12.345_678)
-        state.outbox.metadata?.delivery.lastProblem = .remote(.unavailable(status: 503, message: "busy"))
+        state.outbox.metadata?.delivery.lastProblem = .remote(
+            .unreachable(message: Phrase("no answer in time ({reason})", ["reason": "5 s"])))
         state.outbox.physical?.delivery.rejection = "height_cm: must be at most 300"
         state.outbox.metadata?.conflicts = [.name]
         state.outbox.physical?.heightConflict = true

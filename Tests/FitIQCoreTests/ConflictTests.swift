@@ -205,7 +205,8 @@ struct ConflictTests {
         await harness.backend.setProfile(serverWith(bio: "From the phone"))
         await harness.backend.clearRequests()
         // `syncNow`'s check and the drain's first check miss the server; the send would reach it.
-        await harness.backend.inject(.fail(.unreachable(message: "connection refused")), into: .fetchProfile, times: 2)
+        await harness.backend.inject(
+            .fail(.unreachable(message: .verbatim("connection refused"))), into: .fetchProfile, times: 2)
 
         let report = try await account.syncNow()
 

@@ -36,7 +36,7 @@ struct LanguageScreenTests {
         let state = Self.speaking("de", profileState(width: 80, height: 24))
         let text = screen(state).lines.joined(separator: "\n")
         for expected in [
-            "Profil", "›Name", "Körper", "Größe", "Einheiten", "Geschlecht", "Enter bearbeiten", "? Hilfe",
+            "Profil", "›Name", "Körper", "Größe", "Maßsystem", "Geschlecht", "Enter ändern", "? Hilfe",
         ] {
             #expect(text.contains(expected), "\(expected)\n\(text)")
         }
@@ -100,16 +100,37 @@ struct LanguageScreenTests {
         account.record(.height, 181, measuredAt: fixedNow, source: .manual)
         let patch = SyncOperation.updatePhysical(PhysicalPatch(heightCm: 181), revision: 1)
         account.begin(patch, owner: UUID(), now: fixedNow)
-        account.finish(
-            patch, outcome: .retry(.remote(.unreachable(message: "connection refused"))), now: fixedNow, random: 0)
+        let refused = RemoteError.unreachable(message: Phrase("connection refused (is the server running?)"))
+        account.finish(patch, outcome: .retry(.remote(refused)), now: fixedNow, random: 0)
         // When the sync details are shown in German
         var state = Self.speaking("de", profileState(width: 200, height: 40))
         show(account, in: &state)
         press([.character("h")], &state)
-        // Then the reason is German, the system's own words kept
+        // Then the reason is German, down to the transport's own words
         let text = screen(state).lines.joined(separator: "\n")
-        #expect(text.contains("Der Server war nicht erreichbar: connection refused"), "\(text)")
-        #expect(!text.contains("could not be reached"), "\(text)")
+        #expect(
+            text.contains("Der Server war nicht erreichbar: Verbindung abgelehnt (läuft der Server?)"), "\(text)")
+        #expect(!text.contains("could not be reached") && !text.contains("refused"), "\(text)")
+    }
+
+    /// A no-break space, which the catalogs put in "z. B." and between a number and its unit, never
+    /// breaks a line: the words it joins move to the next line together.
+    @Test func aNoBreakSpaceHoldsItsWordsTogether() {
+        #expect(wrap("ist z. B. gut", width: 6) == ["ist z.", "B. gut"])
+        #expect(wrap("ist z.\u{A0}B. gut", width: 6) == ["ist", "z.\u{A0}B.", "gut"])
+    }
+
+    /// The history list is as wide as its rows: a pending entry's marker shows whole in every language
+    /// ("(ausstehend)" is wider than "(pending)").
+    @Test(arguments: languages)
+    func aPendingEntrysMarkerShowsWholeInTheHistoryList(code: String) {
+        var account = fixtureAccount()
+        account.record(.height, 181, measuredAt: fixedNow, source: .manual)
+        var state = Self.speaking(code, profileState(width: 120, height: 40))
+        show(account, in: &state)
+        let marker = Localizer.$current.withValue(state.localizer) { tr("(pending)") }
+        let lines = screen(state).lines
+        #expect(lines.contains { $0.contains(marker) }, "\(code): \(lines.joined(separator: "\n"))")
     }
 
     /// The chart's legend keeps three blank columns from the dates beside it in every language, so

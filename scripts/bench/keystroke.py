@@ -288,7 +288,7 @@ class Screen:
 
 PROGRESS_SERIES = ["Weight", "Body fat", "Height", "BMI"]
 PROGRESS_RANGES = ["4 weeks", "3 months", "1 year", "all"]
-PROGRESS_TITLE = re.compile(r"─ (" + "|".join(PROGRESS_SERIES) + r") · (" + "|".join(PROGRESS_RANGES) + r") \(")
+PROGRESS_TITLE = re.compile(r"─ (" + "|".join(PROGRESS_SERIES) + r") · (" + "|".join(PROGRESS_RANGES) + r") ─")
 RIGHT, LEFT, TAB = b"\x1bOC", b"\x1bOD", b"\t"  # the editor turns on application cursor keys (smkx)
 
 
@@ -303,10 +303,13 @@ def progress_read(rows, series, range_label):
     its title, no "Reading the history…", and its sentences for that range (or the one saying there is
     nothing to show). Whether a chart is drawn under them depends on the readings in the range (two or
     more), so the end of the frame is told by the output going quiet (see progress_keys)."""
-    if f"─ {series} · {range_label} (" not in rows[1] or any("Reading the history" in row for row in rows):
+    if f"─ {series} · {range_label} ─" not in rows[1] or any("Reading the history" in row for row in rows):
         return False
     span = progress_span(range_label)
-    return any(row.rstrip(" │").endswith(span) for row in rows[2:6])
+    sentences = [row.rstrip(" │") for row in rows[2:6]]
+    # A series too short for a rate says its trend alone ("Trend 20.0 %."), the same in every range.
+    return any(row.endswith(span) for row in sentences) or (
+        any(row.startswith("│ Trend ") for row in sentences) and not any(" over the " in row for row in sentences))
 
 
 def progress_keys(master, keys, settle=0.02, quiet=0.1, timeout=5.0):
