@@ -150,10 +150,11 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
     // The chart needs its rows of plot, a row of dates and a blank row above it; short of rows, the
     // sentences fold into a line (and the goal's into another), and the blank row goes.
     var gap = 1
-    if report.points.count > 1, inner.height - lines.count < chartRows + 2,
-        let compact = report.compactLine(units: units)
-    {
-        lines = [compact] + (goal.map { [$0.compactLine(units: units)] } ?? [])
+    let compact = report.compactLines(units: units)
+    if report.points.count > 1, inner.height - lines.count < chartRows + 2, let shortest = compact.last {
+        // The longest form that fits: "tendance 78,7 kg, −0,1 kg/sem." rather than a cut "−0,1 kg/".
+        let fitting = compact.first { DisplayWidth.of($0) <= inner.width - 2 } ?? shortest
+        lines = [fitting] + (goal.map { [$0.compactLine(units: units)] } ?? [])
         gap = 0
     }
     var row = inner.y

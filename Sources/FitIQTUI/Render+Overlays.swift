@@ -61,19 +61,12 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
         buffer.put(label, x: origin.x + 1, y: origin.y + origin.height - 1, style: Styles.label)
         return (column, origin.y + origin.height - 1)
     case .importPrompt(let path, let error):
-        let lines = [
-            tr("Path of your Apple Health export (export.zip or export.xml) or a .csv file; ~ allowed:"), "", "",
-            tr("Enter import   Esc cancel"),
-        ]
-        let origin = drawPanel(
-            tr("Import health data"), lines: lines + (error == nil ? [] : [""]), state: state, into: &buffer)
-        if let error {
-            buffer.put(error, x: origin.x + 1, y: origin.y + 4, style: Styles.error, limit: origin.width - 1)
-        }
-        buffer.put("›", x: origin.x + 1, y: origin.y + 2, style: Styles.accent)
-        let column = path.render(
-            into: &buffer, x: origin.x + 3, y: origin.y + 2, width: origin.width - 4, style: Styles.editing)
-        return (column, origin.y + 2)
+        // A path wants the panel's whole width; the question wraps above it (three lines at 40 columns).
+        return drawPrompt(
+            tr("Import health data"),
+            lines: [tr("Path of your Apple Health export (export.zip or export.xml) or a .csv file; ~ allowed:")],
+            field: path, fieldWidth: .max, after: [tr("Enter import   Esc cancel")], error: error, state: state,
+            into: &buffer)
     case .importing(let path, let fraction):
         let name = TextSanitizer.sanitize(String(path.text.split(separator: "/").last ?? ""))
         let barWidth = 40
@@ -114,11 +107,11 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
     return nil
 }
 
-/// A panel asking for one value: `lines`, a blank row, the field after `›`, a blank row, `after`, and
-/// the error in red below; returns where the cursor goes.
+/// A panel asking for one value: `lines`, a blank row, the field after `›` (at most `fieldWidth`
+/// columns wide), a blank row, `after`, and the error in red below; returns where the cursor goes.
 private func drawPrompt(
-    _ title: String, lines: [String], field: TextField, after: [String], error: String?, state: AppState,
-    into buffer: inout CellBuffer
+    _ title: String, lines: [String], field: TextField, fieldWidth: Int = 30, after: [String], error: String?,
+    state: AppState, into buffer: inout CellBuffer
 ) -> (x: Int, y: Int) {
     // Wrapped here as the panel would wrap them, so the field's row and the error's are known.
     let width = buffer.width - (buffer.width >= 60 ? 4 : 2) - 3
@@ -135,7 +128,8 @@ private func drawPrompt(
     }
     buffer.put("›", x: origin.x + 1, y: origin.y + fieldRow, style: Styles.accent)
     let column = field.render(
-        into: &buffer, x: origin.x + 3, y: origin.y + fieldRow, width: min(30, origin.width - 4), style: Styles.editing)
+        into: &buffer, x: origin.x + 3, y: origin.y + fieldRow, width: min(fieldWidth, origin.width - 4),
+        style: Styles.editing)
     return (column, origin.y + fieldRow)
 }
 
@@ -177,7 +171,10 @@ private func drawPanel(
     buffer.fill(x: x, y: y, width: width, height: height)
     let visible = height - 2
     let first = max(0, min(scroll, wrapped.count - visible))
-    let shownTitle = wrapped.count > visible ? "\(title) \(first + 1)–\(first + visible)/\(wrapped.count)" : title
+    // Which lines show, kept whole when a long title must give way ("Gesundheitsdaten imp… 1–8/13").
+    let lineCount = " \(first + 1)–\(first + visible)/\(wrapped.count)"
+    let shownTitle =
+        wrapped.count > visible ? fitted(title + lineCount, width: width - 6, keepingSuffix: lineCount) : title
     let inner = drawBox(shownTitle, x: x, y: y, width: width, height: height, focused: true, into: &buffer)
     for (index, line) in wrapped.dropFirst(first).enumerated() where index < inner.height {
         buffer.put(line, x: inner.x + 1, y: inner.y + index, limit: inner.width - 1)

@@ -203,7 +203,7 @@ func relativeDay(_ date: Date, now: Date, timeZone: LocalZone) -> String {
 }
 
 /// `text` cut to `width` columns with `…`, keeping `suffix` (a draft's ` *` must always show).
-private func fitted(_ text: String, width: Int, keepingSuffix suffix: String) -> String {
+func fitted(_ text: String, width: Int, keepingSuffix suffix: String = "") -> String {
     guard DisplayWidth.of(text) > width, width > DisplayWidth.of(suffix) + 1 else { return text }
     var body = String(text.dropLast(suffix.count))
     while !body.isEmpty && DisplayWidth.of(body) + 1 + DisplayWidth.of(suffix) > width { body.removeLast() }

@@ -71,7 +71,9 @@ func renderTitle(_ state: AppState, into buffer: inout CellBuffer) {
     // The program's name always shows; the sync state gets what is left after it, then the account.
     let right = syncSummary(state) + " "
     let rightWidth = min(DisplayWidth.of(right), max(0, buffer.width - DisplayWidth.of(" fitiq-tui") - 1))
-    buffer.put(left, x: 0, y: 0, style: Styles.titleBar, limit: max(0, buffer.width - rightWidth - 1))
+    let leftWidth = max(0, buffer.width - rightWidth - 1)
+    // A cut account ends in "…", so that it never reads as a whole address.
+    buffer.put(fitted(left, width: leftWidth), x: 0, y: 0, style: Styles.titleBar, limit: leftWidth)
     buffer.put(right, x: max(0, buffer.width - rightWidth), y: 0, style: Styles.titleBar, limit: rightWidth)
 }
 

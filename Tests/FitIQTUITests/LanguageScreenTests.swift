@@ -113,6 +113,54 @@ struct LanguageScreenTests {
         #expect(!text.contains("could not be reached") && !text.contains("refused"), "\(text)")
     }
 
+    /// At 40×12 the progress screen's sentences fold into one line; a language whose line is longer drops
+    /// the latest value, then the rate, and never shows a line cut in the middle of a unit.
+    @Test(arguments: languages)
+    func theFoldedProgressLineIsNeverCut(code: String) {
+        let state = Self.speaking(code, ProgressScreenTests.opened(graphics: .ascii, width: 40, height: 12))
+        let line = screen(state).lines[2].dropFirst(2).dropLast(2)
+        // What the trend's template says before its value ("tendance ", "[trend ").
+        let template = Localizer.$current.withValue(state.localizer) { tr("trend {value}", ["value": "\u{1}"]) }
+        let trend = template.prefix { $0 != "\u{1}" }
+        #expect(line.contains(trend), "\(code): \(line)")
+        let last = line.trimmingCharacters(in: .whitespaces).last
+        #expect(
+            last.map { $0.isNumber || $0.isLetter || $0 == "." || $0 == "%" || $0 == "]" } == true, "\(code): \(line)")
+    }
+
+    /// At 40×12 the import's question wraps onto three or four lines, and every line of it shows above
+    /// the path being typed.
+    @Test(arguments: ["en"] + languages)
+    func theImportQuestionShowsWholeAtFortyByTwelve(code: String) {
+        var state = Self.speaking(code, LayoutTests.Screen.importPrompt.state(width: 40, height: 12))
+        press(type("~/export.zip"), &state)
+        let text = screen(state).lines.joined(separator: "\n")
+        let question = Localizer.$current.withValue(state.localizer) {
+            tr("Path of your Apple Health export (export.zip or export.xml) or a .csv file; ~ allowed:")
+        }
+        for word in question.split(separator: " ").map({ $0.split(separator: "\u{A0}").last ?? $0 }) {
+            #expect(text.contains(word), "\(code): \(word) is missing\n\(text)")
+        }
+        #expect(text.contains("› ~/export.zip") || text.contains("›~/export.zip"), "\(text)")
+    }
+
+    /// A panel longer than the screen says which of its lines show in its title; a long German title
+    /// gives way to that count, not the reverse.
+    @Test func aLongPanelTitleKeepsItsLineCount() {
+        var state = Self.speaking("de", profileState(width: 40, height: 12))
+        state.overlay = .importResult((1...13).map { "line \($0)" })
+        let title = screen(state).lines.first { $0.contains("┌") && $0.contains("Gesundheitsdaten") } ?? ""
+        #expect(
+            title.range(of: #"Gesundheitsdaten [^ ]*… 1–\d+/\d+ ─"#, options: .regularExpression) != nil, "\(title)")
+    }
+
+    /// A French sync state leaves the account little room at 40 columns: cut, it ends in "…", so that it
+    /// never reads as a whole address.
+    @Test func aCutAccountInTheTitleBarEndsInAnEllipsis() {
+        let title = screen(Self.speaking("fr", profileState(width: 40, height: 12))).lines[0]
+        #expect(title.contains(" · jane@") && title.contains("…") && !title.contains("example.com"), "\(title)")
+    }
+
     /// A no-break space, which the catalogs put in "z. B." and between a number and its unit, never
     /// breaks a line: the words it joins move to the next line together.
     @Test func aNoBreakSpaceHoldsItsWordsTogether() {

@@ -90,15 +90,16 @@ extension ProgressReport {
     }
 
     /// The sentences in one short line, for a screen with few rows: `78.0 kg · trend 78.0 kg, −0.2 kg/wk`.
-    public func compactLine(units: UnitSystem) -> String? {
-        guard let latest, let trend else { return nil }
-        var line =
-            series.format(latest.quantity, unitSystem: units) + " · "
-            + tr("trend {value}", ["value": series.format(trend, unitSystem: units)])
-        if let weeklyRate {
-            line += ", " + series.rateText(weeklyRate, unitSystem: units, short: true)
-        }
-        return line
+    ///
+    /// - Returns: the line and shorter forms of it, longest first, for a screen to take the first that
+    ///   fits (the latest value goes first, then the rate): never a line cut in the middle of a unit.
+    public func compactLines(units: UnitSystem) -> [String] {
+        guard let latest, let trend else { return [] }
+        let latestText = series.format(latest.quantity, unitSystem: units) + " · "
+        let trendText = tr("trend {value}", ["value": series.format(trend, unitSystem: units)])
+        guard let weeklyRate else { return [latestText + trendText, trendText] }
+        let withRate = trendText + ", " + series.rateText(weeklyRate, unitSystem: units, short: true)
+        return [latestText + withRate, withRate, trendText]
     }
 }
 
