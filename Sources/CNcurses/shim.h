@@ -151,11 +151,14 @@ static inline void fitiq_drain_wake_pipe(int fd) {
 
 // Sleeps until `input` can be read, `wake` was written or `milliseconds` pass (-1: no limit).
 // Returns 1 when woken (input, a wake byte, or a signal that interrupted the wait), 0 on timeout.
+// 0: the time ran out; 1: input, a wake or a signal; 2: the terminal hung up (its other end closed:
+// an SSH connection dropped with no SIGHUP, as under nohup), whatever is left to read comes first.
 static inline int fitiq_wait_for_input(int input, int wake, int milliseconds) {
     struct pollfd fds[2] = {{input, POLLIN, 0}, {wake, POLLIN, 0}};
     int ready = poll(fds, wake >= 0 ? 2 : 1, milliseconds);
     if (ready < 0) return errno == EINTR ? 1 : 0;
     if (ready > 0 && wake >= 0 && (fds[1].revents & POLLIN)) fitiq_drain_wake_pipe(wake);
+    if (ready > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))) return 2;
     return ready > 0;
 }
 

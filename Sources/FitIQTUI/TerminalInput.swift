@@ -19,6 +19,9 @@ public enum TerminalInput: Hashable, Sendable {
     case paste(String)
     /// The terminal's contents may be gone (the program was stopped and continued): paint it whole.
     case repaint
+    /// The terminal is gone (its connection closed and no SIGHUP came, as under `nohup`): nothing can
+    /// be shown or typed any more.
+    case hangUp
 }
 
 /// A terminal that shows cell buffers and reports keys; used from one thread only.

@@ -22,6 +22,10 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
         return handlePaste(&state, text)
     case .input(.repaint):
         return [.repaint]
+    case .input(.hangUp):
+        // The editor ends as after q: what was saved stays on disk, and the sync under way finishes.
+        state.shouldQuit = true
+        return []
     case .input(.key(let key)):
         return handleKey(&state, key)
     case .accountChanged(let view):

@@ -187,9 +187,12 @@ public struct EndToEnd: Sendable {
     }
 
     /// Runs `fitiq-tui` with `arguments` in a fresh tmux server (100×30), as ``openTUI(server:)`` does.
+    /// With `ignoringHangUp`, the program starts with SIGHUP ignored, as under `nohup`: a terminal that
+    /// goes away then tells it only by its input's end.
     public func openTUI(
         arguments: [String], extraEnvironment: [String: String] = [:], tracingProcesses: Bool = false,
-        term: String = TmuxSession.term, ssh: SSHServer? = nil, size: (width: Int, height: Int) = (100, 30)
+        term: String = TmuxSession.term, ssh: SSHServer? = nil, size: (width: Int, height: Int) = (100, 30),
+        ignoringHangUp: Bool = false
     ) throws -> TmuxSession {
         // LANG (only locally) and TERM, unless `extraEnvironment` says otherwise. (Over SSH, `term`
         // is also the client's TERM, which sshd gives the terminal it makes.)
@@ -204,7 +207,7 @@ public struct EndToEnd: Sendable {
             env > \(shellQuote(terminalEnvironmentFile.path))
             stty -g > \(shellQuote(sttyBefore.path))
             stty -a > \(shellQuote(sttyAllBefore.path))
-            \(commandLine(arguments, environment: variables, prefix: tracer))
+            \(commandLine(arguments, environment: variables, prefix: tracer + (ignoringHangUp ? Self.ignoringHangUp : [])))
             status=$?
             stty -g > \(shellQuote(sttyAfter.path))
             stty -a > \(shellQuote(sttyAllAfter.path))
@@ -220,6 +223,10 @@ public struct EndToEnd: Sendable {
         session.remoteProcesses = ssh?.pid
         return session
     }
+
+    /// A command prefix that runs the rest with SIGHUP ignored (an ignored signal stays ignored across
+    /// `exec`).
+    static let ignoringHangUp = ["/bin/sh", "-c", "trap '' HUP; exec \"$@\"", "sh"]
 
     /// Starts a development server (``TestDevServer``) keeping its data in this run's database file.
     public func startServer() async throws -> TestDevServer {

@@ -256,6 +256,14 @@ public struct TmuxSession: Sendable {
         }
     }
 
+    /// Closes the terminal as a dropped connection does: the tmux server ends, sends SIGHUP to what runs
+    /// in it and closes its terminal. Returns the programs that ran in the pane, to watch them end.
+    public func hangUp() async throws -> [Int32] {
+        let started = ProcessTree.descendants(of: panePID) + [panePID]
+        _ = try await run(["kill-server"])
+        return started
+    }
+
     /// Stops the tmux server and everything it started, at once (`SIGKILL`): a test that wants a
     /// program's own way out asks for it before. Returns once they have ended, which takes no time
     /// worth the name: it runs in a `defer`, on a thread the other tests share.

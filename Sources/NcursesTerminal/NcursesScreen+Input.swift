@@ -11,7 +11,12 @@ extension NcursesScreen {
         // What ncurses has read ahead (its own buffer, which poll() does not see) or what has arrived.
         if let ready = readyInput() { return ready }
         guard isOpen else { return nil }
-        return wakePipe.wait(forInputOn: STDIN_FILENO, milliseconds: milliseconds) ? readyInput() : nil
+        switch wakePipe.wait(forInputOn: STDIN_FILENO, milliseconds: milliseconds) {
+        case .timedOut: return nil
+        case .woken: return readyInput()
+        // What came before the hang-up first; then the end (else the loop would wake at once, forever).
+        case .hungUp: return readyInput() ?? .hangUp
+        }
     }
 
     /// The next input without waiting for any: a signal's, a batch's rest, or what has arrived.

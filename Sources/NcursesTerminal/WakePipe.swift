@@ -28,10 +28,23 @@ final class WakePipe: Sendable {
         writeEnd.withLock { fitiq_wake($0) }
     }
 
-    /// Sleeps until `input` can be read, a wake comes (and is used up) or `milliseconds` pass;
-    /// `false` only when the time ran out. A signal that interrupts the sleep counts as a wake.
-    func wait(forInputOn input: Int32, milliseconds: Int) -> Bool {
-        fitiq_wait_for_input(input, readEnd, Int32(clamping: max(0, milliseconds))) != 0
+    /// How a wait ended.
+    enum Wake {
+        case timedOut
+        /// Input, a wake (used up) or a signal.
+        case woken
+        /// `input` hung up: its other end is closed (what was sent before may still be read).
+        case hungUp
+    }
+
+    /// Sleeps until `input` can be read, a wake comes (and is used up) or `milliseconds` pass. A
+    /// signal that interrupts the sleep counts as a wake.
+    func wait(forInputOn input: Int32, milliseconds: Int) -> Wake {
+        switch fitiq_wait_for_input(input, readEnd, Int32(clamping: max(0, milliseconds))) {
+        case 0: .timedOut
+        case 2: .hungUp
+        default: .woken
+        }
     }
 
     /// Closes both ends; later wakes do nothing.

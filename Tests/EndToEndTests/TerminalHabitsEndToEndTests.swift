@@ -33,6 +33,29 @@ struct TerminalHabitsEndToEndTests {
         }
     }
 
+    /// A connection that drops where no SIGHUP comes (the editor started under `nohup`) ends the editor
+    /// by its input's end. Before, it read nothing in a loop and kept a core busy until killed.
+    @Test func aTerminalThatGoesAwayWithoutSIGHUPEndsTheEditor() async throws {
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let tui = try e2e.openTUI(
+                arguments: [], extraEnvironment: ["FITIQ_SERVER": server.url], ignoringHangUp: true)
+            defer { tui.kill() }
+            try await waitForProfile(tui)
+            let editors = ProcessTree.descendants(of: tui.panePID).filter { ProcessTree.name(of: $0) == "fitiq-tui" }
+            #expect(editors.count == 1, "\(tui.processReport())")
+            // Once the pane is gone the editor is no longer under it, where `kill()` looks: ended here.
+            defer { ProcessTree.reap(editors, within: .zero) }
+
+            _ = try await tui.hangUp()
+
+            for editor in editors {
+                // A hang guard: the end comes at the editor's next wait, well under a second.
+                #expect(await ProcessTree.ended(editor, within: .seconds(60)), "fitiq-tui \(editor) still runs")
+            }
+        }
+    }
+
     @Test func ctrlZGivesTheShellBackAndFgRepaintsTheEditorWithItsDraft() async throws {
         try await withEndToEnd { e2e, server in
             #expect(try await e2e.register(on: server).status == 0)
