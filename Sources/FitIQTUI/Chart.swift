@@ -116,17 +116,18 @@ struct Chart {
             let row = down.isFinite ? Int(max(-1, min(Double(rows), down)).rounded()) : rows - 1
             return (min(columns - 1, max(0, column)), min(rows - 1, max(0, row)))
         }
-        var readings = Set<Int>()
-        var trend = Set<Int>()
+        // Which dots are set, one flag per dot of the plot (a few thousand): looked up eight times a cell.
+        var readings = [Bool](repeating: false, count: columns * rows)
+        var trend = [Bool](repeating: false, count: columns * rows)
         for point in points where point.entry.quantity.isFinite {
             let (column, row) = dot(point.entry.loggedAt, point.entry.quantity)
-            readings.insert(row * columns + column)
+            readings[row * columns + column] = true
         }
         var previous: (Int, Int)?
         for point in points where point.trend.isFinite {
             let current = dot(point.entry.loggedAt, point.trend)
             for (column, row) in Self.line(from: previous ?? current, to: current) {
-                trend.insert(row * columns + column)
+                trend[row * columns + column] = true
             }
             previous = current
         }
@@ -145,8 +146,8 @@ struct Chart {
                 for dy in 0..<dotsY {
                     for dx in 0..<dotsX {
                         let index = (cellRow * dotsY + dy) * columns + cellColumn * dotsX + dx
-                        if trend.contains(index) { trendBits |= Self.bit(dx, dy, graphics) }
-                        if readings.contains(index) { hasReading = true }
+                        if trend[index] { trendBits |= Self.bit(dx, dy, graphics) }
+                        if readings[index] { hasReading = true }
                     }
                 }
                 let glyph: String
