@@ -40,21 +40,27 @@ struct GoalCommand: AsyncParsableCommand {
                 let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                 let today = CalendarDate(containing: Date(), in: .system)
                 // A value the rules refuse is a usage error (exit 64) naming the rule.
-                let parsed = try Goal.parse(
-                    metric: metric.lowercased(), target: words.joined(separator: " "), by: by, unitSystem: units,
-                    today: today)
-                let goal = try await account.setGoal(parsed.metric, target: parsed.target, by: parsed.by)
-                let shown = parsed.metric.format(goal.target, unitSystem: units)
                 print(
-                    goal.by.map {
-                        tr(
-                            "Goal set: {target} by {day}. It is kept on this machine: the service has no goals.",
-                            ["target": shown, "day": $0.description])
-                    }
-                        ?? tr(
-                            "Goal set: {target}. It is kept on this machine: the service has no goals.",
-                            ["target": shown]))
+                    try await Self.setGoal(
+                        metric: metric.lowercased(), target: words.joined(separator: " "), by: by, on: account,
+                        units: units, today: today))
             }
+        }
+
+        /// Sets the goal as typed (`weight`, `75 kg`, a day or none) on `account`, and says so; plain
+        /// mode's `goal` sets it the same way. A value the rules refuse throws the rule (``ValidationError``).
+        static func setGoal(
+            metric: String, target: String, by day: String?, on account: Account, units: UnitSystem,
+            today: CalendarDate
+        ) async throws -> String {
+            let parsed = try Goal.parse(metric: metric, target: target, by: day, unitSystem: units, today: today)
+            let goal = try await account.setGoal(parsed.metric, target: parsed.target, by: parsed.by)
+            let shown = parsed.metric.format(goal.target, unitSystem: units)
+            return goal.by.map {
+                tr(
+                    "Goal set: {target} by {day}. It is kept on this machine: the service has no goals.",
+                    ["target": shown, "day": $0.description])
+            } ?? tr("Goal set: {target}. It is kept on this machine: the service has no goals.", ["target": shown])
         }
     }
 

@@ -101,15 +101,9 @@ extension PlainMode {
             }
             let date = words.count > 1 && words.last?.contains("-") == true ? words.last : nil
             let target = (date == nil ? words : words.dropLast()).joined(separator: " ")
-            let parsed = try Goal.parse(metric: name, target: target, by: date, unitSystem: units, today: today)
-            let goal = try await account.setGoal(parsed.metric, target: parsed.target, by: parsed.by)
-            let shown = parsed.metric.format(goal.target, unitSystem: units)
             say(
-                goal.by.map {
-                    tr(
-                        "Goal set: {target} by {day}. It is kept on this machine: the service has no goals.",
-                        ["target": shown, "day": $0.description])
-                } ?? tr("Goal set: {target}. It is kept on this machine: the service has no goals.", ["target": shown]))
+                try await GoalCommand.Set.setGoal(
+                    metric: name, target: target, by: date, on: account, units: units, today: today))
         } catch {
             say(tr("Not set: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
         }
