@@ -223,25 +223,35 @@ struct BadServerAnswerCLITests {
 
     @Test func eachBadAnswerShowsTheCachedProfileWithAReasonAndNoEscapeByte() async throws {
         try await withCLI { cli in
-            // The account and its profile come from the development server; then another server takes
-            // its port (the address the account is kept under) and answers badly.
-            let port = try await withDevServer { (server: TestDevServer) async throws -> Int in
-                cli.server = server.url
-                #expect(try await cli.register().status == 0)
-                return server.port
-            }
             let mode = Mutex("fine")
             let router = Router()
             router.get("/api/v1/users/me") { _, _ in try Self.answer(mode.withLock { $0 }) }
-            let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-            let application = Application(
-                router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
-                onServerRunning: { listening.yield($0.localAddress?.port ?? 0) },
-                logger: Logger(label: "bad-answers", factory: { _ in SwiftLogNoOpLogHandler() }))
-            let running = Task(executorPreference: OwnQueueExecutor()) { try await application.run() }
-            defer { running.cancel() }
-            var iterator = ports.makeAsyncIterator()
-            #expect(await iterator.next() == port)
+            // The account and its profile come from the development server; then another server takes
+            // its port (the address the account is kept under) and answers badly. The port is free for a
+            // moment in between, and a connection of a test running beside this one may take it as its
+            // own end: then a new account on a new port is tried, up to three times.
+            var running: Task<Void, Never>?
+            for _ in 1...3 where running == nil {
+                let port = try await withDevServer { (server: TestDevServer) async throws -> Int in
+                    cli.server = server.url
+                    #expect(try await cli.register().status == 0)
+                    return server.port
+                }
+                let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+                let application = Application(
+                    router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+                    onServerRunning: { listening.yield($0.localAddress?.port ?? 0) },
+                    logger: Logger(label: "bad-answers", factory: { _ in SwiftLogNoOpLogHandler() }))
+                let task = Task(executorPreference: OwnQueueExecutor()) {
+                    // A port taken ends the run at once; the stream's end says so.
+                    try? await application.run()
+                    listening.finish()
+                }
+                var iterator = ports.makeAsyncIterator()
+                if await iterator.next() == port { running = task } else { task.cancel() }
+            }
+            defer { running?.cancel() }
+            try #require(running != nil, "the development server's port was taken three times")
 
             for hostile in ["garbage", "html", "huge", "wrong types", "missing fields", "escapes"] {
                 mode.withLock { $0 = hostile }
