@@ -32,9 +32,16 @@ public final class RunningDevServer: Sendable {
             configuration: configuration, dependencies: dependencies, logger: logger,
             onListening: { continuation.yield($0) })
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        let task = Task(executorPreference: executor) { try await group.run() }
+        let task = Task(executorPreference: executor) {
+            // A server that ends before it listens (its port is taken) ends the wait for its port.
+            defer { continuation.finish() }
+            try await group.run()
+        }
         var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw CancellationError() }
+        guard let bound = await iterator.next() else {
+            try await task.value
+            throw CancellationError()
+        }
         return RunningDevServer(url: "http://127.0.0.1:\(bound)", port: bound, group: group, task: task)
     }
 

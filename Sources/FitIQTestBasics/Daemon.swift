@@ -24,6 +24,20 @@ public struct Daemon: Sendable {
         return Daemon(child: child, port: port)
     }
 
+    /// Starts the daemon `arguments(port)` describes on a port found free, as ``start(_:port:ready:)``
+    /// does; a port taken between being found free and being bound (the race every free-port search
+    /// has) costs another try on another port, not a failed test.
+    static func startOnFreePort(
+        _ arguments: (Int) throws -> [String], ready: @escaping @Sendable (String) -> Bool
+    ) async throws -> Daemon {
+        var problem: (any Error)?
+        for _ in 0..<3 {
+            let port = try Loopback.freePort()
+            do { return try await start(try arguments(port), port: port, ready: ready) } catch { problem = error }
+        }
+        throw problem ?? ChildProcess.Failure(description: "no daemon started")
+    }
+
     public func stop() async {
         child.signal(SIGTERM)
         await child.exit(within: .seconds(20))
@@ -32,21 +46,20 @@ public struct Daemon: Sendable {
     /// Debian's tinyproxy on a free port with a configuration of its own in `folder`, logging every
     /// request to its output.
     public static func tinyproxy(in folder: URL) async throws -> Daemon {
-        let port = try Loopback.freePort()
-        let config = folder.appendingPathComponent("tinyproxy-\(port).conf")
-        try """
-        Port \(port)
-        Listen 127.0.0.1
-        Timeout 30
-        LogLevel Info
-        MaxClients 20
-        Allow 127.0.0.1
-        DisableViaHeader Yes
+        try await startOnFreePort({ port in
+            let config = folder.appendingPathComponent("tinyproxy-\(port).conf")
+            try """
+            Port \(port)
+            Listen 127.0.0.1
+            Timeout 30
+            LogLevel Info
+            MaxClients 20
+            Allow 127.0.0.1
+            DisableViaHeader Yes
 
-        """.write(to: config, atomically: true, encoding: .utf8)
-        return try await start(["/usr/bin/tinyproxy", "-d", "-c", config.path], port: port) {
-            $0.contains("Accepting connections")
-        }
+            """.write(to: config, atomically: true, encoding: .utf8)
+            return ["/usr/bin/tinyproxy", "-d", "-c", config.path]
+        }) { $0.contains("Accepting connections") }
     }
 
     /// The requests a tinyproxy (``tinyproxy(in:)``) logged before the barrier `GET <server>/health?<mark>`,
@@ -63,13 +76,12 @@ public struct Daemon: Sendable {
     /// socat speaking TLS on a free loopback port with `certificate` and `key` (PEM files), in front of
     /// `upstream` (a loopback port).
     public static func tls(certificate: URL, key: URL, upstream: Int) async throws -> Daemon {
-        let port = try Loopback.freePort()
-        return try await start(
+        try await startOnFreePort({ port in
             [
                 "/usr/bin/socat", "-d", "-d",
                 "OPENSSL-LISTEN:\(port),bind=127.0.0.1,reuseaddr,fork,verify=0,cert=\(certificate.path),key=\(key.path)",
                 "TCP:127.0.0.1:\(upstream)",
-            ], port: port
-        ) { $0.contains("listening on") }
+            ]
+        }) { $0.contains("listening on") }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -6,7 +7,9 @@ import Foundation
 
 /// TCP ports on 127.0.0.1, chosen by the kernel (a socket bound to port 0): never a port a test names.
 public enum Loopback {
-    /// A port nothing listens on now: bound with port 0, read, closed.
+    /// A port nothing listens on now: bound with port 0, read, closed. Another process may take it
+    /// before it is used (a daemon that binds it itself retries on another); where nothing is to
+    /// listen on it, hold it instead (``HeldPort/any()``).
     public static func freePort() throws -> Int {
         let (socket, port) = try boundSocket(listening: false)
         close(socket)
@@ -21,20 +24,100 @@ public enum Loopback {
             throw ChildProcess.Failure(description: "socket: \(String(cString: strerror(errno)))")
         }
         var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+        let bound =
+            bind(socket, toPort: 0)
+            && withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) == 0 }
             }
-        }
         guard bound, !listening || listen(socket, 16) == 0 else {
             let problem = String(cString: strerror(errno))
             close(socket)
             throw ChildProcess.Failure(description: "bind or listen on 127.0.0.1: \(problem)")
         }
         return (socket, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
+
+/// A loopback port kept from everyone else by a socket bound to it that does not listen: a
+/// connection to it is refused at once, as to a stopped server's, and the kernel gives it to no
+/// bind to port 0 and no outgoing connection until it is let go (``release()``, or the end of the
+/// value). A stopped test server holds its port this way until it restarts, so a server or a
+/// connection of a test running beside it can never take the address its clients remember.
+public final class HeldPort: Sendable {
+    /// The port held.
+    public let port: Int
+    private let socket: Mutex<Int32?>
+
+    private init(socket: Int32, port: Int) {
+        self.port = port
+        self.socket = Mutex(socket)
+    }
+
+    /// Holds a free port chosen by the kernel: an address where nothing listens, and nothing will.
+    public static func any() throws -> HeldPort {
+        let (socket, port) = try Loopback.boundSocket(listening: false)
+        return HeldPort(socket: socket, port: port)
+    }
+
+    /// Holds `port`, which a server just let go of. Bound without `SO_REUSEADDR` where it can be, so
+    /// no one else can bind it even with that option; when connections the server closed are still
+    /// in TIME_WAIT on it, with the option (a bind to port 0 still never gets it).
+    public static func hold(_ port: Int) throws -> HeldPort {
+        var lastProblem = ""
+        for reusing in [false, true] {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard socket >= 0 else {
+                throw ChildProcess.Failure(description: "socket: \(String(cString: strerror(errno)))")
+            }
+            var one: Int32 = 1
+            if reusing { setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
+            if Loopback.bind(socket, toPort: port) { return HeldPort(socket: socket, port: port) }
+            lastProblem = String(cString: strerror(errno))
+            close(socket)
+        }
+        throw ChildProcess.Failure(description: "port \(port) on 127.0.0.1 could not be held: \(lastProblem)")
+    }
+
+    /// Lets the port go (for the server that restarts on it). Releasing twice is harmless.
+    public func release() {
+        socket.withLock { socket in
+            if let held = socket { close(held) }
+            socket = nil
+        }
+    }
+
+    deinit { release() }
+}
+
+extension Loopback {
+    /// Binds `socket` to 127.0.0.1:`port`; `false` with `errno` set when it cannot.
+    static func bind(_ socket: Int32, toPort port: Int) -> Bool {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Whether a connection to 127.0.0.1:`port` is refused now (nothing listens there).
+    public static func refuses(_ port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        return !connected && errno == ECONNREFUSED
     }
 }

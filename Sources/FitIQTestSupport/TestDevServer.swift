@@ -93,6 +93,16 @@ public final class TestDevServer: Sendable {
     private let server: Server
     private let sleep: @Sendable (Duration) async throws -> Void
     private let keepsFolder = Atomic(false)
+    /// The port, held from the moment the server stops until ``restart()`` starts the next one on it
+    /// (or this value ends): its clients meet a refused connection, never another test's server.
+    private let portState = Mutex(PortState.serving)
+
+    private enum PortState {
+        case serving
+        case held(HeldPort?)
+        /// A restart took it: stopping this server again holds nothing.
+        case handedOn
+    }
 
     private enum Server: Sendable {
         case inProcess(RunningDevServer)
@@ -198,25 +208,38 @@ public final class TestDevServer: Sendable {
     }
 
     /// A new server like this one (same settings, clock and kind) on the same port, for clients that
-    /// remember the address; stop this one first. With a `database`, the data and sessions carry over.
-    public func restart() async throws -> TestDevServer {
+    /// remember the address; stop this one first (its port is held until now). With a `database`, the
+    /// data and sessions carry over.
+    ///
+    /// `changing` alters the settings first (the port stays): a server with another `jwtSecret` is a
+    /// stranger at the address, one that never issued the clients' tokens. A server of its own process
+    /// logs its requests as this one did, unless `logsRequests` says otherwise.
+    public func restart(
+        logsRequests: Bool? = nil, changing: (inout DevServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestDevServer {
         var same = configuration
+        changing(&same)
         same.port = port
+        portState.withLock { state in
+            if case .held(let held) = state { held?.release() }
+            state = .handedOn
+        }
         switch server {
         case .inProcess: return try await Self.start(same, clock: clock, sleep: sleep)
         case .process(let process):
             return try await Self.launch(
-                same, clock: clock, logsRequests: process.logsRequests, executable: process.executable)
+                same, clock: clock, logsRequests: logsRequests ?? process.logsRequests, executable: process.executable)
         }
     }
 
     /// Kills a server running as a process outright (SIGKILL: nothing it was doing is finished), and
-    /// removes its folder; stops one in this process.
+    /// removes its folder; stops one in this process. Its port is held until ``restart()``.
     public func kill() async {
         switch server {
         case .inProcess(let running): await running.stop()
         case .process(let process): await process.kill()
         }
+        holdPort()
         if !keepsFolder.load(ordering: .relaxed) { try? FileManager.default.removeItem(at: folder) }
     }
 
@@ -229,14 +252,24 @@ public final class TestDevServer: Sendable {
         try await process.waitForLine(containing: text, within: timeout)
     }
 
-    /// Stops the server, waits until it has let go of the port, and removes its folder. Stopping twice
-    /// is harmless.
+    /// Stops the server, waits until it has let go of the port, holds the port (until ``restart()``),
+    /// and removes its folder. Stopping twice is harmless.
     public func stop() async {
         switch server {
         case .inProcess(let running): await running.stop()
         case .process(let process): await process.stop()
         }
+        holdPort()
         if !keepsFolder.load(ordering: .relaxed) { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Takes the port the server let go of, unless it is held already or a restart has taken it.
+    private func holdPort() {
+        portState.withLock { state in
+            guard case .serving = state else { return }
+            // Failing to hold it only reopens the old race; the test goes on.
+            state = .held(try? HeldPort.hold(port))
+        }
     }
 
     private static func makeFolder() throws -> URL {

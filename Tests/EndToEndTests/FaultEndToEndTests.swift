@@ -263,9 +263,10 @@ final class FaultWorld: Sendable {
     private let state = Mutex(State())
 
     private struct State {
+        /// The server running now, if any.
         var server: TestDevServer?
-        /// The port the first server got from the kernel; every restart takes it again.
-        var port: Int?
+        /// The server started last, running or stopped: every restart is its restart, on its port.
+        var last: TestDevServer?
         var acknowledged: [Double] = []
         var environment: [String: String] = [:]
     }
@@ -310,15 +311,18 @@ final class FaultWorld: Sendable {
     func start(logsRequests: Bool = false, _ change: (inout DevServerConfiguration) -> Void = { _ in }) async throws {
         await stop()
         var configuration = TestDevServer.configuration(database: e2e.database)
-        configuration.port = state.withLock { $0.port } ?? 0
         change(&configuration)
-        let started = try await TestDevServer.launch(configuration, clock: clock, logsRequests: logsRequests)
+        // The first server's port is held while it is down, and handed to the next one.
+        let started: TestDevServer
+        if let last = state.withLock({ $0.last }) {
+            started = try await last.restart(logsRequests: logsRequests) { $0 = configuration }
+        } else {
+            started = try await TestDevServer.launch(configuration, clock: clock, logsRequests: logsRequests)
+        }
         state.withLock { state in
             state.server = started
-            if state.port == nil {
-                state.port = started.port
-                state.environment["FITIQ_SERVER"] = started.url
-            }
+            if state.last == nil { state.environment["FITIQ_SERVER"] = started.url }
+            state.last = started
         }
     }
 

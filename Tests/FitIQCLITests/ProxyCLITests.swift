@@ -36,7 +36,10 @@ struct ProxyCLITests {
     @Test func aProxyThatIsNotThereIsNamedWithoutItsPassword() async throws {
         try await withDevServer { server in
             try await withCLI(server, registered: true) { cli in
-                let port = try Loopback.freePort()
+                // Held, not freed: no other test's server can take the address meanwhile.
+                let absent = try HeldPort.any()
+                defer { absent.release() }
+                let port = absent.port
                 var offline = cli
                 offline.runner.environment["http_proxy"] = "http://ana:s3cret-pass@127.0.0.1:\(port)"
                 let result = try await offline.run(["weight", "set", "72.4"])
