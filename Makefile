@@ -22,7 +22,7 @@ ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
 .PHONY: po po-check
-.PHONY: help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-saves release security badinput faults sanitize fuzz
+.PHONY: help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-saves bench-offline release security badinput faults sanitize fuzz
 
 all: build
 
@@ -36,7 +36,8 @@ help:
 	@echo "make install          install into PREFIX (default ~/.local); make uninstall removes it"
 	@echo "make dist             release tarball in dist/; make dist-check unpacks and checks it"
 	@echo "make bench            every benchmark, each next to its comparison (bench-startup, bench-keystroke,"
-	@echo "                      bench-import, bench-sync, bench-import-csv, bench-scale, bench-export, bench-saves)"
+	@echo "                      bench-import, bench-sync, bench-import-csv, bench-scale, bench-export, bench-saves,"
+	@echo "                      bench-offline)"
 	@echo "make fuzz             run the libFuzzer targets (FUZZ_SECONDS, FUZZ_TARGETS)"
 	@echo "make sanitize         the tests under ThreadSanitizer and AddressSanitizer"
 	@echo "make faults           the fault-injection scenarios with 200 edits each (5 in every swift test)"
@@ -181,7 +182,11 @@ bench-import-csv: release
 	python3 scripts/bench/import_csv.py --bin-dir .build/release
 
 # Every benchmark, each next to its target and its comparison figure from the same run.
-bench: bench-startup bench-keystroke bench-import bench-sync bench-import-csv bench-scale bench-export bench-saves
+bench: bench-startup bench-keystroke bench-import bench-sync bench-import-csv bench-scale bench-export bench-saves bench-offline
+
+# A write with the server stopped (one refused attempt, the change kept) beside the same write with it up.
+bench-offline: release
+	python3 scripts/bench/offline.py --bin-dir .build/release
 
 # One save sent at once under strace: the cache's writes before its request and after its answer (target
 # one each), for every metric and the profile, next to the build of COMPARE_BIN_DIR when given; and the

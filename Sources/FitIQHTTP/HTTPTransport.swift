@@ -162,15 +162,20 @@ public final class HTTPTransport: Sendable {
             }
             switch code {
             case Int(CURLE_COULDNT_RESOLVE_PROXY.rawValue):
-                return .unreachable(
+                return .offline(
                     message: proxy.map { Phrase("the proxy {proxy} cannot be found", ["proxy": $0]) }
                         ?? Phrase("the proxy set in the environment cannot be found"))
             case Int(CURLE_COULDNT_CONNECT.rawValue) where proxy != nil:
-                return .unreachable(
+                return .offline(
                     message: Phrase(
                         "the proxy {proxy} cannot be reached ({reason})", ["proxy": proxy ?? "", "reason": text]))
+            // Refused, no route, an unknown name: no attempt now can succeed, so none waits for another.
             case Int(CURLE_COULDNT_CONNECT.rawValue) where systemError == Int(ECONNREFUSED):
-                return .unreachable(message: Phrase("connection refused (is the server running?)"))
+                return .offline(message: Phrase("connection refused (is the server running?)"))
+            case Int(CURLE_COULDNT_CONNECT.rawValue):
+                return .offline(message: .verbatim(text))
+            case Int(CURLE_COULDNT_RESOLVE_HOST.rawValue):
+                return .offline(message: .verbatim(text))
             case Int(CURLE_OPERATION_TIMEDOUT.rawValue):
                 return .unreachable(message: Phrase("no answer in time ({reason})", ["reason": text]))
             case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue), Int(CURLE_SSL_CONNECT_ERROR.rawValue),

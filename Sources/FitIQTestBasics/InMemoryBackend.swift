@@ -211,7 +211,7 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     private func receive(_ request: Request, token: String? = nil) async throws(RemoteError) {
         requests.append(request)
         await Task.yield()
-        if offline { throw .unreachable(message: .verbatim("connection refused")) }
+        if offline { throw .offline(message: .verbatim("connection refused")) }
         // A token past its expiry is refused as an unknown one is, as the real server does.
         if let token, (validAccessTokens[token].map { $0 <= now() } ?? true) {
             throw .unauthorized(message: "Invalid authentication")

@@ -60,6 +60,19 @@ public struct CLIHarness: Sendable {
         try await runner.run(arguments, input: input, timeout: timeout)
     }
 
+    /// Runs `fitiq-tui` with `arguments` under `strace`, and counts its attempts to connect to
+    /// 127.0.0.1:`port` (refused or not).
+    public func tracingConnections(_ arguments: [String], to port: Int) async throws
+        -> (result: CommandRunner.Result, attempts: Int)
+    {
+        let trace = folder.appendingPathComponent("connect-\(UUID().uuidString).strace")
+        let strace = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/strace"), environment: runner.environment)
+        let result = try await strace.run(
+            ["-f", "-qq", "-e", "trace=connect", "-o", trace.path, runner.executable.path] + arguments)
+        let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+        return (result, lines.filter { $0.contains("htons(\(port))") && $0.contains("127.0.0.1") }.count)
+    }
+
     /// Registers `email` on the current server.
     public func register(_ email: String = "jane@example.com") async throws -> CommandRunner.Result {
         try await run(

@@ -269,7 +269,7 @@ struct SyncEngineTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         let calls = Mutex(0)
-        await #expect(throws: SessionError.signedOut(reason: "revoked")) {
+        await #expect(throws: SessionError.signedOut(server: account.key.server, reason: "revoked")) {
             try await account.session.authorized { _ throws(RemoteError) -> Int in
                 calls.withLock { $0 += 1 }
                 throw .unauthorized(message: "revoked")
@@ -297,7 +297,9 @@ struct SyncEngineTests {
         try await account.updateMetadata(bio: "kept")
         await harness.backend.expireAccessTokens()
         await harness.backend.inject(.fail(.unauthorized(message: "refresh token has been revoked")), into: .refresh)
-        await #expect(throws: SessionError.signedOut(reason: "refresh token has been revoked")) {
+        await #expect(
+            throws: SessionError.signedOut(server: account.key.server, reason: "refresh token has been revoked")
+        ) {
             try await account.engine.drain()
         }
         let state = try await account.cached()
@@ -417,6 +419,41 @@ struct SyncEngineTests {
         let gets = await harness.backend.requests(.fetchProfile).count
         #expect(gets == 1)
         #expect(report.lastProblem?.description.contains("could not be reached") == true)
+    }
+
+    @Test func aPushStopsAtTheFirstAttemptThatFindsNoWayToTheServer() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(name: "Offline")
+        try await account.log(.weight, 80.1)
+        await harness.backend.setOffline(true)
+        await harness.backend.clearRequests()
+        // A deadline far off, and no sleep: the first refused attempt ends the push.
+        let report = try await account.push(until: harness.clock.date().addingTimeInterval(60))
+        #expect(harness.clock.sleepsBegun == 0)
+        #expect(report.pending == 2)
+        #expect(report.lastProblem?.isOffline == true)
+        let requests = await harness.backend.requests
+        #expect(requests.count == 1, "\(requests)")
+        // Both changes say why they wait, and the next push waits for nothing either.
+        let changes = try await account.status().changes
+        #expect(changes.allSatisfy { $0.lastProblem?.isOffline == true }, "\(changes)")
+        _ = try await account.push(until: harness.clock.date().addingTimeInterval(60))
+        #expect(harness.clock.sleepsBegun == 0)
+    }
+
+    @Test func aPushKeepsTryingAfterAServerErrorUntilItsDeadline() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(bio: "Busy server")
+        await harness.backend.inject(.fail(.unavailable(status: 503, message: "busy")), into: .updateMetadata)
+        await harness.backend.clearRequests()
+        let push = Task { try await account.push(until: harness.clock.date().addingTimeInterval(60)) }
+        try await harness.clock.waitForSleepers(1)
+        harness.clock.advanceToNextDeadline()
+        let report = try await push.value
+        #expect(report.isSynced)
+        #expect(await harness.backend.requests(.updateMetadata).count == 2)
     }
 
     @Test func manyHeightEntriesGoInBatchesOfFewCacheWrites() async throws {

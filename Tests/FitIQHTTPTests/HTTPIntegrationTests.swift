@@ -143,7 +143,9 @@ struct HTTPIntegrationTests {
             _ = try await HTTPAuthRemote(transport: server.transport).refresh(refreshToken: stored.refreshToken)
             try await account.updateMetadata(bio: "kept while signed out")
             server.now.advance(by: 5)
-            await #expect(throws: SessionError.signedOut(reason: "refresh token has been revoked")) {
+            await #expect(
+                throws: SessionError.signedOut(server: account.key.server, reason: "refresh token has been revoked")
+            ) {
                 try await account.syncNow()
             }
             #expect(try await account.status().signedIn == false)

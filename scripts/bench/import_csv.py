@@ -37,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import fitiqtools  # noqa: E402
-from sync import client  # noqa: E402
+from fitiqtools import client  # noqa: E402
 
 TARGET_SECONDS = 1.0
 PASSWORD = "bench-password-123"

@@ -31,7 +31,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import fitiqtools  # noqa: E402
-from sync import client, register  # noqa: E402
+from fitiqtools import client, register  # noqa: E402
 
 TARGET_BEFORE, TARGET_AFTER = 1, 1
 TARGET_IMPORT_S, TARGET_IMPORT_MB = 5.0, 40.0

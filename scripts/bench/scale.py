@@ -54,7 +54,7 @@ import fitiqtools  # noqa: E402
 from keystroke import drain, spawn, stop as stop_editor, type_and_time, wait_for  # noqa: E402
 import startup  # noqa: E402
 from startup import COLS, ROWS, Program, percentile, run_once  # noqa: E402
-from sync import client, register  # noqa: E402
+from fitiqtools import client, register  # noqa: E402
 
 TARGET_FRAME_RATIO = 3.0
 TARGET_ECHO_P50_MS = 1.5

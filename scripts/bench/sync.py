@@ -27,29 +27,12 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import fitiqtools  # noqa: E402
+from fitiqtools import client, register  # noqa: E402
 
 TARGET_SECONDS = 10.0
 LATENCY_SYNC_TARGET = 5.0
 LATENCY_IMPORT_TARGET = 6.0
 REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-
-
-def client(tui, env):
-    """Runs `fitiq-tui ARGUMENTS` as the user of `env`; raises with its output when it fails."""
-    def cli(*arguments, stdin=None, extra=None):
-        result = subprocess.run([tui, *arguments], input=stdin, env=dict(env, **(extra or {})), capture_output=True,
-                                text=True, timeout=300)
-        if result.returncode != 0:
-            raise RuntimeError(f"fitiq-tui {' '.join(arguments)} (exit {result.returncode}): {result.stdout} "
-                               f"{result.stderr}")
-        return result
-    return cli
-
-
-def register(cli, url, email):
-    cli("register", "--server", url, "--email", email, "--name", "Bench", "--date-of-birth", "1990-01-01",
-        stdin="bench-password-123\n")
-    cli("sync", "--wait")
 
 
 def server_heights(cli):

@@ -78,3 +78,22 @@ def stop(process, sig=signal.SIGTERM):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def client(tui, env):
+    """Runs `fitiq-tui ARGUMENTS` as the user of `env`; raises with its output when it fails."""
+    def cli(*arguments, stdin=None, extra=None):
+        result = subprocess.run([tui, *arguments], input=stdin, env=dict(env, **(extra or {})), capture_output=True,
+                                text=True, timeout=300)
+        if result.returncode != 0:
+            raise RuntimeError(f"fitiq-tui {' '.join(arguments)} (exit {result.returncode}): {result.stdout} "
+                               f"{result.stderr}")
+        return result
+    return cli
+
+
+def register(cli, url, email):
+    """Registers `email` on `url` through fitiq-tui (`client`), and syncs."""
+    cli("register", "--server", url, "--email", email, "--name", "Bench", "--date-of-birth", "1990-01-01",
+        stdin="bench-password-123\n")
+    cli("sync", "--wait")

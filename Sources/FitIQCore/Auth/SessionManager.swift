@@ -39,8 +39,8 @@ public actor SessionManager {
                 guard case .unauthorized(let message) = error else { throw error }
                 if issuedForThisCall {
                     // A fresh token refused: the session is over.
-                    try await signOut()
-                    throw SessionError.signedOut(reason: message)
+                    let server = try await signOut()
+                    throw SessionError.signedOut(server: server, reason: message)
                 }
             }
             let renewal = try await renew(replacing: token)
@@ -54,7 +54,7 @@ public actor SessionManager {
     /// The current access token, refreshed first when it is due.
     public func validAccessToken() async throws -> String {
         guard let session = try await store.load() else { throw SessionError.notSignedIn }
-        guard let tokens = session.tokens else { throw SessionError.signedOut(reason: "the session has ended") }
+        guard let tokens = session.tokens else { throw SessionError.ended(server: session.account.server) }
         if let due = AccessTokenClaims(token: tokens.accessToken)?.refreshDue(receivedAt: session.tokensReceivedAt),
             due <= now()
         {
@@ -80,7 +80,7 @@ public actor SessionManager {
             let outcome = ExchangeOutcome()
             let updated = try await store.exchange { fresh in
                 guard var session = fresh else { throw SessionError.notSignedIn }
-                guard let tokens = session.tokens else { throw SessionError.signedOut(reason: "the session has ended") }
+                guard let tokens = session.tokens else { throw SessionError.ended(server: session.account.server) }
                 // Another process already rotated the tokens: use theirs (refresh tokens are single-use).
                 if tokens.accessToken != spent { return session }
                 do {
@@ -90,11 +90,13 @@ public actor SessionManager {
                 } catch let error as RemoteError {
                     guard case .unauthorized(let message) = error else { throw error }
                     session.tokens = nil
-                    outcome.refusal.withLock { $0 = message }
+                    outcome.refusal.withLock { $0 = (session.account.server, message) }
                 }
                 return session
             }
-            if let message = outcome.refusal.withLock({ $0 }) { throw SessionError.signedOut(reason: message) }
+            if let (server, message) = outcome.refusal.withLock({ $0 }) {
+                throw SessionError.signedOut(server: server, reason: message)
+            }
             guard let access = updated?.tokens?.accessToken else { throw SessionError.notSignedIn }
             return Renewal(token: access, isIssued: outcome.issued.withLock { $0 })
         }
@@ -103,17 +105,21 @@ public actor SessionManager {
         return try await task.value
     }
 
-    private func signOut() async throws {
-        _ = try await store.exchange { fresh in
+    /// Forgets the session's tokens; returns the server it was with.
+    private func signOut() async throws -> String {
+        let ended = try await store.exchange { fresh in
             guard var session = fresh else { return nil }
             session.tokens = nil
             return session
         }
+        guard let ended else { throw SessionError.notSignedIn }
+        return ended.account.server
     }
 }
 
 /// Carries what happened in the locked exchange out of it: the server's refusal, or a token it issued.
 private final class ExchangeOutcome: Sendable {
-    let refusal = Mutex<String?>(nil)
+    /// The server that refused, and its message.
+    let refusal = Mutex<(server: String, message: String)?>(nil)
     let issued = Mutex(false)
 }

@@ -5,6 +5,10 @@ public enum RemoteError: Error, Equatable, Sendable, Codable, CustomStringConver
     /// The server could not be reached or did not answer in time; why, said in the language of the moment
     /// it is shown (a reason kept in the outbox is said again in a language chosen later).
     case unreachable(message: Phrase)
+    /// There is no way to the server now: the connection was refused, its name does not resolve, or
+    /// the network is unreachable. A fact about the network, not a glitch: a command that saved locally
+    /// does not wait to try again (``SyncEngine/drain(until:checkFirst:whenOffline:)``).
+    case offline(message: Phrase)
     /// The server answered 429 or 5xx: try again later.
     case unavailable(status: Int, message: String)
     /// The answer could not be read (an HTML page from a proxy, garbage, too large).
@@ -21,15 +25,20 @@ public enum RemoteError: Error, Equatable, Sendable, Codable, CustomStringConver
     /// Whether trying again later may succeed.
     public var isRetryable: Bool {
         switch self {
-        case .unreachable, .unavailable, .invalidResponse: true
+        case .unreachable, .offline, .unavailable, .invalidResponse: true
         default: false
         }
+    }
+
+    /// Whether there is no way to the server now (``offline(message:)``).
+    public var isOffline: Bool {
+        if case .offline = self { true } else { false }
     }
 
     /// The message to show (the server's own where it sent one).
     public var message: String {
         switch self {
-        case .unreachable(let reason), .invalidResponse(let reason):
+        case .unreachable(let reason), .offline(let reason), .invalidResponse(let reason):
             reason.text
         case .unavailable(_, let message), .unauthorized(let message), .notFound(let message),
             .conflict(let message), .rejected(_, let message):
@@ -39,7 +48,8 @@ public enum RemoteError: Error, Equatable, Sendable, Codable, CustomStringConver
 
     public var description: String {
         switch self {
-        case .unreachable(let reason): tr("The server could not be reached: {message}", ["message": reason.text])
+        case .unreachable(let reason), .offline(let reason):
+            tr("The server could not be reached: {message}", ["message": reason.text])
         case .unavailable(let status, let message):
             tr("The server is unavailable (HTTP {status}): {message}", ["status": String(status), "message": message])
         case .invalidResponse(let reason):

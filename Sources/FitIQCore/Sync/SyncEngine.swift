@@ -4,6 +4,15 @@
     import Foundation
 #endif
 
+/// What a drain does once an attempt finds no way to the server (``RemoteError/offline(message:)``).
+public enum OfflineRule: Sendable {
+    /// Waits out backoffs and tries again until the deadline (`sync --wait`, the editor's sync).
+    case keepTrying
+    /// Stops at once, keeping what is pending with the reason: a command that saved locally says so
+    /// without waiting.
+    case stop
+}
+
 /// Drains one account's outbox to the backend and pulls the server's copy (docs/design.md "Local-first sync").
 ///
 /// Every step re-reads the cache under the account lock, so several processes may run engines for
@@ -104,12 +113,22 @@ public actor SyncEngine {
     ///   - deadline: waits for backoffs up to this instant; with `nil`, stops at the first wait.
     ///   - checkFirst: check for conflicts before the first send (the caller's check did not reach
     ///     the server).
+    ///   - whenOffline: what to do once an attempt finds no way to the server (refused, an unknown
+    ///     name, no route): keep trying until `deadline`, or stop at once, keeping what is pending.
+    ///   - offline: why the caller's own attempt found no way to the server; with ``OfflineRule/stop``,
+    ///     nothing more is tried.
     /// - Throws: ``SessionError`` when the account is or becomes signed out; the outbox is kept.
     @discardableResult
-    public func drain(until deadline: Date? = nil, checkFirst: Bool = false) async throws -> SyncReport {
+    public func drain(
+        until deadline: Date? = nil, checkFirst: Bool = false, whenOffline: OfflineRule = .keepTrying,
+        offline known: SyncProblem? = nil
+    ) async throws -> SyncReport {
         // A profile or height change that failed may wait out a backoff while another device
         // changes the server: it is checked for conflicts again before it is sent again.
         var recheck = checkFirst
+        // Once no way to the server was found, and the caller stops then: everything due is marked with
+        // why (so `status` says it) without another attempt, and the drain ends at the first wait.
+        var offline = whenOffline == .stop ? known.flatMap { $0.isOffline ? $0 : nil } : nil
         while true {
             try Task.checkCancellation()
             let now = environment.now()
@@ -120,13 +139,14 @@ public actor SyncEngine {
             // server is kept: the change is then not sent unchecked (the server may come back between
             // the check and the send), it is tried again later.
             var unchecked: SyncProblem?
-            if recheck,
+            if recheck, offline == nil,
                 case .send(let operation) = try await store.overview().state.nextAction(
                     for: owner, now: now, isVoid: isVoid),
                 operation.item == .metadata || operation.item == .physical
             {
                 unchecked = try await conflictCheck()
                 recheck = unchecked != nil
+                if whenOffline == .stop, unchecked?.isOffline == true { offline = unchecked }
             }
             let limit = self.window.size * Self.windowsPerBatch
             let held = reservedItems
@@ -143,7 +163,9 @@ public actor SyncEngine {
                 if stillHeld, case .send = next.action, let batch = reservedOperations(for: next.batch) {
                     let sent = Set(batch.map(\.item))
                     reserved.removeAll { sent.contains($0.item) }
-                    recheck = try await send(batch, unchecked: unchecked) || recheck
+                    let outcome = try await send(batch, unchecked: unchecked, offline: offline)
+                    recheck = outcome.recheck || recheck
+                    if whenOffline == .stop { offline = offline ?? outcome.offline }
                     continue
                 }
             }
@@ -160,11 +182,20 @@ public actor SyncEngine {
             case .idle:
                 return SyncReport(try await store.overview().state)
             case .wait(let until):
-                guard let deadline, until <= deadline else { return SyncReport(try await store.overview().state) }
+                let state = try await store.overview().state
+                guard let deadline, until <= deadline else { return SyncReport(state) }
+                // What waits does so because its last attempt found no way to the server: no wait now
+                // would find one.
+                if whenOffline == .stop {
+                    let found = offline != nil || state.pending.changes().contains { $0.lastProblem?.isOffline == true }
+                    if found { return SyncReport(state) }
+                }
                 try await environment.clock.sleep(for: .seconds(max(0, until.timeIntervalSince(now))))
             case .send:
                 // A check still owed (the batch held no profile or height change) stays owed.
-                recheck = try await send(batch, unchecked: unchecked) || recheck
+                let outcome = try await send(batch, unchecked: unchecked, offline: offline)
+                recheck = outcome.recheck || recheck
+                if whenOffline == .stop { offline = offline ?? outcome.offline }
             }
         }
     }
@@ -176,14 +207,22 @@ public actor SyncEngine {
     /// cancelled) stops further starts; it and whatever did not finish are released for later, and its
     /// error is thrown.
     ///
-    /// - Parameter unchecked: why the conflict check before this send did not reach the server; a
-    ///   profile or height change is then tried again later instead of being sent unchecked.
-    /// - Returns: whether a profile or height change is to be tried again.
-    private func send(_ batch: [SyncOperation], unchecked: SyncProblem?) async throws -> Bool {
+    /// - Parameters:
+    ///   - unchecked: why the conflict check before this send did not reach the server; a profile or
+    ///     height change is then tried again later instead of being sent unchecked.
+    ///   - offline: why an attempt just found no way to the server: nothing of the batch is sent, each
+    ///     is tried again later, for that reason.
+    /// - Returns: whether a profile or height change is to be tried again, and why an attempt of this
+    ///   batch found no way to the server, when one did.
+    private func send(_ batch: [SyncOperation], unchecked: SyncProblem?, offline: SyncProblem? = nil) async throws
+        -> (recheck: Bool, offline: SyncProblem?)
+    {
         var outcomes = [SyncOutcome](repeating: .abandoned, count: batch.count)
         var toStart: [(index: Int, operation: SyncOperation)] = []
         for (index, operation) in batch.enumerated() {
-            if let unchecked, operation.item == .metadata || operation.item == .physical {
+            if let offline {
+                outcomes[index] = .retry(offline)
+            } else if let unchecked, operation.item == .metadata || operation.item == .physical {
                 outcomes[index] = .retry(unchecked)
             } else {
                 toStart.append((index, operation))
@@ -216,10 +255,15 @@ public actor SyncEngine {
         }
         await settledObserver?()
         if let failure { throw failure }
-        return zip(batch, settled).contains { operation, outcome in
+        let recheck = zip(batch, settled).contains { operation, outcome in
             guard case .retry = outcome else { return false }
             return operation.item == .metadata || operation.item == .physical
         }
+        let offline = settled.lazy.compactMap { outcome -> SyncProblem? in
+            guard case .retry(let problem) = outcome, problem.isOffline else { return nil }
+            return problem
+        }.first
+        return (recheck, offline)
     }
 
     /// Records the outcome of each operation of `batch`.

@@ -12,6 +12,11 @@ public enum SyncProblem: Sendable, Equatable, Codable, CustomStringConvertible {
     /// kept as data.
     case said(String)
 
+    /// Whether the attempt found no way to the server (``RemoteError/offline(message:)``).
+    public var isOffline: Bool {
+        if case .remote(let error) = self { error.isOffline } else { false }
+    }
+
     public var description: String {
         switch self {
         case .remote(let error): error.description

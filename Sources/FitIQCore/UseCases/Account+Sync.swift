@@ -41,10 +41,14 @@ extension Account {
     /// Sends pending changes and reads nothing else: what a save needs. A `PUT` or `PATCH` that is
     /// acknowledged leaves the server's copy in the cache, so no `GET` follows it, and a profile save
     /// reads no history. A change made from a server value is checked for conflicts first.
+    ///
+    /// Timeouts, 429 and 5xx answers are tried again until `deadline`; an attempt that finds no way to
+    /// the server (refused, an unknown name, no route) ends the push at once, the changes kept with
+    /// that reason (``OfflineRule/stop``).
     @discardableResult
     public func push(until deadline: Date? = nil) async throws -> SyncReport {
-        let checked = try await engine.checkForConflicts()
-        return try await engine.drain(until: deadline, checkFirst: !checked)
+        let problem = try await engine.conflictCheck()
+        return try await engine.drain(until: deadline, checkFirst: problem != nil, whenOffline: .stop, offline: problem)
     }
 
     /// Where the account stands, from the cache alone.

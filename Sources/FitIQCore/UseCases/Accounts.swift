@@ -70,7 +70,7 @@ public struct Accounts: Sendable {
     public func signOut(_ account: Account, discardPending: Bool, syncFor seconds: TimeInterval = 15) async throws {
         if !discardPending {
             let deadline = environment.now().addingTimeInterval(seconds)
-            _ = try? await account.engine.drain(until: deadline)
+            _ = try? await account.engine.drain(until: deadline, whenOffline: .stop)
             let state = try await account.store.load()
             let open = state.pending.changes(timeZone: environment.timeZone)
             if !open.isEmpty { throw AccountError.pendingChanges(open.map(\.summary)) }
