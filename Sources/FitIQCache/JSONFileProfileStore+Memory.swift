@@ -1,0 +1,71 @@
+import FitIQCore
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What the store keeps in memory between calls, so an unchanged `account.json` is decoded once.
+extension JSONFileProfileStore {
+    /// What was last read or written: `account.json`'s bytes, what they decode to, and the history.
+    struct Snapshot: Sendable {
+        var bytes: Data
+        var stored: StoredAccount
+        var state: AccountState
+        /// The segments must be written anew by the next save (a version 1 file, a segment lost).
+        var needsRewrite: Bool
+
+        /// Whether `newer` is this snapshot with more changes journaled on the same segments.
+        func extends(to newer: StoredAccount) -> Bool {
+            !needsRewrite && stored.inlineHistory == nil && newer.inlineHistory == nil
+                && stored.index.segments == newer.index.segments
+                && newer.index.journal.starts(with: stored.index.journal)
+        }
+    }
+
+    /// A lock-free read met something only a read under the lock may settle.
+    struct Unsettled: Error {}
+
+    final class Memory: Sendable {
+        private let last = Mutex<Snapshot?>(nil)
+        /// `account.json` as last decoded without its segments, with its bytes.
+        private let lastDecoded = Mutex<(bytes: Data, stored: StoredAccount)?>(nil)
+        /// What the last write of `account.json` encoded of the history's index and summaries.
+        private let encodedParts = Mutex<AccountFileV2.EncodedParts?>(nil)
+
+        func withEncodedParts<T>(_ body: (inout AccountFileV2.EncodedParts?) throws -> T) throws -> T {
+            try encodedParts.withLock { try body(&$0) }
+        }
+        let counters = Mutex(Counters())
+
+        func decoded(for bytes: Data) -> StoredAccount? {
+            lastDecoded.withLock { known in known.flatMap { $0.bytes == bytes ? $0.stored : nil } }
+        }
+
+        func remember(decoded stored: StoredAccount, bytes: Data) { lastDecoded.withLock { $0 = (bytes, stored) } }
+
+        func snapshot(for bytes: Data) -> Snapshot? {
+            last.withLock { known in known.flatMap { $0.bytes == bytes ? $0 : nil } }
+        }
+
+        func snapshot() -> Snapshot? { last.withLock { $0 } }
+
+        func remember(_ snapshot: Snapshot) { last.withLock { $0 = snapshot } }
+
+        func forget() {
+            last.withLock { $0 = nil }
+            lastDecoded.withLock { $0 = nil }
+            encodedParts.withLock { $0 = nil }
+        }
+
+        func count(_ change: (inout Counters) -> Void) { counters.withLock { change(&$0) } }
+    }
+}
