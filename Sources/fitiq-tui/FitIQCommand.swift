@@ -17,9 +17,15 @@ import FitIQVersion
 struct FitIQCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fitiq-tui",
-        abstract: "Edit your FitIQ profile from a terminal: name, bio, units, language, height and its history.",
+        abstract:
+            "Your FitIQ profile and measurements in a terminal: the profile, height, weight and body fat with their history, trends and goals.",
         usage: "fitiq-tui [--server URL] [<command>]    (no command: the interactive editor)",
         discussion: """
+            With no command, the interactive editor: the profile (name, bio, units, language), height, \
+            weight and body fat with the BMI derived, each measurement's history and trend, goals, and the \
+            sync status. The commands below do the same from scripts (--json, --csv). Biological sex comes \
+            only from an Apple Health export (import-health) and is never edited.
+
             Every change is saved on this machine first, then sent to the server; nothing is lost while \
             offline. Sign in once with `login` (or `register`); later commands reuse that session.
 
