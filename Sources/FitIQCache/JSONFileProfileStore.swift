@@ -38,6 +38,7 @@ public struct JSONFileProfileStore: ProfileStore {
 
     /// The account's data folder, which ``erase()`` removes.
     public let folder: URL
+    public var watchedFolder: URL? { folder }
     /// The lock shared with the account's session store.
     public let lock: AccountLock
     var file: CacheFile<AccountFileV2>

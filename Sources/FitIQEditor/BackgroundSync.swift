@@ -67,12 +67,19 @@ final class BackgroundSync: Sendable {
     /// the task is cancelled.
     func run() async {
         var round = Round.scheduled
+        // The account whose acknowledgements reach the screen as they are recorded: subscribed once,
+        // when it is first synced (a sign-in brings another).
+        var observed: AccountKey?
         while !Task.isCancelled {
             // Requests made until now are served by this round; later ones wake the next and say
             // what it does.
             requests.clear()
             wanted.withLock { $0 = nil }
             if let account = slot.account {
+                if observed != account.key {
+                    observed = account.key
+                    await account.onSettled { [inbox] in await inbox.publish(account) }
+                }
                 await sync(account, round)
                 await afterRound(account)
             }
@@ -84,8 +91,6 @@ final class BackgroundSync: Sendable {
 
     /// One sync, reported as connection events: syncing, then online, offline (with why) or signed out.
     private func sync(_ account: Account, _ round: Round) async {
-        // Each acknowledgement reaches the screen as it is recorded.
-        await account.engine.onSettled { [inbox] in await inbox.publish(account) }
         inbox.post(.connection(.syncing))
         do {
             let deadline = now().addingTimeInterval(Self.deadline)

@@ -37,7 +37,7 @@ final class CacheWatcher: Sendable {
 
     /// Posts `account` when its store's revision differs from the last one shown.
     func check(_ account: Account) async {
-        guard let revision = await account.store.revision() else { return }
+        guard let revision = await account.revision() else { return }
         if inbox.isNew(revision) { await inbox.publish(account) }
     }
 

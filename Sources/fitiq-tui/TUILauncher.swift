@@ -85,9 +85,7 @@ enum TUILauncher {
 
     /// Writes to an account's data folder (inotify where available): what other processes save shows in
     /// the editor at once.
-    static let accountFolderWatch = FolderCacheWatch { account in
-        (account.store as? JSONFileProfileStore)?.folder.path
-    }
+    static let accountFolderWatch = FolderCacheWatch { $0.cacheFolder?.path }
 
     /// The health export at `path` (already expanded), or why it cannot be imported.
     @Sendable static func openHealthExport(_ path: String) throws -> any HealthSource {

@@ -1,8 +1,9 @@
 import FitIQCache
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// A command started cold (a new store over a cache with a long history) pushes a profile change and
 /// writes what the server answered, and a sync reads what is new, reading `account.json` alone: no

@@ -1,7 +1,8 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// Profile, height, health and sync use cases.
 struct AccountUseCaseTests {

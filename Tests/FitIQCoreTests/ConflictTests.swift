@@ -1,7 +1,8 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// Three-way conflicts: the server value an edit was made from, the edit, and the server's value now.
 struct ConflictTests {

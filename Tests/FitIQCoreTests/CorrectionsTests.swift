@@ -1,7 +1,8 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// Mistyped heights can be removed or corrected, online and offline, and the current height follows.
 struct CorrectionsTests {

@@ -1,7 +1,8 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// The health import use case against the in-memory backend.
 struct HealthImportTests {

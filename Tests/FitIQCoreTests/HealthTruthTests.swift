@@ -1,7 +1,8 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// The health source stays true: when the server holds no biological sex, or another one, the health
 /// value is sent again, and "synced" is said only when the server has it.

@@ -1,7 +1,8 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// Weight and body fat go through the pipeline height uses: logged, corrected, removed and undone,
 /// posted as `/progress` entries of their own type, and never touching the current height.

@@ -1,7 +1,8 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// How many progress posts go out at once: a bounded window that a 429 narrows.
 struct ProgressWindowTests {

@@ -1,8 +1,9 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FitIQCore
 
 /// The sync engine against the in-memory backend, on a manual clock: nothing sleeps.
 struct SyncEngineTests {

@@ -1,8 +1,9 @@
-import FitIQCore
 import FitIQLocalization
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// `undo` walks back through the recent saved changes, before and after they were sent.
 struct UndoTests {

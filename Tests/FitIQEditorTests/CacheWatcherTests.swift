@@ -1,9 +1,9 @@
-import FitIQCore
 import FitIQTUI
 import FitIQTestBasics
 import Foundation
 import Testing
 
+@testable import FitIQCore
 @testable import FitIQEditor
 
 /// The cache watcher alone: a reported change, and the revision check of the sync rounds without a

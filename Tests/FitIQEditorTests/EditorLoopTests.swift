@@ -1,10 +1,11 @@
-import FitIQCore
 import FitIQEditor
 import FitIQTUI
 import FitIQTestBasics
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FitIQCore
 
 /// The editor loop with a fake terminal, the in-memory backend and the manual clock: keys in, frames
 /// out, use cases and sync in the same process, reported back as events.

@@ -1,10 +1,10 @@
 import FitIQCache
-import FitIQCore
 import FitIQDevServer
 import FitIQTestSupport
 import Foundation
 import Testing
 
+@testable import FitIQCore
 @testable import FitIQHTTP
 
 /// The HTTP adapters and the core against the development server on a loopback port, in both shapes.

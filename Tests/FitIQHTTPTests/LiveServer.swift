@@ -1,10 +1,11 @@
 import FitIQCache
-import FitIQCore
 import FitIQDevServer
 import FitIQHTTP
 import FitIQTestSupport
 import Foundation
 import Logging
+
+@testable import FitIQCore
 
 /// The development server running in-process on a free loopback port (``TestDevServer``), and a client
 /// wired to it with a real cache in a temporary folder. The server and the client share one settable

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The account's cached profile, outbox and history, shared by every process of the account.
 public protocol ProfileStore: Sendable {
     /// Reads the current state; an account never saved reads as ``AccountState/empty``.
@@ -29,9 +35,14 @@ public protocol ProfileStore: Sendable {
     func goals() async throws -> Goals
     /// Reads the goals, applies `change` and saves the result, under the account lock.
     func updateGoals<T: Sendable>(_ change: @Sendable (inout Goals) throws -> T) async throws -> T
+    /// The folder every write of the account goes to, for a watch of other processes' saves; `nil` for
+    /// a store kept elsewhere (in memory).
+    var watchedFolder: URL? { get }
 }
 
 extension ProfileStore {
+    public var watchedFolder: URL? { nil }
+
     /// ``updateRecent(including:_:)`` with the latest entries alone.
     public func updateRecent<T: Sendable>(_ change: @Sendable (inout RecentAccountState) throws -> T) async throws -> T
     {

@@ -13,7 +13,7 @@ public enum OfflineRule: Sendable {
     case stop
 }
 
-/// Drains one account's outbox to the backend and pulls the server's copy (docs/design.md "Local-first sync").
+/// Drains one account's outbox to the backend and pulls the server's copy (docs/architecture.md "Local-first sync").
 ///
 /// Every step re-reads the cache under the account lock, so several processes may run engines for
 /// the same account: claims keep them from sending the same entry twice.
@@ -73,8 +73,25 @@ public actor SyncEngine {
         settledObserver = observer
     }
 
+    /// Applies `change` to the latest entries and, in the same write, claims for this engine what goes
+    /// out next (``AccountState/claimNext``): the next drain sends it without a claim write of its own.
+    func save<T: Sendable>(claiming change: @escaping @Sendable (inout RecentAccountState) throws -> T)
+        async throws -> T
+    {
+        let (owner, now, holder) = (self.owner, environment.now(), environment.process)
+        let (isVoid, limit, held) = (self.isVoid, batchLimit, reservedItems)
+        let (result, batch) = try await store.updateRecent { state in
+            let result = try change(&state)
+            let claimed = state.claimNext(
+                for: owner, now: now, holder: holder, isVoid: isVoid, limit: limit, reserved: held)
+            return (result, claimed.batch)
+        }
+        reserve(batch)
+        return result
+    }
+
     /// Remembers what a save claimed for this engine (``AccountState/claimNext``), for the next drain.
-    public func reserve(_ batch: [SyncOperation]) {
+    func reserve(_ batch: [SyncOperation]) {
         let items = Set(batch.map(\.item))
         reserved = reserved.filter { !items.contains($0.item) } + batch
     }

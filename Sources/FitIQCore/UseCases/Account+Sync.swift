@@ -112,21 +112,12 @@ extension Account {
 
 extension Account {
     /// Applies `change` to the latest entries (``ProfileStore/updateRecent``). With `sending`, the same
-    /// write claims for this process's engine what its next drain sends first (``SyncEngine/reserve(_:)``):
-    /// a save sent at once writes the cache once before its request and once after its answer.
+    /// write claims what the engine's next drain sends first (``SyncEngine/save(claiming:)``): a save
+    /// sent at once writes the cache once before its request and once after its answer.
     func save<T: Sendable>(sending: Bool, _ change: @escaping @Sendable (inout RecentAccountState) throws -> T)
         async throws -> T
     {
         guard sending else { return try await store.updateRecent(change) }
-        let (owner, now, holder) = (engine.owner, environment.now(), environment.process)
-        let (isVoid, limit, held) = (engine.isVoid, engine.batchLimit, await engine.reservedItems)
-        let (result, batch) = try await store.updateRecent { state in
-            let result = try change(&state)
-            let claimed = state.claimNext(
-                for: owner, now: now, holder: holder, isVoid: isVoid, limit: limit, reserved: held)
-            return (result, claimed.batch)
-        }
-        await engine.reserve(batch)
-        return result
+        return try await engine.save(claiming: change)
     }
 }

@@ -6,14 +6,15 @@ import FitIQLocalization
     import Foundation
 #endif
 
-/// One signed-in account on one server, with everything its use cases need.
+/// One signed-in account on one server, with everything its use cases need. Its cache, sync engine
+/// and session are its own: front ends call its use cases, and read what it publishes.
 public struct Account: Sendable {
     public let key: AccountKey
     public let email: String
-    public let store: any ProfileStore
+    let store: any ProfileStore
     public let sessions: any SessionStore
-    public let session: SessionManager
-    public let engine: SyncEngine
+    let session: SessionManager
+    let engine: SyncEngine
     public let environment: SyncEnvironment
 
     public init(
@@ -30,6 +31,23 @@ public struct Account: Sendable {
         self.engine = SyncEngine(
             store: store, session: session, profiles: backend.profiles, progress: backend.progress,
             identity: AccountIdentity(userId: key.userId, email: email), environment: environment)
+    }
+}
+
+extension Account {
+    /// A cheap mark of the cached state that changes with every write, by this process or another.
+    public func revision() async -> StoreRevision? {
+        await store.revision()
+    }
+
+    /// The folder every write of the account goes to (a watch there sees other processes' saves);
+    /// `nil` when the cache is not kept in files.
+    public var cacheFolder: URL? { store.watchedFolder }
+
+    /// Calls `observer` after each write that records the server's answers, from now on: an open
+    /// editor shows each acknowledgement at once. One observer at a time; a new one replaces it.
+    public func onSettled(_ observer: @escaping @Sendable () async -> Void) async {
+        await engine.onSettled(observer)
     }
 }
 
