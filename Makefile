@@ -1,7 +1,7 @@
 # fitiq-tui: set-up, build and test commands. Every target installs what is missing first.
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Debian packages the build and the tests need (README "Try it, set up, test").
+# Debian packages the build and the tests need (CONTRIBUTING.md "Set up").
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev libcurl4-openssl-dev tinyproxy socat tmux openssh-server openssh-client python3-venv curl openssl strace man-db gettext
 # Release builds (demo, install, dist, benchmarks): static Swift runtime, the fastest start
 # (docs/ncurses.md "Startup costs").
@@ -67,7 +67,7 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Fuzzing (README "Fuzzing"): seconds per target, which targets, how many run at once.
+# Fuzzing (CONTRIBUTING.md "Fuzzing"): seconds per target, which targets, how many run at once.
 FUZZ_SECONDS ?= 60
 # Every file of Fuzz/Targets when empty.
 FUZZ_TARGETS ?=
@@ -115,8 +115,9 @@ sanitize: deps
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Fuzz Package.swift
+	python3 scripts/docs/check-links.py
 
-# The catalogs (README "Languages"): po/fitiq-tui.pot extracted from the code (xgettext), merged into every
+# The catalogs (CONTRIBUTING.md "Languages"): po/fitiq-tui.pot extracted from the code (xgettext), merged into every
 # po/*.po (msgmerge; new and changed messages come in untranslated, so po-check fails until they are translated).
 po: deps
 	sh scripts/po/extract.sh

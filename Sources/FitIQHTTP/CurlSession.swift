@@ -57,7 +57,7 @@ enum CurlFailure: Error, Sendable {
 /// the multi handle and reused by the next requests. The thread starts with the first request and
 /// ends when no transfer is left (the next request starts it again).
 final class CurlSession: @unchecked Sendable {  // The multi handle is used by the thread alone.
-    /// Connection 5 s (docs/design.md "Timeouts").
+    /// Connection 5 s (docs/architecture.md "Timeouts").
     static let connectTimeoutMilliseconds = 5_000
 
     /// libcurl and the multi handle, made by the first request; the handle is touched by the loop

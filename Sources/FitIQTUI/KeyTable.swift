@@ -23,9 +23,9 @@ enum KeyAction: Sendable, Equatable {
 
 /// One row of the key table: the keys, where they apply, what they do, and how the footer and the
 /// help name them. The table drives the key handling, the footer hints, the help screen and the
-/// README's key table.
+/// key table of docs/keys.md.
 struct KeyBinding: Sendable {
-    /// Where a binding applies; the help and the README list them in this order.
+    /// Where a binding applies; the help and docs/keys.md list them in this order.
     enum Place: String, Sendable, CaseIterable {
         /// The profile screen's form (no field is being edited).
         case form
@@ -41,7 +41,7 @@ struct KeyBinding: Sendable {
         case help, quitPrompt, discardPrompt, importPrompt, importing, importResult, removePrompt
         case correction, goalPrompt, languagePicker
 
-        /// How the help and the README head the place's keys.
+        /// How the help and docs/keys.md head the place's keys.
         var title: String {
             switch self {
             case .anywhere: tr("Anywhere")
@@ -109,7 +109,7 @@ struct KeyBinding: Sendable {
     }
 }
 
-/// The editor's keys (README "Keys").
+/// The editor's keys (docs/keys.md).
 enum KeyTable {
     /// Every binding, by place; within a place in order of importance: the first that matches a key
     /// wins, and the footer shows the hints that fit in this order.
@@ -347,7 +347,7 @@ enum KeyTable {
         }
     }
 
-    /// The README's key table: one table, the place heading each group of rows.
+    /// The key table of docs/keys.md: one table, the place heading each group of rows.
     static var markdown: String {
         var lines = ["| where | keys | does |", "|---|---|---|"]
         for section in helpSections {

@@ -11,7 +11,7 @@ import FitIQLocalization
     import Foundation
 #endif
 
-/// Exit codes scripts rely on (README "Command line").
+/// Exit codes scripts rely on (docs/commands.md "Exit codes").
 enum Exit {
     static let notSignedIn = ExitCode(3)
     static let pending = ExitCode(4)

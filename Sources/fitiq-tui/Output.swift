@@ -23,7 +23,7 @@ struct Null<Value: Encodable>: Encodable {
     }
 }
 
-/// The machine-readable and human-readable forms of what commands print (README "Command line").
+/// The machine-readable and human-readable forms of what commands print (docs/commands.md "JSON and CSV keys").
 enum Output {
     /// `value` as indented JSON with sorted keys, the form every `--json` prints.
     static func json(_ value: some Encodable) -> String {

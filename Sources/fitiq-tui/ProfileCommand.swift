@@ -18,7 +18,7 @@ struct ProfileCommand: AsyncParsableCommand {
             abstract: "Show your profile (refreshed from the server when it answers, else from the cache).")
 
         @OptionGroup var globals: GlobalOptions
-        @Flag(help: "Print JSON (keys as documented in the README).") var json = false
+        @Flag(help: "Print JSON (keys as in docs/commands.md).") var json = false
 
         func run() async throws {
             try await withApp(globals, machineOutput: json) { app in

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Fault injection against the built programs: the end state the outbox promises (docs/design.md "End
+/// Fault injection against the built programs: the end state the outbox promises (docs/architecture.md "End
 /// state after faults"). After a final sync the server holds every acknowledged edit, exactly one
 /// progress entry per height change, and the cache is readable.
 ///

@@ -178,17 +178,17 @@ struct KeyTableTests {
         }
     }
 
-    /// The README's key table is the key table: generated from it, and checked here.
+    /// The key table of docs/keys.md is the key table: generated from it, and checked here.
     @Test func theReadmeKeyTableIsTheKeyTable() throws {
         let readme = try String(
-            contentsOf: try #require(RepositoryTools.root).appendingPathComponent("README.md"), encoding: .utf8)
+            contentsOf: try #require(RepositoryTools.root).appendingPathComponent("docs/keys.md"), encoding: .utf8)
         let begin = "<!-- keys: generated from Sources/FitIQTUI/KeyTable.swift -->\n"
         let end = "\n<!-- /keys -->"
-        let start = try #require(readme.range(of: begin), "README.md has no \(begin)")
+        let start = try #require(readme.range(of: begin), "docs/keys.md has no \(begin)")
         let stop = try #require(readme.range(of: end, range: start.upperBound..<readme.endIndex))
         let table = String(readme[start.upperBound..<stop.lowerBound])
         #expect(
             table == KeyTable.markdown,
-            "README.md's key table differs from KeyTable; put this between its markers:\n\(KeyTable.markdown)")
+            "docs/keys.md's key table differs from KeyTable; put this between its markers:\n\(KeyTable.markdown)")
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of Fuzz/Targets into .build/fuzz/bin (README "Fuzzing").
+# Builds the libFuzzer targets of Fuzz/Targets into .build/fuzz/bin (CONTRIBUTING.md "Fuzzing").
 #
 # Each target is compiled straight with swiftc, outside the package, with -sanitize=fuzzer,address:
 # FitIQLocalization and FitIQCore as static libraries of their own, then the target file together with the sources of the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the committed seed corpora of the fuzz targets, Fuzz/corpus/<target>/ (README "Fuzzing").
+"""Writes the committed seed corpora of the fuzz targets, Fuzz/corpus/<target>/ (CONTRIBUTING.md "Fuzzing").
 
     scripts/fuzz/make-seeds.py [CORPUS_DIR]        (default: Fuzz/corpus)
 

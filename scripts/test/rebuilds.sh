@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The no-rebuild checks of `make check`, after `make release` (README "Try it, set up, test"):
+# The no-rebuild checks of `make check`, after `make release` (CONTRIBUTING.md "What the checks run"):
 #   - a second `make release` compiles nothing;
 #   - `make stage` (what install, dist and demo build first) compiles nothing;
 #   - after it, .build/release/fitiq-tui still has the static Swift runtime;

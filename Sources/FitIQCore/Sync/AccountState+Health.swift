@@ -57,7 +57,7 @@ public struct HealthImportResult: Sendable, Equatable {
     }
 }
 
-/// Health import as a pure change of the account (docs/design.md "Health import").
+/// Health import as a pure change of the account (docs/architecture.md "Health import").
 extension AccountState {
     /// Applies a reading of the health source: biological sex with its provenance, new height samples
     /// as history entries (one `POST` each), the newest sample as the current height (a `PATCH` only)

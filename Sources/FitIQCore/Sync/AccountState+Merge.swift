@@ -118,7 +118,7 @@ extension AccountRecord {
     }
 
     /// Queues the first height entry when the server's profile has a height but no height history
-    /// exists anywhere (docs/design.md "Height history starts somewhere").
+    /// exists anywhere (docs/architecture.md "Height history starts somewhere").
     ///
     /// - Returns: whether an entry was queued.
     @discardableResult
