@@ -22,8 +22,7 @@ final class BackgroundSync: Sendable {
 
     private let slot: AccountSlot
     private let inbox: EventInbox
-    private let clock: any Clock<Duration>
-    private let now: @Sendable () -> Date
+    private let clock: any DatedClock
     private let afterRound: @Sendable (Account) async -> Void
     private let requests = WakeSignal()
     /// What the requests since the last round began asked for: `nil` for nothing.
@@ -37,15 +36,14 @@ final class BackgroundSync: Sendable {
         case push
     }
 
-    /// Syncs `slot`'s account, posting to `inbox`; `clock` times the rounds, `now` the sync's deadline.
+    /// Syncs `slot`'s account, posting to `inbox`; `clock` times the rounds and dates the sync's deadline.
     init(
-        slot: AccountSlot, inbox: EventInbox, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
+        slot: AccountSlot, inbox: EventInbox, clock: any DatedClock,
         afterRound: @escaping @Sendable (Account) async -> Void = { _ in }
     ) {
         self.slot = slot
         self.inbox = inbox
         self.clock = clock
-        self.now = now
         self.afterRound = afterRound
     }
 
@@ -93,7 +91,7 @@ final class BackgroundSync: Sendable {
     private func sync(_ account: Account, _ round: Round) async {
         inbox.post(.connection(.syncing))
         do {
-            let deadline = now().addingTimeInterval(Self.deadline)
+            let deadline = clock.date().addingTimeInterval(Self.deadline)
             let report =
                 round == .push
                 ? try await account.push(until: deadline) : try await account.syncNow(until: deadline)

@@ -23,10 +23,14 @@ import Synchronization
 public final class EditorLoop: Sendable {
     /// What the loop needs from outside.
     public struct Dependencies: Sendable {
-        /// Sleeps of the background work (the periodic sync).
-        public var clock: any Clock<Duration>
-        /// The current instant: the title bar's time (and when it next ticks), a sync's deadline.
-        public var now: @Sendable () -> Date
+        /// The one source of time: sleeps of the background work (the periodic sync), and the date
+        /// (the title bar's time and when it next ticks, a sync's deadline).
+        public var clock: any DatedClock
+        /// The current date, from ``clock``.
+        public var now: @Sendable () -> Date {
+            let clock = self.clock
+            return { clock.date() }
+        }
         /// The user's local time.
         public var timeZone: LocalZone
         /// `$HOME`, for a path typed as `~/…`.
@@ -48,7 +52,7 @@ public final class EditorLoop: Sendable {
         public var language: EditorLanguage
 
         public init(
-            clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, timeZone: LocalZone, home: String?,
+            clock: any DatedClock, timeZone: LocalZone, home: String?,
             healthSource: (@Sendable (String) throws -> any HealthSource)?,
             externalEditor: @escaping @Sendable (String) -> ExternalEditOutcome = { _ in
                 .failed(tr("No editor is available here."))
@@ -60,7 +64,6 @@ public final class EditorLoop: Sendable {
             self.measurementFile = measurementFile
             self.graphics = graphics
             self.clock = clock
-            self.now = now
             self.timeZone = timeZone
             self.home = home
             self.healthSource = healthSource
@@ -86,8 +89,7 @@ public final class EditorLoop: Sendable {
         let inbox = EventInbox()
         let watcher = CacheWatcher(slot: slot, inbox: inbox, watch: dependencies.cacheWatch)
         let sync = BackgroundSync(
-            slot: slot, inbox: inbox, clock: dependencies.clock, now: dependencies.now,
-            afterRound: { await watcher.check($0) })
+            slot: slot, inbox: inbox, clock: dependencies.clock, afterRound: { await watcher.check($0) })
         self.slot = slot
         self.inbox = inbox
         self.watcher = watcher

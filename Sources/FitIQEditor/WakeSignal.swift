@@ -64,7 +64,7 @@ final class WakeSignal: Sendable {
     }
 
     /// Returns once signalled or once `clock` reaches `duration` from now, whichever comes first.
-    func wait(orFor duration: Duration, on clock: any Clock<Duration>) async {
+    func wait(orFor duration: Duration, on clock: some Clock<Duration>) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.wait() }
             group.addTask { try? await clock.sleep(for: duration) }

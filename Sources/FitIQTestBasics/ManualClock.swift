@@ -1,8 +1,10 @@
+import FitIQCore
 import Foundation
 import Synchronization
 
-/// A clock that moves only when a test advances it; sleepers wake when their deadline is reached.
-public final class ManualClock: Clock, Sendable {
+/// A clock that moves only when a test advances it; sleepers wake when their deadline is reached. Its
+/// instants are dates from ``start`` on (``date(of:)``).
+public final class ManualClock: DatedClock {
     /// An instant of the manual clock: an offset from its start.
     public struct Instant: InstantProtocol {
         public var offset: Duration
@@ -42,9 +44,9 @@ public final class ManualClock: Clock, Sendable {
     public var now: Instant { state.withLock { $0.now } }
     public var minimumResolution: Duration { .zero }
 
-    /// The wall-clock date now: `start` plus the time advanced.
-    public func date() -> Date {
-        let offset = now.offset.components
+    /// The date of `instant`: `start` plus its offset.
+    public func date(of instant: Instant) -> Date {
+        let offset = instant.offset.components
         return start.addingTimeInterval(Double(offset.seconds) + Double(offset.attoseconds) / 1e18)
     }
 

@@ -20,7 +20,7 @@ public struct TestHarness: Sendable {
         self.clock = clock
         backend = InMemoryBackend(profile: profile, now: { clock.date() })
         directory = InMemoryAccountDirectory()
-        var environment = SyncEnvironment(clock: clock, now: { clock.date() }, random: { random }, timeZone: timeZone)
+        var environment = SyncEnvironment(clock: clock, random: { random }, timeZone: timeZone)
         environment.progressPostsInFlight = progressPostsInFlight
         self.environment = environment
         accounts = Accounts(

@@ -50,7 +50,7 @@ enum TUILauncher {
         let loop = EditorLoop(
             accounts: accounts, account: account,
             dependencies: EditorLoop.Dependencies(
-                clock: ContinuousClock(), now: { Date() }, timeZone: accounts.environment.timeZone,
+                clock: accounts.environment.clock, timeZone: accounts.environment.timeZone,
                 home: environment["HOME"], healthSource: openHealthExport,
                 externalEditor: { ExternalEditor(environment: environment).edit($0) },
                 measurementFile: { [zone = accounts.environment.timeZone] path, progress in

@@ -85,7 +85,7 @@ private struct Machines {
         self.root = root
         let clock = self.clock
         backend = InMemoryBackend(profile: TestHarness.serverProfile, now: { clock.date() })
-        environment = SyncEnvironment(clock: clock, now: { clock.date() }, random: { 0.5 }, timeZone: .utc)
+        environment = SyncEnvironment(clock: clock, random: { 0.5 }, timeZone: .utc)
     }
 
     /// A process started now.

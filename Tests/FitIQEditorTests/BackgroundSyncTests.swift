@@ -83,7 +83,7 @@ struct BackgroundSyncTests {
         let slot = AccountSlot(nil)
         let inbox = EventInbox()
         let log = EventLog(inbox)
-        let sync = BackgroundSync(slot: slot, inbox: inbox, clock: harness.clock, now: { harness.clock.date() })
+        let sync = BackgroundSync(slot: slot, inbox: inbox, clock: harness.clock)
         let task = Task { await sync.run() }
         try await harness.clock.waitForSleepers(1)
         #expect(log.events.isEmpty)
@@ -125,7 +125,7 @@ struct SyncRun {
         let log = EventLog(inbox)
         let clock = harness.clock
         let sync = BackgroundSync(
-            slot: slot, inbox: inbox, clock: clock, now: { clock.date() }, afterRound: afterRound ?? { _ in })
+            slot: slot, inbox: inbox, clock: clock, afterRound: afterRound ?? { _ in })
         let task = Task { await sync.run() }
         return SyncRun(
             harness: harness, account: account, slot: slot, inbox: inbox, log: log, sync: sync, task: task)

@@ -71,7 +71,7 @@ struct CacheWatcherTests {
         await watcher.run()  // without a watch, nothing to follow
         let clock = harness.clock
         let sync = BackgroundSync(
-            slot: slot, inbox: inbox, clock: clock, now: { clock.date() }, afterRound: { await watcher.check($0) })
+            slot: slot, inbox: inbox, clock: clock, afterRound: { await watcher.check($0) })
         let task = Task { await sync.run() }
         try await log.next("the first round's look") { $0.isAccountChange }
         try await clock.waitForSleepers(1)

@@ -235,7 +235,7 @@ struct EditorRun: Sendable {
         let loop = EditorLoop(
             accounts: harness.accounts, account: account,
             dependencies: EditorLoop.Dependencies(
-                clock: clock, now: { clock.date() }, timeZone: .utc, home: "/home/tester",
+                clock: clock, timeZone: .utc, home: "/home/tester",
                 healthSource: healthSource, cacheWatch: cacheWatch))
         let terminal = FakeTerminal()
         // A sleep beginning is a change a waiting test looks at (``waitFor(_:advancingClock:_:)``).

@@ -61,9 +61,7 @@ struct LiveServer: Sendable {
     func accounts(folder name: String = "client", progressPostsInFlight: Int = ProgressWindow.defaultLimit) -> Accounts
     {
         let directory = JSONFileAccountDirectory(paths: CachePaths(root: folder.appendingPathComponent(name)))
-        var environment = SyncEnvironment(
-            clock: SkippingClock(shared: now), now: { now() }, random: { 0.5 },
-            timeZone: .utc)
+        var environment = SyncEnvironment(clock: SkippingClock(shared: now), random: { 0.5 }, timeZone: .utc)
         environment.progressPostsInFlight = progressPostsInFlight
         return Accounts(
             server: baseURL, apiKey: Self.apiKey, directory: directory, backend: Backend(transport: transport),

@@ -1,9 +1,10 @@
+import FitIQCore
 import FitIQTestSupport
 import Foundation
 
 /// A clock whose sleeps return at once after moving the shared time forward: retries and backoffs
 /// run against the live server without the test waiting for them.
-struct SkippingClock: Clock {
+struct SkippingClock: DatedClock {
     let shared: DevServerClock
 
     struct Instant: InstantProtocol {
@@ -20,6 +21,8 @@ struct SkippingClock: Clock {
     }
 
     var minimumResolution: Duration { .zero }
+
+    func date(of instant: Instant) -> Date { instant.date }
     var now: Instant { Instant(date: shared()) }
 
     func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {

@@ -6,10 +6,13 @@
 
 /// Time, randomness and the time zone, injected so tests control them.
 public struct SyncEnvironment: Sendable {
-    /// Sleeps for backoff and waits.
-    public var clock: any Clock<Duration>
-    /// The current instant, for timestamps.
-    public var now: @Sendable () -> Date
+    /// The one source of time: sleeps for backoffs and waits, and dates for timestamps.
+    public var clock: any DatedClock
+    /// The current date, from ``clock``.
+    public var now: @Sendable () -> Date {
+        let clock = self.clock
+        return { clock.date() }
+    }
     /// A number in 0..<1 for jitter.
     public var random: @Sendable () -> Double
     /// The user's local time, for calendar days.
@@ -21,20 +24,15 @@ public struct SyncEnvironment: Sendable {
     /// How many progress posts may be in flight at once (1 sends them one after another).
     public var progressPostsInFlight = ProgressWindow.defaultLimit
 
-    public init(
-        clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, random: @escaping @Sendable () -> Double,
-        timeZone: LocalZone
-    ) {
+    public init(clock: any DatedClock, random: @escaping @Sendable () -> Double, timeZone: LocalZone) {
         self.clock = clock
-        self.now = now
         self.random = random
         self.timeZone = timeZone
     }
 
-    /// The system clocks and random generator, with the user's local time `timeZone`.
+    /// The system clock and random generator, with the user's local time `timeZone`.
     public static func live(timeZone: LocalZone) -> SyncEnvironment {
-        SyncEnvironment(
-            clock: ContinuousClock(), now: { Date() }, random: { Double.random(in: 0..<1) }, timeZone: timeZone)
+        SyncEnvironment(clock: SystemClock(), random: { Double.random(in: 0..<1) }, timeZone: timeZone)
     }
 }
 
