@@ -77,17 +77,11 @@ final class EffectRunner: Sendable {
                         email: email, password: password, name: name, dateOfBirth: dateOfBirth)
                 }
             }
-        case .saveMetadata(let name, let bio, let unitSystem, let languageCode):
+        case .save(let request):
             spawn {
-                await self.save(.metadata) { account in
-                    try await account.updateMetadata(
-                        name: name, bio: bio, unitSystem: unitSystem, languageCode: languageCode, sending: true)
-                }
-            }
-        case .saveMeasurement(let metric, let value):
-            spawn {
-                await self.save(.measurement(metric)) { account in
-                    try await account.saveMeasurement(metric, value, sending: true)
+                await self.save(SaveTarget(request)) { account in
+                    let applied = try await account.apply(request, sending: true)
+                    return applied.outcome.saved ? applied.view : nil
                 }
             }
         case .importHealth(let path):

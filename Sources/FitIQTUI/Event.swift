@@ -57,11 +57,9 @@ public enum HealthImportProgress: Sendable, Equatable {
 public enum Effect: Sendable, Equatable {
     case signIn(email: String, password: String)
     case register(email: String, password: String, name: String, dateOfBirth: String)
-    /// Save the metadata form (already validated).
-    case saveMetadata(name: String, bio: String, unitSystem: UnitSystem, languageCode: String)
-    /// Save the measurement the user typed (in the metric's unit), parsed once when the field was
-    /// confirmed: a height becomes the current height, a weight or body fat is logged now.
-    case saveMeasurement(Metric, value: Double)
+    /// Save a form: the metadata (already validated), or a measurement the user typed (in the metric's
+    /// unit, parsed once when the field was confirmed). ``Account/apply(_:sending:)`` carries it out.
+    case save(ChangeRequest)
     /// Import the health export at this path (as typed; `~` allowed).
     case importHealth(path: String)
     case cancelImport
@@ -94,6 +92,14 @@ public enum Effect: Sendable, Equatable {
 public enum SaveTarget: Sendable, Equatable {
     case metadata
     case measurement(Metric)
+
+    /// The form `request` saves.
+    public init(_ request: ChangeRequest) {
+        switch request {
+        case .metadata: self = .metadata
+        case .measurement(let metric, _, _, _): self = .measurement(metric)
+        }
+    }
 
     /// The fields whose drafts the save took.
     var fields: [ProfileField] {

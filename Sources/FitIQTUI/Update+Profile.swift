@@ -233,13 +233,14 @@ func saveAll(_ state: inout AppState) -> [Effect] {
     let metadataErrors = state.profile.errors.keys.contains { $0.form == .metadata }
     if metadataDrafts && !metadataErrors, let units = UnitSystem(rawValue: values.text(.unitSystem)) {
         effects.append(
-            .saveMetadata(
-                name: values.text(.name), bio: values.text(.bio), unitSystem: units,
-                languageCode: values.text(.language)))
+            .save(
+                .metadata(
+                    name: values.text(.name), bio: values.text(.bio), unitSystem: units,
+                    languageCode: values.text(.language))))
     }
     for field in ProfileField.physicalFields {
         if let metric = field.metric, state.profile.drafts[field] != nil, let value = state.profile.draftValues[field] {
-            effects.append(.saveMeasurement(metric, value: value))
+            effects.append(.save(.measurement(metric, value)))
         }
     }
     if effects.isEmpty && state.profile.drafts.isEmpty { state.message = (tr("Nothing to save."), false) }

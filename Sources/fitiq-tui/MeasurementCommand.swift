@@ -96,28 +96,31 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                 let units = profile.preferredUnitSystem
                 let parsed = try metric.parse(value, unitSystem: units)
                 let shown = metric.format(parsed, unitSystem: units)
-                if let date, let day = CalendarDate(parsing: date) {
-                    let logged = try await account.log(metric, parsed, on: day, sending: !noSync)
+                let day = date.flatMap { CalendarDate(parsing: $0) }
+                let applied = try await account.apply(.measurement(metric, parsed, day: day), sending: !noSync)
+                switch applied.outcome {
+                case .heightUnchanged(let current):
+                    print(
+                        tr(
+                            "Height unchanged ({value}).",
+                            ["value": current.map { Height.format($0, unitSystem: units) } ?? ""]))
+                    return
+                case .heightSet(let height):
+                    print(tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)]))
+                case .logged(_, let isCurrentHeight):
+                    guard let day else {
+                        print(tr("Logged {value}.", ["value": shown]))
+                        break
+                    }
                     let values = ["value": shown, "day": day.description]
                     print(
                         metric != .height
                             ? tr("Logged {value} on {day}.", values)
-                            : logged.isCurrentHeight
+                            : isCurrentHeight
                                 ? tr("Logged {value} on {day}; it is your current height.", values)
                                 : tr("Logged {value} on {day} (an earlier measurement).", values))
-                } else if metric == .height {
-                    guard try await account.updateHeight(centimetres: parsed, sending: !noSync) else {
-                        print(
-                            tr(
-                                "Height unchanged ({value}).",
-                                ["value": profile.heightCm.map { Height.format($0, unitSystem: units) } ?? ""]))
-                        return
-                    }
-                    let height = try await account.view().profile?.heightCm ?? 0
-                    print(tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)]))
-                } else {
-                    try await account.log(metric, parsed, sending: !noSync)
-                    print(tr("Logged {value}.", ["value": shown]))
+                case .metadataSaved, .metadataUnchanged:
+                    break
                 }
                 try await finishWrite(account, noSync: noSync)
             }

@@ -152,16 +152,8 @@ struct PlainMode {
         guard problems.isEmpty else { return say(tr("Nothing was saved; fix the values above.")) }
         // Each form is its own change, saved here first, then sent.
         do {
-            for effect in effects {
-                switch effect {
-                case .saveMetadata(let name, let bio, let units, let language):
-                    try await account.updateMetadata(
-                        name: name, bio: bio, unitSystem: units, languageCode: language)
-                case .saveMeasurement(let metric, let value):
-                    try await account.saveMeasurement(metric, value)
-                default:
-                    break
-                }
+            for case .save(let request) in effects {
+                try await account.apply(request)
             }
         } catch {
             return say(tr("Nothing was saved: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))

@@ -75,9 +75,9 @@ struct ProfileCommand: AsyncParsableCommand {
         func run() async throws {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
-                let changed = try await account.updateMetadata(
-                    name: name, bio: bio, unitSystem: units, languageCode: language, sending: !noSync)
-                guard changed != nil else {
+                let applied = try await account.apply(
+                    .metadata(name: name, bio: bio, unitSystem: units, languageCode: language), sending: !noSync)
+                guard applied.outcome.saved else {
                     print(tr("Nothing changed."))
                     return
                 }

@@ -1,8 +1,9 @@
 import FitIQCache
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// The account file's format belongs to the cache: files written by released versions stay readable,
 /// pending changes included, and files of a newer version are left alone.

@@ -18,7 +18,7 @@ struct ColdSyncTests {
             // Another process: the edit, then its push (conflict check, PUT, acknowledgement).
             let cold = try #require(try await machines.accounts().current())
             let store = try #require(cold.store as? JSONFileProfileStore)
-            #expect(try await cold.updateMetadata(bio: "Trail runner") != nil)
+            #expect(try await cold.updateMetadata(bio: "Trail runner"))
             let report = try await cold.push()
 
             #expect(report.isSynced)

@@ -14,7 +14,7 @@ struct AccountUseCaseTests {
         }
         await #expect(throws: ValidationError.self) { try await account.updateMetadata(languageCode: "xx-invalid-!!") }
         #expect(try await account.cached().outbox.isEmpty)
-        #expect(try await account.updateMetadata(languageCode: "PT-br") != nil)
+        #expect(try await account.updateMetadata(languageCode: "PT-br"))
         #expect(try await account.cached().profile?.languageCode == "pt-BR")
     }
 
@@ -26,7 +26,7 @@ struct AccountUseCaseTests {
         odd.metadata.bio = String(repeating: "b", count: 600)
         let harness = TestHarness(profile: odd)
         let account = try await harness.signedIn()
-        #expect(try await account.updateMetadata(name: "Jane Again") != nil)
+        #expect(try await account.updateMetadata(name: "Jane Again"))
         #expect(try await account.cached().profile?.name == "Jane Again")
         #expect(try await account.engine.drain().isSynced)
         #expect(await harness.backend.profile?.metadata.name == "Jane Again")

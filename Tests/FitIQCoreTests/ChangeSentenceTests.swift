@@ -1,7 +1,8 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// Every sentence about a change names its metric and shows the value in its unit, for every metric of
 /// the table and in both unit systems: a metric added to `Metric.all` is covered with no new code.

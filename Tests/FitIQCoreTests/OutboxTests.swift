@@ -1,7 +1,8 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// The outbox as a pure state machine: no I/O, no clock but the instants passed in.
 struct OutboxTests {

@@ -45,7 +45,7 @@ struct SyncEngineTests {
         let requestsBefore = await harness.backend.requests.count
         let savesBefore = await store.saveCount
 
-        #expect(try await account.updateMetadata(bio: "Trail runner", sending: true) != nil)
+        #expect(try await account.updateMetadata(bio: "Trail runner", sending: true))
         #expect(await store.saveCount == savesBefore + 1)
         let report = try await account.push()
 
@@ -68,7 +68,7 @@ struct SyncEngineTests {
         try await account.syncNow()
         let value = metric == .height ? 181.0 : metric == .weight ? 72.4 : 18.5
         let writes = try await Self.writes(of: account, in: harness) { () async throws in
-            #expect(try await account.saveMeasurement(metric, value, sending: true) != nil)
+            #expect(try await account.apply(.measurement(metric, value), sending: true).outcome.saved)
             #expect(try await account.push().isSynced)
         }
         #expect(writes == 2)
@@ -155,7 +155,7 @@ struct SyncEngineTests {
 
         // The PUT and PATCH answers' updatedAt is in the cache: the check before the next send finds the
         // server unchanged and writes nothing (save, claim, acknowledgement).
-        #expect(try await account.updateMetadata(bio: "Fell runner") != nil)
+        #expect(try await account.updateMetadata(bio: "Fell runner"))
         let report = try await account.push()
 
         #expect(report.isSynced)
@@ -179,7 +179,7 @@ struct SyncEngineTests {
         harness.clock.advance(by: .seconds(60))
 
         let writes = try await Self.writes(of: account, in: harness) { () async throws in
-            #expect(try await account.updateMetadata(bio: "Fell runner", sending: true) != nil)
+            #expect(try await account.updateMetadata(bio: "Fell runner", sending: true))
             #expect(try await account.push().isSynced)
         }
         #expect(writes == 2)
@@ -192,7 +192,7 @@ struct SyncEngineTests {
         let saves = await harness.store(of: account).saveCount
         let bio = try #require(try await account.cached().profile?.metadata.bio)
 
-        #expect(try await account.updateMetadata(bio: bio) == nil)
+        #expect(try await account.apply(.metadata(bio: bio)).outcome == .metadataUnchanged)
 
         #expect(await harness.store(of: account).saveCount == saves)
         #expect(try await account.cached().pending.count == 0)

@@ -1,9 +1,9 @@
-import FitIQCore
 import FitIQTUI
 import FitIQTestBasics
 import Foundation
 import Testing
 
+@testable import FitIQCore
 @testable import FitIQEditor
 
 /// The background sync alone, with the in-memory backend and the manual clock.
@@ -28,7 +28,7 @@ struct BackgroundSyncTests {
 
     @Test func aSavesPushSendsItWithoutReadingTheProfileOrTheHistoryAfter() async throws {
         let run = try await SyncRun.startedAndAsleep()
-        #expect(try await run.account.updateMetadata(bio: "Saved in the editor") != nil)
+        #expect(try await run.account.updateMetadata(bio: "Saved in the editor"))
         let before = await run.harness.backend.requests.count
 
         run.sync.requestPush()

@@ -81,7 +81,7 @@ struct MeasurementFieldsTests {
         state.profile.focus = .weight
         press([.enter, .control("u")] + type("160 lb") + [.enter], &state)
         #expect(state.profile.drafts[.weight] == "160 lb")
-        #expect(press([.control("s")], &state) == [.saveMeasurement(.weight, value: 72.57)])
+        #expect(press([.control("s")], &state) == [.save(.measurement(.weight, 72.57))])
         _ = update(&state, .saved(.measurement(.weight), error: nil))
         #expect(state.profile.drafts[.weight] == nil)
         #expect(screen(state).lines.contains { $0.contains("Weight saved.") })
@@ -94,6 +94,29 @@ struct MeasurementFieldsTests {
         #expect(state.profile.editing?.field == .bodyFat)
         #expect(state.profile.errors[.bodyFat]?.contains("Body fat must be between 1 and 75 %") == true)
         #expect(press([.control("s")], &state) == [])
+    }
+
+    /// The same bad weight gets the same sentence here, in plain mode and from `weight set`
+    /// (`OneWayInCLITests`): the core's rule, said once.
+    @Test(arguments: ["900 kg", "abc"])
+    func aBadWeightIsRefusedWithTheCoresSentence(typed: String) throws {
+        let refusal = try #require(Self.coreRefusal(of: typed))
+        var state = withWeights()
+        state.profile.focus = .weight
+        press([.enter, .control("u")] + type(typed) + [.enter], &state)
+        #expect(state.profile.editing?.field == .weight)
+        #expect(state.profile.errors[.weight] == refusal)
+        #expect(press([.control("s")], &state) == [])
+    }
+
+    /// What the core says of `typed` as a weight in metric units.
+    static func coreRefusal(of typed: String) -> String? {
+        do {
+            _ = try Metric.weight.parse(typed, unitSystem: .metric)
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     @Test func aWeightEntryIsRemovedAndCorrectedFromItsOwnList() {

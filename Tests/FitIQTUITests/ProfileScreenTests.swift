@@ -99,7 +99,7 @@ struct ProfileScreenTests {
         #expect(state.profile.editing?.editor.text == "José 李")
         let effects = press([.control("s")], &state)
         #expect(
-            effects == [.saveMetadata(name: "José 李", bio: "Trail runner", unitSystem: .metric, languageCode: "en")])
+            effects == [.save(.metadata(name: "José 李", bio: "Trail runner", unitSystem: .metric, languageCode: "en"))])
         #expect(state.profile.editing == nil)
     }
 
@@ -136,7 +136,7 @@ struct ProfileScreenTests {
         var state = profileState()
         state.profile.focus = .height
         press([.enter, .control("u")] + type("181") + [.enter], &state)
-        #expect(press([.control("s")], &state) == [.saveMeasurement(.height, value: 181)])
+        #expect(press([.control("s")], &state) == [.save(.measurement(.height, 181))])
 
         // The use case found the height already there.
         _ = update(&state, .nothingToSave(.measurement(.height)))
@@ -154,7 +154,7 @@ struct ProfileScreenTests {
         press([.enter, .control("u")] + type("181") + [.enter], &state)
         let effects = press([.control("s")], &state)
         #expect(effects.count == 2)
-        #expect(effects.contains(.saveMeasurement(.height, value: 181)))
+        #expect(effects.contains(.save(.measurement(.height, 181))))
         // The metadata saved; the height's rejection shows under the Physical box only.
         _ = update(&state, .saved(.metadata, error: nil))
         var account = fixtureAccount()
@@ -217,8 +217,9 @@ struct ProfileScreenTests {
         let effects = press([.character("s")], &state)
         #expect(
             effects.first
-                == .saveMetadata(
-                    name: "Jane Doe", bio: "Trail runner and climber", unitSystem: .metric, languageCode: "en"))
+                == .save(
+                    .metadata(
+                        name: "Jane Doe", bio: "Trail runner and climber", unitSystem: .metric, languageCode: "en")))
         #expect(effects.last == .quit)
         #expect(state.shouldQuit)
     }

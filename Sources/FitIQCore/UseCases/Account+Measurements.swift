@@ -46,21 +46,6 @@ extension Account {
         }
     }
 
-    /// Saves a measurement typed into a form: a height becomes the current height (nothing is saved when
-    /// it shows as the current one does); a weight or body fat is a new reading, logged now. Returns the
-    /// account as it then stands, or `nil` when nothing was saved.
-    @discardableResult
-    public func saveMeasurement(_ metric: Metric, _ value: Double, sending: Bool = false) async throws
-        -> AccountView?
-    {
-        if metric == .height {
-            guard try await updateHeight(centimetres: value, sending: sending) else { return nil }
-        } else {
-            try await log(metric, value, sending: sending)
-        }
-        return try await view()
-    }
-
     /// ``log(_:_:on:notes:)`` for a height; returns whether it became the current height.
     @discardableResult
     public func logHeight(

@@ -39,14 +39,15 @@ extension Account {
         return delivered
     }
 
-    /// Changes the given metadata fields (others keep their values); saved locally and queued as one `PUT`.
+    /// Changes the given metadata fields (others keep their values); saved locally and queued as one `PUT`
+    /// (``apply(_:sending:)`` with ``ChangeRequest/metadata(name:bio:unitSystem:languageCode:)``).
     ///
-    /// - Returns: the account as it now stands, or `nil` when nothing changed.
+    /// - Returns: whether anything changed.
     @discardableResult
-    public func updateMetadata(
+    func updateMetadata(
         name: String? = nil, bio: String? = nil, unitSystem: UnitSystem? = nil, languageCode: String? = nil,
         sending: Bool = false
-    ) async throws -> AccountView? {
+    ) async throws -> Bool {
         guard let current = try await store.overview().state.profile?.metadata else {
             throw AccountError.profileNotLoaded
         }
@@ -69,7 +70,7 @@ extension Account {
             state.undoLog.remember(.metadata(previous: previous, wording: .fields(changed)))
             return true
         }
-        return changed ? try await view() : nil
+        return changed
     }
 
     /// Changes the height to `centimetres` (parsed once, from what the user typed in their units); a
@@ -78,7 +79,7 @@ extension Account {
     ///
     /// - Returns: whether the height changed.
     @discardableResult
-    public func updateHeight(centimetres proposed: Double, sending: Bool = false) async throws -> Bool {
+    func updateHeight(centimetres proposed: Double, sending: Bool = false) async throws -> Bool {
         guard let profile = try await store.overview().state.profile else { throw AccountError.profileNotLoaded }
         guard
             let centimetres = Height.change(
