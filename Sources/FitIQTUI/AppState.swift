@@ -143,11 +143,15 @@ public struct ProfileForm: Sendable, Equatable {
             editor = newValue?.editor ?? TextField("")
         }
     }
-    /// Confirmed edits not yet saved (Ctrl-S saves them), as the text the user typed.
-    public var drafts: [ProfileField: String] = [:]
-    /// The drafts of measurement fields in their metric's unit (cm, kg, %), parsed once when the field
-    /// was confirmed (in the units then in force); what Ctrl-S saves while the field's draft is set.
-    public var draftValues: [ProfileField: Double] = [:]
+    /// Confirmed edits not yet saved (Ctrl-S saves them): the core's form, shared with plain mode.
+    public var edits = ProfileEdits()
+    /// The drafts as the user typed them, by field.
+    public var drafts: [ProfileField: String] {
+        Dictionary(
+            uniqueKeysWithValues: edits.drafts.compactMap { field, text in
+                ProfileField(field).map { ($0, text) }
+            })
+    }
     /// Validation messages under the fields.
     public var errors: [ProfileField: String] = [:]
     private var editingField: ProfileField?
@@ -157,7 +161,7 @@ public struct ProfileForm: Sendable, Equatable {
 
     public static func == (lhs: ProfileForm, rhs: ProfileForm) -> Bool {
         lhs.focus == rhs.focus && lhs.editingField == rhs.editingField && lhs.editor == rhs.editor
-            && lhs.drafts == rhs.drafts && lhs.draftValues == rhs.draftValues && lhs.errors == rhs.errors
+            && lhs.edits == rhs.edits && lhs.errors == rhs.errors
     }
 }
 
@@ -166,6 +170,26 @@ public struct ProfileForm: Sendable, Equatable {
 /// `set`, `show` and `help`, and validation (``ProfileValues/problem(_:_:)``).
 public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
     case name, bio, unitSystem, language, height, weight, bodyFat, bmi, dateOfBirth, biologicalSex
+
+    /// The core's field it is; `nil` for read-only fields.
+    public var editable: EditableField? {
+        switch self {
+        case .name: .name
+        case .bio: .bio
+        case .unitSystem: .unitSystem
+        case .language: .language
+        case .height: .height
+        case .weight: .weight
+        case .bodyFat: .bodyFat
+        case .bmi, .dateOfBirth, .biologicalSex: nil
+        }
+    }
+
+    /// The screen's field for the core's `field`.
+    public init?(_ field: EditableField) {
+        guard let found = Self.allCases.first(where: { $0.editable == field }) else { return nil }
+        self = found
+    }
 
     /// The form it belongs to; `nil` for read-only fields.
     public var form: Form? {

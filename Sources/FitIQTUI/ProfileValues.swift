@@ -10,59 +10,33 @@ import FitIQCore
 struct ProfileValues {
     let account: AccountView?
     let profile: UserProfile?
-    let drafts: [ProfileField: String]
+    let edits: ProfileEdits
     let timeZone: LocalZone
 
     init(_ state: AppState, includingDrafts: Bool = true) {
         account = state.account
         profile = account?.profile
-        drafts = includingDrafts ? state.profile.drafts : [:]
+        edits = includingDrafts ? state.profile.edits : ProfileEdits()
         timeZone = state.timeZone
     }
 
     /// The unit system in force for height entry (a drafted switch counts).
-    var unitSystem: UnitSystem {
-        drafts[.unitSystem].flatMap(UnitSystem.init(rawValue:)) ?? profile?.preferredUnitSystem ?? .metric
-    }
+    var unitSystem: UnitSystem { edits.unitSystem(over: account) }
 
     func text(_ field: ProfileField) -> String {
-        if let draft = drafts[field] { return draft }
+        if let editable = field.editable { return edits.text(editable, over: account) }
         guard let profile else { return "" }
         switch field {
-        case .name: return TextSanitizer.sanitize(profile.name)
-        case .bio: return TextSanitizer.sanitize(profile.bio ?? "")
-        case .unitSystem: return profile.preferredUnitSystem.rawValue
-        case .language: return TextSanitizer.sanitize(profile.languageCode ?? "")
-        case .height: return profile.heightCm.map { Height.format($0, unitSystem: unitSystem) } ?? ""
-        case .weight, .bodyFat:
-            guard let metric = field.metric, let entry = account?.latestEntry(of: metric) else { return "" }
-            return metric.format(entry.quantity, unitSystem: unitSystem)
         case .bmi: return bodyMassIndex.map { DecimalText.shown($0.value, places: 1) } ?? ""
         case .dateOfBirth: return profile.dateOfBirth?.description ?? ""
         case .biologicalSex: return profile.biologicalSex.map { $0.value.shown } ?? ""
+        default: return ""
         }
     }
 
     /// The BMI of the latest weight (see ``AccountView/bodyMassIndex``).
     var bodyMassIndex: BodyMassIndex? {
         account?.bodyMassIndex
-    }
-
-    /// What is wrong with `text` for `field`, naming the field and the rule; `nil` when it is fine.
-    func problem(_ field: ProfileField, _ text: String) -> String? {
-        do {
-            switch field {
-            case .name: _ = try ProfileRules.name(text)
-            case .bio: _ = try ProfileRules.bio(text)
-            case .language: _ = try ProfileRules.languageCode(text)
-            case .unitSystem: _ = try ProfileRules.unitSystem(text)
-            case .height, .weight, .bodyFat: _ = try field.metric?.parse(text, unitSystem: unitSystem)
-            case .dateOfBirth, .biologicalSex, .bmi: return nil
-            }
-            return nil
-        } catch {
-            return error.description
-        }
     }
 }
 

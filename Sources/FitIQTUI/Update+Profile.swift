@@ -145,7 +145,8 @@ private func startEditing(_ state: inout AppState, _ field: ProfileField) {
     }
 }
 
-func readOnlyReason(_ field: ProfileField, canImport: Bool) -> String {
+/// Why `field` cannot be typed into, and where its value comes from.
+public func readOnlyReason(_ field: ProfileField, canImport: Bool) -> String {
     switch field {
     case .dateOfBirth: tr("Date of birth is set at registration and cannot be changed here.")
     case .bmi: tr("BMI is derived from your latest weight and your height then; it is never typed.")
@@ -195,55 +196,34 @@ func typeWhileEditing(_ key: Key, _ state: inout AppState) {
 
 /// Ends the edit of `field` with `text` as its draft; `false` (edit kept open) when the text breaks a rule.
 func confirmEdit(_ state: inout AppState, _ field: ProfileField, _ text: String) -> Bool {
-    let values = ProfileValues(state)
-    if let metric = field.metric {
-        // The one place a typed measurement is parsed: from here it travels in its unit (cm, kg, %).
-        do {
-            state.profile.draftValues[field] = try metric.parse(text, unitSystem: values.unitSystem)
-        } catch {
-            state.profile.errors[field] = error.description
-            return false
-        }
-    } else if let problem = values.problem(field, text) {
-        state.profile.errors[field] = problem
+    guard let editable = field.editable else { return false }
+    do {
+        try state.profile.edits.set(editable, text, over: state.account)
+    } catch {
+        state.profile.errors[field] = error.description
         return false
     }
     state.profile.editing = nil
     state.profile.errors[field] = nil
-    setDraft(&state, field, text)
     return true
 }
 
-/// Records `text` as the draft of `field`, or drops the draft when it shows the saved value again.
+/// Records `text`, a choice made in a list, as the draft of `field` (checked when saved), or drops the
+/// draft when it shows the saved value again.
 func setDraft(_ state: inout AppState, _ field: ProfileField, _ text: String) {
-    let saved = ProfileValues(state, includingDrafts: false).text(field)
-    state.profile.drafts[field] = text == saved ? nil : text
+    guard let editable = field.editable else { return }
+    state.profile.edits.choose(editable, text, over: state.account)
 }
 
 /// Ctrl-S: validates every form with drafts and saves each that is valid as its own request.
 func saveAll(_ state: inout AppState) -> [Effect] {
-    let values = ProfileValues(state)
-    var effects: [Effect] = []
+    let (requests, problems) = state.profile.edits.changes(over: state.account)
     state.profile.errors = [:]
-    // A measurement draft was parsed when its field was confirmed; the other drafts are checked again here.
-    for field in state.profile.drafts.keys where field.metric == nil {
-        if let problem = values.problem(field, values.text(field)) { state.profile.errors[field] = problem }
+    for (field, problem) in problems {
+        if let shown = ProfileField(field) { state.profile.errors[shown] = problem.description }
     }
-    let metadataDrafts = state.profile.drafts.keys.contains { $0.form == .metadata }
-    let metadataErrors = state.profile.errors.keys.contains { $0.form == .metadata }
-    if metadataDrafts && !metadataErrors, let units = UnitSystem(rawValue: values.text(.unitSystem)) {
-        effects.append(
-            .save(
-                .metadata(
-                    name: values.text(.name), bio: values.text(.bio), unitSystem: units,
-                    languageCode: values.text(.language))))
-    }
-    for field in ProfileField.physicalFields {
-        if let metric = field.metric, state.profile.drafts[field] != nil, let value = state.profile.draftValues[field] {
-            effects.append(.save(.measurement(metric, value)))
-        }
-    }
-    if effects.isEmpty && state.profile.drafts.isEmpty { state.message = (tr("Nothing to save."), false) }
+    let effects = requests.map { Effect.save($0) }
+    if effects.isEmpty && state.profile.edits.drafts.isEmpty { state.message = (tr("Nothing to save."), false) }
     if !state.profile.errors.isEmpty { state.message = (tr("Fix the marked fields; nothing was sent for them."), true) }
     return effects
 }

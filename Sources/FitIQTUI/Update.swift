@@ -43,12 +43,12 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
             return []
         }
         let effects = account.map { show($0, &state) } ?? []
-        for field in target.fields { state.profile.drafts[field] = nil }
+        state.profile.edits.forget(target.fields.compactMap(\.editable))
         // Said in the language the save leaves in force: "Profil enregistré." once French is saved.
         state.message = (Localizer.$current.withValue(state.localizer) { target.savedMessage }, false)
         return effects
     case .nothingToSave(let target):
-        for field in target.fields { state.profile.drafts[field] = nil }
+        state.profile.edits.forget(target.fields.compactMap(\.editable))
         state.message = (tr("Nothing to save."), false)
         return []
     case .tick(let date):

@@ -18,13 +18,13 @@ import FitIQTUI
 /// The editor for screen readers, dumb terminals, `script` logs and scripted input (`--plain`,
 /// `FITIQ_PLAIN=1`, `TERM` unset or `dumb`): labelled lines and a `fitiq>` prompt that reads one command per line,
 /// from a terminal or a pipe. No full screen, no boxes, no cursor addressing; every answer is one or
-/// more complete sentences, with the editor's own form model (``FormSession``): the same fields,
-/// drafts, checks and saves.
+/// more complete sentences, over the core's form (``ProfileEdits``) as the editor's: the same fields,
+/// drafts, checks and saves (``Account/apply(_:sending:)``).
 struct PlainMode {
     let accounts: Accounts
     var account: Account?
     /// Edits made with `set` and not saved yet.
-    private var form: FormSession?
+    private var edits = ProfileEdits()
     /// How the language is chosen: each line is answered in the language of the profile as cached then
     /// (unless `FITIQ_LANG`), so `set language fr` and `save` answer in French from the next line on.
     let language: EditorLanguage
@@ -104,23 +104,19 @@ struct PlainMode {
         }
         say(tr("You are signed in as {email}.", ["email": TextSanitizer.sanitize(account.email)]))
         say(Output.profileText(view))
-        for draft in form?.drafts ?? [] {
+        for field in ProfileField.allCases {
+            guard let editable = field.editable, let shown = edits.shown(editable, over: view) else { continue }
             say(
                 tr(
                     "{field} will be {value} once you save (not saved yet).",
-                    ["field": draft.field.label, "value": draft.shown]))
+                    ["field": field.label, "value": shown]))
         }
     }
 
-    /// The form over the account as cached now, keeping the drafts made so far.
-    private mutating func currentForm() async -> FormSession? {
-        guard let account, let snapshot = try? await account.view() else { return nil }
-        if form == nil {
-            form = FormSession(account: snapshot, now: Date(), timeZone: accounts.environment.timeZone)
-        } else {
-            form?.update(snapshot)
-        }
-        return form
+    /// The account as cached now, for the form; `nil` before its profile was first read.
+    private func cachedView() async -> AccountView? {
+        guard let view = try? await account?.view(), view.profile != nil else { return nil }
+        return view
     }
 
     /// The editable fields, as `set` names them.
@@ -133,33 +129,36 @@ struct PlainMode {
         guard let first = parts.first, let field = ProfileField.named(first) else {
             return say(tr("Say what to set: set {fields} VALUE.", ["fields": Self.editableNames]))
         }
-        guard var form = await currentForm() else { return say(tr("No profile is cached yet; run sync.")) }
-        switch form.set(field, parts.count > 1 ? parts[1] : "") {
-        case .drafted(let shown):
-            say(tr("{field} will be {value} once you save.", ["field": field.label, "value": shown]))
-        case .unchanged(let shown):
-            say(tr("{field} is already {value}; nothing to save for it.", ["field": field.label, "value": shown]))
-        case .refused(let problem): say(problem.message)
+        guard let editable = field.editable else { return say(readOnlyReason(field, canImport: true)) }
+        guard let view = await cachedView() else { return say(tr("No profile is cached yet; run sync.")) }
+        do {
+            if try edits.set(editable, parts.count > 1 ? parts[1] : "", over: view) {
+                let shown = edits.shown(editable, over: view) ?? ""
+                say(tr("{field} will be {value} once you save.", ["field": field.label, "value": shown]))
+            } else {
+                let shown = edits.text(editable, over: view)
+                say(tr("{field} is already {value}; nothing to save for it.", ["field": field.label, "value": shown]))
+            }
+        } catch {
+            say(error.description)
         }
-        self.form = form
     }
 
     private mutating func save() async {
         guard let account else { return say(tr("Nothing is signed in.")) }
-        guard var form = await currentForm(), !form.drafts.isEmpty else { return say(tr("There is nothing to save.")) }
-        let (effects, problems) = form.save()
-        for problem in problems { say(problem.message) }
+        guard let view = await cachedView(), !edits.drafts.isEmpty else { return say(tr("There is nothing to save.")) }
+        let (requests, problems) = edits.changes(over: view)
+        for field in EditableField.allCases { if let problem = problems[field] { say(problem.description) } }
         guard problems.isEmpty else { return say(tr("Nothing was saved; fix the values above.")) }
         // Each form is its own change, saved here first, then sent.
         do {
-            for case .save(let request) in effects {
+            for request in requests {
                 try await account.apply(request)
             }
         } catch {
             return say(tr("Nothing was saved: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
         }
-        form.clear()
-        self.form = form
+        edits = ProfileEdits()
         say(tr("Saved on this machine."))
         await sync()
     }
@@ -288,7 +287,7 @@ struct PlainMode {
         say(tr("quit ends; it asks first when changes are not saved."))
     }
 
-    private var unsavedCount: Int { form?.drafts.count ?? 0 }
+    private var unsavedCount: Int { edits.drafts.count }
 
     private mutating func quit() async -> Bool {
         guard unsavedCount > 0 else { return false }
