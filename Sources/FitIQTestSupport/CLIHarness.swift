@@ -1,15 +1,6 @@
 import FitIQDevServer
 import Foundation
 
-/// Runs `body` with a development server in this process (``TestDevServer/start(_:clock:sleep:logger:)``),
-/// stopped when `body` returns or throws.
-public func withDevServer<T: Sendable>(
-    _ configuration: DevServerConfiguration = TestDevServer.configuration(), clock: DevServerClock = DevServerClock(),
-    _ body: (TestDevServer) async throws -> T
-) async throws -> T {
-    try await TestDevServer.with(configuration, clock: clock, body)
-}
-
 /// Runs `body` with the built `fitiq-tui` in folders of its own (``CLIHarness``), pointed at `server`,
 /// and with the test account registered (and so signed in) on it first when `registered`; the folders
 /// are removed when `body` returns or throws.
@@ -39,18 +30,25 @@ public struct CLIHarness: Sendable {
         let temporary = try TemporaryFolder("fitiq-cli")
         defer { temporary.remove() }
         let folder = temporary.url
-        let environment = [
-            "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
-            "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
-            "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "FITIQ_API_KEY": apiKey,
+        var harness = CLIHarness(folder: folder, runner: try runner(home: folder), server: "")
+        return try await body(&harness)
+    }
+
+    /// The environment of every `fitiq-tui` a test runs: a user whose files all live under `home` (the
+    /// XDG folders too), the test API key, UTC, and nothing inherited.
+    public static func environment(home: URL) -> [String: String] {
+        [
+            "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "FITIQ_API_KEY": apiKey,
             "PATH": "/usr/bin:/bin", "TZ": "UTC",
         ]
-        var harness = CLIHarness(
-            folder: folder,
-            runner: CommandRunner(
-                executable: try BuiltProducts.executable(named: "fitiq-tui"), environment: environment),
-            server: "")
-        return try await body(&harness)
+    }
+
+    /// The built `fitiq-tui`, run as the user of ``environment(home:)``.
+    public static func runner(home: URL) throws -> CommandRunner {
+        CommandRunner(
+            executable: try BuiltProducts.executable(named: "fitiq-tui"), environment: environment(home: home))
     }
 
     /// Runs `fitiq-tui` with `arguments`.

@@ -34,20 +34,22 @@ public struct EndToEnd: Sendable {
         return home.appendingPathComponent(name)
     }
 
-    /// The environment of every `fitiq-tui` run: this run's XDG folders and nothing inherited.
+    /// The environment of every `fitiq-tui` run: this run's XDG folders and nothing inherited
+    /// (``CLIHarness/environment(home:)``).
     public var environment: [String: String] {
-        let home = folder.appendingPathComponent("home")
-        return [
-            "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-            "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "FITIQ_API_KEY": Self.apiKey,
-            "PATH": "/usr/bin:/bin", "TZ": "UTC",
-        ]
+        CLIHarness.environment(home: folder.appendingPathComponent("home"))
+    }
+
+    /// The built `fitiq-tui` as this run's user; `changing` adjusts its environment.
+    public func runner(changing: (inout [String: String]) -> Void = { _ in }) -> CommandRunner {
+        var environment = self.environment
+        changing(&environment)
+        return CommandRunner(executable: executable, environment: environment)
     }
 
     /// Runs a `fitiq-tui` command (not the terminal UI) and returns what it printed.
     public func cli(_ arguments: [String], input: String? = nil) async throws -> CommandRunner.Result {
-        try await CommandRunner(executable: executable, environment: environment).run(arguments, input: input)
+        try await runner().run(arguments, input: input)
     }
 
     /// Runs a `fitiq-tui` command through `ssh` (no terminal: `ssh HOST COMMAND`, `input` on its

@@ -336,8 +336,8 @@ final class FaultWorld: Sendable {
     func cli(_ arguments: [String], input: String? = nil, timeout: Duration = .seconds(120)) async throws
         -> CommandRunner.Result
     {
-        try await CommandRunner(executable: e2e.executable, environment: environment).run(
-            arguments, input: input, timeout: timeout)
+        let environment = self.environment
+        return try await e2e.runner { $0 = environment }.run(arguments, input: input, timeout: timeout)
     }
 
     func spawn(_ arguments: [String]) throws -> ChildProcess {

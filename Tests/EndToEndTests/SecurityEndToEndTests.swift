@@ -23,10 +23,11 @@ struct SecurityEndToEndTests {
             try await TestDevServer.with(configuration, clock: clock) { server in
                 let temporary = e2e.folder.appendingPathComponent("tmp")
                 try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-                var environment = e2e.environment
-                environment["FITIQ_API_KEY"] = apiKey
-                environment["TMPDIR"] = temporary.path
-                let runner = CommandRunner(executable: e2e.executable, environment: environment)
+                let runner = e2e.runner {
+                    $0["FITIQ_API_KEY"] = apiKey
+                    $0["TMPDIR"] = temporary.path
+                }
+                let environment = runner.environment
                 var seen: [(place: String, text: String)] = []
                 func run(_ arguments: [String], input: String? = nil) async throws -> CommandRunner.Result {
                     seen.append(

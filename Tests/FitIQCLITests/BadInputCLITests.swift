@@ -59,7 +59,7 @@ struct BadInputCLITests {
     ]
 
     @Test func everyCommandLineFieldRefusesItsBadValuesNamingTheFieldAndTheRule() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 var rows = Self.commandLine
                 for (name, email, birth, field) in [
@@ -86,7 +86,7 @@ struct BadInputCLITests {
 
     /// A name that is not UTF-8 (`Ana \xff\xfe`) is refused like any bad name.
     @Test func aNameThatIsNotUTF8IsRefused() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 let result = try await cli.runner.run(bytes: [
                     Array("profile".utf8), Array("set".utf8), Array("--name".utf8),
@@ -101,7 +101,7 @@ struct BadInputCLITests {
     }
 
     @Test func plainModeAnswersEachBadValueWithItsFieldAndRuleAndSavesNothing() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 for (line, said) in [
                     ("set weight 700", "Weight must be between 2 and 635 kg"),
@@ -124,7 +124,7 @@ struct BadInputCLITests {
     /// Each bad file ends with a message naming the line and the rule; a file with a bad row imports
     /// nothing.
     @Test func badCSVFilesNameTheLineAndTheRuleAndQueueNothing() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 let files: [(case: String, content: [UInt8], said: String)] = [
                     ("broken quoting", Array("date,weight\n2025-03-01,80.5\n\"2025-03-02,81\n".utf8), "line 3"),
@@ -232,7 +232,7 @@ struct BadServerAnswerCLITests {
             // own end: then a new account on a new port is tried, up to three times.
             var running: Task<Void, Never>?
             for _ in 1...3 where running == nil {
-                let port = try await withDevServer { (server: TestDevServer) async throws -> Int in
+                let port = try await TestDevServer.with { (server: TestDevServer) async throws -> Int in
                     cli.server = server.url
                     #expect(try await cli.register().status == 0)
                     return server.port

@@ -27,7 +27,7 @@ extension BadInputMutationTests {
         async throws
     {
         let count = shape == .real ? Mutants.count - Mutants.count / 2 : Mutants.count / 2
-        try await withDevServer(TestDevServer.configuration(accessTokenTTL: 60, shape: shape)) { server in
+        try await TestDevServer.with(TestDevServer.configuration(accessTokenTTL: 60, shape: shape)) { server in
             let proxy = try MutatingProxy(upstream: server.port)
             defer { proxy.stop() }
             try await withCLI { cli in

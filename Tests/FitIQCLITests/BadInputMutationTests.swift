@@ -89,7 +89,7 @@ struct BadInputMutationTests {
     }
 
     @Test func cacheFileMutantsAreReadOrRefusedNamingTheFileAndKeepingItsBytes() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             let proxy = try MutatingProxy(upstream: server.port)
             defer { proxy.stop() }
             try await withCLI { cli in

@@ -9,7 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct CLITests {
     @Test func aFullSessionFromTheCommandLine() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server) { cli in
                 let registered = try await cli.register()
                 #expect(registered.status == 0, "\(registered)")
@@ -158,7 +158,7 @@ struct CLITests {
     }
 
     @Test func aClaimLeftByAProcessThatIsGoneDoesNotHoldTheSync() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 #expect(try await cli.run(["height", "set", "181 cm", "--no-sync"]).status == 0)
                 // Another process claims the PATCH and the POST for 30 s, as a sync does before sending.
@@ -224,7 +224,7 @@ struct CLITests {
     }
 
     @Test func twoProcessesRefreshingAtOnceStaySignedIn() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 let issued = try sessionTokens(in: cli.folder)
                 // The server's clock passes the access token's expiry (an hour): the server refuses it, so
@@ -286,7 +286,7 @@ struct CLITests {
     }
 
     @Test func noSecretLeavesTheSessionFile() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server) { cli in
                 var outputs = [try await cli.register()]
                 for arguments in [

@@ -8,7 +8,7 @@ import Testing
 struct ConflictsCLITests {
     @Test(arguments: DevServerConfiguration.ResponseShape.allCases)
     func aNameChangedOnTwoMachinesIsHeldUntilResolved(shape: DevServerConfiguration.ResponseShape) async throws {
-        try await withDevServer(TestDevServer.configuration(shape: shape)) { server in
+        try await TestDevServer.with(TestDevServer.configuration(shape: shape)) { server in
             try await withCLI(server, registered: true) { cli in
                 let other = try #require(try await cli.otherMachine())
 
@@ -49,7 +49,7 @@ struct ConflictsCLITests {
     /// spec's shape the client cannot see another device's height there, so it cannot hold a conflict.
     @Test func takingTheServersHeightDropsThisMachinesEdit() async throws {
         let shape = DevServerConfiguration.ResponseShape.real
-        try await withDevServer(TestDevServer.configuration(shape: shape)) { server in
+        try await TestDevServer.with(TestDevServer.configuration(shape: shape)) { server in
             try await withCLI(server, registered: true) { cli in
                 #expect(try await cli.run(["height", "set", "170 cm"]).status == 0)
                 let other = try #require(try await cli.otherMachine())

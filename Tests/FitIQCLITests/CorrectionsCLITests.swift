@@ -5,7 +5,7 @@ import Testing
 /// `height delete` and `height correct` against the development server.
 struct CorrectionsCLITests {
     @Test func aMistypedHeightIsCorrectedAndAnotherDeletedOnTheServer() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 #expect(try await cli.run(["height", "set", "175 cm", "--date", "2025-01-01"]).status == 0)
                 #expect(try await cli.run(["height", "set", "108 cm"]).status == 0)  // meant 180

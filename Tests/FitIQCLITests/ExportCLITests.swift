@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct ExportCLITests {
     @Test func theMeasurementsAndTheDerivedBMIAreExportedAsCSVAndJSON() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server) { cli in
                 var lisbon = cli.runner
                 lisbon.environment["TZ"] = "Europe/Lisbon"

@@ -26,7 +26,7 @@ struct GoalsAndSummaryCLITests {
     }
 
     @Test func theIssuesRowsGiveTheScalesValueInPlainMode() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 let today = CalendarDate(containing: Date(), in: .utc)
                 // Monthly, 90 → 78 kg over a year: about 78 kg, −0.23 kg a week (shown to a tenth).
@@ -49,7 +49,7 @@ struct GoalsAndSummaryCLITests {
     }
 
     @Test func theDemoAccountsBodyFatAndWeeklySummaryAgreeWithItsReadings() async throws {
-        try await withDevServer(TestDevServer.configuration(demoPassword: Self.demoPassword)) { server in
+        try await TestDevServer.with(TestDevServer.configuration(demoPassword: Self.demoPassword)) { server in
             try await withCLI(server) { cli in
                 let login = try await cli.run(
                     ["login", "--server", server.url, "--email", "demo@fitiq.dev"], input: Self.demoPassword + "\n")
@@ -120,7 +120,7 @@ struct GoalsAndSummaryCLITests {
     }
 
     @Test func aGoalIsSetShownListedAndClearedAndBadOnesAreRefusedWithTheRule() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 let today = CalendarDate(containing: Date(), in: .utc)
                 for days in [40, 20, 1] {

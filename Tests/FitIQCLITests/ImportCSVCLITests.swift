@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct ImportCSVCLITests {
     @Test func anExportImportedIntoAWipedCacheExportsTheSameRowsAndSendsNothingTwice() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 #expect(try await cli.run(["height", "set", "180 cm", "--date", "2025-01-10"]).status == 0)
                 #expect(try await cli.run(["weight", "set", "81.3", "--date", "2025-07-15"]).status == 0)
@@ -50,7 +50,7 @@ struct ImportCSVCLITests {
     }
 
     @Test func aBadRowImportsNothingUnlessSkippingInvalidRows() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 let file = cli.folder.appendingPathComponent("weights.csv")
                 try Data("Date,Weight\n2025-03-01,80.5\n2025-03-02,heavy\n2025-03-03,9000\n".utf8).write(to: file)
@@ -80,7 +80,7 @@ struct ImportCSVCLITests {
     /// while it writes a cache file leaves every row queued or none: the cache is read afterwards, and a
     /// last import queues exactly the rest.
     @Test func anImportKilledAtAnyMomentLeavesEveryRowQueuedOrNone() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 let rows = 20_000
                 let start = CalendarDate(daysSince1970: 0)

@@ -6,7 +6,7 @@ import Testing
 struct InFlightCLITests {
     @Test(arguments: ["0", "33", "eight", "-1", "\u{1B}[2J"])
     func aValueOutsideTheRuleIsRefusedNamingTheVariable(value: String) async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 var runner = cli.runner
                 runner.environment["FITIQ_SYNC_IN_FLIGHT"] = value
@@ -24,7 +24,7 @@ struct InFlightCLITests {
     }
 
     @Test func oneAtATimeStillSendsEveryEntry() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 var runner = cli.runner
                 runner.environment["FITIQ_SYNC_IN_FLIGHT"] = "1"

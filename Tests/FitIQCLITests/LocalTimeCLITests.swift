@@ -13,7 +13,7 @@ struct LocalTimeCLITests {
         ("Asia/Kolkata", "2024-07-01", "2024-07-01T06:30:00Z"),  // UTC+5:30, no daylight saving time
     ])
     func aPastHeightIsLoggedAtNoonLocalTime(zone: String, date: String, loggedAt: String) async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 var local = cli.runner
                 local.environment["TZ"] = zone

@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct MeasurementsCLITests {
     @Test func weightAndBodyFatAreLoggedCorrectedAndDeletedAndReachAnotherMachine() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 #expect(try await cli.run(["height", "set", "180 cm"]).status == 0)
 
@@ -54,7 +54,7 @@ struct MeasurementsCLITests {
     }
 
     @Test func aWeightOutOfRangeOrInAnUnknownUnitIsRefusedAndNothingIsQueued() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 for (words, rule) in [
                     (["weight", "set", "700"], "Weight must be between 2 and 635 kg"),

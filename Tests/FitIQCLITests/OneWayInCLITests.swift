@@ -18,7 +18,7 @@ struct OneWayInCLITests {
     }
 
     @Test func aBadWeightGetsTheSameSentenceFromTheCommandAndFromPlainMode() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 for typed in ["900 kg", "abc"] {
                     let sentence = try Self.refusal(of: typed)

@@ -6,7 +6,7 @@ import Testing
 /// Plain mode (`--plain`, `TERM` unset or `dumb`, `FITIQ_PLAIN=1`) read from a pipe, against the development server.
 struct PlainModeCLITests {
     @Test func aNameSetAndSavedThroughAPipeReachesTheServer() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
 
                 let run = try await cli.run(["--plain"], input: "set name Plain Person\nsave\nquit\n")
@@ -31,7 +31,7 @@ struct PlainModeCLITests {
     }
 
     @Test func aBadHeightGivesTheRuleAndSendsNothing() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 var dumb = cli.runner
                 dumb.environment["TERM"] = "dumb"  // chosen without --plain
@@ -53,7 +53,7 @@ struct PlainModeCLITests {
 
     /// `ssh host fitiq-tui < script` has no TERM at all: plain mode, not an error about the terminal.
     @Test func withNoTerminalTypePlainModeStartsWithoutTheFlag() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 #expect(cli.runner.environment["TERM"] == nil)
 
@@ -69,7 +69,7 @@ struct PlainModeCLITests {
     }
 
     @Test func weightAndBodyFatAreSetSavedAndListedWithTheEditorsFields() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
 
                 let run = try await cli.run(
@@ -99,7 +99,7 @@ struct PlainModeCLITests {
     }
 
     @Test func trendSaysWhatTheChartShowsThenTheGoalAndTheTableByWeek() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 let today = CalendarDate(containing: Date(), in: .utc)
                 for (daysAgo, kilograms) in [(20, "82.0"), (13, "81.2"), (12, "81.0"), (6, "80.1"), (1, "79.5")] {
@@ -139,7 +139,7 @@ struct PlainModeCLITests {
     }
 
     @Test func unsavedEditsAtTheEndOfInputAreNotSavedAndItSaysSo() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 var plain = cli.runner
                 plain.environment["FITIQ_PLAIN"] = "1"
@@ -154,7 +154,7 @@ struct PlainModeCLITests {
     }
 
     @Test func signingInWorksInPlainModeWithThePasswordFromThePipe() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 #expect(try await cli.run(["logout"]).status == 0)
 
@@ -173,7 +173,7 @@ struct PlainModeCLITests {
 /// Plain mode and the commands speak the profile's language (unless FITIQ_LANG), whatever the locale.
 struct LanguageCLITests {
     @Test func plainModeAnswersInTheProfilesLanguageAndSwitchesWhenANewOneIsSaved() async throws {
-        try await withDevServer() { server in
+        try await TestDevServer.with() { server in
             try await withCLI(server) { cli in
                 #expect(try await cli.register().status == 0)
                 #expect(try await cli.run(["profile", "set", "--language", "de"]).status == 0)
@@ -194,7 +194,7 @@ struct LanguageCLITests {
     }
 
     @Test func theCachesAndTheHealthImportsErrorsSpeakTheLanguage() async throws {
-        try await withDevServer() { server in
+        try await TestDevServer.with() { server in
             try await withCLI(server, registered: true) { cli in
                 var runner = cli.runner
                 runner.environment["FITIQ_LANG"] = "de"
@@ -222,7 +222,7 @@ struct LanguageCLITests {
     }
 
     @Test func commandsSpeakTheLanguageButMachineOutputStaysEnglish() async throws {
-        try await withDevServer() { server in
+        try await TestDevServer.with() { server in
             try await withCLI(server) { cli in
                 #expect(try await cli.register().status == 0)
                 var runner = cli.runner

@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct ProxyCLITests {
     @Test func aSyncGoesThroughTheProxyInTheEnvironmentAndPastItForNoProxy() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server) { cli in
                 let proxy = try await Daemon.tinyproxy(in: cli.folder)
                 defer { Task { await proxy.stop() } }
@@ -34,7 +34,7 @@ struct ProxyCLITests {
     }
 
     @Test func aProxyThatIsNotThereIsNamedWithoutItsPassword() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 // Held, not freed: no other test's server can take the address meanwhile.
                 let absent = try HeldPort.any()
@@ -78,7 +78,7 @@ struct ProxyCLITests {
     /// socat speaks TLS in front of the development server with a certificate of a CA made here:
     /// refused until `SSL_CERT_FILE` names that CA.
     @Test func aServerSignedByACAOfItsOwnIsTrustedOnlyThroughSSLCertFile() async throws {
-        try await withDevServer { server in
+        try await TestDevServer.with { server in
             try await withCLI(server) { cli in
                 let folder = cli.folder
                 let tool = CommandRunner(
