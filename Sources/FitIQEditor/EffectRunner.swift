@@ -101,15 +101,18 @@ final class EffectRunner: Sendable {
         case .undo:
             spawn {
                 await self.report { account in
-                    guard let step = try await account.undo() else { return tr("Nothing to undo.") }
+                    guard case .undone(let step?) = try await account.apply(.undo).outcome else {
+                        return tr("Nothing to undo.")
+                    }
                     return tr("Undid {step}.", ["step": step.description])
                 }
             }
         case .deleteEntry(let metric, let id):
             spawn {
                 await self.report { account in
-                    let removed = try await account.deleteEntry(of: metric, id: id)
-                    let units = try await account.view().profile?.preferredUnitSystem ?? .metric
+                    let applied = try await account.apply(.delete(metric, id: id))
+                    guard case .deleted(let removed) = applied.outcome else { return "" }
+                    let units = applied.view.profile?.preferredUnitSystem ?? .metric
                     return tr(
                         "Removed {value}; u undoes it.", ["value": metric.format(removed.quantity, unitSystem: units)])
                 }
@@ -117,8 +120,9 @@ final class EffectRunner: Sendable {
         case .correctEntry(let metric, let id, let value):
             spawn {
                 await self.report { account in
-                    let (before, after) = try await account.correctEntry(of: metric, id: id, to: value)
-                    let units = try await account.view().profile?.preferredUnitSystem ?? .metric
+                    let applied = try await account.apply(.correct(metric, id: id, to: value))
+                    guard case .corrected(let before, let after) = applied.outcome else { return "" }
+                    let units = applied.view.profile?.preferredUnitSystem ?? .metric
                     return tr(
                         "Corrected {before} to {after}; u undoes it.",
                         [
@@ -142,9 +146,10 @@ final class EffectRunner: Sendable {
         case .setGoal(let metric, let target, let by):
             spawn {
                 await self.report { account in
-                    let goal = try await account.setGoal(metric, target: target, by: by)
+                    let applied = try await account.apply(.setGoal(metric, target: target, by: by))
+                    guard case .goalSet(let goal) = applied.outcome else { return "" }
                     try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
-                    let units = try await account.view().profile?.preferredUnitSystem ?? .metric
+                    let units = applied.view.profile?.preferredUnitSystem ?? .metric
                     let target = metric.format(goal.target, unitSystem: units)
                     return goal.by.map {
                         tr(
@@ -156,7 +161,7 @@ final class EffectRunner: Sendable {
         case .clearGoal(let metric):
             spawn {
                 await self.report { account in
-                    let cleared = try await account.clearGoal(metric)
+                    let cleared = try await account.apply(.clearGoal(metric)).outcome.saved
                     try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
                     return cleared
                         ? tr("The {measurement} goal is cleared.", ["measurement": metric.field.labelInSentence])

@@ -93,11 +93,11 @@ public enum SaveTarget: Sendable, Equatable {
     case metadata
     case measurement(Metric)
 
-    /// The form `request` saves.
+    /// The form a save of `request` is for: the profile, or a measurement's field.
     public init(_ request: ChangeRequest) {
         switch request {
-        case .metadata: self = .metadata
         case .measurement(let metric, _, _, _): self = .measurement(metric)
+        default: self = .metadata
         }
     }
 

@@ -54,7 +54,8 @@ struct GoalCommand: AsyncParsableCommand {
             today: CalendarDate
         ) async throws -> String {
             let parsed = try Goal.parse(metric: metric, target: target, by: day, unitSystem: units, today: today)
-            let goal = try await account.setGoal(parsed.metric, target: parsed.target, by: parsed.by)
+            let applied = try await account.apply(.setGoal(parsed.metric, target: parsed.target, by: parsed.by))
+            guard case .goalSet(let goal) = applied.outcome else { return "" }
             let shown = parsed.metric.format(goal.target, unitSystem: units)
             return goal.by.map {
                 tr(
@@ -103,7 +104,7 @@ struct GoalCommand: AsyncParsableCommand {
                         rule: "can be cleared for \(Goal.metrics.map(\.id).joined(separator: " or ")), "
                             + "not \(TextSanitizer.sanitize(metric))")
                 }
-                let cleared = try await account.clearGoal(chosen)
+                let cleared = try await account.apply(.clearGoal(chosen)).outcome.saved
                 print(
                     cleared
                         ? tr("The {measurement} goal is cleared.", ["measurement": chosen.field.labelInSentence])

@@ -119,7 +119,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                             : isCurrentHeight
                                 ? tr("Logged {value} on {day}; it is your current height.", values)
                                 : tr("Logged {value} on {day} (an earlier measurement).", values))
-                case .metadataSaved, .metadataUnchanged:
+                default:
                     break
                 }
                 try await finishWrite(account, noSync: noSync)
@@ -199,7 +199,9 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
             try await withApp(globals) { app in
                 let account = try app.requireAccount()
                 let units = try await account.view().profile?.preferredUnitSystem ?? .metric
-                let removed = try await account.deleteEntry(of: metric, id: id)
+                guard case .deleted(let removed) = try await account.apply(.delete(metric, id: id)).outcome else {
+                    return
+                }
                 let day = CalendarDate(containing: removed.loggedAt, in: .system)
                 print(
                     tr(
@@ -230,7 +232,8 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                 let account = try app.requireAccount()
                 let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                 let value = try metric.parse(words.joined(separator: " "), unitSystem: units)
-                let (before, after) = try await account.correctEntry(of: metric, id: id, to: value)
+                let applied = try await account.apply(.correct(metric, id: id, to: value))
+                guard case .corrected(let before, let after) = applied.outcome else { return }
                 let day = CalendarDate(containing: before.loggedAt, in: .system)
                 print(
                     tr(

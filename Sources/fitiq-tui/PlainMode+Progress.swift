@@ -90,7 +90,7 @@ extension PlainMode {
                 }
                 let measurement = ["measurement": metric.field.labelInSentence]
                 guard words.isEmpty else {
-                    let cleared = try await account.clearGoal(metric)
+                    let cleared = try await account.apply(.clearGoal(metric)).outcome.saved
                     return say(
                         cleared ? tr("The {measurement} goal is cleared.", measurement) : tr("There was no such goal."))
                 }

@@ -98,7 +98,7 @@ struct UndoCommand: AsyncParsableCommand {
     func run() async throws {
         try await withApp(globals) { app in
             let account = try app.requireAccount()
-            guard let step = try await account.undo() else {
+            guard case .undone(let step?) = try await account.apply(.undo).outcome else {
                 print(tr("Nothing to undo."))
                 return
             }

@@ -1,7 +1,8 @@
-import FitIQCore
 import FitIQTestBasics
 import Foundation
 import Testing
+
+@testable import FitIQCore
 
 /// Goals: kept per metric on this machine, and where the trend stands against them.
 struct GoalTests {

@@ -14,6 +14,17 @@ public enum ChangeRequest: Sendable, Equatable {
     /// reading of that day (at noon, local time), and a height of a day after the newest one becomes the
     /// current height.
     case measurement(Metric, Double, day: CalendarDate? = nil, notes: String? = nil)
+    /// A new value for the entry of the metric named `id` (its server id, or its local one while pending),
+    /// keeping when it was logged.
+    case correct(Metric, id: String, to: Double)
+    /// Removes the entry of the metric named `id`.
+    case delete(Metric, id: String)
+    /// A goal for the metric, in its unit, with an optional day to reach it by (kept on this machine).
+    case setGoal(Metric, target: Double, by: CalendarDate?)
+    /// Clears the metric's goal.
+    case clearGoal(Metric)
+    /// Undoes the last change saved (walking back through the recent ones).
+    case undo
 }
 
 /// What ``Account/apply(_:sending:)`` did.
@@ -28,12 +39,22 @@ public enum ChangeOutcome: Sendable, Equatable {
     case heightUnchanged(Double?)
     /// A reading was logged; `isCurrentHeight` when it is a height that became the current one.
     case logged(ProgressEntry, isCurrentHeight: Bool)
+    /// An entry was corrected: it before and after.
+    case corrected(before: ProgressEntry, after: ProgressEntry)
+    /// An entry was removed.
+    case deleted(ProgressEntry)
+    /// A goal was set.
+    case goalSet(Goal)
+    /// A goal was cleared; `existed` is false when there was none.
+    case goalCleared(existed: Bool)
+    /// The last change was undone; `nil` when there was nothing left to undo.
+    case undone(UndoStep?)
 
     /// Whether anything was saved.
     public var saved: Bool {
         switch self {
-        case .metadataUnchanged, .heightUnchanged: false
-        case .metadataSaved, .heightSet, .logged: true
+        case .metadataUnchanged, .heightUnchanged, .goalCleared(existed: false), .undone(nil): false
+        default: true
         }
     }
 }
@@ -67,6 +88,17 @@ extension Account {
         case .measurement(let metric, let value, let day, let notes):
             let logged = try await log(metric, value, on: day, notes: notes, sending: sending)
             outcome = .logged(logged.entry, isCurrentHeight: logged.isCurrentHeight)
+        case .correct(let metric, let id, let value):
+            let (before, after) = try await correctEntry(of: metric, id: id, to: value)
+            outcome = .corrected(before: before, after: after)
+        case .delete(let metric, let id):
+            outcome = .deleted(try await deleteEntry(of: metric, id: id))
+        case .setGoal(let metric, let target, let by):
+            outcome = .goalSet(try await setGoal(metric, target: target, by: by))
+        case .clearGoal(let metric):
+            outcome = .goalCleared(existed: try await clearGoal(metric))
+        case .undo:
+            outcome = .undone(try await undo())
         }
         return AppliedChange(outcome: outcome, view: try await view())
     }

@@ -12,7 +12,7 @@ extension Account {
 
     /// Sets `metric`'s goal (replacing any earlier one); the plan starts at today's trend. Returns it.
     @discardableResult
-    public func setGoal(_ metric: Metric, target: Double, by: CalendarDate?) async throws -> Goal {
+    func setGoal(_ metric: Metric, target: Double, by: CalendarDate?) async throws -> Goal {
         let now = environment.now()
         let start = try await progressHistory(of: .metric(metric)).trend(at: now)
         let goal = Goal(metric: metric, target: target, by: by, setAt: now, start: start)
@@ -22,7 +22,7 @@ extension Account {
 
     /// Clears `metric`'s goal; returns whether there was one.
     @discardableResult
-    public func clearGoal(_ metric: Metric) async throws -> Bool {
+    func clearGoal(_ metric: Metric) async throws -> Bool {
         try await store.updateGoals { $0.clear(metric) }
     }
 

@@ -57,7 +57,7 @@ extension Account {
     /// Removes the entry of `metric` named `id` (its server id, or its local one while pending); offline
     /// the deletion waits in the outbox like any change. Returns the entry removed.
     @discardableResult
-    public func deleteEntry(of metric: Metric, id: String) async throws -> ProgressEntry {
+    func deleteEntry(of metric: Metric, id: String) async throws -> ProgressEntry {
         let timeZone = environment.timeZone
         return try await store.update { state in
             guard let entry = state.history.entry(of: metric, named: id) else {
@@ -77,7 +77,7 @@ extension Account {
     /// Replaces the value of the entry of `metric` named `id`, keeping when it was logged; returns the
     /// entry before and after.
     @discardableResult
-    public func correctEntry(of metric: Metric, id: String, to value: Double) async throws -> (
+    func correctEntry(of metric: Metric, id: String, to value: Double) async throws -> (
         before: ProgressEntry, after: ProgressEntry
     ) {
         try metric.check(value)
@@ -100,7 +100,7 @@ extension Account {
     /// Undoes the last saved change (walking back through the recent ones on each call); returns it, or
     /// `nil` when there is nothing left to undo.
     @discardableResult
-    public func undo() async throws -> UndoStep? {
+    func undo() async throws -> UndoStep? {
         let now = environment.now()
         return try await store.update { try $0.undoLast(now: now) }
     }
