@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Builds the development server: storage, tokens, routes and fault switches, ready to run or test.
 public enum DevServer {
@@ -39,7 +40,12 @@ public enum DevServer {
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: port), serverName: nil),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
+            onServerRunning: { channel in
+                // A supervisor of the same user (a test restarting the server) can bind the port before the
+                // server lets go of it, and keep it until the next server starts: no one else gets it between.
+                try? await channel.setOption(ChannelOptions.socketOption(.init(rawValue: SO_REUSEPORT)), value: 1)
+                await onListening(channel.localAddress?.port ?? port)
+            },
             logger: logger
         )
     }

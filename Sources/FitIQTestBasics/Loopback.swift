@@ -60,18 +60,21 @@ public final class HeldPort: Sendable {
         return HeldPort(socket: socket, port: port)
     }
 
-    /// Holds `port`, which a server just let go of. Bound without `SO_REUSEADDR` where it can be, so
-    /// no one else can bind it even with that option; when connections the server closed are still
-    /// in TIME_WAIT on it, with the option (a bind to port 0 still never gets it).
-    public static func hold(_ port: Int) throws -> HeldPort {
+    /// Holds `port`. With `alongside`, while a server of this user still listens on it with
+    /// `SO_REUSEPORT` (the development server sets it): bound with that option alone, so the port is
+    /// never free, even for a moment, when the server stops. Without, after a server let go of it:
+    /// bound without `SO_REUSEADDR` where it can be (no one else can bind it even with that option);
+    /// when connections the server closed are still in TIME_WAIT on it, with the option (a bind to port
+    /// 0 still never gets it).
+    public static func hold(_ port: Int, alongside: Bool = false) throws -> HeldPort {
         var lastProblem = ""
-        for reusing in [false, true] {
+        for option in alongside ? [SO_REUSEPORT] : [0, SO_REUSEADDR] {
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard socket >= 0 else {
                 throw ChildProcess.Failure(description: "socket: \(String(cString: strerror(errno)))")
             }
             var one: Int32 = 1
-            if reusing { setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
+            if option != 0 { setsockopt(socket, SOL_SOCKET, option, &one, socklen_t(MemoryLayout<Int32>.size)) }
             if Loopback.bind(socket, toPort: port) { return HeldPort(socket: socket, port: port) }
             lastProblem = String(cString: strerror(errno))
             close(socket)

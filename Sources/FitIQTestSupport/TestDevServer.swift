@@ -235,6 +235,7 @@ public final class TestDevServer: Sendable {
     /// Kills a server running as a process outright (SIGKILL: nothing it was doing is finished), and
     /// removes its folder; stops one in this process. Its port is held until ``restart()``.
     public func kill() async {
+        holdPort(alongside: true)
         switch server {
         case .inProcess(let running): await running.stop()
         case .process(let process): await process.kill()
@@ -252,9 +253,10 @@ public final class TestDevServer: Sendable {
         try await process.waitForLine(containing: text, within: timeout)
     }
 
-    /// Stops the server, waits until it has let go of the port, holds the port (until ``restart()``),
+    /// Holds the port (until ``restart()``), stops the server, waits until it has let go of the port,
     /// and removes its folder. Stopping twice is harmless.
     public func stop() async {
+        holdPort(alongside: true)
         switch server {
         case .inProcess(let running): await running.stop()
         case .process(let process): await process.stop()
@@ -263,12 +265,17 @@ public final class TestDevServer: Sendable {
         if !keepsFolder.load(ordering: .relaxed) { try? FileManager.default.removeItem(at: folder) }
     }
 
-    /// Takes the port the server let go of, unless it is held already or a restart has taken it.
-    private func holdPort() {
+    /// Takes the port, unless it is held already or a restart has taken it: `alongside` the server
+    /// while it still listens (so the port is never free), else once it has let go of it.
+    private func holdPort(alongside: Bool = false) {
         portState.withLock { state in
-            guard case .serving = state else { return }
+            switch state {
+            case .serving: break
+            case .held(nil) where !alongside: break
+            default: return
+            }
             // Failing to hold it only reopens the old race; the test goes on.
-            state = .held(try? HeldPort.hold(port))
+            state = .held(try? HeldPort.hold(port, alongside: alongside))
         }
     }
 

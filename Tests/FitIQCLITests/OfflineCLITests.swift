@@ -24,6 +24,17 @@ struct OfflineCLITests {
         await second.stop()
     }
 
+    /// The port is held from before the server lets go of it: at no moment is it free.
+    @Test func theHolderBindsWhileTheServerStillListens() async throws {
+        let server = try await TestDevServer.start()
+        let holder = try HeldPort.hold(server.port, alongside: true)
+        defer { holder.release() }
+        // The server still answers; once it stops, the holder refuses.
+        #expect(!Loopback.refuses(server.port))
+        await server.stop()
+        #expect(Loopback.refuses(server.port))
+    }
+
     @Test func aWriteWhileTheServerIsDownTriesOnceAndSaysTheChangeIsKept() async throws {
         try await CLIHarness.with { cli in
             let database = cli.folder.appendingPathComponent("server.sqlite")
