@@ -28,6 +28,9 @@ let package = Package(
         .plugin(name: "EmbedCatalogs", capability: .buildTool()),
         // Domain, validation, ports, use cases and the sync engine. FoundationEssentials only.
         .target(name: "FitIQCore", dependencies: ["FitIQLocalization"]),
+        // The words of the interface: what the core's values say, in English and the catalogs, for the
+        // editor, plain mode and the commands alike. The core returns values; this module words them.
+        .target(name: "FitIQWords", dependencies: ["FitIQCore", "FitIQLocalization"]),
         // The JSON cache on disk: adapters for the store ports.
         .target(name: "FitIQCache", dependencies: ["FitIQCore", "FitIQLocalization"]),
         // What unit tests need, without the development server: in-memory implementations of every port,
@@ -63,7 +66,8 @@ let package = Package(
         .executableTarget(
             name: "fitiq-tui",
             dependencies: [
-                "FitIQCore", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQTUI", "FitIQEditor", "NcursesTerminal",
+                "FitIQCore", "FitIQWords", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQTUI", "FitIQEditor",
+                "NcursesTerminal",
                 "CMalloc", "FitIQVersion", "FitIQLocalization", "FitIQCatalogs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -74,7 +78,7 @@ let package = Package(
         .target(name: "FitIQVersion", plugins: [.plugin(name: "BuildVersion")]),
         .plugin(name: "BuildVersion", capability: .buildTool()),
         // Terminal UI, pure: state → update → render into a cell buffer. No ncurses.
-        .target(name: "FitIQTUI", dependencies: ["FitIQCore", "FitIQLocalization"]),
+        .target(name: "FitIQTUI", dependencies: ["FitIQCore", "FitIQWords", "FitIQLocalization"]),
         // The editor loop: owns the terminal (through FitIQTUI's `TerminalScreen`), runs the use cases as
         // tasks and feeds their results back as events.
         .target(name: "FitIQEditor", dependencies: ["FitIQCore", "FitIQTUI", "FitIQLocalization"]),
@@ -108,7 +112,8 @@ let package = Package(
 
         // Fixtures are read from the source tree (#filePath), not bundled.
         .testTarget(name: "FitIQLocalizationTests", dependencies: ["FitIQLocalization", "FitIQCatalogs"]),
-        .testTarget(name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQTestBasics"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQWords", "FitIQTestBasics"], exclude: ["Fixtures"]),
         .testTarget(
             name: "FitIQCacheTests", dependencies: ["FitIQCore", "FitIQCache", "FitIQTestBasics"],
             exclude: ["Fixtures"]),

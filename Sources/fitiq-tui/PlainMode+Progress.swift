@@ -1,6 +1,7 @@
 import FitIQCore
 import FitIQLocalization
 import FitIQTUI
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

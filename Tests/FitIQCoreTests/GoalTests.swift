@@ -1,4 +1,5 @@
 import FitIQTestBasics
+import FitIQWords
 import Foundation
 import Testing
 

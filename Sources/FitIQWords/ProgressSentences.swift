@@ -1,3 +1,4 @@
+import FitIQCore
 import FitIQLocalization
 
 #if canImport(FoundationEssentials)
@@ -6,20 +7,7 @@ import FitIQLocalization
     import Foundation
 #endif
 
-/// The range a progress report covers, as the progress screen and plain mode's `trend` offer it.
-public enum ProgressRange: Int, CaseIterable, Sendable {
-    case fourWeeks, threeMonths, year, all
-
-    /// How many days back it starts (`nil`: the whole history).
-    public var days: Int? {
-        switch self {
-        case .fourWeeks: 28
-        case .threeMonths: 91
-        case .year: 365
-        case .all: nil
-        }
-    }
-
+extension ProgressRange {
     /// `4 weeks`, for the title and the rate.
     public var label: String {
         switch self {
@@ -27,16 +15,6 @@ public enum ProgressRange: Int, CaseIterable, Sendable {
         case .threeMonths: tr("3 months")
         case .year: tr("1 year")
         case .all: tr("all")
-        }
-    }
-
-    /// The word plain mode and the commands take: `4w`, `3m`, `1y`, `all`.
-    public var word: String {
-        switch self {
-        case .fourWeeks: "4w"
-        case .threeMonths: "3m"
-        case .year: "1y"
-        case .all: "all"
         }
     }
 
@@ -48,11 +26,6 @@ public enum ProgressRange: Int, CaseIterable, Sendable {
         case .year: tr("over the last year")
         case .all: tr("over the whole history")
         }
-    }
-
-    /// The first instant of the range, as of `now`.
-    public func since(now: Date) -> Date? {
-        days.map { now.addingTimeInterval(-Double($0) * 86_400) }
     }
 }
 
