@@ -182,8 +182,11 @@ bench-import-csv: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="time"
 	python3 scripts/bench/import_csv.py --bin-dir .build/release
 
-# Every benchmark, each next to its target and its comparison figure from the same run.
-bench: bench-startup bench-keystroke bench-import bench-sync bench-import-csv bench-scale bench-export bench-saves bench-offline
+# Every benchmark (or those of BENCHES), each next to its target and its comparison figure from the same run;
+# what they print is written into docs/benchmarks.md with the date and the machine (scripts/bench/report.py).
+BENCHES ?= bench-startup bench-keystroke bench-import bench-sync bench-import-csv bench-scale bench-export bench-saves bench-offline
+bench: release
+	python3 scripts/bench/report.py $(BENCHES)
 
 # A write with the server stopped (one refused attempt, the change kept) beside the same write with it up.
 bench-offline: release
