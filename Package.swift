@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "FitIQTUI", dependencies: ["FitIQCore", "FitIQWords", "FitIQLocalization"]),
         // The editor loop: owns the terminal (through FitIQTUI's `TerminalScreen`), runs the use cases as
         // tasks and feeds their results back as events.
-        .target(name: "FitIQEditor", dependencies: ["FitIQCore", "FitIQTUI", "FitIQLocalization"]),
+        .target(name: "FitIQEditor", dependencies: ["FitIQCore", "FitIQWords", "FitIQTUI", "FitIQLocalization"]),
         // ncursesw (wide-character API) for the terminal adapter.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncursesw5-dev"])]),
         // Paints cell buffers with ncurses and turns keys and resizes into events; one thread only.

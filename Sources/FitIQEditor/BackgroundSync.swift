@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQTUI
+import FitIQWords
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -64,27 +62,12 @@ public struct Backend: Sendable {
     }
 }
 
-/// Why a use case could not do what was asked.
-public enum AccountError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a use case could not do what was asked (worded by FitIQWords).
+public enum AccountError: Error, Equatable, Sendable {
     /// The profile has never been loaded from the server on this machine.
     case profileNotLoaded
     /// Signing out would lose changes the server has not acknowledged.
     case pendingChanges([String])
     /// The server's token carries no user id.
     case tokenWithoutUserId
-
-    public var description: String {
-        switch self {
-        case .profileNotLoaded:
-            tr(
-                "The profile has not been loaded from the server yet; run `fitiq-tui sync` when the server is reachable."
-            )
-        case .pendingChanges(let changes):
-            tr(
-                "Not signed out: these changes have not reached the server yet: {changes}. Run `fitiq-tui sync --wait`, or sign out with --discard-pending to drop them.",
-                ["changes": changes.joined(separator: "; ")])
-        case .tokenWithoutUserId:
-            tr("The server's access token does not name a user (no `sub` claim); cannot sign in.")
-        }
-    }
 }

@@ -1,0 +1,36 @@
+import FitIQCore
+import FitIQLocalization
+
+extension SessionError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .notSignedIn:
+            tr("You are not signed in. Run `fitiq-tui login --email you@example.com` (or `register`).")
+        case .signedOut(let server, let reason):
+            tr(
+                "The server at {server} refused this account's tokens ({reason}): it ended the session, or it is not the server that issued them. Your changes are kept on this machine; run `fitiq-tui login --server {server}` to sign in again and send them.",
+                ["server": server, "reason": reason])
+        case .ended(let server):
+            tr(
+                "The session with {server} has ended. Your changes are kept on this machine; run `fitiq-tui login --server {server}` to sign in again and send them.",
+                ["server": server])
+        }
+    }
+}
+
+extension AccountError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .profileNotLoaded:
+            tr(
+                "The profile has not been loaded from the server yet; run `fitiq-tui sync` when the server is reachable."
+            )
+        case .pendingChanges(let changes):
+            tr(
+                "Not signed out: these changes have not reached the server yet: {changes}. Run `fitiq-tui sync --wait`, or sign out with --discard-pending to drop them.",
+                ["changes": changes.joined(separator: "; ")])
+        case .tokenWithoutUserId:
+            tr("The server's access token does not name a user (no `sub` claim); cannot sign in.")
+        }
+    }
+}
