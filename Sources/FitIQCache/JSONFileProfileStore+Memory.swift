@@ -7,12 +7,6 @@ import Synchronization
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What the store keeps in memory between calls, so an unchanged `account.json` is decoded once.
 extension JSONFileProfileStore {
     /// What was last read or written: `account.json`'s bytes, what they decode to, and the history.

@@ -1,16 +1,9 @@
 import FitIQCore
-import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
-#endif
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
 #endif
 
 /// Reading the cache: `account.json`, its journal and the month segments it names, remembered in memory.
