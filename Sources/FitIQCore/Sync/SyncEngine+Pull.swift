@@ -1,0 +1,82 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Reading the server's copy: the profile, and each metric's history.
+extension SyncEngine {
+    /// Reads the server's profile (creating it on 404) and merges it into the cache; with
+    /// `savingUnchanged` false, a copy equal to the one last merged writes nothing.
+    @discardableResult
+    public func pull(nameForNewProfile: String? = nil, savingUnchanged: Bool = true) async throws -> RecentAccountState
+    {
+        let local = try await store.overview().state
+        let metadata =
+            local.profile?.metadata
+            ?? ProfileMetadata(name: nameForNewProfile ?? Self.defaultName(for: identity.email))
+        let remote = try await fetchProfile(creatingWith: metadata)
+        let identity = self.identity
+        let now = environment.now()
+        let (owner, isVoid) = (self.owner, self.isVoid)
+        // The profile's merge touches no history: the state returned may hold only its latest entries.
+        return try await store.updateRecent { state in
+            // The server's copy as last merged: every conflict and value it implies is in the cache.
+            if !savingUnchanged, state.server.copy?.holdsTheSameValues(as: remote) == true { return state }
+            state.mergeServerProfile(remote, identity: identity, now: now, judge: owner, isVoid: isVoid)
+            return state
+        }
+    }
+
+    /// Reads each metric's history from the server and merges it; a full read of the heights also
+    /// applies the initial-height rule.
+    public func refreshHistory(full: Bool) async throws {
+        let overview = try await store.overview()
+        for metric in Metric.all {
+            try await refreshHistory(of: metric, full: full, overview: overview)
+        }
+    }
+
+    private func refreshHistory(of metric: Metric, full: Bool, overview: AccountOverview) async throws {
+        // The newest synced entry is among the latest ones when any of them is synced; a read of what is
+        // new since then merges on them (``ProfileStore/updateRecent``) and touches the rest only when
+        // it finds more than newer entries. A complete read judges every entry of the metric: it reads
+        // them all, from the cache's latest entries when those are all there are (a metric never
+        // logged costs no read of the other histories).
+        let recent = overview.state.history(of: metric)
+        let today = CalendarDate(containing: environment.now(), in: environment.timeZone)
+        let newestSynced = recent.first(where: \.isSynced)
+        let complete = full || newestSynced == nil
+        let from =
+            complete
+            ? CalendarDate(year: 1900, month: 1, day: 1)
+            : newestSynced.map { CalendarDate(containing: $0.loggedAt, in: .utc).adding(days: -1) }
+        let holdsAll = overview.isComplete || recent.count >= (overview.summaries[metric.type]?.count ?? 0)
+        let knownBeforeRead =
+            complete
+            ? Set((holdsAll ? recent : try await store.load().history(of: metric)).compactMap(\.serverId)) : []
+        let entries = try await fetchAll(ProgressQuery(type: metric.type, from: from, to: today.adding(days: 1)))
+        let now = environment.now()
+        guard complete else {
+            try await store.updateRecent { state in
+                state.mergeServerHistory(entries, of: metric, complete: false, now: now)
+            }
+            return
+        }
+        @Sendable func change(_ state: inout AccountRecord<some EntryList>) {
+            state.mergeServerHistory(entries, of: metric, complete: true, knownBeforeRead: knownBeforeRead, now: now)
+            if metric == .height {
+                state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now)
+            }
+        }
+        if holdsAll {
+            try await store.updateRecent { change(&$0) }
+        } else {
+            try await store.update { change(&$0) }
+        }
+    }
+
+    static func defaultName(for email: String) -> String {
+        String(email.split(separator: "@").first ?? Substring(email))
+    }
+}
