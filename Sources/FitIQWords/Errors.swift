@@ -34,3 +34,35 @@ extension AccountError: CustomStringConvertible {
         }
     }
 }
+
+extension ServerAddress.Problem: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .malformed(let text):
+            tr(
+                "Server \"{server}\" is not a URL; write it like https://api.example.com.",
+                ["server": TextSanitizer.sanitize(text)])
+        case .unsupportedScheme(let text):
+            tr(
+                "Server \"{server}\" must start with https:// (or http:// for this machine).",
+                ["server": TextSanitizer.sanitize(text)])
+        case .insecure(let text):
+            tr(
+                "Server \"{server}\" uses plain http:// to another machine: passwords and tokens would cross the network unencrypted. Use https://, or pass --allow-insecure-http if you must.",
+                ["server": TextSanitizer.sanitize(text)])
+        }
+    }
+}
+
+extension CorrectionError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .noSuchEntry(let id, let metric):
+            tr(
+                "No {metric} entry has the id {id}; `fitiq-tui {metric} history --json` lists them.",
+                ["metric": "\(metric)", "id": TextSanitizer.sanitize(id)])
+        case .beingSent:
+            tr("That entry is being sent to the server right now; run `fitiq-tui sync` and try again.")
+        }
+    }
+}

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -11,28 +9,11 @@ public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
     /// The base URL without a trailing slash, e.g. `https://api.example.com`.
     public let url: URL
 
-    /// Why a server address was refused.
-    public enum Problem: Error, Equatable, CustomStringConvertible {
+    /// Why a server address was refused (worded by FitIQWords).
+    public enum Problem: Error, Equatable {
         case malformed(String)
         case unsupportedScheme(String)
         case insecure(String)
-
-        public var description: String {
-            switch self {
-            case .malformed(let text):
-                tr(
-                    "Server \"{server}\" is not a URL; write it like https://api.example.com.",
-                    ["server": TextSanitizer.sanitize(text)])
-            case .unsupportedScheme(let text):
-                tr(
-                    "Server \"{server}\" must start with https:// (or http:// for this machine).",
-                    ["server": TextSanitizer.sanitize(text)])
-            case .insecure(let text):
-                tr(
-                    "Server \"{server}\" uses plain http:// to another machine: passwords and tokens would cross the network unencrypted. Use https://, or pass --allow-insecure-http if you must.",
-                    ["server": TextSanitizer.sanitize(text)])
-            }
-        }
     }
 
     /// Validates `text`.

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -63,21 +61,10 @@ extension AccountState {
     }
 }
 
-/// Why a history entry cannot be corrected or removed now.
-public enum CorrectionError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a history entry cannot be corrected or removed now (worded by FitIQWords).
+public enum CorrectionError: Error, Equatable, Sendable {
     /// No entry of the metric (its id: `height`, `weight`, `body-fat`) has this id.
     case noSuchEntry(String, metric: String)
     /// The entry's first send got no answer; whether the server has it is known after the next sync.
     case beingSent
-
-    public var description: String {
-        switch self {
-        case .noSuchEntry(let id, let metric):
-            tr(
-                "No {metric} entry has the id {id}; `fitiq-tui {metric} history --json` lists them.",
-                ["metric": "\(metric)", "id": TextSanitizer.sanitize(id)])
-        case .beingSent:
-            tr("That entry is being sent to the server right now; run `fitiq-tui sync` and try again.")
-        }
-    }
 }
