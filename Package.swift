@@ -27,12 +27,12 @@ let package = Package(
         .target(name: "FitIQCatalogs", dependencies: ["FitIQLocalization"], plugins: [.plugin(name: "EmbedCatalogs")]),
         .plugin(name: "EmbedCatalogs", capability: .buildTool()),
         // Domain, validation, ports, use cases and the sync engine. FoundationEssentials only.
-        .target(name: "FitIQCore", dependencies: ["FitIQLocalization"]),
+        .target(name: "FitIQCore"),
         // The words of the interface: what the core's values say, in English and the catalogs, for the
         // editor, plain mode and the commands alike. The core returns values; this module words them.
         .target(name: "FitIQWords", dependencies: ["FitIQCore", "FitIQLocalization"]),
         // The JSON cache on disk: adapters for the store ports.
-        .target(name: "FitIQCache", dependencies: ["FitIQCore", "FitIQLocalization"]),
+        .target(name: "FitIQCache", dependencies: ["FitIQCore", "FitIQWords", "FitIQLocalization"]),
         // What unit tests need, without the development server: in-memory implementations of every port,
         // a manual clock, child processes, the built programs and the repository's tools.
         .target(name: "FitIQTestBasics", dependencies: ["FitIQCore"]),

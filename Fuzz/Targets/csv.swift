@@ -5,6 +5,7 @@
 // a usable instant, every problem must name a line of the file, and nothing may trap, hang or blow up
 // memory.
 import FitIQCore
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -27,7 +28,7 @@ public func fuzzCSV(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         }
         for problem in csv.problems {
             precondition((2...lines).contains(problem.line), "line \(problem.line) of \(lines): \(problem)")
-            precondition(!problem.rule.isEmpty)
+            precondition(!problem.rule.description.isEmpty)
         }
     }
     return 0

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,3 +1,6 @@
+import FitIQCore
+import FitIQWords
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -12,6 +15,8 @@ enum CacheFileDecoding {
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // A sync problem is kept as data and, beside it, in English (for people and older builds).
+        encoder.userInfo[SyncProblem.inEnglish] = SyncProblem.englishWording
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(date.timeIntervalSinceReferenceDate)

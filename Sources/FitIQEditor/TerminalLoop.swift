@@ -1,6 +1,7 @@
 import FitIQCore
 import FitIQLocalization
 import FitIQTUI
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -81,7 +82,7 @@ struct TerminalLoop {
         let effects = update(&state, event)
         // The effects speak the language of the state the event left: an effect's task inherits it and
         // says its sentences in it, and so does the external editor's outcome.
-        Localizer.$current.withValue(state.localizer) {
+        speaking(state.localizer) {
             for effect in effects {
                 switch effect {
                 case .repaint:

@@ -62,7 +62,7 @@ public final class HTTPTransport: Sendable {
     ) async throws(RemoteError) -> Answer {
         var components = URLComponents(url: server.url.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         if !query.isEmpty { components?.queryItems = query }
-        guard let url = components?.url else { throw .invalidResponse(message: .verbatim("bad request path \(path)")) }
+        guard let url = components?.url else { throw .invalidResponse(message: .other("bad request path \(path)")) }
         // A header line must not break: a stored value that would is never sent (nor quoted).
         guard Self.canSend(apiKey) else { throw .rejected(status: 0, message: "the API key cannot be sent") }
         if let bearer, !Self.canSend(bearer) {
@@ -85,7 +85,7 @@ public final class HTTPTransport: Sendable {
             answer = Answer(status: received.status, body: received.body, contentType: received.contentType)
         } catch {
             let mapped = map(error, url: url)
-            logger.info("\(method.rawValue) \(path) failed: \(mapped.message)")
+            logger.info("\(method.rawValue) \(path) failed: \(String(describing: mapped))")
             throw mapped
         }
         let elapsed = ContinuousClock.now - started
@@ -147,47 +147,37 @@ public final class HTTPTransport: Sendable {
         let proxy = ProxyEnvironment(environment).proxy(for: url)
         switch failure {
         case .tooLarge:
-            return .invalidResponse(
-                message: Phrase("the answer is larger than {size} KiB", ["size": String(Self.maximumBodyBytes / 1024)]))
+            return .invalidResponse(message: .answerTooLarge(kibibytes: Self.maximumBodyBytes / 1024))
         case .cancelled:
-            return .unreachable(message: Phrase("cancelled"))
+            return .unreachable(message: .cancelled)
         case .transfer(let code, let systemError, let text, let connectStatus):
             if let proxy, connectStatus >= 300 {
                 return .unreachable(
                     message: connectStatus == 407
-                        ? Phrase("the proxy {proxy} asks for a user name and password (HTTP 407)", ["proxy": proxy])
-                        : Phrase(
-                            "the proxy {proxy} refused to reach the server (HTTP {status})",
-                            ["proxy": proxy, "status": String(connectStatus)]))
+                        ? .proxyWantsCredentials(proxy: proxy) : .proxyRefused(proxy: proxy, status: connectStatus))
             }
             switch code {
             case Int(CURLE_COULDNT_RESOLVE_PROXY.rawValue):
-                return .offline(
-                    message: proxy.map { Phrase("the proxy {proxy} cannot be found", ["proxy": $0]) }
-                        ?? Phrase("the proxy set in the environment cannot be found"))
+                return .offline(message: .proxyNotFound(proxy: proxy))
             case Int(CURLE_COULDNT_CONNECT.rawValue) where proxy != nil:
-                return .offline(
-                    message: Phrase(
-                        "the proxy {proxy} cannot be reached ({reason})", ["proxy": proxy ?? "", "reason": text]))
+                return .offline(message: .proxyUnreachable(proxy: proxy ?? "", reason: text))
             // Refused, no route, an unknown name: no attempt now can succeed, so none waits for another.
             case Int(CURLE_COULDNT_CONNECT.rawValue) where systemError == Int(ECONNREFUSED):
-                return .offline(message: Phrase("connection refused (is the server running?)"))
+                return .offline(message: .connectionRefused)
             case Int(CURLE_COULDNT_CONNECT.rawValue):
-                return .offline(message: .verbatim(text))
+                return .offline(message: .other(text))
             case Int(CURLE_COULDNT_RESOLVE_HOST.rawValue):
-                return .offline(message: .verbatim(text))
+                return .offline(message: .other(text))
             case Int(CURLE_OPERATION_TIMEDOUT.rawValue):
-                return .unreachable(message: Phrase("no answer in time ({reason})", ["reason": text]))
+                return .unreachable(message: .timedOut(reason: text))
             case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue), Int(CURLE_SSL_CONNECT_ERROR.rawValue),
                 Int(CURLE_SSL_CERTPROBLEM.rawValue), Int(CURLE_SSL_CIPHER.rawValue),
                 Int(CURLE_SSL_CACERT_BADFILE.rawValue):
                 // TLS failures stay visible as such: never retried into a silent success.
-                return .unreachable(message: Phrase("TLS verification failed: {reason}", ["reason": text]))
+                return .unreachable(message: .tls(reason: text))
             default:
                 // Whatever else went wrong on the way through a proxy is said with its name.
-                return .unreachable(
-                    message: proxy.map { Phrase("through the proxy {proxy}: {reason}", ["proxy": $0, "reason": text]) }
-                        ?? .verbatim(text))
+                return .unreachable(message: proxy.map { .throughProxy(proxy: $0, reason: text) } ?? .other(text))
             }
         }
     }
@@ -197,10 +187,7 @@ public final class HTTPTransport: Sendable {
         do {
             return try reader(answer.body)
         } catch {
-            throw .invalidResponse(
-                message: Phrase(
-                    "HTTP {status} answer could not be read: {reason}",
-                    ["status": String(answer.status), "reason": error.reason]))
+            throw .invalidResponse(message: .unreadableAnswer(status: answer.status, reason: error.reason))
         }
     }
 }

@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -24,7 +25,7 @@ enum Styles {
 /// Draws the whole screen for `state`; returns where the cursor belongs (while typing), if anywhere.
 /// Speaks the state's language (``AppState/localizer``).
 public func render(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
-    Localizer.$current.withValue(state.localizer) { renderScreen(state, into: &buffer) }
+    speaking(state.localizer) { renderScreen(state, into: &buffer) }
 }
 
 private func renderScreen(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {

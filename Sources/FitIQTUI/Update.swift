@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -10,7 +11,7 @@ import FitIQLocalization
 /// Applies `event` to `state` and returns the work to do; never does I/O itself.
 /// Speaks the language `state` has when the event comes (``AppState/localizer``).
 public func update(_ state: inout AppState, _ event: Event) -> [Effect] {
-    Localizer.$current.withValue(state.localizer) { updateState(&state, event) }
+    speaking(state.localizer) { updateState(&state, event) }
 }
 
 private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
@@ -45,7 +46,7 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
         let effects = account.map { show($0, &state) } ?? []
         state.profile.edits.forget(target.fields.compactMap(\.editable))
         // Said in the language the save leaves in force: "Profil enregistré." once French is saved.
-        state.message = (Localizer.$current.withValue(state.localizer) { target.savedMessage }, false)
+        state.message = (speaking(state.localizer) { target.savedMessage }, false)
         return effects
     case .nothingToSave(let target):
         state.profile.edits.forget(target.fields.compactMap(\.editable))

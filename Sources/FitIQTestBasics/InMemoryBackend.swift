@@ -211,7 +211,7 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     private func receive(_ request: Request, token: String? = nil) async throws(RemoteError) {
         requests.append(request)
         await Task.yield()
-        if offline { throw .offline(message: .verbatim("connection refused")) }
+        if offline { throw .offline(message: .connectionRefused) }
         // A token past its expiry is refused as an unknown one is, as the real server does.
         if let token, (validAccessTokens[token].map { $0 <= now() } ?? true) {
             throw .unauthorized(message: "Invalid authentication")
@@ -225,7 +225,7 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     private func finishWrite<T>(_ kind: Kind, _ value: T) throws(RemoteError) -> T {
         if case .dropAfterApplying = faults[kind]?.first {
             faults[kind]?.removeFirst()
-            throw .unreachable(message: .verbatim("connection closed before the answer"))
+            throw .unreachable(message: .other("connection closed before the answer"))
         }
         return value
     }

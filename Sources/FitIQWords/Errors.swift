@@ -28,7 +28,7 @@ extension AccountError: CustomStringConvertible {
         case .pendingChanges(let changes):
             tr(
                 "Not signed out: these changes have not reached the server yet: {changes}. Run `fitiq-tui sync --wait`, or sign out with --discard-pending to drop them.",
-                ["changes": changes.joined(separator: "; ")])
+                ["changes": changes.map(\.summary).joined(separator: "; ")])
         case .tokenWithoutUserId:
             tr("The server's access token does not name a user (no `sub` claim); cannot sign in.")
         }

@@ -4,6 +4,7 @@ import FitIQCatalogs
 import FitIQCore
 import FitIQHTTP
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -41,10 +42,10 @@ func withApp(
         app = try await makeApp(config: config)
     } catch {
         // No profile yet: the environment's language.
-        throw Localizer.$current.withValue(Catalogs.embedded.localizer(settings, profile: nil)) { report(error) }
+        throw speaking(Catalogs.embedded.localizer(settings, profile: nil)) { report(error) }
     }
     let localizer = machineOutput ? Localizer.english : await app.localizer(settings)
-    try await Localizer.$current.withValue(localizer) {
+    try await speaking(localizer) {
         do {
             try await body(app)
         } catch {
@@ -80,8 +81,7 @@ func withDeadline<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
         group.addTask { try await operation() }
         group.addTask {
             try await Task.sleep(for: .seconds(seconds))
-            throw RemoteError.unreachable(
-                message: Phrase("no answer within {seconds} s", ["seconds": String(Int(seconds))]))
+            throw RemoteError.unreachable(message: .noAnswerWithin(seconds: Int(seconds)))
         }
         defer { group.cancelAll() }
         guard let first = try await group.next() else { throw CancellationError() }

@@ -5,6 +5,7 @@ import FitIQCore
 import FitIQHTTP
 import FitIQLocalization
 import FitIQTUI
+import FitIQWords
 import Logging
 
 #if canImport(FoundationEssentials)
@@ -56,7 +57,7 @@ struct DemoCommand: AsyncParsableCommand {
             // What is said before the editor opens (a terminal type's notice, plain mode's reason) speaks
             // FITIQ_LANG or the environment's language: the profile is not read yet.
             let localizer = Catalogs.embedded.localizer(LanguageSettings(environment: environment), profile: nil)
-            try await Localizer.$current.withValue(localizer) {
+            try await speaking(localizer) {
                 try await TUILauncher.open(
                     accounts: accounts, account: signedIn.account,
                     plain: PlainMode.isWanted(flag: false, environment: environment), environment: environment)

@@ -102,8 +102,7 @@ struct GoalCommand: AsyncParsableCommand {
                 guard let chosen = Metric.named(metric.lowercased()), chosen.goalBand != nil else {
                     throw FitIQCore.ValidationError.invalidFormat(
                         .goal,
-                        rule: "can be cleared for \(Goal.metrics.map(\.id).joined(separator: " or ")), "
-                            + "not \(TextSanitizer.sanitize(metric))")
+                        rule: .clearedGoalMetric(given: metric, allowed: Goal.metrics.map(\.id)))
                 }
                 let cleared = try await account.apply(.clearGoal(chosen)).outcome.saved
                 print(

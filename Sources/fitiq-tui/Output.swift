@@ -1,6 +1,7 @@
 import FitIQCore
 import FitIQLocalization
 import FitIQTUI
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -217,7 +218,7 @@ enum Output {
     /// `status --json`; its sentences (what changed, why the last try failed) in English whatever the
     /// language, like every value `--json` prints.
     static func status(_ status: AccountStatus) -> StatusJSON {
-        Localizer.$current.withValue(.english) { statusJSON(status) }
+        speaking(.english) { statusJSON(status) }
     }
 
     private static func statusJSON(_ status: AccountStatus) -> StatusJSON {

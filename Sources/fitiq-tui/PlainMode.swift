@@ -2,6 +2,7 @@ import FitIQCore
 import FitIQHealth
 import FitIQLocalization
 import FitIQTUI
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -50,22 +51,22 @@ struct PlainMode {
     /// Runs until `quit` or the end of the input.
     mutating func run() async {
         if account == nil {
-            let signedIn = await Localizer.$current.withValue(await localizer()) { await signIn() }
+            let signedIn = await speaking(await localizer()) { await signIn() }
             guard signedIn else { return }
         }
-        await Localizer.$current.withValue(await localizer()) {
+        await speaking(await localizer()) {
             await show()
             say(tr("Type help for the commands."))
         }
         while true {
             StandardStreams.write("fitiq> ", to: STDOUT_FILENO)
             guard let line = readLine(strippingNewline: true) else {
-                Localizer.$current.withValue(await localizer()) { endOfInput() }
+                speaking(await localizer()) { endOfInput() }
                 return
             }
             let words = line.trimmingWhitespace()
             if words.isEmpty { continue }
-            let goesOn = await Localizer.$current.withValue(await localizer()) { await handle(words) }
+            let goesOn = await speaking(await localizer()) { await handle(words) }
             if !goesOn { return }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -35,7 +35,7 @@ struct SyncCommand: AsyncParsableCommand {
                 print(
                     retried.isEmpty
                         ? tr("No change was rejected.")
-                        : tr("Sending again: {changes}.", ["changes": retried.joined(separator: "; ")]))
+                        : tr("Sending again: {changes}.", ["changes": retried.map(\.summary).joined(separator: "; ")]))
             }
             if discardRejected {
                 let dropped = try await account.discardRejected()
@@ -44,7 +44,7 @@ struct SyncCommand: AsyncParsableCommand {
                         ? tr("No change was rejected.")
                         : tr(
                             "Discarded: {changes}. This machine shows the server's values for them again.",
-                            ["changes": dropped.joined(separator: "; ")]))
+                            ["changes": dropped.map(\.summary).joined(separator: "; ")]))
             }
             let seconds = wait ? timeout : 15
             let deadline = Date().addingTimeInterval(seconds)

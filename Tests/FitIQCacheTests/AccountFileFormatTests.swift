@@ -69,6 +69,37 @@ struct AccountFileFormatTests {
         }
     }
 
+    /// A reason kept by the build before this one, as a message template and its values, is read as
+    /// the English kept beside it: the rest of the file, and the change, are read as they were.
+    @Test func aReasonOfAnEarlierShapeIsReadAsItsEnglish() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = try store(in: folder, holding: Self.fixtureV1)
+            let problem = SyncProblem.remote(.unreachable(message: .connectionRefused))
+            try await store.update { $0.outbox.metadata?.delivery.lastProblem = problem }
+            var file = try JSONSerialization.jsonObject(with: Data(contentsOf: store.fileURL)) as? [String: Any]
+            var state = file?["state"] as? [String: Any]
+            var outbox = state?["outbox"] as? [String: Any]
+            var metadata = outbox?["metadata"] as? [String: Any]
+            var delivery = metadata?["delivery"] as? [String: Any]
+            let english = try #require(delivery?["lastError"] as? String)
+            #expect(english == "The server could not be reached: connection refused (is the server running?)")
+            let template = ["id": "connection refused (is the server running?)", "values": [:], "isVerbatim": false]
+            delivery?["problem"] = ["remote": ["_0": ["unreachable": ["message": template]]]]
+            metadata?["delivery"] = delivery
+            outbox?["metadata"] = metadata
+            state?["outbox"] = outbox
+            file?["state"] = state
+            try JSONSerialization.data(withJSONObject: file ?? [:]).write(to: store.fileURL)
+
+            let reader = JSONFileProfileStore(
+                folder: folder.appendingPathComponent("account"),
+                lock: AccountLock(file: folder.appendingPathComponent("lock")))
+            let read = try await reader.load()
+            #expect(read.outbox.metadata?.delivery.lastProblem == .said(english))
+            #expect(read.outbox.metadata?.keys == [.name, .bio, .preferredUnitSystem, .languageCode])
+        }
+    }
+
     @Test func writesBackTheSameStateItRead() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = try store(in: folder, holding: Self.fixtureV1)

@@ -53,7 +53,7 @@ enum CacheFixtures {
         state.outbox.metadata?.delivery.attempts = 3
         state.outbox.metadata?.delivery.notBefore = now.addingTimeInterval(12.345_678)
         state.outbox.metadata?.delivery.lastProblem = .remote(
-            .unreachable(message: Phrase("no answer in time ({reason})", ["reason": "5 s"])))
+            .unreachable(message: .timedOut(reason: "5 s")))
         state.outbox.physical?.delivery.rejection = "height_cm: must be at most 300"
         state.outbox.metadata?.conflicts = [.name]
         state.outbox.physical?.heightConflict = true

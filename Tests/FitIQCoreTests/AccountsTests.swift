@@ -66,7 +66,7 @@ struct AccountsTests {
             try await harness.accounts.signOut(account, discardPending: false, syncFor: 0)
         } throws: { error in
             guard case AccountError.pendingChanges(let changes) = error else { return false }
-            return changes == ["profile: bio"] && String(describing: error).contains("--discard-pending")
+            return changes.map(\.summary) == ["profile: bio"] && String(describing: error).contains("--discard-pending")
         }
         #expect(harness.directory.erasedAccounts.isEmpty)
         try await harness.accounts.signOut(account, discardPending: true)

@@ -207,7 +207,7 @@ struct ConflictTests {
         await harness.backend.clearRequests()
         // `syncNow`'s check and the drain's first check miss the server; the send would reach it.
         await harness.backend.inject(
-            .fail(.unreachable(message: .verbatim("connection refused"))), into: .fetchProfile, times: 2)
+            .fail(.unreachable(message: .connectionRefused)), into: .fetchProfile, times: 2)
 
         let report = try await account.syncNow()
 

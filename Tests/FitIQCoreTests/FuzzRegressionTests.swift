@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQWords
 import Testing
 
 /// Inputs the fuzz targets (Fuzz/Targets) found, each kept as it was found.
@@ -28,7 +29,8 @@ struct FuzzRegressionTests {
         let csv = try MeasurementCSV.read(text, unit: nil, zone: .fixed(secondsEastOfUTC: 3_600))
         #expect(csv.readings.isEmpty)
         #expect(csv.problems.map(\.line) == [2])
-        #expect(csv.problems.first?.rule == "logged_at must be an RFC 3339 time")
+        #expect(csv.problems.first?.rule == .loggedAt)
+        #expect(csv.problems.first?.description == "line 2: logged_at must be an RFC 3339 time")
         for refused in [
             "202025-03-01T12:00:00Z", "12025-03-01T12:00:00Z", "925-03-01T12:00:00Z", "+2025-03-01T12:00:00Z",
         ] {

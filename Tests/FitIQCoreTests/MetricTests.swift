@@ -46,13 +46,13 @@ struct MetricTests {
         #expect(try Metric.bodyFat.parse("18,5 %", unitSystem: .metric) == 18.5)
         #expect(try Metric.bodyFat.parse("18.5%", unitSystem: .metric) == 18.5)
         #expect(Metric.bodyFat.format(18.46, unitSystem: .imperial) == "18.5 %")
-        #expect(throws: ValidationError.outOfRange(.bodyFat, rule: "must be between 1 and 75 %")) {
+        #expect(throws: ValidationError.outOfRange(.bodyFat, rule: .allowedRange)) {
             try Metric.bodyFat.parse("76", unitSystem: .metric)
         }
-        #expect(throws: ValidationError.outOfRange(.bodyFat, rule: "must be between 1 and 75 %")) {
+        #expect(throws: ValidationError.outOfRange(.bodyFat, rule: .allowedRange)) {
             try Metric.bodyFat.parse("0.5 %", unitSystem: .metric)
         }
-        #expect(throws: ValidationError.invalidFormat(.bodyFat, rule: "must be a percentage, e.g. 18.5 or 18.5 %")) {
+        #expect(throws: ValidationError.invalidFormat(.bodyFat, rule: .measurementText)) {
             try Metric.bodyFat.parse("18 kg", unitSystem: .metric)
         }
     }
@@ -87,8 +87,7 @@ struct MetricTests {
         #expect(try Metric.height.parse("5'11\"", unitSystem: .metric) == Height.parse("5'11\"", unitSystem: .metric))
         #expect(Metric.height.format(180.34, unitSystem: .imperial) == "5 ft 11 in")
         #expect(
-            throws: ValidationError.outOfRange(
-                .height, rule: "must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)")
+            throws: ValidationError.outOfRange(.height, rule: .allowedRange)
         ) {
             try Metric.height.parse("400", unitSystem: .metric)
         }

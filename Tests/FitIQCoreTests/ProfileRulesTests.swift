@@ -5,7 +5,7 @@ struct ProfileRulesTests {
     @Test func textThatWasNotUTF8IsRefusedNamingTheRule() {
         // What Swift makes of the bytes "Ana \xff\xfe" given as an argument.
         let decoded = String(decoding: [0x41, 0x6E, 0x61, 0x20, 0xFF, 0xFE], as: UTF8.self)
-        #expect(throws: ValidationError.invalidFormat(.name, rule: "must be valid UTF-8 text (some bytes were not)")) {
+        #expect(throws: ValidationError.invalidFormat(.name, rule: .validUTF8)) {
             try ProfileRules.name(decoded)
         }
         #expect(throws: ValidationError.self) { try ProfileRules.bio(decoded) }

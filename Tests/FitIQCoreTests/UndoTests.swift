@@ -1,5 +1,6 @@
 import FitIQLocalization
 import FitIQTestBasics
+import FitIQWords
 import Foundation
 import Testing
 
@@ -28,7 +29,7 @@ struct UndoTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         await harness.backend.setOffline(true)
-        try await Localizer.$current.withValue(.pseudo) {
+        try await speaking(.pseudo) {
             try await account.updateMetadata(name: "Typo Nmae")
             try await account.log(.weight, 72.4)
         }
@@ -37,7 +38,7 @@ struct UndoTests {
         let name = try await account.undo()
 
         #expect(weight?.description.hasPrefix("the weight 72.4 kg logged on ") == true, "\(String(describing: weight))")
-        let said = try #require(Localizer.$current.withValue(.pseudo) { name?.description })
+        let said = try #require(speaking(.pseudo) { name?.description })
         #expect(said.hasPrefix("[the change of ") && said.hasSuffix("]"), "\(said)")
     }
 

@@ -2,6 +2,7 @@ import FitIQCatalogs
 import FitIQCore
 import FitIQLocalization
 import FitIQTestBasics
+import FitIQWords
 import Foundation
 import Testing
 
@@ -100,7 +101,7 @@ struct LanguageScreenTests {
         account.record(.height, 181, measuredAt: fixedNow, source: .manual)
         let patch = SyncOperation.updatePhysical(PhysicalPatch(heightCm: 181), revision: 1)
         account.begin(patch, owner: UUID(), now: fixedNow)
-        let refused = RemoteError.unreachable(message: Phrase("connection refused (is the server running?)"))
+        let refused = RemoteError.unreachable(message: .connectionRefused)
         account.finish(patch, outcome: .retry(.remote(refused)), now: fixedNow, random: 0)
         // When the sync details are shown in German
         var state = Self.speaking("de", profileState(width: 200, height: 40))
@@ -120,7 +121,7 @@ struct LanguageScreenTests {
         let state = Self.speaking(code, ProgressScreenTests.opened(graphics: .ascii, width: 40, height: 12))
         let line = screen(state).lines[2].dropFirst(2).dropLast(2)
         // What the trend's template says before its value ("tendance ", "[trend ").
-        let template = Localizer.$current.withValue(state.localizer) { tr("trend {value}", ["value": "\u{1}"]) }
+        let template = FitIQWords.speaking(state.localizer) { tr("trend {value}", ["value": "\u{1}"]) }
         let trend = template.prefix { $0 != "\u{1}" }
         #expect(line.contains(trend), "\(code): \(line)")
         let last = line.trimmingCharacters(in: .whitespaces).last
@@ -135,7 +136,7 @@ struct LanguageScreenTests {
         var state = Self.speaking(code, LayoutTests.Screen.importPrompt.state(width: 40, height: 12))
         press(type("~/export.zip"), &state)
         let text = screen(state).lines.joined(separator: "\n")
-        let question = Localizer.$current.withValue(state.localizer) {
+        let question = FitIQWords.speaking(state.localizer) {
             tr("Path of your Apple Health export (export.zip or export.xml) or a .csv file; ~ allowed:")
         }
         for word in question.split(separator: " ").map({ $0.split(separator: "\u{A0}").last ?? $0 }) {
@@ -176,7 +177,7 @@ struct LanguageScreenTests {
         account.record(.height, 181, measuredAt: fixedNow, source: .manual)
         var state = Self.speaking(code, profileState(width: 120, height: 40))
         show(account, in: &state)
-        let marker = Localizer.$current.withValue(state.localizer) { tr("(pending)") }
+        let marker = FitIQWords.speaking(state.localizer) { tr("(pending)") }
         let lines = screen(state).lines
         #expect(lines.contains { $0.contains(marker) }, "\(code): \(lines.joined(separator: "\n"))")
     }
@@ -194,7 +195,7 @@ struct LanguageScreenTests {
         }
         for width in 90...120 {
             var buffer = CellBuffer(width: width, height: 8)
-            let legend = Localizer.$current.withValue(localizer) {
+            let legend = FitIQWords.speaking(localizer) {
                 HistoryChart.render(
                     entries, metric: .height, unitSystem: .metric, timeZone: .utc, graphics: .ascii, into: &buffer,
                     x: 0, y: 0, width: width, height: 8, style: .plain)
@@ -222,7 +223,7 @@ struct LanguageScreenTests {
             #expect(lines.allSatisfy { DisplayWidth.of($0) == size.0 }, "\(code) \(kind) \(size)")
             // The footer always ends with the help hint (not on the sign-in screen, which has no help).
             if kind != .signIn && kind != .register && state.overlay == nil {
-                let help = Localizer.$current.withValue(state.localizer) { tr("? help") }
+                let help = FitIQWords.speaking(state.localizer) { tr("? help") }
                 #expect(lines.last?.contains(help) == true, "\(code) \(kind) \(size): \(lines.last ?? "")")
             }
         }
@@ -232,7 +233,7 @@ struct LanguageScreenTests {
     func everyProfileLabelShowsWhole(code: String) {
         let state = Self.speaking(code, profileState(width: 80, height: 30))
         let text = screen(state).lines.joined(separator: "\n")
-        let labels = Localizer.$current.withValue(state.localizer) { ProfileField.allCases.map(\.label) }
+        let labels = FitIQWords.speaking(state.localizer) { ProfileField.allCases.map(\.label) }
         for label in labels {
             #expect(label.count <= 14 && text.contains(label), "\(code): \(label)")
         }

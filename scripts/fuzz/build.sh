@@ -20,8 +20,8 @@ targets=("$@")
 FLAGS=(-sanitize=fuzzer,address -use-ld=lld -O -g -parse-as-library -swift-version 6 -package-name fitiq_tui -I "$OUT/modules")
 mkdir -p "$OUT/modules" "$OUT/lib" "$OUT/bin"
 
-# FitIQLocalization (the messages every module says), then FitIQCore on it, instrumented, once for every
-# target. Each is built again when a source changed, or when the list of sources did (a file renamed or
+# FitIQLocalization (the messages), FitIQCore, then FitIQWords (the core's values worded) on both,
+# instrumented, once for every target. Each is built again when a source changed, or when the list of sources did (a file renamed or
 # removed): an archive written over an old one keeps the old one's objects.
 build_library() { # build_library MODULE
     local module="$1" sources
@@ -38,7 +38,8 @@ build_library() { # build_library MODULE
 }
 build_library FitIQLocalization
 build_library FitIQCore
-CORE=(-L "$OUT/lib" -lFitIQCore -lFitIQLocalization)
+build_library FitIQWords
+CORE=(-L "$OUT/lib" -lFitIQWords -lFitIQCore -lFitIQLocalization)
 
 health_sources() {
     # AppleHealthExport.swift runs the read on a NIO thread pool: the targets call the readers directly.

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -13,14 +11,6 @@ public enum BiologicalSex: String, Sendable, Codable, CaseIterable, CustomString
     /// The word shown to people: `Female`.
     public var description: String { rawValue.capitalized }
 
-    /// The word shown to people in the current language: `Female`, `Weiblich`.
-    public var shown: String {
-        switch self {
-        case .male: tr("Male")
-        case .female: tr("Female")
-        case .other: tr("Other")
-        }
-    }
 }
 
 /// Where a biological sex value came from.

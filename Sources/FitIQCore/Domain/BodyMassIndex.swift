@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -28,26 +26,6 @@ public struct BodyMassIndex: Sendable, Equatable {
             }
         }
 
-        /// The category as a person reads it, in the current language (`rawValue` is the English).
-        public var shown: String {
-            switch self {
-            case .underweight: tr("underweight")
-            case .healthy: tr("healthy weight")
-            case .overweight: tr("overweight")
-            case .obese: tr("obesity")
-            }
-        }
-
-        /// The range it stands for, as a person reads it.
-        public var range: String {
-            let local = Localizer.current
-            return switch self {
-            case .underweight: tr("under {value}", ["value": local.decimal("18.5")])
-            case .healthy: local.decimal("18.5") + "–" + local.decimal("24.9")
-            case .overweight: "25–" + local.decimal("29.9")
-            case .obese: tr("{value} and over", ["value": "30"])
-            }
-        }
     }
 
     /// The index, to 0.1.
@@ -83,13 +61,6 @@ public struct BodyMassIndex: Sendable, Equatable {
         category = age.map { $0 >= Self.adultAge ? Category(value) : nil } ?? nil
     }
 
-    /// `23.4 · healthy weight (18.5–24.9)`, or `17.9 · adult ranges do not apply` under 20.
-    public var description: String {
-        let shown = DecimalText.shown(value, places: 1)
-        if isUnderTwenty { return shown + " · " + tr("adult ranges do not apply") }
-        guard let category else { return shown }
-        return "\(shown) · \(category.shown) (\(category.range))"
-    }
 }
 
 extension BodyMassIndex {

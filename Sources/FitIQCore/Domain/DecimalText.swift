@@ -1,15 +1,22 @@
-import FitIQLocalization
-
 /// Numbers as text with a fixed count of decimals (`180.5`, `2.14`), written by hand: the C-style
 /// formatting initialiser of `String` links ICU. Halves round away from zero.
 ///
 /// ``format(_:places:)`` writes the machine's way (a dot: CSV, JSON, files); ``shown(_:places:)`` writes
-/// what a person reads, with the decimal separator of the language in force (`72,4` in German).
+/// what a person reads, with the decimal separator in force (`72,4` in German).
 public enum DecimalText {
-    /// `value` with `places` decimals as the current language writes it: `72.4` in English, `72,4` in
-    /// German, Spanish, French and Portuguese.
+    /// What separates a number's whole part from its decimals where people read it: a notation, not a
+    /// word, so the core keeps it; FitIQWords' `speaking(_:)` sets it with the language.
+    @TaskLocal public static var separator = "."
+
+    /// `value` with `places` decimals as people read it where ``separator`` is in force: `72.4`, or
+    /// `72,4` in German, Spanish, French and Portuguese.
     public static func shown(_ value: Double, places: Int) -> String {
-        Localizer.current.decimal(format(value, places: places))
+        decimal(format(value, places: places))
+    }
+
+    /// A number written with a dot (`72.4`) with ``separator`` instead (`72,4`).
+    public static func decimal(_ machineText: String) -> String {
+        separator == "." ? machineText : machineText.replacing(".", with: separator)
     }
 
     /// `value` with `places` decimals (0…6): `DecimalText.format(180.25, places: 1)` is `180.3`.

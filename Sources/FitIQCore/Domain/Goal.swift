@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -57,20 +55,15 @@ public struct Goal: Sendable, Codable, Equatable {
         metric name: String, target: String, by date: String?, unitSystem: UnitSystem, today: CalendarDate
     ) throws(ValidationError) -> (metric: Metric, target: Double, by: CalendarDate?) {
         guard let metric = Metric.named(name), metric.goalBand != nil else {
-            let names = metrics.map(\.id)
-            throw .invalidFormat(
-                .goal,
-                rule: tr(
-                    "can be set for {first} or {second}, not {name}",
-                    ["first": names.first ?? "", "second": names.last ?? "", "name": TextSanitizer.sanitize(name)]))
+            throw .invalidFormat(.goal, rule: .goalMetric(given: name, allowed: metrics.map(\.id)))
         }
         let value = try metric.parse(target, unitSystem: unitSystem)
         guard let date else { return (metric, value, nil) }
         guard let day = CalendarDate(parsing: date.trimmingWhitespace()) else {
-            throw .invalidFormat(.goalDate, rule: tr("must be a date written YYYY-MM-DD"))
+            throw .invalidFormat(.goalDate, rule: .day)
         }
         guard day >= today else {
-            throw .outOfRange(.goalDate, rule: tr("must be today ({today}) or later", ["today": today.description]))
+            throw .outOfRange(.goalDate, rule: .fromToday(today))
         }
         return (metric, value, day)
     }

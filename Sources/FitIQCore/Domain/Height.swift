@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -20,18 +18,13 @@ public enum Height {
         let input = normalized(text)
         guard !input.isEmpty else { throw .required(.height) }
         if let inches = inchesBeyondAFoot(input) {
-            throw .invalidFormat(
-                .height,
-                rule: tr(
-                    "inches after feet must be below 12 ({inches} given); write 6'1\" for 5'13\"",
-                    ["inches": Localizer.current.decimal(DecimalText.plain(inches))]))
+            throw .invalidFormat(.height, rule: .inchesBelowAFoot(given: inches))
         }
         guard let centimetres = centimetres(from: input, unitSystem: unitSystem) else {
-            throw .invalidFormat(
-                .height, rule: tr("must be a number with an optional unit, e.g. 180.5 cm, 1.8 m, 5'11\" or 71 in"))
+            throw .invalidFormat(.height, rule: .measurementText)
         }
         guard centimetres.isFinite, allowedRange.contains(centimetres) else {
-            throw .outOfRange(.height, rule: tr("must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)"))
+            throw .outOfRange(.height, rule: .allowedRange)
         }
         return centimetres
     }

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -29,10 +27,33 @@ public struct MeasurementCSV: Sendable, Equatable {
     }
 
     /// A row that breaks a rule.
-    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    public struct Problem: Sendable, Equatable {
         public var line: Int
-        public var rule: String
-        public var description: String { tr("line {line}: {rule}", ["line": String(line), "rule": rule]) }
+        public var rule: Rule
+    }
+
+    /// What a row must be.
+    public enum Rule: Sendable, Equatable {
+        /// At most `bytes` bytes long.
+        case rowTooLong(bytes: Int)
+        /// UTF-8 text.
+        case notUTF8
+        /// As many fields as the header (`fields` found, `columns` in the header).
+        case fieldCount(fields: Int, columns: Int)
+        /// A `date` written `YYYY-MM-DD` (or an RFC 3339 time).
+        case day
+        /// A `metric` this build tracks.
+        case metricType
+        /// A `logged_at` written as an RFC 3339 time.
+        case loggedAt
+        /// A `unit` of the metric's (`unit` as found).
+        case unit(String, of: Metric)
+        /// openScale's `dateTime`, written `dd.MM.yyyy HH:mm`.
+        case openScaleTime
+        /// A number for the metric.
+        case number(Metric)
+        /// A value the metric's rule takes.
+        case value(ValidationError)
     }
 
     public var format: Format
@@ -148,13 +169,11 @@ public struct MeasurementCSV: Sendable, Equatable {
                 csv.problems.append(
                     Problem(
                         line: rowLine,
-                        rule: tr(
-                            "a row must be at most {bytes} bytes long",
-                            ["bytes": String(MeasurementCSV.maximumRowBytes)])))
+                        rule: .rowTooLong(bytes: MeasurementCSV.maximumRowBytes)))
                 return
             }
             guard String(validating: row, as: UTF8.self) != nil else {
-                csv.problems.append(Problem(line: rowLine, rule: tr("a row must be UTF-8 text")))
+                csv.problems.append(Problem(line: rowLine, rule: .notUTF8))
                 return
             }
             let fields = MeasurementCSV.split(row, separator)
@@ -162,9 +181,7 @@ public struct MeasurementCSV: Sendable, Equatable {
                 csv.problems.append(
                     Problem(
                         line: rowLine,
-                        rule: tr(
-                            "has {count} fields; the header has {columns}",
-                            ["count": String(fields.count), "columns": String(columns.count)])))
+                        rule: .fieldCount(fields: fields.count, columns: columns.count)))
                 return
             }
             let named = Dictionary(zip(columns, fields)) { first, _ in first }
@@ -206,7 +223,7 @@ public struct MeasurementCSV: Sendable, Equatable {
         case .openScale: readOpenScale(row, line: line, zone: zone)
         case .dateWeight:
             guard let at = Self.date(row["date"] ?? "", zone: zone) else {
-                problems.append(Problem(line: line, rule: tr("date must be YYYY-MM-DD")))
+                problems.append(Problem(line: line, rule: .day))
                 return
             }
             add(.weight, row["weight"] ?? "", factor: pounds ? 0.453_592_37 : 1, at: at, line: line)
@@ -220,11 +237,11 @@ public struct MeasurementCSV: Sendable, Equatable {
             return
         }
         guard let metric = Metric.ofType(type) else {
-            problems.append(Problem(line: line, rule: tr("metric must be height, weight or body_fat_percentage")))
+            problems.append(Problem(line: line, rule: .metricType))
             return
         }
         guard let at = RFC3339.parse(row["logged_at"] ?? "") else {
-            problems.append(Problem(line: line, rule: tr("logged_at must be an RFC 3339 time")))
+            problems.append(Problem(line: line, rule: .loggedAt))
             return
         }
         let unit = row["unit"] ?? ""
@@ -233,9 +250,7 @@ public struct MeasurementCSV: Sendable, Equatable {
             problems.append(
                 Problem(
                     line: line,
-                    rule: tr(
-                        "unit {unit} is not one of {measurement}'s",
-                        ["unit": TextSanitizer.sanitize(unit), "measurement": metric.field.labelInSentence])))
+                    rule: .unit(unit, of: metric)))
             return
         }
         add(metric, row["value"] ?? "", factor: factor, at: at, line: line)
@@ -246,7 +261,7 @@ public struct MeasurementCSV: Sendable, Equatable {
 
     private mutating func readOpenScale(_ row: [String: String], line: Int, zone: LocalZone) {
         guard let at = Self.openScaleDate(row["datetime"] ?? "", zone: zone) else {
-            problems.append(Problem(line: line, rule: tr("dateTime must be dd.MM.yyyy HH:mm")))
+            problems.append(Problem(line: line, rule: .openScaleTime))
             return
         }
         for (column, metric) in [("weight", Metric.weight), ("fat", Metric.bodyFat)] {
@@ -260,7 +275,7 @@ public struct MeasurementCSV: Sendable, Equatable {
         // No reading needs more than a few digits: a longer field is not looked at character by character.
         let trimmed = text.utf8.count <= 64 ? text.trimmingWhitespace().replacing(",", with: ".") : ""
         guard let number = Double(trimmed), number.isFinite else {
-            problems.append(Problem(line: line, rule: tr("{field} must be a number", ["field": metric.field.label])))
+            problems.append(Problem(line: line, rule: .number(metric)))
             return
         }
         let value = (number * factor * 100).rounded() / 100
@@ -268,7 +283,7 @@ public struct MeasurementCSV: Sendable, Equatable {
             try metric.check(value)
             readings.append(Reading(metric: metric, value: value, loggedAt: at, line: line))
         } catch {
-            problems.append(Problem(line: line, rule: error.description))
+            problems.append(Problem(line: line, rule: .value(error)))
         }
     }
 
@@ -328,21 +343,8 @@ public struct MeasurementCSV: Sendable, Equatable {
 }
 
 /// Why a CSV file was refused whole.
-public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ImportError: Error, Equatable, Sendable {
     case empty
     case unknownHeader(String)
 
-    public var description: String {
-        switch self {
-        case .empty: tr("The file is empty: it has no header.")
-        case .unknownHeader(let header):
-            tr(
-                "The header \"{header}\" is not one of the formats read: {formats}.",
-                [
-                    "header": header,
-                    "formats": [MeasurementCSV.Format.fitiq, .openScale, .dateWeight].map(\.rawValue)
-                        .joined(separator: "; "),
-                ])
-        }
-    }
 }

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -27,9 +25,6 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     public let valueKey: String
     /// The values allowed, in ``unit``.
     public let allowedRange: ClosedRange<Double>
-    /// The metric in a summary line: `Heights`, `Weights`, `Body fat readings`.
-    public var pluralName: String { pluralPhrase.text }
-    private let pluralPhrase: Phrase
     /// The least a chart's vertical range spans, in ``unit``: a few millimetres of noise never fill it.
     public let minimumChartSpan: Double
     /// Half the band a reached goal becomes (1.5 kg, 1 %); `nil` for a metric goals are not set for.
@@ -40,8 +35,6 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     /// The coarsest step a value is shown in, in ``unit``: a bound shown rounded (2 kg as `4.4 lb`, 635 kg
     /// as about `1,400 lb`) is typed back as shown, and taken as the bound.
     let shownStep: Double
-    private var rangeRule: String { rangePhrase.text }
-    private let rangePhrase: Phrase
     private let parseValue: @Sendable (String, UnitSystem) throws(ValidationError) -> Double
     private let formatValue: @Sendable (Double, UnitSystem) -> String
 
@@ -90,7 +83,7 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
         // Kept to a hundredth of the unit: finer than any value is shown, and a pound or a stone in
         // kilograms does not carry twelve digits into the history.
         let value = (try parseValue(text, unitSystem) * 100).rounded() / 100
-        guard value.isFinite else { throw .outOfRange(field, rule: rangeRule) }
+        guard value.isFinite else { throw .outOfRange(field, rule: .allowedRange) }
         if allowedRange.contains(value) { return value }
         if value < allowedRange.lowerBound, allowedRange.lowerBound - value <= shownStep {
             return allowedRange.lowerBound
@@ -98,13 +91,13 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
         if value > allowedRange.upperBound, value - allowedRange.upperBound <= shownStep {
             return allowedRange.upperBound
         }
-        throw .outOfRange(field, rule: rangeRule)
+        throw .outOfRange(field, rule: .allowedRange)
     }
 
     /// Throws the range rule when `value` (in ``unit``, from a program rather than typed) is outside
     /// the allowed range.
     public func check(_ value: Double) throws(ValidationError) {
-        guard value.isFinite, allowedRange.contains(value) else { throw .outOfRange(field, rule: rangeRule) }
+        guard value.isFinite, allowedRange.contains(value) else { throw .outOfRange(field, rule: .allowedRange) }
     }
 
     /// `value` (in ``unit``) as a person reads it in `unitSystem`. Any value is shown, never trapped
@@ -129,8 +122,8 @@ extension Metric {
     public static let height = Metric(
         id: "height", type: ProgressEntry.heightType, field: .height, unit: "cm", valueKey: "heightCm",
         allowedRange: Height.allowedRange,
-        pluralPhrase: Phrase("Heights"), minimumChartSpan: 2, goalBand: nil, imperialUnit: ("in", 2.54),
-        shownStep: 0, rangePhrase: Phrase("must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)"),
+        minimumChartSpan: 2, goalBand: nil, imperialUnit: ("in", 2.54),
+        shownStep: 0,
         parseValue: { text, units throws(ValidationError) in try Height.parse(text, unitSystem: units) },
         formatValue: { value, units in Height.format(value, unitSystem: units) })
 
@@ -138,10 +131,9 @@ extension Metric {
     /// or 0.1 lb.
     public static let weight = Metric(
         id: "weight", type: "weight", field: .weight, unit: "kg", valueKey: "weightKg", allowedRange: 2...635,
-        pluralPhrase: Phrase("Weights"), minimumChartSpan: 1, goalBand: 1.5,
+        minimumChartSpan: 1, goalBand: 1.5,
         imperialUnit: ("lb", Weight.kilogramsPerPound),
         shownStep: 0.1 * Weight.kilogramsPerPound,
-        rangePhrase: Phrase("must be between 2 and 635 kg (4.4 and 1,400 lb)"),
         parseValue: { text, units throws(ValidationError) in try Weight.parse(text, unitSystem: units) },
         formatValue: { value, units in Weight.format(value, unitSystem: units) })
 
@@ -149,8 +141,8 @@ extension Metric {
     public static let bodyFat = Metric(
         id: "body-fat", type: "body_fat_percentage", field: .bodyFat, unit: "%", valueKey: "bodyFatPercent",
         allowedRange: 1...75,
-        pluralPhrase: Phrase("Body fat readings"), minimumChartSpan: 1, goalBand: 1, imperialUnit: nil,
-        shownStep: 0.1, rangePhrase: Phrase("must be between 1 and 75 %"),
+        minimumChartSpan: 1, goalBand: 1, imperialUnit: nil,
+        shownStep: 0.1,
         parseValue: { text, _ throws(ValidationError) in try BodyFat.parse(text) },
         formatValue: { value, _ in DecimalText.shown(value, places: 1) + " %" })
 }
@@ -164,8 +156,7 @@ enum Weight {
         let input = MeasurementText.normalized(text)
         guard !input.isEmpty else { throw .required(.weight) }
         guard let kilograms = kilograms(from: input, unitSystem: unitSystem) else {
-            throw .invalidFormat(
-                .weight, rule: tr("must be a number with an optional unit, e.g. 72.4 kg, 160 lb or 11 st 4 lb"))
+            throw .invalidFormat(.weight, rule: .measurementText)
         }
         return kilograms
     }
@@ -203,7 +194,7 @@ enum BodyFat {
         let input = MeasurementText.normalized(text)
         guard !input.isEmpty else { throw .required(.bodyFat) }
         guard let match = input.wholeMatch(of: #/(?<n>\d+(?:\.\d+)?|\.\d+)\s*%?/#), let value = Double(match.n) else {
-            throw .invalidFormat(.bodyFat, rule: tr("must be a percentage, e.g. 18.5 or 18.5 %"))
+            throw .invalidFormat(.bodyFat, rule: .measurementText)
         }
         return value
     }

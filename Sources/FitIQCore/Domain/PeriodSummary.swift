@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -12,14 +10,6 @@ public enum SummaryPeriod: String, CaseIterable, Sendable {
     case week
     /// A calendar month.
     case month
-
-    /// `by week`, `by month`, as a title says it.
-    public var byLabel: String {
-        switch self {
-        case .week: tr("by week")
-        case .month: tr("by month")
-        }
-    }
 
     /// The first day of the period holding `day`.
     public func start(of day: CalendarDate) -> CalendarDate {

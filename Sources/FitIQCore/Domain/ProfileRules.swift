@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -35,12 +33,7 @@ public enum ProfileRules {
         if trimmed.isEmpty { return "" }
         guard let match = trimmed.wholeMatch(of: /(?<lang>[A-Za-z]{2,3})(?:[-_](?<region>[A-Za-z]{2}|[0-9]{3}))?/)
         else {
-            throw .invalidFormat(
-                .languageCode,
-                rule:
-                    tr(
-                        "must be 2–3 letters, optionally followed by a region of 2 letters or 3 digits (en, pt-BR, es-419)"
-                    ))
+            throw .invalidFormat(.languageCode, rule: .languageCode)
         }
         let language = match.lang.lowercased()
         guard let region = match.region else { return language }
@@ -50,7 +43,7 @@ public enum ProfileRules {
     /// A unit system named in text (`metric`, `imperial`).
     public static func unitSystem(_ text: String) throws(ValidationError) -> UnitSystem {
         guard let units = UnitSystem(rawValue: text.trimmingSpaces().lowercased()) else {
-            throw .invalidFormat(.unitSystem, rule: tr("must be metric or imperial"))
+            throw .invalidFormat(.unitSystem, rule: .unitSystem)
         }
         return units
     }
@@ -60,23 +53,15 @@ public enum ProfileRules {
         let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { throw .required(.dateOfBirth) }
         guard trimmed.count == 10, let date = CalendarDate(parsing: trimmed) else {
-            throw .invalidFormat(.dateOfBirth, rule: tr("must be a real date written YYYY-MM-DD"))
+            throw .invalidFormat(.dateOfBirth, rule: .realDay)
         }
-        guard date <= today else { throw .outOfRange(.dateOfBirth, rule: tr("cannot be in the future")) }
+        guard date <= today else { throw .outOfRange(.dateOfBirth, rule: .notInFuture) }
         let age = date.years(until: today)
         guard age >= minimumAge else {
-            throw .outOfRange(
-                .dateOfBirth,
-                rule: tr(
-                    "must make you at least {minimum} years old (you would be {age})",
-                    ["minimum": String(minimumAge), "age": String(age)]))
+            throw .outOfRange(.dateOfBirth, rule: .minimumAge(minimumAge, age: age))
         }
         guard age <= maximumAge else {
-            throw .outOfRange(
-                .dateOfBirth,
-                rule: tr(
-                    "must make you at most {maximum} years old (you would be {age})",
-                    ["maximum": String(maximumAge), "age": String(age)]))
+            throw .outOfRange(.dateOfBirth, rule: .maximumAge(maximumAge, age: age))
         }
         return date
     }
@@ -86,7 +71,7 @@ public enum ProfileRules {
         let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { throw .required(.email) }
         guard !TextSanitizer.containsControls(trimmed), trimmed.wholeMatch(of: /[^@\s]+@[^@\s]+/) != nil else {
-            throw .invalidFormat(.email, rule: tr("must look like name@example.com"))
+            throw .invalidFormat(.email, rule: .email)
         }
         return trimmed
     }
@@ -118,7 +103,7 @@ public enum ProfileRules {
         guard !TextSanitizer.containsControls(trimmed) else { throw .controlCharacters(field) }
         // U+FFFD stands in for bytes that were not UTF-8 (a terminal or file in another encoding).
         guard !trimmed.unicodeScalars.contains("\u{FFFD}") else {
-            throw .invalidFormat(field, rule: tr("must be valid UTF-8 text (some bytes were not)"))
+            throw .invalidFormat(field, rule: .validUTF8)
         }
         // Limits count grapheme clusters: what the user sees.
         guard trimmed.count <= limit else { throw .tooLong(field, limit: limit, count: trimmed.count) }

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -19,15 +17,6 @@ public struct ProgressEntry: Sendable, Codable, Equatable, Identifiable {
         /// Read from a file (`import-csv`).
         case `import`
 
-        /// The source as a person reads it, in the current language (`rawValue` is what JSON and CSV say).
-        public var shown: String {
-            switch self {
-            case .manual: trc("entry source", "manual")
-            case .health: trc("entry source", "health")
-            case .server: trc("entry source", "server")
-            case .import: trc("entry source", "import")
-            }
-        }
     }
 
     /// Local id, stable from creation on.

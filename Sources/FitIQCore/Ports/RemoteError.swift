@@ -1,18 +1,16 @@
-import FitIQLocalization
-
 /// A failed call to the backend, in the classes the sync rules act on.
-public enum RemoteError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
-    /// The server could not be reached or did not answer in time; why, said in the language of the moment
-    /// it is shown (a reason kept in the outbox is said again in a language chosen later).
-    case unreachable(message: Phrase)
+public enum RemoteError: Error, Equatable, Sendable, Codable {
+    /// The server could not be reached or did not answer in time; why is kept as data, so a reason kept
+    /// in the outbox is said in the language of the moment it is shown.
+    case unreachable(message: TransportFailure)
     /// There is no way to the server now: the connection was refused, its name does not resolve, or
     /// the network is unreachable. A fact about the network, not a glitch: a command that saved locally
     /// does not wait to try again (``SyncEngine/drain(until:checkFirst:whenOffline:)``).
-    case offline(message: Phrase)
+    case offline(message: TransportFailure)
     /// The server answered 429 or 5xx: try again later.
     case unavailable(status: Int, message: String)
     /// The answer could not be read (an HTML page from a proxy, garbage, too large).
-    case invalidResponse(message: Phrase)
+    case invalidResponse(message: TransportFailure)
     /// 401: the credentials were refused.
     case unauthorized(message: String)
     /// 404: the resource does not exist (for profile calls: no profile yet).
@@ -30,33 +28,49 @@ public enum RemoteError: Error, Equatable, Sendable, Codable, CustomStringConver
         }
     }
 
-    /// Whether there is no way to the server now (``offline(message:)``).
-    public var isOffline: Bool {
-        if case .offline = self { true } else { false }
-    }
-
-    /// The message to show (the server's own where it sent one).
-    public var message: String {
+    /// The server's own message, when the server answered (never for a failure on the way).
+    public var serverMessage: String? {
         switch self {
-        case .unreachable(let reason), .offline(let reason), .invalidResponse(let reason):
-            reason.text
+        case .unreachable, .offline, .invalidResponse: nil
         case .unavailable(_, let message), .unauthorized(let message), .notFound(let message),
             .conflict(let message), .rejected(_, let message):
             message
         }
     }
 
-    public var description: String {
-        switch self {
-        case .unreachable(let reason), .offline(let reason):
-            tr("The server could not be reached: {message}", ["message": reason.text])
-        case .unavailable(let status, let message):
-            tr("The server is unavailable (HTTP {status}): {message}", ["status": String(status), "message": message])
-        case .invalidResponse(let reason):
-            tr("The server's answer could not be read: {message}", ["message": reason.text])
-        case .unauthorized(let message): tr("The server refused the credentials: {message}", ["message": message])
-        case .notFound(let message), .conflict(let message), .rejected(_, let message):
-            tr("The server said: {message}", ["message": message])
-        }
+    /// Whether there is no way to the server now (``offline(message:)``).
+    public var isOffline: Bool {
+        if case .offline = self { true } else { false }
     }
+}
+
+/// Why a request got no usable answer, as the transport found it. libcurl's own text (`reason`) is
+/// kept as it came: it names the host or the system error, never the request's headers.
+public enum TransportFailure: Sendable, Hashable, Codable {
+    /// The answer was larger than `kibibytes` KiB.
+    case answerTooLarge(kibibytes: Int)
+    /// The request was cancelled.
+    case cancelled
+    /// The proxy asks for a user name and password (HTTP 407).
+    case proxyWantsCredentials(proxy: String)
+    /// The proxy refused to reach the server (its CONNECT answered `status`).
+    case proxyRefused(proxy: String, status: Int)
+    /// The proxy's name does not resolve; `nil` when the environment's setting could not be read back.
+    case proxyNotFound(proxy: String?)
+    /// The proxy cannot be reached.
+    case proxyUnreachable(proxy: String, reason: String)
+    /// The server refused the connection.
+    case connectionRefused
+    /// No answer in time.
+    case timedOut(reason: String)
+    /// No answer within `seconds` (a wait of fitiq-tui's own).
+    case noAnswerWithin(seconds: Int)
+    /// TLS verification failed.
+    case tls(reason: String)
+    /// Something else went wrong on the way through the proxy.
+    case throughProxy(proxy: String, reason: String)
+    /// A 2xx answer whose body could not be read.
+    case unreadableAnswer(status: Int, reason: String)
+    /// Anything else, in libcurl's words.
+    case other(String)
 }

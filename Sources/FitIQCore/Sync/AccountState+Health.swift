@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -142,53 +140,6 @@ extension HealthImportResult {
         !newEntries.isEmpty || currentHeight != nil || biologicalSex.isQueued
     }
 
-    /// What the import did, for people: one line per subject.
-    ///
-    /// - Parameters:
-    ///   - posted: how many of each metric's new entries (by metric id) the server has acknowledged so
-    ///     far, when known.
-    ///   - profileDateOfBirth: the profile's date of birth, named when the health data's differs.
-    public func summary(unitSystem: UnitSystem, posted: [String: Int]? = nil, profileDateOfBirth: CalendarDate?)
-        -> [String]
-    {
-        var lines = [biologicalSex.description]
-        for metric in Metric.all {
-            let done = self[metric]
-            // Height is always reported (an export without heights says so); the others when present.
-            guard metric == .height || done.found > 0 else { continue }
-            var line = tr(
-                "{measurements}: {found} found, {new} new",
-                [
-                    "measurements": metric.pluralName, "found": String(done.found),
-                    "new": String(done.newEntries.count),
-                ])
-            if let posted = posted?[metric.id] { line += ", " + tr("{count} posted", ["count": String(posted)]) }
-            if done.outOfRange > 0 {
-                line +=
-                    " "
-                    + tr(
-                        "({count} outside {range} left out)",
-                        ["count": String(done.outOfRange), "range": metric.rangeText])
-            }
-            lines.append(line + ".")
-        }
-        if let currentHeight {
-            lines.append(
-                tr(
-                    "Current height: {value} (the newest sample).",
-                    ["value": Height.format(currentHeight, unitSystem: unitSystem)]))
-        }
-        if let healthDateOfBirth, dateOfBirthDiffers {
-            let day = healthDateOfBirth.description
-            lines.append(
-                profileDateOfBirth.map {
-                    tr(
-                        "Date of birth in the health data: {day} (the profile keeps {profile}); it is never sent.",
-                        ["day": day, "profile": $0.description])
-                } ?? tr("Date of birth in the health data: {day}; it is never sent.", ["day": day]))
-        }
-        return lines
-    }
 }
 
 extension BiologicalSexSyncResult {

@@ -58,13 +58,14 @@ public struct Delivery: Sendable, Codable, Equatable {
         get { problem ?? lastError.map(SyncProblem.said) }
         set {
             problem = newValue
-            lastError = newValue?.english
+            lastError = nil
         }
     }
     /// ``lastProblem`` kept as data (worded when shown, in the language then in force).
     private var problem: SyncProblem?
-    /// ``lastProblem`` in English: all a cache written before reasons were kept as data holds, and
-    /// what an older fitiq-tui reads from a newer cache.
+    /// ``lastProblem`` in English, as a cache kept it whose reason this build cannot read as data (one
+    /// written before reasons were kept as data, or by another build). A file gets the English of
+    /// ``problem`` too (``SyncProblem/inEnglish``), for an older fitiq-tui that reads only this.
     private var lastError: String?
     /// The server's message when it refused the change; a rejected entry is parked until retried.
     public var rejection: String?
@@ -88,6 +89,32 @@ public struct Delivery: Sendable, Codable, Equatable {
         notBefore = nil
         lastProblem = nil
         rejection = nil
+    }
+}
+
+extension Delivery {
+    private enum CodingKeys: String, CodingKey { case attempts, notBefore, problem, lastError, rejection, claim }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        attempts = try container.decodeIfPresent(Int.self, forKey: .attempts) ?? 0
+        notBefore = try container.decodeIfPresent(Date.self, forKey: .notBefore)
+        // A reason of a shape this build does not know is read as the English kept beside it.
+        problem = try? container.decodeIfPresent(SyncProblem.self, forKey: .problem)
+        lastError = problem == nil ? try container.decodeIfPresent(String.self, forKey: .lastError) : nil
+        rejection = try container.decodeIfPresent(String.self, forKey: .rejection)
+        claim = try container.decodeIfPresent(Claim.self, forKey: .claim)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encodeIfPresent(notBefore, forKey: .notBefore)
+        try container.encodeIfPresent(problem, forKey: .problem)
+        let english = problem.flatMap { (encoder.userInfo[SyncProblem.inEnglish] as? SyncProblem.Wording)?($0) }
+        try container.encodeIfPresent(english ?? lastError, forKey: .lastError)
+        try container.encodeIfPresent(rejection, forKey: .rejection)
+        try container.encodeIfPresent(claim, forKey: .claim)
     }
 }
 

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -13,8 +11,6 @@ public struct PendingChange: Sendable, Equatable {
     /// then in force (a view built by the background sync is shown in the editor's language of the
     /// moment).
     public var subject: Subject
-    /// What changed, e.g. `profile: name, bio` or `weight history: 72.4 kg on 2026-11-22`.
-    public var summary: String { subject.summary }
     /// The server's message when it refused the change.
     public var rejection: String?
     /// The last retryable failure, if any (worded when read).
@@ -35,22 +31,6 @@ public struct PendingChange: Sendable, Equatable {
         /// A history entry to remove.
         case removal(type: String, value: Double, day: CalendarDate, units: UnitSystem)
 
-        /// The sentence, in the current language.
-        public var summary: String {
-            switch self {
-            case .profile(let fields):
-                return tr("profile: {fields}", ["fields": fields.map(\.labelInSentence).joined(separator: ", ")])
-            case .physical(let height, let sex, let units):
-                var parts: [String] = []
-                if let height { parts.append(Metric.reading(type: Metric.height.type, height, unitSystem: units)) }
-                if let sex { parts.append(tr("biological sex {sex} (from health source)", ["sex": sex.shown])) }
-                return tr("physical: {parts}", ["parts": parts.joined(separator: ", ")])
-            case .entry(let type, let value, let day, let units):
-                return Metric.pendingEntry(type: type, value, on: day, unitSystem: units)
-            case .removal(let type, let value, let day, let units):
-                return Metric.pendingRemoval(type: type, value, on: day, unitSystem: units)
-            }
-        }
     }
 
     /// What keeps a pending change waiting, and so what a person can do about it.
@@ -61,30 +41,5 @@ public struct PendingChange: Sendable, Equatable {
         case backoff(until: Date)
         /// A running process is sending it now (pid when known); it lets go when it is done or exits.
         case sending(pid: Int32?)
-    }
-}
-
-extension PendingChange {
-    /// What is said beside a pending change, in the current language: why its last try failed, and
-    /// what holds it back.
-    public func notes(now: Date) -> [String] {
-        let lastTry = lastProblem.map { tr("last try: {error}", ["error": TextSanitizer.sanitize($0.description)]) }
-        return [lastTry, hold?.advice(now: now)].compactMap { $0 }
-    }
-}
-
-extension PendingChange.Hold {
-    /// What holds the change back and what a person can do about it, in a few words.
-    public func advice(now: Date) -> String {
-        switch self {
-        case .conflict:
-            return tr("held until its conflict is resolved")
-        case .backoff(let until):
-            let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-            return tr("next try in {seconds} s; a sync now tries at once", ["seconds": String(seconds)])
-        case .sending(let pid):
-            return pid.map { tr("being sent by process {pid}; it lets go when it ends", ["pid": String($0)]) }
-                ?? tr("being sent by another process")
-        }
     }
 }

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -71,7 +69,7 @@ extension SyncEngine {
 
     /// What a failed request means for its change.
     static func outcome(of error: RemoteError) -> SyncOutcome {
-        error.isRetryable ? .retry(.remote(error)) : .rejected(error.message)
+        error.isRetryable ? .retry(.remote(error)) : .rejected(error.serverMessage ?? "")
     }
 
     /// `GET /users/me`, creating the profile first when the server has none.

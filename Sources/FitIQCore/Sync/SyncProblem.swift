@@ -1,9 +1,13 @@
-import FitIQLocalization
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
-/// Why the last attempt at a change did not reach the server, kept as data: the sentence
-/// (``description``) is said when it is read, in the language then in force, so a reason kept in the
-/// outbox while the profile was English reads in German once German is chosen.
-public enum SyncProblem: Sendable, Equatable, Codable, CustomStringConvertible {
+/// Why the last attempt at a change did not reach the server, kept as data: FitIQWords says it when it
+/// is read, in the language then in force, so a reason kept in the outbox while the profile was English
+/// reads in German once German is chosen.
+public enum SyncProblem: Sendable, Equatable, Codable {
     /// The call failed in a way worth trying again (unreachable, 429/5xx, an unreadable answer).
     case remote(RemoteError)
     /// The server answered 404 to a profile change although a read found the profile.
@@ -17,16 +21,15 @@ public enum SyncProblem: Sendable, Equatable, Codable, CustomStringConvertible {
         if case .remote(let error) = self { error.isOffline } else { false }
     }
 
-    public var description: String {
-        switch self {
-        case .remote(let error): error.description
-        case .profileExists(let message):
-            tr("The server said \"{message}\" although the profile exists; will retry.", ["message": message])
-        case .said(let text): text
-        }
-    }
+    /// How a problem reads in English, for the cache's readable copy.
+    public typealias Wording = @Sendable (SyncProblem) -> String
 
-    /// The sentence in English, for the cache's readable copy and JSON output (which are never
-    /// translated).
-    public var english: String { Localizer.$current.withValue(.english) { description } }
+    /// The key under which an encoder's `userInfo` holds a ``Wording``: a cache file then keeps each
+    /// problem's English beside its data, for people and for an older fitiq-tui.
+    public static let inEnglish: CodingUserInfoKey = {
+        guard let key = CodingUserInfoKey(rawValue: "fitiq.syncProblem.inEnglish") else {
+            preconditionFailure("a coding key of letters and dots is always valid")
+        }
+        return key
+    }()
 }

@@ -24,9 +24,6 @@ public enum UndoStep: Sendable, Equatable, Codable {
             wording
         }
     }
-
-    /// What the change was, as `undo` says it undid it, in the language in force.
-    public var description: String { wording.sentence }
 }
 
 /// The recent saved changes `undo` can reverse, oldest first.

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 /// What an ``UndoStep`` says it undid, kept as data and worded when it is read, in the language then in
 /// force: a change saved in one language and undone after switching to another is said in the new one.
 public enum UndoWording: Sendable, Equatable, Codable {
@@ -14,21 +12,6 @@ public enum UndoWording: Sendable, Equatable, Codable {
     /// Worded when the change was saved: a cache written before the wording was kept as data.
     case text(String)
 
-    /// The wording in the language in force.
-    public var sentence: String {
-        switch self {
-        case .fields(let keys):
-            tr("the change of {fields}", ["fields": keys.sorted().map(\.field.labelInSentence).joined(separator: ", ")])
-        case .logged(let reading):
-            Metric.loggedStep(type: reading.type, reading.value, on: reading.day, unitSystem: reading.unitSystem)
-        case .removed(let reading):
-            Metric.removalStep(type: reading.type, reading.value, on: reading.day, unitSystem: reading.unitSystem)
-        case .corrected(let reading):
-            Metric.correctionStep(type: reading.type, reading.value, on: reading.day, unitSystem: reading.unitSystem)
-        case .text(let text):
-            text
-        }
-    }
 }
 
 /// A measurement as an undo step names it: its type, value (in the metric's base unit), the day it was

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -67,18 +65,9 @@ extension Account {
 }
 
 /// A CSV file with rows that break a rule, imported not at all.
-public struct BadRowsError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct BadRowsError: Error, Equatable, Sendable {
     public var problems: [MeasurementCSV.Problem]
 
-    /// The first 20 by line, each with its rule.
-    public var description: String {
-        let listed = problems.prefix(20).map(\.description).joined(separator: "; ")
-        let more = problems.count > 20 ? "; " + tr("… and {count} more", ["count": String(problems.count - 20)]) : ""
-        return trn(
-            "Nothing was imported: {count} row breaks a rule ({rows}).",
-            "Nothing was imported: {count} rows break a rule ({rows}).", count: problems.count,
-            ["rows": TextSanitizer.sanitize(listed) + more])
-    }
 }
 
 extension Account {
@@ -102,36 +91,6 @@ extension Account {
 }
 
 extension ReadingsImportResult {
-    /// What the import did, for people: a line per metric, then what was left out.
-    public func summary(of file: MeasurementCSV) -> [String] {
-        var lines = [tr("Read as {format}.", ["format": file.format.rawValue])]
-        for metric in Metric.all where self[metric].read > 0 {
-            let done = self[metric]
-            lines.append(
-                tr(
-                    "{measurements}: {read} read, {new} new, {there} already there.",
-                    [
-                        "measurements": metric.pluralName, "read": String(done.read), "new": String(done.new),
-                        "there": String(done.alreadyThere),
-                    ]))
-        }
-        if !file.problems.isEmpty {
-            lines.append(trn("Skipped {count} bad row.", "Skipped {count} bad rows.", count: file.problems.count))
-        }
-        if file.derivedRowsSkipped > 0 {
-            lines.append(
-                trn(
-                    "Skipped {count} BMI row: BMI is derived from weight and height.",
-                    "Skipped {count} BMI rows: BMI is derived from weight and height.", count: file.derivedRowsSkipped))
-        }
-        if !file.skippedColumns.isEmpty {
-            lines.append(
-                tr(
-                    "Columns not imported: {columns}.",
-                    ["columns": file.skippedColumns.map(TextSanitizer.sanitize).joined(separator: ", ")]))
-        }
-        return lines
-    }
 
     /// Whether anything new was queued.
     public var queuedAnything: Bool { metrics.values.contains { $0.new > 0 } }

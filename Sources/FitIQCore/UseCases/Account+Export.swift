@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -37,14 +35,6 @@ public enum MeasurementSeries: Sendable, Hashable {
         if case .metric(let metric) = self { metric } else { nil }
     }
 
-    /// `Weight`, `BMI`.
-    public var label: String {
-        switch self {
-        case .metric(let metric): metric.field.label
-        case .bmi: tr("BMI")
-        }
-    }
-
     /// The least a chart's vertical range spans (1 for BMI).
     public var minimumChartSpan: Double {
         switch self {
@@ -58,26 +48,6 @@ public enum MeasurementSeries: Sendable, Hashable {
         switch self {
         case .metric(let metric): metric.format(value, unitSystem: unitSystem)
         case .bmi: DecimalText.shown(value, places: 1)
-        }
-    }
-
-    /// A trend's weekly rate as people read it: `−0.4 kg a week`, `+0.2 kg a week`, and `±0.0 kg a
-    /// week` for a rate that rounds to nothing (no `−0.0`).
-    /// `short`: `−0.4 kg/wk`, for a line on a screen with few rows.
-    public func rateText(_ rate: Double, unitSystem: UnitSystem, short: Bool = false) -> String {
-        let (value, unit) = self.value(abs(rate), in: unitSystem)
-        let number = DecimalText.format(value, places: 1)
-        let sign = number == "0.0" ? "±" : rate < 0 ? "−" : "+"
-        let amount = sign + Localizer.current.decimal(number) + " " + unit
-        return short ? tr("{amount}/wk", ["amount": amount]) : tr("{amount} a week", ["amount": amount])
-    }
-
-    /// What a range without readings of this series lacks: `weight entries`, and for BMI, weights
-    /// and a height.
-    public var missingText: String {
-        switch self {
-        case .metric(let metric): tr("{measurement} entries", ["measurement": metric.field.labelInSentence])
-        case .bmi: tr("BMI values (BMI needs weights and a height)")
         }
     }
 

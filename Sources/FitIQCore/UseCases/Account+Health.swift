@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -7,7 +5,7 @@ import FitIQLocalization
 #endif
 
 /// What syncing biological sex from the health source did.
-public enum BiologicalSexSyncResult: Sendable, Equatable, CustomStringConvertible {
+public enum BiologicalSexSyncResult: Sendable, Equatable {
     /// The value changed and is queued for the server.
     case queued(BiologicalSex)
     /// The server already has this value; only its provenance was recorded.
@@ -19,20 +17,6 @@ public enum BiologicalSexSyncResult: Sendable, Equatable, CustomStringConvertibl
     /// The health data has no biological sex at all.
     case missing
 
-    public var description: String {
-        switch self {
-        case .queued(let sex):
-            tr("Biological sex {sex} from the health source; sending it to the server.", ["sex": sex.shown])
-        case .unchanged(let sex):
-            tr("Biological sex {sex} from the health source; the server already has it.", ["sex": sex.shown])
-        case .notSet: tr("The health data says biological sex is not set; the current value is kept.")
-        case .unknown(let raw):
-            tr(
-                "The health data holds an unknown biological sex ({value}); the current value is kept.",
-                ["value": TextSanitizer.sanitize(raw)])
-        case .missing: tr("The health data has no biological sex; the current value is kept.")
-        }
-    }
 }
 
 /// Use cases on the health source, the only source of biological sex.

@@ -1,5 +1,3 @@
-import FitIQLocalization
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -26,7 +24,7 @@ extension Account {
         let now = environment.now()
         let measuredAt = date.map { $0.instant(atHour: 12, in: environment.timeZone) } ?? now
         if let date, date > CalendarDate(containing: now, in: environment.timeZone) {
-            throw ValidationError.outOfRange(.date, rule: tr("cannot be in the future"))
+            throw ValidationError.outOfRange(.date, rule: .notInFuture)
         }
         let timeZone = environment.timeZone
         // A new measurement needs the latest entries only (whether it is the newest); one logged

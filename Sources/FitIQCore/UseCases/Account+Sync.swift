@@ -85,27 +85,27 @@ extension Account {
 
     /// Sends every change the server refused again at the next chance.
     ///
-    /// - Returns: what is sent again, one summary per change (`profile: name, bio`).
+    /// - Returns: the changes sent again.
     @discardableResult
-    public func retryRejected() async throws -> [String] {
+    public func retryRejected() async throws -> [PendingChange] {
         let timeZone = environment.timeZone
         return try await store.updateRecent { state in
             let rejected = state.pending.changes(timeZone: timeZone).filter { $0.rejection != nil }
             rejected.forEach { state.outbox.retry($0.item) }
-            return rejected.map(\.summary)
+            return rejected
         }
     }
 
     /// Drops every change the server refused, showing the server's values again on this machine.
     ///
-    /// - Returns: what was dropped, one summary per change naming its fields.
+    /// - Returns: the changes dropped.
     @discardableResult
-    public func discardRejected() async throws -> [String] {
+    public func discardRejected() async throws -> [PendingChange] {
         let timeZone = environment.timeZone
         return try await store.update { state in
             let rejected = state.pending.changes(timeZone: timeZone).filter { $0.rejection != nil }
             rejected.forEach { state.discard($0.item) }
-            return rejected.map(\.summary)
+            return rejected
         }
     }
 }

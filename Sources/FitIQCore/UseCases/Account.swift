@@ -67,7 +67,7 @@ public enum AccountError: Error, Equatable, Sendable {
     /// The profile has never been loaded from the server on this machine.
     case profileNotLoaded
     /// Signing out would lose changes the server has not acknowledged.
-    case pendingChanges([String])
+    case pendingChanges([PendingChange])
     /// The server's token carries no user id.
     case tokenWithoutUserId
 }

@@ -73,7 +73,7 @@ public struct Accounts: Sendable {
             _ = try? await account.engine.drain(until: deadline, whenOffline: .stop)
             let state = try await account.store.load()
             let open = state.pending.changes(timeZone: environment.timeZone)
-            if !open.isEmpty { throw AccountError.pendingChanges(open.map(\.summary)) }
+            if !open.isEmpty { throw AccountError.pendingChanges(open) }
         }
         try await directory.erase(account.key)
     }

@@ -1,3 +1,4 @@
+import FitIQCore
 import FitIQLocalization
 
 #if canImport(FoundationEssentials)
@@ -11,6 +12,16 @@ import FitIQLocalization
 extension Metric {
     /// The metric in a sentence: `height`, `weight`, `body fat`.
     public var name: String { field.labelInSentence }
+
+    /// The metric in a summary line: `Heights`, `Weights`, `Body fat readings`.
+    public var pluralName: String {
+        switch field {
+        case .height: tr("Heights")
+        case .weight: tr("Weights")
+        case .bodyFat: tr("Body fat readings")
+        default: field.label
+        }
+    }
 
     /// A value of the metric of `type` as a person reads it, with the metric's name: `weight 72.4 kg`;
     /// a type this build does not track shows as it came (`steps 9000.0`).

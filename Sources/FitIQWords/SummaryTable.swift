@@ -1,3 +1,4 @@
+import FitIQCore
 import FitIQLocalization
 
 #if canImport(FoundationEssentials)

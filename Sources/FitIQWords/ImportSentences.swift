@@ -1,0 +1,140 @@
+import FitIQCore
+import FitIQLocalization
+
+extension HealthImportResult {
+    /// What the import did, for people: one line per subject.
+    ///
+    /// - Parameters:
+    ///   - posted: how many of each metric's new entries (by metric id) the server has acknowledged so
+    ///     far, when known.
+    ///   - profileDateOfBirth: the profile's date of birth, named when the health data's differs.
+    public func summary(unitSystem: UnitSystem, posted: [String: Int]? = nil, profileDateOfBirth: CalendarDate?)
+        -> [String]
+    {
+        var lines = [biologicalSex.description]
+        for metric in Metric.all {
+            let done = self[metric]
+            // Height is always reported (an export without heights says so); the others when present.
+            guard metric == .height || done.found > 0 else { continue }
+            var line = tr(
+                "{measurements}: {found} found, {new} new",
+                [
+                    "measurements": metric.pluralName, "found": String(done.found),
+                    "new": String(done.newEntries.count),
+                ])
+            if let posted = posted?[metric.id] { line += ", " + tr("{count} posted", ["count": String(posted)]) }
+            if done.outOfRange > 0 {
+                line +=
+                    " "
+                    + tr(
+                        "({count} outside {range} left out)",
+                        ["count": String(done.outOfRange), "range": metric.rangeText])
+            }
+            lines.append(line + ".")
+        }
+        if let currentHeight {
+            lines.append(
+                tr(
+                    "Current height: {value} (the newest sample).",
+                    ["value": Height.format(currentHeight, unitSystem: unitSystem)]))
+        }
+        if let healthDateOfBirth, dateOfBirthDiffers {
+            let day = healthDateOfBirth.description
+            lines.append(
+                profileDateOfBirth.map {
+                    tr(
+                        "Date of birth in the health data: {day} (the profile keeps {profile}); it is never sent.",
+                        ["day": day, "profile": $0.description])
+                } ?? tr("Date of birth in the health data: {day}; it is never sent.", ["day": day]))
+        }
+        return lines
+    }
+}
+
+extension BadRowsError: CustomStringConvertible {
+    /// The first 20 by line, each with its rule.
+    public var description: String {
+        let listed = problems.prefix(20).map(\.description).joined(separator: "; ")
+        let more = problems.count > 20 ? "; " + tr("… and {count} more", ["count": String(problems.count - 20)]) : ""
+        return trn(
+            "Nothing was imported: {count} row breaks a rule ({rows}).",
+            "Nothing was imported: {count} rows break a rule ({rows}).", count: problems.count,
+            ["rows": TextSanitizer.sanitize(listed) + more])
+    }
+}
+
+extension ReadingsImportResult {
+    /// What the import did, for people: a line per metric, then what was left out.
+    public func summary(of file: MeasurementCSV) -> [String] {
+        var lines = [tr("Read as {format}.", ["format": file.format.rawValue])]
+        for metric in Metric.all where self[metric].read > 0 {
+            let done = self[metric]
+            lines.append(
+                tr(
+                    "{measurements}: {read} read, {new} new, {there} already there.",
+                    [
+                        "measurements": metric.pluralName, "read": String(done.read), "new": String(done.new),
+                        "there": String(done.alreadyThere),
+                    ]))
+        }
+        if !file.problems.isEmpty {
+            lines.append(trn("Skipped {count} bad row.", "Skipped {count} bad rows.", count: file.problems.count))
+        }
+        if file.derivedRowsSkipped > 0 {
+            lines.append(
+                trn(
+                    "Skipped {count} BMI row: BMI is derived from weight and height.",
+                    "Skipped {count} BMI rows: BMI is derived from weight and height.", count: file.derivedRowsSkipped))
+        }
+        if !file.skippedColumns.isEmpty {
+            lines.append(
+                tr(
+                    "Columns not imported: {columns}.",
+                    ["columns": file.skippedColumns.map(TextSanitizer.sanitize).joined(separator: ", ")]))
+        }
+        return lines
+    }
+}
+
+extension MeasurementCSV.Problem: CustomStringConvertible {
+    /// `line 4: date must be YYYY-MM-DD`.
+    public var description: String { tr("line {line}: {rule}", ["line": String(line), "rule": rule.description]) }
+}
+
+extension MeasurementCSV.Rule: CustomStringConvertible {
+    /// What the row breaks, in a few words: `date must be YYYY-MM-DD`.
+    public var description: String {
+        switch self {
+        case .rowTooLong(let bytes): tr("a row must be at most {bytes} bytes long", ["bytes": String(bytes)])
+        case .notUTF8: tr("a row must be UTF-8 text")
+        case .fieldCount(let fields, let columns):
+            tr("has {count} fields; the header has {columns}", ["count": String(fields), "columns": String(columns)])
+        case .day: tr("date must be YYYY-MM-DD")
+        case .metricType: tr("metric must be height, weight or body_fat_percentage")
+        case .loggedAt: tr("logged_at must be an RFC 3339 time")
+        case .unit(let unit, let metric):
+            tr(
+                "unit {unit} is not one of {measurement}'s",
+                ["unit": TextSanitizer.sanitize(unit), "measurement": metric.field.labelInSentence])
+        case .openScaleTime: tr("dateTime must be dd.MM.yyyy HH:mm")
+        case .number(let metric): tr("{field} must be a number", ["field": metric.field.label])
+        case .value(let error): error.description
+        }
+    }
+}
+
+extension ImportError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .empty: tr("The file is empty: it has no header.")
+        case .unknownHeader(let header):
+            tr(
+                "The header \"{header}\" is not one of the formats read: {formats}.",
+                [
+                    "header": header,
+                    "formats": [MeasurementCSV.Format.fitiq, .openScale, .dateWeight].map(\.rawValue)
+                        .joined(separator: "; "),
+                ])
+        }
+    }
+}
