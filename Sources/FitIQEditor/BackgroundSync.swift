@@ -104,7 +104,7 @@ final class BackgroundSync: Sendable {
         } catch let error as SessionError {
             inbox.post(.connection(.signedOut(error.description)))
         } catch {
-            inbox.post(.connection(.offline(String(describing: error))))
+            inbox.post(.connection(.offline(ShownError(error).description)))
         }
     }
 }

@@ -1,6 +1,7 @@
 import FitIQCore
 import FitIQLocalization
 import FitIQTUI
+import FitIQWords
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -140,7 +141,7 @@ final class EffectRunner: Sendable {
                         .progressLoaded(try await account.progressHistory(of: series))
                     }
                 } catch {
-                    self.inbox.post(.notice(String(describing: error), isError: true))
+                    self.inbox.post(.notice(ShownError(error).description, isError: true))
                 }
             }
         case .setGoal(let metric, let target, let by):
@@ -183,10 +184,10 @@ final class EffectRunner: Sendable {
             let signedIn = try await operation()
             slot.set(signedIn.account)
             await inbox.publish(signedIn.account)
-            inbox.post(.connection(signedIn.profileError.map { .offline(String(describing: $0)) } ?? .online))
+            inbox.post(.connection(signedIn.profileError.map { .offline(ShownError($0).description) } ?? .online))
             requestSync()
         } catch {
-            inbox.post(.signInFailed(String(describing: error)))
+            inbox.post(.signInFailed(ShownError(error)))
         }
     }
 
@@ -204,7 +205,7 @@ final class EffectRunner: Sendable {
             inbox.shown(view)
             inbox.post(.saved(form, error: nil, account: view))
         } catch {
-            inbox.post(.saved(form, error: String(describing: error)))
+            inbox.post(.saved(form, error: ShownError(error)))
         }
     }
 
@@ -241,7 +242,7 @@ final class EffectRunner: Sendable {
                 await inbox.publish(account)
                 requestSync()
             } catch {
-                inbox.post(.healthImport(.failed(String(describing: error))))
+                inbox.post(.healthImport(.failed(ShownError(error))))
             }
             return
         }
@@ -249,7 +250,7 @@ final class EffectRunner: Sendable {
         do {
             source = try open(UserPath.expand(path, home: home))
         } catch {
-            inbox.post(.healthImport(.failed(String(describing: error))))
+            inbox.post(.healthImport(.failed(ShownError(error))))
             return
         }
         do {
@@ -264,9 +265,9 @@ final class EffectRunner: Sendable {
             await inbox.publish(account)
             requestSync()
         } catch is CancellationError {
-            inbox.post(.healthImport(.failed(tr("Import stopped; nothing was imported."))))
+            inbox.post(.healthImport(.failed(ShownError(said: tr("Import stopped; nothing was imported.")))))
         } catch {
-            inbox.post(.healthImport(.failed(String(describing: error))))
+            inbox.post(.healthImport(.failed(ShownError(error))))
         }
     }
 
@@ -276,7 +277,7 @@ final class EffectRunner: Sendable {
         do {
             inbox.post(.notice(try await change(account), isError: false))
         } catch {
-            inbox.post(.notice(String(describing: error), isError: true))
+            inbox.post(.notice(ShownError(error).description, isError: true))
         }
         await inbox.publish(account)
         requestSync()

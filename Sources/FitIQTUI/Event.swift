@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -14,11 +15,11 @@ public enum Event: Sendable {
     case accountChanged(AccountView)
     /// Background sync started or ended.
     case connection(AppState.Connection)
-    /// Signing in or registering failed with this message.
-    case signInFailed(String)
+    /// Signing in or registering failed.
+    case signInFailed(ShownError)
     /// A save was made locally, and the account as it now stands (`error` when it could not be): one
     /// event, so the form loses its draft marks in the frame that shows the change pending.
-    case saved(SaveTarget, error: String?, account: AccountView? = nil)
+    case saved(SaveTarget, error: ShownError?, account: AccountView? = nil)
     /// A save found nothing new: nothing was written or queued.
     case nothingToSave(SaveTarget)
     /// The clock moved (for the title bar's time).
@@ -48,7 +49,7 @@ public enum HealthImportProgress: Sendable, Equatable {
     /// The share of the file read so far (`nil`: size unknown).
     case reading(Double?)
     /// It failed or was cancelled; nothing was imported.
-    case failed(String)
+    case failed(ShownError)
     /// It ended: what it did, one line per subject.
     case finished([String])
 }

@@ -34,13 +34,13 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
     case .connection(let connection):
         state.connection = connection
         return []
-    case .signInFailed(let message):
+    case .signInFailed(let error):
         state.signIn.busy = false
-        state.message = (TextSanitizer.sanitize(message), true)
+        state.message = (error.description, true)
         return []
     case .saved(let target, let error, let account):
         if let error {
-            state.message = (TextSanitizer.sanitize(error), true)
+            state.message = (error.description, true)
             return []
         }
         let effects = account.map { show($0, &state) } ?? []
@@ -165,8 +165,8 @@ private func handleImportProgress(_ state: inout AppState, _ progress: HealthImp
     switch progress {
     case .reading(let fraction):
         state.overlay = .importing(path: path, fraction: fraction)
-    case .failed(let message):
-        state.overlay = .importPrompt(path: path, error: TextSanitizer.sanitize(message))
+    case .failed(let error):
+        state.overlay = .importPrompt(path: path, error: error.description)
     case .finished(let lines):
         state.overlay = .importResult(lines.map(TextSanitizer.sanitize))
         state.message = (tr("Health data imported."), false)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -78,7 +79,7 @@ func announce(_ signedIn: Accounts.SignedIn) {
         print(
             tr(
                 "The profile could not be loaded yet ({error}); run `fitiq-tui sync` later.",
-                ["error": TextSanitizer.sanitize(String(describing: error))]))
+                ["error": ShownError(error).description]))
     }
 }
 

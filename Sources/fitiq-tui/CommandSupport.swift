@@ -59,7 +59,7 @@ func withApp(
 /// Prints `error` for people and returns the exit code to leave with.
 func report(_ error: any Error) -> any Error {
     if error is ExitCode || error is CleanExit { return error }
-    let message = TextSanitizer.sanitize(String(describing: error))
+    let message = ShownError(error).description
     printError(tr("Error: {message}", ["message": message]))
     switch error {
     case is SessionError: return Exit.notSignedIn
@@ -107,7 +107,7 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
         print(
             tr(
                 "Saved locally; not sent yet ({error}). It will be sent by the next sync.",
-                ["error": TextSanitizer.sanitize(String(describing: error))]))
+                ["error": ShownError(error).description]))
         return
     }
     let view = try await account.view()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -163,7 +164,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                     printError(
                         tr(
                             "Offline: showing the cached history ({error}).",
-                            ["error": TextSanitizer.sanitize(String(describing: error))]))
+                            ["error": ShownError(error).description]))
                 }
                 let entries = try await account.history(
                     of: metric, refresh: false, since: since.flatMap(CalendarDate.init))

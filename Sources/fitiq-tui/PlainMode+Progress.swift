@@ -59,7 +59,7 @@ extension PlainMode {
                 for line in table.lines() { say("  " + line) }
             }
         } catch {
-            say(tr("No trend: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
+            say(tr("No trend: {error}", ["error": ShownError(error).description]))
         }
     }
 
@@ -106,7 +106,7 @@ extension PlainMode {
                 try await GoalCommand.Set.setGoal(
                     metric: name, target: target, by: date, on: account, units: units, today: today))
         } catch {
-            say(tr("Not set: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
+            say(tr("Not set: {error}", ["error": ShownError(error).description]))
         }
     }
 

@@ -157,7 +157,7 @@ struct PlainMode {
                 try await account.apply(request)
             }
         } catch {
-            return say(tr("Nothing was saved: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
+            return say(tr("Nothing was saved: {error}", ["error": ShownError(error).description]))
         }
         edits = ProfileEdits()
         say(tr("Saved on this machine."))
@@ -187,7 +187,7 @@ struct PlainMode {
             say(
                 tr(
                     "Not synced: {error}. Your changes are kept here.",
-                    ["error": TextSanitizer.sanitize(String(describing: error))]))
+                    ["error": ShownError(error).description]))
         }
     }
 
@@ -258,7 +258,7 @@ struct PlainMode {
             }
             await sync()
         } catch {
-            say(tr("Nothing was imported: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
+            say(tr("Nothing was imported: {error}", ["error": ShownError(error).description]))
         }
     }
 
@@ -329,7 +329,7 @@ struct PlainMode {
             say(tr("Signed in as {email}.", ["email": TextSanitizer.sanitize(signedIn.account.email)]))
             return true
         } catch {
-            say(tr("Not signed in: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
+            say(tr("Not signed in: {error}", ["error": ShownError(error).description]))
             return false
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -32,7 +33,7 @@ struct ProfileCommand: AsyncParsableCommand {
                     printError(
                         tr(
                             "Offline: showing the cached profile ({error}).",
-                            ["error": TextSanitizer.sanitize(String(describing: error))]))
+                            ["error": ShownError(error).description]))
                 }
                 var profile = Output.profile(view)
                 profile.goals = Output.GoalJSON.list(try await account.goals())

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -53,7 +54,7 @@ struct SyncCommand: AsyncParsableCommand {
             } catch let error as SessionError {
                 throw error
             } catch {
-                printError(tr("Sync incomplete: {error}", ["error": TextSanitizer.sanitize(String(describing: error))]))
+                printError(tr("Sync incomplete: {error}", ["error": ShownError(error).description]))
             }
             let status = try await account.status()
             if status.pendingChanges == 0 && status.rejectedChanges == 0 {
