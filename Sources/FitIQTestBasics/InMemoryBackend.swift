@@ -60,8 +60,12 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     public var offline = false
     /// Lifetime of issued access tokens.
     public var accessTokenLifetime: TimeInterval = 3600
-    /// Suspends refresh calls this long, so concurrent callers overlap.
-    public var refreshDelay: Duration = .zero
+    /// Refresh calls wait until this many requests were refused for their access token, so callers
+    /// that got their 401s together overlap (``holdRefreshes(untilRefused:)``).
+    private var refreshesAwaitRefusals = 0
+    /// Requests refused for their access token so far.
+    private var refusedForToken = 0
+    private var heldRefreshes: [CheckedContinuation<Void, Never>] = []
     private var faults: [Kind: [Fault]] = [:]
     /// Each access token issued, with when it expires (by the injected clock).
     private var validAccessTokens: [String: Date] = [:]
@@ -88,7 +92,9 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     }
 
     public func setOffline(_ offline: Bool) { self.offline = offline }
-    public func setRefreshDelay(_ delay: Duration) { refreshDelay = delay }
+    /// Holds every refresh until `count` requests were refused for their access token: concurrent
+    /// requests that all meet an expired token are then all refused before any refresh answers.
+    public func holdRefreshes(untilRefused count: Int) { refreshesAwaitRefusals = count }
     public func setAccessTokenLifetime(_ lifetime: TimeInterval) { accessTokenLifetime = lifetime }
     /// With `true`, `PATCH /physical` answers without `updated_at`, as the real server does.
     public func answerPatchesWithoutUpdatedAt(_ omit: Bool) { patchAnswerOmitsUpdatedAt = omit }
@@ -126,7 +132,9 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
 
     public func refresh(refreshToken: String) async throws(RemoteError) -> TokenPair {
         try await receive(.refresh)
-        if refreshDelay > .zero { try? await Task.sleep(for: refreshDelay) }
+        if refusedForToken < refreshesAwaitRefusals {
+            await withCheckedContinuation { heldRefreshes.append($0) }
+        }
         guard let spent = refreshTokens[refreshToken] else { throw .unauthorized(message: "invalid refresh token") }
         guard !spent else { throw .unauthorized(message: "refresh token has been revoked") }
         refreshTokens[refreshToken] = true
@@ -214,6 +222,11 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
         if offline { throw .offline(message: .connectionRefused) }
         // A token past its expiry is refused as an unknown one is, as the real server does.
         if let token, (validAccessTokens[token].map { $0 <= now() } ?? true) {
+            refusedForToken += 1
+            if refusedForToken >= refreshesAwaitRefusals {
+                heldRefreshes.forEach { $0.resume() }
+                heldRefreshes = []
+            }
             throw .unauthorized(message: "Invalid authentication")
         }
         if case .fail(let error) = faults[request.kind]?.first {
