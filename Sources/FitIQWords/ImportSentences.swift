@@ -66,7 +66,10 @@ extension BadRowsError: CustomStringConvertible {
 extension ReadingsImportResult {
     /// What the import did, for people: a line per metric, then what was left out.
     public func summary(of file: MeasurementCSV) -> [String] {
-        var lines = [tr("Read as {format}.", ["format": file.format.rawValue])]
+        var lines = [tr("Read as {format}.", ["format": file.format.described])]
+        if let unit = file.inferredUnit {
+            lines.append(tr("The file does not say its weights' unit; read as {unit} (weight ÷ BMI).", ["unit": unit]))
+        }
         for metric in Metric.all where self[metric].read > 0 {
             let done = self[metric]
             lines.append(
@@ -98,7 +101,11 @@ extension ReadingsImportResult {
 
 extension MeasurementCSV.Problem: CustomStringConvertible {
     /// `line 4: date must be YYYY-MM-DD`.
-    public var description: String { tr("line {line}: {rule}", ["line": String(line), "rule": rule.description]) }
+    public var description: String {
+        isEntry
+            ? tr("entry {entry}: {rule}", ["entry": String(line), "rule": rule.description])
+            : tr("line {line}: {rule}", ["line": String(line), "rule": rule.description])
+    }
 }
 
 extension MeasurementCSV.Rule: CustomStringConvertible {
@@ -119,6 +126,7 @@ extension MeasurementCSV.Rule: CustomStringConvertible {
         case .openScaleTime: tr("dateTime must be dd.MM.yyyy HH:mm")
         case .number(let metric): tr("{field} must be a number", ["field": metric.field.label])
         case .value(let error): error.description
+        case .time: tr("the time is not one this format writes")
         }
     }
 }
@@ -132,9 +140,34 @@ extension ImportError: CustomStringConvertible {
                 "The header \"{header}\" is not one of the formats read: {formats}.",
                 [
                     "header": header,
-                    "formats": [MeasurementCSV.Format.fitiq, .openScale, .dateWeight].map(\.rawValue)
+                    "formats": MeasurementCSV.Format.allCases.filter { !$0.isJSON }.map(\.described)
                         .joined(separator: "; "),
                 ])
+        case .dateOrderUnclear:
+            tr(
+                "Every date could be day first or month first (03/04/2024); say which with --date-order dmy or --date-order mdy."
+            )
+        case .unreadableJSON(let reason): tr("The JSON cannot be read: {reason}.", ["reason": reason])
+        case .unitUnclear:
+            tr("The file does not say whether its weights are in kg or lb, and its readings do not tell; use --unit.")
+        }
+    }
+}
+
+extension MeasurementCSV.Format {
+    /// The format as a person recognises it: the app and its file.
+    public var described: String {
+        switch self {
+        case .fitiq: tr("fitiq-tui's export (logged_at,metric,value,unit,source,id)")
+        case .openScale: tr("openScale's export (\"dateTime\",\"weight\",\"fat\",…)")
+        case .dateWeight: tr("wger's weight export or a plain file (date,weight)")
+        case .withings: tr("Withings Health Mate's export (weight.csv, height.csv)")
+        case .samsungHealth: tr("Samsung Health's export (com.samsung.health.weight.*.csv)")
+        case .libra: tr("Libra's CSV export")
+        case .renpho: tr("Renpho's CSV export")
+        case .fitbit: tr("Fitbit's weight in Google Takeout (weight-*.json)")
+        case .googleFit: tr("Google Fit in Google Takeout (All Data/*.json)")
+        case .garmin: tr("Garmin Connect's export (*userBioMetrics.json)")
         }
     }
 }

@@ -52,6 +52,14 @@ extension ProgressEntry.Source {
         case .health: trc("entry source", "health")
         case .server: trc("entry source", "server")
         case .import: trc("entry source", "import")
+        case .withings: "Withings"
+        case .samsungHealth: "Samsung Health"
+        case .fitbit: "Fitbit"
+        case .googleFit: "Google Fit"
+        case .healthConnect: "Health Connect"
+        case .garmin: "Garmin"
+        case .libra: "Libra"
+        case .renpho: "Renpho"
         }
     }
 }

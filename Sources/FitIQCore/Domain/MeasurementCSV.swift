@@ -8,11 +8,72 @@
 /// export, or a plain `date,weight` file. The header decides which; every bad row is named by its
 /// line (the header is line 1) and the rule it breaks.
 public struct MeasurementCSV: Sendable, Equatable {
-    /// The formats read, as the refusal of an unknown header names them.
-    public enum Format: String, Sendable, Equatable {
-        case fitiq = "fitiq-tui's export (logged_at,metric,value,unit,source,id)"
-        case openScale = "openScale's export (\"dateTime\",\"weight\",\"fat\",…)"
-        case dateWeight = "wger's weight export or a plain file (date,weight)"
+    /// The formats read: a row of the importers' table each (FitIQWords says what each is). The raw
+    /// value is the name `--format` takes.
+    public enum Format: String, Sendable, Equatable, CaseIterable {
+        /// fitiq-tui's own export: `logged_at,metric,value,unit,source,id`.
+        case fitiq
+        /// openScale's export: `"dateTime","weight","fat",…`; 0.0 is no value.
+        case openScale = "openscale"
+        /// wger's weight export or a plain `date,weight` file.
+        case dateWeight = "wger"
+        /// Withings Health Mate's `weight.csv` (`Date,"Weight (kg)","Fat mass (kg)",…`) or `height.csv`.
+        case withings
+        /// Samsung Health's `com.samsung.health.weight.<ts>.csv`: a line of metadata, then the header.
+        case samsungHealth = "samsung-health"
+        /// Libra's CSV (Android), versions 5 and 6: `#Units:` lines, `;`-separated.
+        case libra
+        /// Renpho's CSV: `Date, Time, Weight(kg), BMI, Body Fat(%),…`.
+        case renpho
+        /// Fitbit's `weight-YYYY-MM-DD.json` in Google Takeout.
+        case fitbit
+        /// Google Fit's `All Data/*.json` in Google Takeout.
+        case googleFit = "google-fit"
+        /// Garmin Connect's `*userBioMetrics.json`.
+        case garmin
+
+        /// Where its readings come from, as the history keeps it (fitiq-tui's own export says it per row).
+        public var source: ProgressEntry.Source {
+            switch self {
+            case .fitiq, .openScale, .dateWeight: .import
+            case .withings: .withings
+            case .samsungHealth: .samsungHealth
+            case .libra: .libra
+            case .renpho: .renpho
+            case .fitbit: .fitbit
+            case .googleFit: .googleFit
+            case .garmin: .garmin
+            }
+        }
+
+        /// Whether its files are JSON (``MeasurementJSON``) rather than CSV.
+        public var isJSON: Bool { [.fitbit, .googleFit, .garmin].contains(self) }
+    }
+
+    /// Which part of a date comes first where a file writes `03/04/2024` (Renpho).
+    public enum DateOrder: String, Sendable, Equatable, CaseIterable {
+        /// Day, then month: `dmy`.
+        case dayFirst = "dmy"
+        /// Month, then day: `mdy`.
+        case monthFirst = "mdy"
+    }
+
+    /// What a file leaves open: the unit of its weights, the zone of its local times, the order of
+    /// its dates.
+    public struct Options: Sendable {
+        /// `kg` or `lb`; `nil` when the format or the file says.
+        public var unit: String?
+        public var zone: LocalZone
+        public var dateOrder: DateOrder?
+
+        public init(unit: String? = nil, zone: LocalZone, dateOrder: DateOrder? = nil) {
+            self.unit = unit
+            self.zone = zone
+            self.dateOrder = dateOrder
+        }
+
+        /// Whether weights are in pounds, where the file does not say.
+        var pounds: Bool { unit.map { ["lb", "lbs"].contains($0.lowercased()) } ?? false }
     }
 
     /// One reading, with the line it came from.
@@ -22,14 +83,17 @@ public struct MeasurementCSV: Sendable, Equatable {
         public var value: Double
         public var loggedAt: Date
         public var line: Int
-        /// Where the file says the reading came from (fitiq-tui's own export), if it says.
+        /// Where the reading came from, when the file or its format says.
         public var source: ProgressEntry.Source? = nil
     }
 
     /// A row that breaks a rule.
     public struct Problem: Sendable, Equatable {
+        /// The line of a CSV file, or the entry (from 1) of a JSON file's list.
         public var line: Int
         public var rule: Rule
+        /// Whether ``line`` counts a JSON file's entries rather than lines.
+        public var isEntry = false
     }
 
     /// What a row must be.
@@ -54,6 +118,8 @@ public struct MeasurementCSV: Sendable, Equatable {
         case number(Metric)
         /// A value the metric's rule takes.
         case value(ValidationError)
+        /// A time the format writes (`2024-03-01 07:30:00`, nanoseconds since 1970, …).
+        case time
     }
 
     public var format: Format
@@ -63,6 +129,29 @@ public struct MeasurementCSV: Sendable, Equatable {
     public var skippedColumns: [String]
     /// Rows left out on purpose (BMI rows of an export: BMI is derived, never imported).
     public var derivedRowsSkipped: Int
+    /// The unit weights were read in when the file does not say and it was told from the readings
+    /// (Fitbit: weight ÷ BMI), else `nil`.
+    public var inferredUnit: String? = nil
+    /// Rows whose dates wait for a row that tells the order of day and month (Renpho).
+    var undated: [UndatedRow] = []
+    /// The order of day and month, once a row or the options told it.
+    var dateOrder: DateOrder?
+
+    struct UndatedRow: Sendable, Equatable {
+        var fields: [String: String]
+        var line: Int
+    }
+
+    public init(
+        format: Format, readings: [Reading] = [], problems: [Problem] = [], skippedColumns: [String] = [],
+        derivedRowsSkipped: Int = 0
+    ) {
+        self.format = format
+        self.readings = readings
+        self.problems = problems
+        self.skippedColumns = skippedColumns
+        self.derivedRowsSkipped = derivedRowsSkipped
+    }
 
     /// The separators a header may use, tried in this order.
     static let separators: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")]
@@ -73,7 +162,12 @@ public struct MeasurementCSV: Sendable, Equatable {
     /// Reads `text` whole (``Reader`` reads a file in pieces).
     public static func read(_ text: String, unit: String? = nil, zone: LocalZone) throws(ImportError) -> MeasurementCSV
     {
-        var reader = Reader(unit: unit, zone: zone)
+        try read(text, Options(unit: unit, zone: zone))
+    }
+
+    /// Reads `text` whole, with what the file leaves open.
+    public static func read(_ text: String, _ options: Options) throws(ImportError) -> MeasurementCSV {
+        var reader = Reader(options)
         try reader.read(text.utf8)
         return try reader.finish()
     }
@@ -84,8 +178,9 @@ public struct MeasurementCSV: Sendable, Equatable {
     /// tab that the header has most of. `unit` is the unit of a `date,weight` file's weights (kg when
     /// `nil`); dates without a time are logged at 12:00 in `zone`.
     public struct Reader: Sendable {
-        private let pounds: Bool
-        private let zone: LocalZone
+        private var options: Options
+        /// Whether the lines before the header said the file is Libra's (`#Version:`).
+        private var sawLibraVersion = false
         /// Set once the header is read.
         private var csv: MeasurementCSV?
         private var columns: [String] = []
@@ -100,8 +195,11 @@ public struct MeasurementCSV: Sendable, Equatable {
         private var rowLine = 1
 
         public init(unit: String? = nil, zone: LocalZone) {
-            pounds = unit.map { ["lb", "lbs"].contains($0.lowercased()) } ?? false
-            self.zone = zone
+            self.init(Options(unit: unit, zone: zone))
+        }
+
+        public init(_ options: Options) {
+            self.options = options
             row.reserveCapacity(256)
         }
 
@@ -145,7 +243,8 @@ public struct MeasurementCSV: Sendable, Equatable {
         /// What the file held, once every byte is read.
         public mutating func finish() throws(ImportError) -> MeasurementCSV {
             if !row.isEmpty || rowTooLong { try endRow() }
-            guard let csv else { throw .empty }
+            guard var csv else { throw .empty }
+            try csv.finishDeferred(options)
             return csv
         }
 
@@ -176,7 +275,9 @@ public struct MeasurementCSV: Sendable, Equatable {
                 csv.problems.append(Problem(line: rowLine, rule: .notUTF8))
                 return
             }
-            let fields = MeasurementCSV.split(row, separator)
+            var fields = MeasurementCSV.split(row, separator)
+            // Samsung Health ends every row with a separator its header may lack.
+            if fields.count == columns.count + 1, fields.last?.isEmpty == true { fields.removeLast() }
             guard fields.count == columns.count else {
                 csv.problems.append(
                     Problem(
@@ -185,7 +286,7 @@ public struct MeasurementCSV: Sendable, Equatable {
                 return
             }
             let named = Dictionary(zip(columns, fields)) { first, _ in first }
-            csv.readRow(named, line: rowLine, pounds: pounds, zone: zone)
+            csv.readRow(named, line: rowLine, options)
         }
 
         private mutating func readHeader() throws(ImportError) {
@@ -194,116 +295,65 @@ public struct MeasurementCSV: Sendable, Equatable {
             guard !rowTooLong, let text = String(validating: header, as: UTF8.self) else {
                 throw .unknownHeader(TextSanitizer.sanitize(String(decoding: header.prefix(120), as: UTF8.self)))
             }
+            let line = text.trimmingWhitespace()
+            // Lines before the header: Samsung Health's metadata, Libra's `#Version:` and `#Units:`.
+            if line.isEmpty || (line.hasPrefix("com.samsung.") && !line.contains("start_time")) { return }
+            if line.hasPrefix("#") {
+                let said = line.dropFirst().lowercased()
+                if said.hasPrefix("version") { sawLibraVersion = true }
+                if said.hasPrefix("units:") {
+                    sawLibraVersion = true
+                    if options.unit == nil { options.unit = said.contains("lb") ? "lb" : "kg" }
+                }
+                guard said.contains(";") else { return }
+                header = header.drop { $0 != UInt8(ascii: "#") }.dropFirst()
+            }
             separator =
                 MeasurementCSV.separators.max {
                     MeasurementCSV.split(header, $0).count < MeasurementCSV.split(header, $1).count
                 } ?? UInt8(ascii: ",")
-            columns = MeasurementCSV.split(header, separator).map { $0.trimmingWhitespace().lowercased() }
-            let format: Format
-            var skipped: [String] = []
-            if columns == ["logged_at", "metric", "value", "unit", "source", "id"] {
-                format = .fitiq
-            } else if columns.first == "datetime", columns.contains("weight") {
-                format = .openScale
-                skipped = columns.filter { !["datetime", "weight", "fat"].contains($0) }
-            } else if columns == ["date", "weight"] {
-                format = .dateWeight
-            } else {
+            columns = MeasurementCSV.split(header, separator).map {
+                let column = $0.trimmingWhitespace().lowercased()
+                return column.hasPrefix("com.samsung.health.weight.")
+                    ? String(column.dropFirst("com.samsung.health.weight.".count)) : column
+            }
+            while columns.last == "" { columns.removeLast() }
+            guard let format = MeasurementCSV.format(ofColumns: columns, libra: sawLibraVersion) else {
                 throw .unknownHeader(TextSanitizer.sanitize(String(text.prefix(120))))
             }
-            csv = MeasurementCSV(
-                format: format, readings: [], problems: [], skippedColumns: skipped, derivedRowsSkipped: 0)
+            csv = MeasurementCSV(format: format, skippedColumns: MeasurementCSV.columnsLeftOut(columns, of: format))
         }
     }
 
-    /// One row of the file's format, as fields by column.
-    private mutating func readRow(_ row: [String: String], line: Int, pounds: Bool, zone: LocalZone) {
-        switch format {
-        case .fitiq: readFitiq(row, line: line)
-        case .openScale: readOpenScale(row, line: line, zone: zone)
-        case .dateWeight:
-            guard let at = Self.date(row["date"] ?? "", zone: zone) else {
-                problems.append(Problem(line: line, rule: .day))
-                return
+    /// The format a header's `columns` (lower case, trimmed) are of, or `nil`.
+    static func format(ofColumns columns: [String], libra: Bool) -> Format? {
+        let has = { (name: String) in columns.contains(name) }
+        if columns == ["logged_at", "metric", "value", "unit", "source", "id"] { return .fitiq }
+        if columns.first == "datetime", has("weight") { return .openScale }
+        if has("start_time"), has("weight") { return .samsungHealth }
+        if has("date"), has("time"), has("weight(kg)") || has("weight(lb)") { return .renpho }
+        if columns.first == "date", has("weight (kg)") || has("weight (lb)") || has("height (m)") || has("height (cm)")
+        {
+            return .withings
+        }
+        if columns.first == "date", has("weight"), libra || has("weight trend") { return .libra }
+        if columns == ["date", "weight"] { return .dateWeight }
+        return nil
+    }
+
+    /// The columns of a format's header that hold no reading fitiq-tui keeps (openScale's water, Libra's
+    /// trend, Renpho's BMI, …).
+    static func columnsLeftOut(_ columns: [String], of format: Format) -> [String] {
+        let read: Set<String> =
+            switch format {
+            case .openScale: ["datetime", "weight", "fat"]
+            case .samsungHealth: ["start_time", "time_offset", "weight", "body_fat"]
+            case .renpho: ["date", "time", "weight(kg)", "weight(lb)", "body fat(%)"]
+            case .withings: ["date", "weight (kg)", "weight (lb)", "fat mass (kg)", "fat mass (lb)", "height (m)", "height (cm)"]
+            case .libra: ["date", "weight", "body fat"]
+            default: Set(columns)
             }
-            add(.weight, row["weight"] ?? "", factor: pounds ? 0.453_592_37 : 1, at: at, line: line)
-        }
-    }
-
-    private mutating func readFitiq(_ row: [String: String], line: Int) {
-        let type = row["metric"] ?? ""
-        if type == "bmi" {
-            derivedRowsSkipped += 1
-            return
-        }
-        guard let metric = Metric.ofType(type) else {
-            problems.append(Problem(line: line, rule: .metricType))
-            return
-        }
-        guard let at = RFC3339.parse(row["logged_at"] ?? "") else {
-            problems.append(Problem(line: line, rule: .loggedAt))
-            return
-        }
-        let unit = row["unit"] ?? ""
-        let factors: [String: Double] = ["cm": 1, "kg": 1, "%": 1, "in": 2.54, "lb": 0.453_592_37]
-        guard let factor = factors[unit], unit == metric.unit || metric.value(1, in: .imperial).unit == unit else {
-            problems.append(
-                Problem(
-                    line: line,
-                    rule: .unit(unit, of: metric)))
-            return
-        }
-        add(metric, row["value"] ?? "", factor: factor, at: at, line: line)
-        if readings.last?.line == line {
-            readings[readings.count - 1].source = ProgressEntry.Source(rawValue: row["source"] ?? "")
-        }
-    }
-
-    private mutating func readOpenScale(_ row: [String: String], line: Int, zone: LocalZone) {
-        guard let at = Self.openScaleDate(row["datetime"] ?? "", zone: zone) else {
-            problems.append(Problem(line: line, rule: .openScaleTime))
-            return
-        }
-        for (column, metric) in [("weight", Metric.weight), ("fat", Metric.bodyFat)] {
-            // 0.0 means "no value" in openScale's export.
-            guard let text = row[column], Double(text.trimmingWhitespace()) != 0 else { continue }
-            add(metric, text, factor: 1, at: at, line: line)
-        }
-    }
-
-    private mutating func add(_ metric: Metric, _ text: String, factor: Double, at: Date, line: Int) {
-        // No reading needs more than a few digits: a longer field is not looked at character by character.
-        let trimmed = text.utf8.count <= 64 ? text.trimmingWhitespace().replacing(",", with: ".") : ""
-        guard let number = Double(trimmed), number.isFinite else {
-            problems.append(Problem(line: line, rule: .number(metric)))
-            return
-        }
-        let value = (number * factor * 100).rounded() / 100
-        do throws(ValidationError) {
-            try metric.check(value)
-            readings.append(Reading(metric: metric, value: value, loggedAt: at, line: line))
-        } catch {
-            problems.append(Problem(line: line, rule: .value(error)))
-        }
-    }
-
-    /// `YYYY-MM-DD` at 12:00 in `zone`, or an RFC 3339 time.
-    static func date(_ text: String, zone: LocalZone) -> Date? {
-        let trimmed = text.trimmingWhitespace()
-        if trimmed.count == 10, let day = CalendarDate(parsing: trimmed) { return day.instant(atHour: 12, in: zone) }
-        return RFC3339.parse(trimmed)
-    }
-
-    /// openScale's `dd.MM.yyyy HH:mm`, local time.
-    static func openScaleDate(_ text: String, zone: LocalZone) -> Date? {
-        guard
-            let match = text.trimmingWhitespace().wholeMatch(
-                of: /(?<d>\d{2})\.(?<m>\d{2})\.(?<y>\d{4})\s+(?<h>\d{2}):(?<min>\d{2})/),
-            let day = CalendarDate(parsing: "\(match.y)-\(match.m)-\(match.d)"), let hour = Int(match.h),
-            let minute = Int(match.min), hour < 24, minute < 60
-        else { return nil }
-        let noon = day.instant(atHour: 12, in: zone)
-        return noon.addingTimeInterval(Double((hour - 12) * 3_600 + minute * 60))
+        return columns.filter { !read.contains($0) && !$0.isEmpty }
     }
 
     /// One record's fields, with RFC 4180 quotes (`""` inside a quoted field is one quote); a carriage
@@ -346,5 +396,11 @@ public struct MeasurementCSV: Sendable, Equatable {
 public enum ImportError: Error, Equatable, Sendable {
     case empty
     case unknownHeader(String)
+    /// Every date could be day first or month first (`03/04/2024`), and no option said which.
+    case dateOrderUnclear
+    /// A JSON file of a known format whose text cannot be read (`reason` says where).
+    case unreadableJSON(String)
+    /// The file does not say the unit of its weights, the readings do not tell, and no option said.
+    case unitUnclear
 
 }

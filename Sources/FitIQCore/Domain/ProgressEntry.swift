@@ -14,8 +14,17 @@ public struct ProgressEntry: Sendable, Codable, Equatable, Identifiable {
         case health
         /// Found on the server.
         case server
-        /// Read from a file (`import-csv`).
+        /// Read from a file (`import`) of fitiq-tui's own export, openScale or wger.
         case `import`
+        /// Imported from another app's export (`import`), named after the app.
+        case withings
+        case samsungHealth = "samsung-health"
+        case fitbit
+        case googleFit = "google-fit"
+        case healthConnect = "health-connect"
+        case garmin
+        case libra
+        case renpho
 
     }
 
