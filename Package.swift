@@ -58,10 +58,11 @@ let package = Package(
         // zlib, to inflate the export member of export.zip and check its CRC-32.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CMalloc"),
-        // Health source: Apple Health export (export.zip / export.xml) reader.
+        // The exports people bring: Apple Health (export.zip / export.xml), and the files, zips and folders
+        // of other apps' exports, read entry by entry.
         .target(
             name: "FitIQHealth",
-            dependencies: ["FitIQCore", "FitIQLocalization", "CLibXML2", "CZlib"]),
+            dependencies: ["FitIQCore", "FitIQWords", "FitIQLocalization", "CLibXML2", "CZlib"]),
         // `fitiq-tui`, the one program: the editor and every command, wired once (the composition root).
         .executableTarget(
             name: "fitiq-tui",
@@ -149,7 +150,9 @@ let package = Package(
                 "FitIQCore", "FitIQTUI", "FitIQEditor", "FitIQTestBasics", "FitIQLocalization", "FitIQCatalogs",
             ]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "FitIQTUI"]),
-        .testTarget(name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQHealth", "FitIQTestBasics"]),
+        .testTarget(
+            name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQWords", "FitIQHealth", "FitIQTestBasics"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "FitIQDevServerTests",
             dependencies: [

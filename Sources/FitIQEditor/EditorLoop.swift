@@ -38,9 +38,9 @@ public final class EditorLoop: Sendable {
         /// Opens the health export at a path (the `i` key); `nil` hides the key. A thrown error's
         /// description is shown as the import's failure.
         public var healthSource: (@Sendable (String) throws -> any HealthSource)?
-        /// Reads a CSV file of measurements at a path (the `i` key with a `.csv` path), telling how far
-        /// it has got; `nil`: such files are refused.
-        public var measurementFile: MeasurementFileReader?
+        /// Reads other apps' exports at a path (the `i` key with anything but an Apple Health export);
+        /// `nil`: such files are refused.
+        public var exportFiles: (any ExportFiles)?
         /// Edits text in the user's editor (`$VISUAL`/`$EDITOR`); it runs with the terminal given back.
         public var externalEditor: @Sendable (String) -> ExternalEditOutcome
         /// Reports writes to the account's cache (another process's); `nil`: none, and other processes'
@@ -57,11 +57,11 @@ public final class EditorLoop: Sendable {
             externalEditor: @escaping @Sendable (String) -> ExternalEditOutcome = { _ in
                 .failed(tr("No editor is available here."))
             },
-            measurementFile: MeasurementFileReader? = nil, cacheWatch: (any CacheWatch)? = nil,
+            exportFiles: (any ExportFiles)? = nil, cacheWatch: (any CacheWatch)? = nil,
             graphics: ChartGraphics = .braille, language: EditorLanguage = EditorLanguage()
         ) {
             self.language = language
-            self.measurementFile = measurementFile
+            self.exportFiles = exportFiles
             self.graphics = graphics
             self.clock = clock
             self.timeZone = timeZone
@@ -97,7 +97,7 @@ public final class EditorLoop: Sendable {
         self.effects = EffectRunner(
             accounts: accounts, slot: slot, inbox: inbox, requestSync: { sync.requestSync() },
             requestPush: { sync.requestPush() },
-            healthSource: dependencies.healthSource, measurementFile: dependencies.measurementFile,
+            healthSource: dependencies.healthSource, exportFiles: dependencies.exportFiles,
             home: dependencies.home)
     }
 
@@ -142,8 +142,3 @@ public final class EditorLoop: Sendable {
         await background.withLock { $0 }?.value
     }
 }
-
-/// Reads a CSV file of measurements at a path, telling how far it has got (``MeasurementCSV/Reader``
-/// over the file, in pieces).
-public typealias MeasurementFileReader =
-    @Sendable (_ path: String, _ progress: @escaping @Sendable (HealthReadProgress) -> Void) throws -> MeasurementCSV

@@ -19,7 +19,7 @@ final class EffectRunner: Sendable {
     private let requestSync: @Sendable () -> Void
     private let requestPush: @Sendable () -> Void
     private let healthSource: (@Sendable (String) throws -> any HealthSource)?
-    private let measurementFile: MeasurementFileReader?
+    private let exportFiles: (any ExportFiles)?
     private let home: String?
     private let work = Mutex<[Task<Void, Never>]>([])
     private let importTask = Mutex<Task<Void, Never>?>(nil)
@@ -32,10 +32,10 @@ final class EffectRunner: Sendable {
     init(
         accounts: Accounts, slot: AccountSlot, inbox: EventInbox, requestSync: @escaping @Sendable () -> Void,
         requestPush: (@Sendable () -> Void)? = nil,
-        healthSource: (@Sendable (String) throws -> any HealthSource)?, measurementFile: MeasurementFileReader? = nil,
+        healthSource: (@Sendable (String) throws -> any HealthSource)?, exportFiles: (any ExportFiles)? = nil,
         home: String?
     ) {
-        self.measurementFile = measurementFile
+        self.exportFiles = exportFiles
         self.accounts = accounts
         self.slot = slot
         self.inbox = inbox
@@ -224,21 +224,24 @@ final class EffectRunner: Sendable {
         }
     }
 
-    private struct CSVUnavailable: Error, CustomStringConvertible {
-        var description: String { tr("CSV files cannot be imported here.") }
-    }
-
-    /// Imports the export at `path` (typed by the user), reporting progress as events; a `.csv` file
-    /// is read as measurements (`import-csv`).
+    /// Imports the export at `path` (typed by the user), reporting progress as events: an Apple
+    /// Health export through the health source, anything else through the importers' table.
     private func importHealth(_ path: String) async {
         guard let account = slot.account, let open = healthSource else { return }
         let expanded = UserPath.expand(path, home: home)
-        if expanded.lowercased().hasSuffix(".csv") {
+        if let exportFiles, !exportFiles.isAppleHealthExport(expanded) {
             do {
-                guard let measurementFile else { throw CSVUnavailable() }
-                let file = try measurementFile(expanded, percentReporter())
-                let result = try await account.importCSV(file)
-                inbox.post(.healthImport(.finished(result.summary(of: file))))
+                let profile = try await account.view().profile
+                let options = MeasurementCSV.Options(zone: account.environment.timeZone)
+                let files = try exportFiles.read(
+                    expanded, format: nil, options: options, heightCm: profile?.heightCm, progress: percentReporter())
+                let result = try await account.importFiles(files)
+                inbox.post(
+                    .healthImport(
+                        .finished(
+                            result.summary(
+                                of: files, preview: false, zone: exportFiles.zoneName,
+                                timeZone: account.environment.timeZone))))
                 await inbox.publish(account)
                 requestSync()
             } catch {

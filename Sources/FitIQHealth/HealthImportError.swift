@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -7,7 +8,8 @@ import FitIQLocalization
     import Foundation
 #endif
 
-/// Why reading an Apple Health export failed; nothing is imported when one of these is thrown.
+/// Why reading an export (Apple Health's, or another app's) failed; nothing is imported when one of
+/// these is thrown.
 public enum HealthImportError: Error, Equatable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(path: String, reason: String)
@@ -31,6 +33,16 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
     case malformed(file: String, line: Int, reason: String)
     /// The XML library (loaded when an import starts) could not be loaded: not installed, or not usable.
     case libraryMissing(library: String, package: String, reason: String)
+    /// Nothing is at the path.
+    case missing(path: String)
+    /// The file is of no format `import` reads (told by its content).
+    case unknownFile(path: String)
+    /// The folder or zip holds no file of a format `import` reads.
+    case nothingToRead(path: String)
+    /// A file of a known format that cannot be read: why, as data.
+    case unreadableFile(path: String, ImportError)
+    /// A file of a format this build recognises but does not read yet (`what` names it).
+    case notReadYet(path: String, what: String)
 
     public var description: String {
         switch self {
@@ -70,6 +82,20 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
             tr(
                 "Cannot read Health exports: {library} could not be loaded ({reason}); install the Debian package {package} (apt install {package}).",
                 ["library": library, "reason": clean(reason), "package": package])
+        case .missing(let path): tr("No file or folder at {path}.", ["path": clean(path)])
+        case .unknownFile(let path):
+            tr(
+                "{path} is not a file fitiq-tui imports: its content is none of {formats}, nor an Apple Health export.",
+                [
+                    "path": clean(path),
+                    "formats": MeasurementCSV.Format.allCases.map(\.described).joined(separator: "; "),
+                ])
+        case .nothingToRead(let path):
+            tr("{path} holds no file fitiq-tui imports; see `fitiq-tui import --help`.", ["path": clean(path)])
+        case .unreadableFile(let path, let error):
+            tr("{path}: {reason}", ["path": clean(path), "reason": error.description])
+        case .notReadYet(let path, let what):
+            tr("{path} is {what}, which this build does not read yet.", ["path": clean(path), "what": what])
         }
     }
 

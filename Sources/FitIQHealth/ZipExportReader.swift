@@ -83,7 +83,7 @@ struct ZipExportReader {
         return nil
     }
 
-    private static func damaged(_ path: String, _ failure: ZipMemberStream.Failure) -> HealthImportError {
+    static func damaged(_ path: String, _ failure: ZipMemberStream.Failure) -> HealthImportError {
         switch failure {
         case .dataNotFound:
             .damagedArchive(path: path, reason: "the export member's local header cannot be found")
@@ -114,14 +114,14 @@ struct ZipExportReader {
         }
     }
 
-    /// Up to the first KB of a member's content (what could be read of it, if it is damaged).
-    private static func head(of member: ZipMemberStream) -> [UInt8] {
+    /// Up to the first `limit` bytes of a member's content (what could be read of it, if it is damaged).
+    static func head(of member: ZipMemberStream, bytes limit: Int = 1024) -> [UInt8] {
         struct Enough: Error {}
         var head: [UInt8] = []
         do {
-            _ = try member.stream(bufferSize: 1024) { chunk, _ in
-                head.append(contentsOf: chunk.prefix(1024 - head.count))
-                if head.count >= 1024 { throw Enough() }
+            _ = try member.stream(bufferSize: limit) { chunk, _ in
+                head.append(contentsOf: chunk.prefix(limit - head.count))
+                if head.count >= limit { throw Enough() }
             }
         } catch {
             // `Enough` ends the read early; any other error leaves what was read, judged like the rest.

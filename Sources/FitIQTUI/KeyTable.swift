@@ -155,7 +155,7 @@ enum KeyTable {
             help: Phrase("discard rejected changes (sync details)")),
         KeyBinding(
             [.character("i")], when: { $0.canImportHealth }, .importHealth, hint: Phrase("i import"),
-            help: Phrase("import health data (export.zip or export.xml) or measurements (a .csv file)")),
+            help: Phrase("import your history: an Apple Health export, or another app's file, zip or folder")),
         KeyBinding(
             [.character("p")], .openProgress, hint: Phrase("p progress"),
             help: Phrase("progress: the measurement's chart, trend and weekly rate")),

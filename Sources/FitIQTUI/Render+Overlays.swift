@@ -64,7 +64,7 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
         // A path wants the panel's whole width; the question wraps above it (three lines at 40 columns).
         return drawPrompt(
             tr("Import health data"),
-            lines: [tr("Path of your Apple Health export (export.zip or export.xml) or a .csv file; ~ allowed:")],
+            lines: [tr("The export to import (a file, zip or folder); ~ allowed:")],
             field: path, fieldWidth: .max, after: [tr("Enter import   Esc cancel")], error: error, state: state,
             into: &buffer)
     case .importing(let path, let fraction):

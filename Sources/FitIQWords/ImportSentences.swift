@@ -1,6 +1,12 @@
 import FitIQCore
 import FitIQLocalization
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 extension HealthImportResult {
     /// What the import did, for people: one line per subject.
     ///
@@ -64,47 +70,77 @@ extension BadRowsError: CustomStringConvertible {
 }
 
 extension ReadingsImportResult {
-    /// What the import did, for people: a line per metric, then what was left out.
-    public func summary(of file: MeasurementCSV) -> [String] {
-        var lines = [tr("Read as {format}.", ["format": file.format.described])]
-        if let unit = file.inferredUnit {
-            lines.append(tr("The file does not say its weights' unit; read as {unit} (weight ÷ BMI).", ["unit": unit]))
+    /// What an import of other apps' files did (or, `preview`, would do), for people: a line per file
+    /// with the days its readings span, a line per metric, then what was left out and the zone local
+    /// times were read in.
+    public func summary(of files: [ImportedFile], preview: Bool, zone: String, timeZone: LocalZone) -> [String] {
+        var lines: [String] = []
+        let day = { (date: Date) in CalendarDate(containing: date, in: timeZone).description }
+        for imported in files {
+            let file = imported.file
+            let values = ["file": TextSanitizer.sanitize(imported.name), "format": file.format.described]
+            if let first = file.readings.map(\.loggedAt).min(), let last = file.readings.map(\.loggedAt).max() {
+                lines.append(
+                    trn(
+                        "{file}: {format}, {count} reading from {first} to {last}.",
+                        "{file}: {format}, {count} readings from {first} to {last}.", count: file.readings.count,
+                        values.merging(["first": day(first), "last": day(last)]) { $1 }))
+            } else {
+                lines.append(tr("{file}: {format}, no readings.", values))
+            }
+            if let unit = file.inferredUnit {
+                lines.append(
+                    tr("The file does not say its weights' unit; read as {unit} (weight ÷ BMI).", ["unit": unit]))
+            }
         }
-        for metric in Metric.all where self[metric].read > 0 {
-            let done = self[metric]
-            lines.append(
-                tr(
-                    "{measurements}: {read} read, {new} new, {there} already there.",
-                    [
-                        "measurements": metric.pluralName, "read": String(done.read), "new": String(done.new),
-                        "there": String(done.alreadyThere),
-                    ]))
-        }
-        if !file.problems.isEmpty {
-            lines.append(trn("Skipped {count} bad row.", "Skipped {count} bad rows.", count: file.problems.count))
-        }
-        if file.derivedRowsSkipped > 0 {
+        lines += metricLines()
+        let skipped = files.reduce(0) { $0 + $1.file.problems.count }
+        if skipped > 0 { lines.append(trn("Skipped {count} bad row.", "Skipped {count} bad rows.", count: skipped)) }
+        let derived = files.reduce(0) { $0 + $1.file.derivedRowsSkipped }
+        if derived > 0 {
             lines.append(
                 trn(
                     "Skipped {count} BMI row: BMI is derived from weight and height.",
-                    "Skipped {count} BMI rows: BMI is derived from weight and height.", count: file.derivedRowsSkipped))
+                    "Skipped {count} BMI rows: BMI is derived from weight and height.", count: derived))
         }
-        if !file.skippedColumns.isEmpty {
+        let columns = files.flatMap(\.file.skippedColumns).reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
+        if !columns.isEmpty {
             lines.append(
                 tr(
                     "Columns not imported: {columns}.",
-                    ["columns": file.skippedColumns.map(TextSanitizer.sanitize).joined(separator: ", ")]))
+                    ["columns": columns.map(TextSanitizer.sanitize).joined(separator: ", ")]))
         }
+        if files.contains(where: { $0.file.format.hasLocalTimes }) {
+            lines.append(tr("Times without a zone were read in {zone}.", ["zone": TextSanitizer.sanitize(zone)]))
+        }
+        if preview { lines.append(tr("Nothing was written (--dry-run).")) }
         return lines
+    }
+
+    /// A line per metric read: how many, how many new, how many already there.
+    private func metricLines() -> [String] {
+        Metric.all.filter { self[$0].read > 0 }.map { metric in
+            let done = self[metric]
+            return tr(
+                "{measurements}: {read} read, {new} new, {there} already there.",
+                [
+                    "measurements": metric.pluralName, "read": String(done.read), "new": String(done.new),
+                    "there": String(done.alreadyThere),
+                ])
+        }
     }
 }
 
 extension MeasurementCSV.Problem: CustomStringConvertible {
     /// `line 4: date must be YYYY-MM-DD`.
     public var description: String {
-        isEntry
+        let place =
+            isEntry
             ? tr("entry {entry}: {rule}", ["entry": String(line), "rule": rule.description])
             : tr("line {line}: {rule}", ["line": String(line), "rule": rule.description])
+        return file.map { TextSanitizer.sanitize($0) + ", " + place } ?? place
     }
 }
 

@@ -37,8 +37,8 @@ struct FitIQCommand: AsyncParsableCommand {
         subcommands: [
             Register.self, Login.self, Logout.self, Whoami.self, ProfileCommand.self, HeightCommand.self,
             WeightCommand.self, BodyFatCommand.self, GoalCommand.self, SummaryCommand.self, ExportCommand.self,
-            ImportCSVCommand.self,
-            SyncCommand.self, StatusCommand.self, ResolveCommand.self, UndoCommand.self, ImportHealthCommand.self,
+            ImportCommand.self,
+            SyncCommand.self, StatusCommand.self, ResolveCommand.self, UndoCommand.self,
             DemoCommand.self,
         ]
     )

@@ -244,8 +244,29 @@ struct PlainMode {
     private func importHealth(_ path: String) async {
         guard let account else { return say(tr("Nothing is signed in.")) }
         let typed = path.trimmingWhitespace()
-        guard !typed.isEmpty else { return say(tr("Say which file: import PATH (export.zip or export.xml).")) }
+        guard !typed.isEmpty else {
+            return say(tr("Say which file: import PATH (an export file, zip or folder; see fitiq-tui import --help)."))
+        }
         let expanded = UserPath.expand(typed, home: ProcessInfo.processInfo.environment["HOME"])
+        let exports = AppExport()
+        if !exports.isAppleHealthExport(expanded) {
+            do {
+                let profile = try await account.view().profile
+                let options = MeasurementCSV.Options(zone: account.environment.timeZone)
+                let files = try exports.read(
+                    expanded, format: nil, options: options, heightCm: profile?.heightCm, progress: { _ in })
+                let result = try await account.importFiles(files)
+                for line in result.summary(
+                    of: files, preview: false, zone: exports.zoneName, timeZone: account.environment.timeZone)
+                {
+                    say(line)
+                }
+                await sync()
+            } catch {
+                say(tr("Nothing was imported: {error}", ["error": ShownError(error).description]))
+            }
+            return
+        }
         do {
             let source = try TUILauncher.openHealthExport(expanded)
             say(tr("Reading {file}; this can take a while.", ["file": TextSanitizer.sanitize(expanded)]))

@@ -53,9 +53,7 @@ enum TUILauncher {
                 clock: accounts.environment.clock, timeZone: accounts.environment.timeZone,
                 home: environment["HOME"], healthSource: openHealthExport,
                 externalEditor: { ExternalEditor(environment: environment).edit($0) },
-                measurementFile: { [zone = accounts.environment.timeZone] path, progress in
-                    try MeasurementCSVFile.read(URL(fileURLWithPath: path), zone: zone, progress: progress)
-                },
+                exportFiles: AppExport(),
                 cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment),
                 language: EditorLanguage(settings: LanguageSettings(environment: environment), catalogs: .embedded)))
         var firstState = await loop.initialState(size: (0, 0))

@@ -227,10 +227,10 @@ extension EndToEndTests {
 
             try await withEditor(server, in: e2e) { tui in
                 try await tui.send("i")
-                try await tui.waitFor("Path of your Apple Health export")
+                try await tui.waitFor("The export to import")
                 try await tui.type("~/missing.zip")
                 try await tui.send("Enter")
-                try await tui.waitFor("Path: no file at")
+                try await tui.waitFor("No file or folder at")
                 try await tui.send("C-u")
                 try await tui.type("~/export.zip")
                 try await tui.send("Enter")
@@ -320,7 +320,7 @@ extension EndToEndTests {
 
             try await withEditor(server, in: e2e) { tui in
                 try await tui.send("i")
-                try await tui.waitFor("or a .csv file")
+                try await tui.waitFor("(a file, zip or folder)")
                 try await tui.type("~/weights.csv")
                 try await tui.send("Enter")
                 try await tui.waitFor(all: ["Health data imported", "Weights: 2 read, 2 new, 0 already there."])

@@ -165,7 +165,10 @@ struct SecurityEndToEndTests {
             for command in [[], ["login"], ["register"], ["sync"], ["import-health"], ["demo"]] {
                 let help = try await e2e.cli(command + ["--help"])
                 switches += help.stdout.split(whereSeparator: \.isWhitespace).map(String.init).filter { word in
-                    word.hasPrefix("--") && ["insecure-tls", "no-verify", "skip"].contains { word.contains($0) }
+                    word.hasPrefix("--")
+                        && ["insecure-tls", "no-verify", "skip-verif", "skip-tls", "skip-cert"].contains {
+                            word.contains($0)
+                        }
                 }
             }
             #expect(switches.isEmpty, "\(switches)")

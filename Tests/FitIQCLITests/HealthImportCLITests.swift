@@ -63,8 +63,8 @@ struct HealthImportCLITests {
             #expect(requests.count("POST /api/v1/progress") == 0)
 
             let missing = try await cli.run(["import-health", cli.folder.appendingPathComponent("nope.zip").path])
-            #expect(missing.status == 1)
-            #expect(missing.stderr.contains("Cannot read"))
+            #expect(missing.status == 64)
+            #expect(missing.stderr.contains("No file or folder at"))
         }
     }
 }

@@ -203,7 +203,7 @@ struct LanguageCLITests {
                 try Data("no export here\n".utf8).write(to: text)
                 let imported = try await runner.run(["import-health", text.path])
                 #expect(imported.status != 0, "\(imported)")
-                #expect(imported.stderr.contains("ist kein Apple-Health-Export"), "\(imported)")
+                #expect(imported.stderr.contains("ist keine Datei, die fitiq-tui importiert"), "\(imported)")
 
                 // An account cache written by a newer fitiq-tui
                 let files = FileManager.default.enumerator(

@@ -25,7 +25,7 @@ struct HealthImportScreenTests {
     func asksForAPathAndStartsTheImport(width: Int, height: Int) {
         var state = importState(width: width, height: height)
         press([.character("i")], &state)
-        #expect(screen(state).lines.contains { $0.contains("Path of your Apple Health export") })
+        #expect(screen(state).lines.contains { $0.contains("The export to import") })
         #expect(press([.enter], &state).isEmpty)
         #expect(
             screen(state).lines.contains { $0.contains("Path: type where export.zip, export.xml or the .csv file is.") }

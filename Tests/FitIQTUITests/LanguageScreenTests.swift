@@ -137,7 +137,7 @@ struct LanguageScreenTests {
         press(type("~/export.zip"), &state)
         let text = screen(state).lines.joined(separator: "\n")
         let question = FitIQWords.speaking(state.localizer) {
-            tr("Path of your Apple Health export (export.zip or export.xml) or a .csv file; ~ allowed:")
+            tr("The export to import (a file, zip or folder); ~ allowed:")
         }
         for word in question.split(separator: " ").map({ $0.split(separator: "\u{A0}").last ?? $0 }) {
             #expect(text.contains(word), "\(code): \(word) is missing\n\(text)")

@@ -44,7 +44,7 @@ struct LayoutTests {
             case .syncDetails: ["Profile"]
             case .help: ["Help", "edit the field"]
             case .quitPrompt: ["Unsaved edits", "y  quit and discard them"]
-            case .importPrompt: ["Import health data", "export.zip"]
+            case .importPrompt: ["Import health data", "The export to import"]
             case .languagePicker: ["Language", "English"]
             case .signIn: ["Sign in to FitIQ", "Email", "Password"]
             case .register: ["Create a FitIQ account", "Email", "Password", "Name", "Date of birth"]

@@ -114,9 +114,9 @@ extension MeasurementCSV {
     }
 
     /// Renpho: `--` is a value the scale did not measure; whether `03/04/2024` is 3 April or 4 March
-    /// is told by the first row that settles it, so rows wait until one does.
+    /// is told by the first row that settles it, so rows wait until one does. The option's order is
+    /// taken only for a file where none does.
     private mutating func readRenpho(_ row: [String: String], line: Int, _ options: Options) {
-        if dateOrder == nil { dateOrder = options.dateOrder }
         let parts = Self.dateParts(row["date"] ?? "")
         if dateOrder == nil, let parts, !parts.isYearFirst {
             if parts.first > 12 { dateOrder = .dayFirst } else if parts.second > 12 { dateOrder = .monthFirst }

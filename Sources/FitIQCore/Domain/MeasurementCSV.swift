@@ -46,6 +46,11 @@ public struct MeasurementCSV: Sendable, Equatable {
             }
         }
 
+        /// Whether its files hold local times without a zone (read in the zone of the options).
+        public var hasLocalTimes: Bool {
+            [.openScale, .dateWeight, .withings, .libra, .renpho, .fitbit].contains(self)
+        }
+
         /// Whether its files are JSON (``MeasurementJSON``) rather than CSV.
         public var isJSON: Bool { [.fitbit, .googleFit, .garmin].contains(self) }
     }
@@ -94,6 +99,8 @@ public struct MeasurementCSV: Sendable, Equatable {
         public var rule: Rule
         /// Whether ``line`` counts a JSON file's entries rather than lines.
         public var isEntry = false
+        /// The file, when an import reads several (a folder, a zip).
+        public var file: String? = nil
     }
 
     /// What a row must be.
@@ -163,6 +170,14 @@ public struct MeasurementCSV: Sendable, Equatable {
     public static func read(_ text: String, unit: String? = nil, zone: LocalZone) throws(ImportError) -> MeasurementCSV
     {
         try read(text, Options(unit: unit, zone: zone))
+    }
+
+    /// The CSV format a file's first bytes show (its lines up to the header), or `nil`.
+    public static func format(ofHead head: [UInt8]) -> Format? {
+        guard let end = head.lastIndex(of: UInt8(ascii: "\n")) else { return nil }
+        var reader = Reader(Options(zone: .utc))
+        try? reader.read(head[...end])
+        return reader.format
     }
 
     /// Reads `text` whole, with what the file leaves open.
@@ -239,6 +254,9 @@ public struct MeasurementCSV: Sendable, Equatable {
                 }
             }
         }
+
+        /// The format its header showed, once read.
+        public var format: Format? { csv?.format }
 
         /// What the file held, once every byte is read.
         public mutating func finish() throws(ImportError) -> MeasurementCSV {
@@ -349,7 +367,8 @@ public struct MeasurementCSV: Sendable, Equatable {
             case .openScale: ["datetime", "weight", "fat"]
             case .samsungHealth: ["start_time", "time_offset", "weight", "body_fat"]
             case .renpho: ["date", "time", "weight(kg)", "weight(lb)", "body fat(%)"]
-            case .withings: ["date", "weight (kg)", "weight (lb)", "fat mass (kg)", "fat mass (lb)", "height (m)", "height (cm)"]
+            case .withings:
+                ["date", "weight (kg)", "weight (lb)", "fat mass (kg)", "fat mass (lb)", "height (m)", "height (cm)"]
             case .libra: ["date", "weight", "body fat"]
             default: Set(columns)
             }

@@ -151,10 +151,12 @@ extension BiologicalSexSyncResult {
 }
 
 /// What makes two entries one reading: the metric, the minute, and the value to a hundredth.
+/// What makes two readings one: the same metric, the same minute, and the same value at the precision
+/// the metric is shown in (0.1 kg, 0.1 %, 0.1 cm), whichever app or file each came from.
 struct ReadingKey: Hashable {
     var type: String
     var minute: Int64
-    var hundredths: Int64
+    var tenths: Int64
 
     init(_ entry: ProgressEntry) {
         self.init(type: entry.type, loggedAt: entry.loggedAt, quantity: entry.quantity)
@@ -164,9 +166,9 @@ struct ReadingKey: Hashable {
     init(type: String, loggedAt: Date, quantity: Double) {
         self.type = type
         let seconds = loggedAt.timeIntervalSince1970
-        let value = quantity * 100
+        let value = quantity * 10
         minute = seconds.isFinite ? Int64((seconds / 60).rounded(.down).clamped(to: -1e15...1e15)) : 0
-        hundredths = value.isFinite ? Int64(value.rounded().clamped(to: -1e15...1e15)) : Int64.min
+        tenths = value.isFinite ? Int64(value.rounded().clamped(to: -1e15...1e15)) : Int64.min
     }
 }
 

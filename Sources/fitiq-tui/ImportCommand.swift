@@ -1,0 +1,207 @@
+import ArgumentParser
+import FitIQCore
+import FitIQHealth
+import FitIQLocalization
+import FitIQWords
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `fitiq-tui import PATH`: a person's history from the apps they already use, and Apple Health.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import your history from Apple Health or another app's export.",
+        discussion: """
+            PATH is a file, a zip or a folder (an unpacked export). What each file is comes from its content: \
+            an Apple Health export (export.zip or export.xml), Withings (weight.csv, height.csv), Samsung \
+            Health (com.samsung.health.weight.*.csv), Fitbit and Google Fit in Google Takeout (weight-*.json, \
+            the JSON files of All Data), Garmin Connect (*userBioMetrics.json), Libra, Renpho, openScale, wger, or \
+            the export of fitiq-tui itself. Weights, body fat and heights become history entries, each keeping the app \
+            it came from; BMI is never imported (it is derived), and biological sex comes only from Apple \
+            Health. A reading already held (the same metric and minute, and the same value to 0.1) is not \
+            added again, whichever app it came from, so importing again adds nothing. A bad row stops the \
+            import unless --skip-invalid; nothing is written when an import fails.
+            """,
+        aliases: ["import-health", "import-csv"])
+
+    @OptionGroup var globals: GlobalOptions
+    @Argument(help: "The file, zip or folder.") var path: String
+    @Option(help: "Read only files of this format (\(formatNames)).") var format: String?
+    @Flag(help: "Read and report what would be imported; write nothing.") var dryRun = false
+    @Option(help: "The unit of weights where the file does not say: kg or lb.") var unit: String?
+    @Option(help: "The zone of times written without one: UTC, +02:00, or a name such as Europe/Berlin.")
+    var zone: String?
+    @Option(help: "Whether 03/04/2024 is day first (dmy) or month first (mdy), where no row tells.")
+    var dateOrder: String?
+    @Flag(help: "Import the good rows and say how many bad ones were skipped.") var skipInvalid = false
+    @Flag(help: "Only save on this machine, without asking the server; `sync` sends it later.") var noSync = false
+
+    static var formatNames: String {
+        (["apple-health"] + MeasurementCSV.Format.allCases.map(\.rawValue)).joined(separator: ", ")
+    }
+
+    func validate() throws {
+        if let unit, !["kg", "lb", "lbs"].contains(unit.lowercased()) {
+            throw ValidationError("--unit must be kg or lb.")
+        }
+        if let format, format != "apple-health", MeasurementCSV.Format(rawValue: format) == nil {
+            throw ValidationError("--format must be one of \(Self.formatNames).")
+        }
+        if let dateOrder, MeasurementCSV.DateOrder(rawValue: dateOrder) == nil {
+            throw ValidationError("--date-order must be dmy or mdy.")
+        }
+        if let zone, ImportZone(zone) == nil {
+            throw ValidationError(
+                "--zone must be UTC, an offset such as +02:00, or a zone this machine knows (Europe/Berlin).")
+        }
+    }
+
+    func run() async throws {
+        let zone = zone.flatMap(ImportZone.init)
+        zone?.enterIfNamed()
+        try await withApp(globals) { app in
+            let account = try app.requireAccount()
+            let url = URL(fileURLWithPath: UserPath.expand(path, home: ProcessInfo.processInfo.environment["HOME"]))
+            let forced = format.flatMap(MeasurementCSV.Format.init)
+            if format == "apple-health" || (forced == nil && AppExport().isAppleHealthExport(url.path)) {
+                guard !dryRun else {
+                    printError(
+                        tr("Error: --dry-run reads other apps' exports; an Apple Health export is imported whole."))
+                    throw Exit.usage
+                }
+                return try await importAppleHealth(url, into: account)
+            }
+            let profile = try await account.view().profile
+            let options = MeasurementCSV.Options(
+                unit: unit, zone: zone?.local ?? account.environment.timeZone,
+                dateOrder: dateOrder.flatMap(MeasurementCSV.DateOrder.init))
+            let meter = ProgressMeter(label: url.lastPathComponent, terminal: StandardStreams.isTerminal(2))
+            let files: [ImportedFile]
+            do {
+                files = try AppExport().read(
+                    url.path, format: forced, options: options, heightCm: profile?.heightCm, progress: meter.report)
+                meter.end()
+            } catch let error as HealthImportError {
+                meter.end()
+                printError(tr("Error: {message}", ["message": "\(error)"]))
+                // What the file holds is the problem (64), not reading it (1).
+                switch error {
+                case .missing, .unknownFile, .unreadableFile, .nothingToRead, .notReadYet: throw Exit.usage
+                default: throw ExitCode.failure
+                }
+            }
+            let result: ReadingsImportResult
+            do {
+                result = try await account.importFiles(
+                    files, skipInvalid: skipInvalid, preview: dryRun, readingServer: !noSync)
+            } catch let error as BadRowsError {
+                printError(
+                    trn(
+                        "Error: nothing was imported: {count} row breaks a rule (--skip-invalid imports the rest):",
+                        "Error: nothing was imported: {count} rows break a rule (--skip-invalid imports the rest):",
+                        count: error.problems.count))
+                for problem in error.problems.prefix(20) { printError("  " + problem.description) }
+                if error.problems.count > 20 {
+                    printError("  " + tr("… and {count} more", ["count": String(error.problems.count - 20)]))
+                }
+                throw Exit.usage
+            }
+            for line in result.summary(
+                of: files, preview: dryRun, zone: zone?.name ?? AppExport().zoneName,
+                timeZone: account.environment.timeZone)
+            {
+                print(line)
+            }
+            if !dryRun && result.queuedAnything { try await finishWrite(account, noSync: noSync) }
+        }
+    }
+
+    /// An Apple Health export: biological sex, the date of birth, heights, weights and body fat.
+    private func importAppleHealth(_ url: URL, into account: Account) async throws {
+        let meter = ProgressMeter(label: url.lastPathComponent, terminal: StandardStreams.isTerminal(2))
+        let started = ContinuousClock.now
+        let result: HealthImportResult
+        do {
+            result = try await account.importHealth(from: AppleHealthExport(url: url), progress: meter.report)
+        } catch {
+            meter.end()
+            throw error
+        }
+        meter.end()
+        let elapsed = ContinuousClock.now - started
+        print(
+            tr(
+                "Read {file} in {time} ({figures}).",
+                [
+                    "file": TextSanitizer.sanitize(url.path), "time": Output.seconds(elapsed),
+                    "figures": meter.figures(elapsed),
+                ]))
+        var posted: [String: Int]?
+        if result.queuedAnything {
+            if noSync {
+                try await finishWrite(account, noSync: true)
+            } else {
+                try await syncAfterWrite(account)
+                let synced = try await account.delivered(Set(result.metrics.values.flatMap(\.newEntries)))
+                posted = result.metrics.mapValues { $0.newEntries.filter(synced.contains).count }
+            }
+        } else {
+            print(tr("Nothing new to send: the server already has everything in this export."))
+        }
+        let profile = try await account.view().profile
+        for line in result.summary(
+            unitSystem: profile?.metadata.preferredUnitSystem ?? .metric, posted: posted,
+            profileDateOfBirth: profile?.physical.dateOfBirth)
+        {
+            print(line)
+        }
+    }
+}
+
+/// The zone `--zone` names: UTC, a fixed offset, or a zone of the machine's database.
+struct ImportZone {
+    let name: String
+    /// A fixed offset, or `nil` for a named zone (entered as the process's `TZ`).
+    private let offset: Int?
+
+    init?(_ text: String) {
+        let trimmed = text.trimmingWhitespace()
+        name = trimmed
+        if ["utc", "z", "gmt"].contains(trimmed.lowercased()) {
+            offset = 0
+        } else if let match = trimmed.wholeMatch(of: /(?<sign>[+-])(?<h>\d{2}):?(?<m>\d{2})?/),
+            let hours = Int(match.h),
+            hours <= 14
+        {
+            let minutes = match.m.flatMap { Int($0) } ?? 0
+            guard minutes < 60 else { return nil }
+            offset = (match.sign == "-" ? -1 : 1) * (hours * 3_600 + minutes * 60)
+        } else if trimmed.wholeMatch(of: /[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*/) != nil,
+            FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + trimmed)
+        {
+            offset = nil
+        } else {
+            return nil
+        }
+    }
+
+    /// The zone, for the readers.
+    var local: LocalZone { offset.map { LocalZone.fixed(secondsEastOfUTC: $0) } ?? .system }
+
+    /// Makes a named zone the process's local time, before anything reads it.
+    func enterIfNamed() {
+        guard offset == nil else { return }
+        setenv("TZ", name, 1)
+        tzset()
+    }
+
+}

@@ -1,0 +1,73 @@
+import FitIQTestSupport
+import Foundation
+import Testing
+
+/// `fitiq-tui import` over other apps' exports, end to end against the development server: one
+/// command for every format, a second import that adds nothing, a reading held from one app that is
+/// not added again from another, and a dry run that writes nothing.
+@Suite(.serialized) struct ImportCLITests {
+    static let apps = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../FitIQHealthTests/Fixtures/apps").standardizedFileURL
+
+    @Test func everyAppsExportImportsOnceAndADryRunWritesNothing() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server, registered: true) { cli in
+                // The Renpho file whose dates do not tell their order is named, and nothing is imported.
+                let unclear = try await cli.run(["import", Self.apps.path, "--zone", "+01:00"])
+                #expect(unclear.status == 64, "\(unclear)")
+                #expect(unclear.stderr.contains("renpho-lb.csv") && unclear.stderr.contains("--date-order"))
+                #expect(try await cli.jsonRows(["weight", "history", "--json"]).isEmpty)
+
+                let preview = try await cli.run([
+                    "import", Self.apps.path, "--dry-run", "--zone", "+01:00", "--date-order", "mdy",
+                ])
+                #expect(preview.status == 0, "\(preview)")
+                #expect(preview.stdout.contains("Weights: 19 read, 17 new, 2 already there."), "\(preview)")
+                #expect(preview.stdout.contains("Nothing was written (--dry-run)."), "\(preview)")
+                #expect(preview.stdout.contains("Times without a zone were read in +01:00."), "\(preview)")
+                #expect(try await cli.jsonRows(["weight", "history", "--json"]).isEmpty)
+
+                let imported = try await cli.run(["import", Self.apps.path, "--zone", "+01:00", "--date-order", "mdy"])
+                #expect(imported.status == 0, "\(imported)")
+                for name in [
+                    "weight.csv: Withings", "com.samsung.health.weight.20240301120000.csv: Samsung Health",
+                    "weight-2024-03-01.json: Fitbit", "userBioMetrics.json: Garmin", "libra.csv: Libra",
+                    "renpho.csv: Renpho", "All Data",
+                ] {
+                    #expect(imported.stdout.contains(name), "\(name): \(imported)")
+                }
+                let weights = try await cli.jsonRows(["weight", "history", "--json"])
+                // Withings' duplicate row and Libra's count once.
+                #expect(imported.stdout.contains("Weights: 19 read, 17 new, 2 already there."), "\(imported)")
+                #expect(weights.count == 17, "\(weights)")
+                let sources = Set(weights.compactMap { $0["source"] as? String })
+                #expect(
+                    sources.isSuperset(of: [
+                        "withings", "samsung-health", "fitbit", "google-fit", "garmin", "libra", "renpho",
+                    ]), "\(sources)")
+
+                let again = try await cli.run(["import", Self.apps.path, "--zone", "+01:00", "--date-order", "mdy"])
+                #expect(again.status == 0, "\(again)")
+                #expect(again.stdout.contains("Weights: 19 read, 0 new, 19 already there."), "\(again)")
+            }
+        }
+    }
+
+    @Test func aReadingHeldFromOneAppIsNotAddedAgainFromAnother() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server, registered: true) { cli in
+                // Withings says 80.10 kg at 07:31:22; Libra, in pounds, 176.6 lb at the same minute (80.1 kg
+                // to the 0.1 kg a weight is shown to).
+                let libra = cli.folder.appendingPathComponent("libra.csv")
+                try Data(
+                    "#Version:6\n#Units:lb\n#date;weight;weight trend;body fat;body fat trend;comment\n2024-03-03T06:31:50.000Z;176,6;176,6;;;\n"
+                        .utf8
+                ).write(to: libra)
+                let withings = Self.apps.appendingPathComponent("withings/weight.csv")
+                #expect(try await cli.run(["import", withings.path, "--zone", "+01:00"]).status == 0)
+                let fromLibra = try await cli.run(["import", libra.path])
+                #expect(fromLibra.stdout.contains("Weights: 1 read, 0 new, 1 already there."), "\(fromLibra)")
+            }
+        }
+    }
+}
