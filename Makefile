@@ -22,7 +22,7 @@ ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
 .PHONY: po po-check
-.PHONY: help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-saves bench-offline release security badinput faults sanitize fuzz
+.PHONY: help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-import-apps bench-saves bench-offline release security badinput faults sanitize fuzz
 
 all: build
 
@@ -36,7 +36,7 @@ help:
 	@echo "make install          install into PREFIX (default ~/.local); make uninstall removes it"
 	@echo "make dist             release tarball in dist/; make dist-check unpacks and checks it"
 	@echo "make bench            every benchmark, each next to its comparison (bench-startup, bench-keystroke,"
-	@echo "                      bench-import, bench-sync, bench-import-csv, bench-scale, bench-export, bench-saves,"
+	@echo "                      bench-import, bench-sync, bench-import-csv, bench-import-apps, bench-scale, bench-export, bench-saves,"
 	@echo "                      bench-offline)"
 	@echo "make fuzz             run the libFuzzer targets (FUZZ_SECONDS, FUZZ_TARGETS)"
 	@echo "make sanitize         the tests under ThreadSanitizer and AddressSanitizer"
@@ -182,9 +182,13 @@ bench-import-csv: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="time"
 	python3 scripts/bench/import_csv.py --bin-dir .build/release
 
+bench-import-apps: release
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="time"
+	python3 scripts/bench/import_apps.py --bin-dir .build/release
+
 # Every benchmark (or those of BENCHES), each next to its target and its comparison figure from the same run;
 # what they print is written into docs/benchmarks.md with the date and the machine (scripts/bench/report.py).
-BENCHES ?= bench-startup bench-keystroke bench-import bench-sync bench-import-csv bench-scale bench-export bench-saves bench-offline
+BENCHES ?= bench-startup bench-keystroke bench-import bench-sync bench-import-csv bench-import-apps bench-scale bench-export bench-saves bench-offline
 bench: release
 	python3 scripts/bench/report.py $(BENCHES)
 

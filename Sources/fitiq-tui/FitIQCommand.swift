@@ -23,8 +23,9 @@ struct FitIQCommand: AsyncParsableCommand {
         discussion: """
             With no command, the interactive editor: the profile (name, bio, units, language), height, \
             weight and body fat with the BMI derived, each measurement's history and trend, goals, and the \
-            sync status. The commands below do the same from scripts (--json, --csv). Biological sex comes \
-            only from an Apple Health export (import-health) and is never edited.
+            sync status. The commands below do the same from scripts (--json, --csv). `import` brings your \
+            history from Apple Health, Withings, Samsung Health, Fitbit, Google Fit, Garmin, Libra or Renpho. \
+            Biological sex comes only from an Apple Health export and is never edited.
 
             Every change is saved on this machine first, then sent to the server; nothing is lost while \
             offline. Sign in once with `login` (or `register`); later commands reuse that session.

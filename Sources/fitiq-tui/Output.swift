@@ -176,7 +176,7 @@ enum Output {
     }
 
     static func biologicalSexText(_ sex: SourcedBiologicalSex?) -> String {
-        guard let sex else { return tr("not set — import health data (fitiq-tui import-health) to set it") }
+        guard let sex else { return tr("not set — import an Apple Health export (fitiq-tui import) to set it") }
         switch sex.source {
         case .health: return sex.value.shown + "  " + tr("from health source")
         case .account: return sex.value.shown + "  " + tr("from account — import health data to confirm")

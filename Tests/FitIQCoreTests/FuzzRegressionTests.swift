@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQWords
+import Foundation
 import Testing
 
 /// Inputs the fuzz targets (Fuzz/Targets) found, each kept as it was found.
@@ -38,5 +39,16 @@ struct FuzzRegressionTests {
         }
         #expect(RFC3339.parse("2025-03-01T12:00:00Z") != nil)
         #expect(RFC3339.parse("2025-03-01T12:00:00.250+01:00") != nil)
+    }
+
+    /// Garmin's `timestampGMT` of 1709280000 followed by 60 sevens (the `app-json` target, its first
+    /// minute) became a reading some 10^50 years away. A number of milliseconds past year 9999 is no
+    /// time: the entry is named with the rule.
+    @Test func aGarminTimestampOfManyDigitsIsNoTime() throws {
+        let stamp = "1709280000" + String(repeating: "7", count: 60)
+        let text = "[{\"weight\": {\"weight\": 81300.0, \"timestampGMT\": \(stamp)}}]"
+        let file = try MeasurementJSON.read(Data(text.utf8), format: .garmin, .init(zone: .utc))
+        #expect(file.readings.isEmpty)
+        #expect(file.problems.map(\.description) == ["entry 1: the time is not one this format writes"])
     }
 }

@@ -37,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import fitiqtools  # noqa: E402
-from fitiqtools import client  # noqa: E402
+from fitiqtools import client, measured as timed  # noqa: E402
 
 TARGET_SECONDS = 1.0
 PASSWORD = "bench-password-123"
@@ -101,20 +101,6 @@ def write_export(path, count):
             identifier = uuid.UUID(int=rng.getrandbits(128), version=4)
             f.write(f"{logged},{metric},{value:.2f},{unit},{source},{identifier}\r\n")
     return len(rows)
-
-
-def timed(argv, env=None):
-    """Runs `argv` under /usr/bin/time; returns (seconds from exec to exit, peak RSS MB, stdout, CPU seconds:
-    user plus system)."""
-    started = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", *argv], env=env, capture_output=True, text=True,
-                            timeout=600)
-    seconds = time.perf_counter() - started
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} (exit {result.returncode}): {result.stdout[-300:]} "
-                           f"{result.stderr[-600:]}")
-    kilobytes, user, system = result.stderr.strip().splitlines()[-1].split()
-    return seconds, int(kilobytes) / 1024, result.stdout, float(user) + float(system)
 
 
 def counts(output):

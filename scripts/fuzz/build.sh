@@ -55,6 +55,8 @@ for target in "${targets[@]}"; do
         "$SWIFTC" "${FLAGS[@]}" -module-name FuzzText Fuzz/Targets/text.swift "${CORE[@]}" -o "$OUT/bin/text" ;;
     csv)
         "$SWIFTC" "${FLAGS[@]}" -module-name FuzzCSV Fuzz/Targets/csv.swift "${CORE[@]}" -o "$OUT/bin/csv" ;;
+    app-json)
+        "$SWIFTC" "${FLAGS[@]}" -module-name FuzzAppJSON Fuzz/Targets/app-json.swift "${CORE[@]}" -o "$OUT/bin/app-json" ;;
     cache)
         # shellcheck disable=SC2046
         "$SWIFTC" "${FLAGS[@]}" -module-name FitIQCache $(find Sources/FitIQCache -name '*.swift' | sort) \

@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import subprocess
+import time
 import urllib.request
 
 
@@ -97,3 +98,17 @@ def register(cli, url, email):
     cli("register", "--server", url, "--email", email, "--name", "Bench", "--date-of-birth", "1990-01-01",
         stdin="bench-password-123\n")
     cli("sync", "--wait")
+
+
+def measured(argv, env=None):
+    """Runs `argv` under /usr/bin/time; returns (seconds from exec to exit, peak RSS MB, stdout, CPU seconds:
+    user plus system). Raises with its output when it fails."""
+    started = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", *argv], env=env, capture_output=True, text=True,
+                            timeout=600)
+    seconds = time.perf_counter() - started
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} (exit {result.returncode}): {result.stdout[-300:]} "
+                           f"{result.stderr[-600:]}")
+    kilobytes, user, system = result.stderr.strip().splitlines()[-1].split()
+    return seconds, int(kilobytes) / 1024, result.stdout, float(user) + float(system)

@@ -116,7 +116,8 @@ public enum MeasurementJSON {
 
         var date: Date? {
             switch self {
-            case .milliseconds(let value): value.isFinite ? Date(timeIntervalSince1970: value / 1000) : nil
+            // Years 1 to 9999, as RFC 3339 text can say them: a larger number is no time.
+            case .milliseconds(let value): abs(value) < 2.5e14 ? Date(timeIntervalSince1970: value / 1000) : nil
             case .text(let text): RFC3339.parse(text) ?? MeasurementCSV.localTime(text, zone: .utc)
             }
         }
