@@ -6,6 +6,12 @@ import FitIQCore
     import Foundation
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The files of other apps' exports at a path: a file, a folder (an unpacked export) or a zip, read
 /// entry by entry. Each entry is recognised by its first bytes (a header, JSON keys), never by its name
 /// alone, and only the entries of a known format are read in full: a Google Takeout of a gigabyte
@@ -128,7 +134,8 @@ public struct AppExport: ExportFiles {
         func wanted(_ kind: Kind?) -> Kind? {
             switch kind {
             case .csv(let found), .json(let found): format.map { $0 == found } ?? true ? kind : nil
-            case .healthConnect, nil: kind
+            case .healthConnect: format.map { $0 == .healthConnect } ?? true ? kind : nil
+            case nil: nil
             }
         }
 
@@ -137,7 +144,8 @@ public struct AppExport: ExportFiles {
             let path = file.path
             switch wanted(AppExport.kind(ofHead: head(of: file, bytes: headBytes), name: name)) {
             case nil: return nil
-            case .healthConnect: throw HealthImportError.notReadYet(path: path, what: "a Health Connect database")
+            case .healthConnect:
+                return try healthConnect(at: path, name: name)
             case .csv:
                 var reader = MeasurementCSV.Reader(options)
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
@@ -163,6 +171,12 @@ public struct AppExport: ExportFiles {
                 let count = try data.withUnsafeMutableBytes { try file.readChunk(at: 0, into: $0) }
                 return try json(data.prefix(count), format: format, path: path, name: name)
             }
+        }
+
+        /// A Health Connect database on disk; `nil` when it holds none of the tables read.
+        func healthConnect(at path: String, name: String) throws -> ImportedFile? {
+            guard let records = try LibSQLite3.load().healthConnectRecords(at: path) else { return nil }
+            return ImportedFile(name: name, file: .healthConnect(records))
         }
 
         func json(_ data: Data, format: MeasurementCSV.Format, path: String, name: String) throws -> ImportedFile {
@@ -215,7 +229,34 @@ public struct AppExport: ExportFiles {
                 let place = "\(path) (\(entry.path))"
                 switch kind {
                 case nil: continue
-                case .healthConnect: throw HealthImportError.notReadYet(path: place, what: "a Health Connect database")
+                case .healthConnect:
+                    // SQLite reads files: the member goes to a file of this process's own, removed after.
+                    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                        "fitiq-health-connect-" + UUID().uuidString)
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+                    defer { try? FileManager.default.removeItem(at: folder) }
+                    let copy = folder.appendingPathComponent("export.db")
+                    let descriptor = open(copy.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                    guard descriptor >= 0 else {
+                        throw HealthImportError.unreadable(path: copy.path, reason: String(cString: strerror(errno)))
+                    }
+                    defer { close(descriptor) }
+                    try inflate(member, path: path) { chunk in
+                        try chunk.withUnsafeBytes { bytes in
+                            guard let base = bytes.baseAddress else { return }
+                            var written = 0
+                            while written < bytes.count {
+                                let count = write(descriptor, base + written, bytes.count - written)
+                                if count < 0 && errno == EINTR { continue }
+                                guard count > 0 else {
+                                    throw HealthImportError.unreadable(
+                                        path: copy.path, reason: String(cString: strerror(errno)))
+                                }
+                                written += count
+                            }
+                        }
+                    }
+                    if let imported = try healthConnect(at: copy.path, name: entry.path) { entries.append(imported) }
                 case .csv:
                     var reader = MeasurementCSV.Reader(options)
                     try inflate(member, path: path) { chunk in

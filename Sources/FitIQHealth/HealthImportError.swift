@@ -41,8 +41,6 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
     case nothingToRead(path: String)
     /// A file of a known format that cannot be read: why, as data.
     case unreadableFile(path: String, ImportError)
-    /// A file of a format this build recognises but does not read yet (`what` names it).
-    case notReadYet(path: String, what: String)
 
     public var description: String {
         switch self {
@@ -94,8 +92,6 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
             tr("{path} holds no file fitiq-tui imports; see `fitiq-tui import --help`.", ["path": clean(path)])
         case .unreadableFile(let path, let error):
             tr("{path}: {reason}", ["path": clean(path), "reason": error.description])
-        case .notReadYet(let path, let what):
-            tr("{path} is {what}, which this build does not read yet.", ["path": clean(path), "what": what])
         }
     }
 

@@ -204,6 +204,7 @@ extension MeasurementCSV.Format {
         case .fitbit: tr("Fitbit's weight in Google Takeout (weight-*.json)")
         case .googleFit: tr("Google Fit in Google Takeout (All Data/*.json)")
         case .garmin: tr("Garmin Connect's export (*userBioMetrics.json)")
+        case .healthConnect: tr("Android Health Connect's export (a SQLite database)")
         }
     }
 }

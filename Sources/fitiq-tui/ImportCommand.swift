@@ -24,7 +24,8 @@ struct ImportCommand: AsyncParsableCommand {
             PATH is a file, a zip or a folder (an unpacked export). What each file is comes from its content: \
             an Apple Health export (export.zip or export.xml), Withings (weight.csv, height.csv), Samsung \
             Health (com.samsung.health.weight.*.csv), Fitbit and Google Fit in Google Takeout (weight-*.json, \
-            the JSON files of All Data), Garmin Connect (*userBioMetrics.json), Libra, Renpho, openScale, wger, or \
+            the JSON files of All Data), Garmin Connect (*userBioMetrics.json), Android Health Connect (its \
+            database, in a zip), Libra, Renpho, openScale, wger, or \
             the export of fitiq-tui itself. Weights, body fat and heights become history entries, each keeping the app \
             it came from; BMI is never imported (it is derived), and biological sex comes only from Apple \
             Health. A reading already held (the same metric and minute, and the same value to 0.1) is not \
@@ -44,6 +45,7 @@ struct ImportCommand: AsyncParsableCommand {
     var dateOrder: String?
     @Flag(help: "Import the good rows and say how many bad ones were skipped.") var skipInvalid = false
     @Flag(help: "Only save on this machine, without asking the server; `sync` sends it later.") var noSync = false
+    @Flag(help: "Print what was read and added as JSON (other apps' exports).") var json = false
 
     static var formatNames: String {
         (["apple-health"] + MeasurementCSV.Format.allCases.map(\.rawValue)).joined(separator: ", ")
@@ -95,7 +97,7 @@ struct ImportCommand: AsyncParsableCommand {
                 printError(tr("Error: {message}", ["message": "\(error)"]))
                 // What the file holds is the problem (64), not reading it (1).
                 switch error {
-                case .missing, .unknownFile, .unreadableFile, .nothingToRead, .notReadYet: throw Exit.usage
+                case .missing, .unknownFile, .unreadableFile, .nothingToRead: throw Exit.usage
                 default: throw ExitCode.failure
                 }
             }
@@ -114,6 +116,15 @@ struct ImportCommand: AsyncParsableCommand {
                     printError("  " + tr("… and {count} more", ["count": String(error.problems.count - 20)]))
                 }
                 throw Exit.usage
+            }
+            if json {
+                print(Output.json(ImportJSON(files: files, result: result, dryRun: dryRun)))
+                // Sent as after any write; what is still pending shows in `status --json`, not here.
+                if !dryRun && result.queuedAnything && !noSync {
+                    let deadline = Date().addingTimeInterval(15)
+                    _ = try? await withDeadline(seconds: 16) { try await account.push(until: deadline) }
+                }
+                return
             }
             for line in result.summary(
                 of: files, preview: dryRun, zone: zone?.name ?? AppExport().zoneName,
@@ -164,6 +175,39 @@ struct ImportCommand: AsyncParsableCommand {
         {
             print(line)
         }
+    }
+}
+
+/// `import --json`: each file read, and per metric what was read, added (or, with `--dry-run`, would
+/// be) and already held. Keys and values are English, as every `--json`.
+struct ImportJSON: Encodable {
+    struct File: Encodable {
+        var name: String
+        var format: String
+        var readings: Int
+        var skippedRows: Int
+        var inferredUnit: String?
+    }
+
+    struct Counts: Encodable {
+        var read: Int
+        var new: Int
+        var alreadyThere: Int
+    }
+
+    var dryRun: Bool
+    var files: [File]
+    var metrics: [String: Counts]
+
+    init(files: [ImportedFile], result: ReadingsImportResult, dryRun: Bool) {
+        self.dryRun = dryRun
+        self.files = files.map {
+            File(
+                name: TextSanitizer.sanitize($0.name), format: $0.file.format.rawValue,
+                readings: $0.file.readings.count,
+                skippedRows: $0.file.problems.count, inferredUnit: $0.file.inferredUnit)
+        }
+        metrics = result.metrics.mapValues { Counts(read: $0.read, new: $0.new, alreadyThere: $0.alreadyThere) }
     }
 }
 

@@ -26,6 +26,14 @@ import Testing
                 #expect(preview.stdout.contains("Nothing was written (--dry-run)."), "\(preview)")
                 #expect(preview.stdout.contains("Times without a zone were read in +01:00."), "\(preview)")
                 #expect(try await cli.jsonRows(["weight", "history", "--json"]).isEmpty)
+                let json = try await cli.jsonObject([
+                    "import", Self.apps.appendingPathComponent("withings").path, "--dry-run", "--json",
+                ])
+                #expect(json["dryRun"] as? Bool == true)
+                #expect(
+                    (json["files"] as? [[String: Any]])?.map { $0["format"] as? String } == ["withings", "withings"])
+                let counts = (json["metrics"] as? [String: Any])?["weight"] as? [String: Int]
+                #expect(counts == ["read": 4, "new": 3, "alreadyThere": 1], "\(json)")
 
                 let imported = try await cli.run(["import", Self.apps.path, "--zone", "+01:00", "--date-order", "mdy"])
                 #expect(imported.status == 0, "\(imported)")

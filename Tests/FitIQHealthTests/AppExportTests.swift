@@ -182,11 +182,12 @@ struct AppExportTests {
         #expect(throws: HealthImportError.unknownFile(path: weight.path)) {
             try AppExport().read(weight.path, format: .garmin, options: Self.options, heightCm: nil)
         }
+        // A SQLite header over a page of nothing: SQLite refuses it, and the file is named.
         let database = folder.file("health_connect_export.db")
         try Data("SQLite format 3\u{0}rest of the page".utf8).write(to: database)
         #expect {
             try AppExport().read(database.path, format: nil, options: Self.options, heightCm: nil)
-        } throws: { "\($0)".contains("Health Connect") }
+        } throws: { "\($0)".contains("health_connect_export.db") }
     }
 
     @Test func anAppleHealthExportIsToldFromOthers() async throws {
@@ -197,5 +198,44 @@ struct AppExportTests {
         #expect(AppExport().isAppleHealthExport(xml.path))
         #expect(!AppExport().isAppleHealthExport(Self.fixtures.appendingPathComponent("withings/weight.csv").path))
         #expect(!AppExport().isAppleHealthExport(Self.fixtures.path))
+    }
+
+    /// Health Connect's export: a zip holding a SQLite database whose weights are in grams, heights in
+    /// metres, times in milliseconds since 1970 (UTC); read with the system's libsqlite3.
+    @Test func healthConnectsDatabaseInItsZip() async throws {
+        let folder = try TemporaryFolder("fitiq-app-export")
+        defer { folder.remove() }
+        let database = folder.file("health_connect_export.db")
+        let program = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("CREATE TABLE weight_record_table (row_id INTEGER PRIMARY KEY, time INTEGER, zone_offset INTEGER, weight REAL)")
+            db.execute("CREATE TABLE body_fat_record_table (row_id INTEGER PRIMARY KEY, time INTEGER, zone_offset INTEGER, percentage REAL)")
+            db.execute("CREATE TABLE height_record_table (row_id INTEGER PRIMARY KEY, time INTEGER, zone_offset INTEGER, height REAL)")
+            db.execute("CREATE TABLE steps_record_table (row_id INTEGER PRIMARY KEY, start_time INTEGER, count INTEGER)")
+            db.executemany("INSERT INTO weight_record_table (time, zone_offset, weight) VALUES (?, 3600, ?)",
+                           [(1709280000000, 81300.0), (1709366400000, 81050.0), (1709452800000, None)])
+            db.execute("INSERT INTO body_fat_record_table (time, zone_offset, percentage) VALUES (1709280000000, 3600, 23.1)")
+            db.execute("INSERT INTO height_record_table (time, zone_offset, height) VALUES (1709280000000, 3600, 1.812)")
+            db.commit()
+            """
+        try await ExportGenerator.python(["-c", program, database.path], log: folder.file("db.log"))
+        let zip = folder.file("Health Connect.zip")
+        try await ExportGenerator.zip(
+            zip, members: [("health_connect_export.db", database)], log: folder.file("zip.log"))
+
+        let files = try AppExport().read(zip.path, format: nil, options: Self.options, heightCm: nil)
+        let file = try #require(files.first?.file)
+        #expect(file.format == .healthConnect)
+        #expect(Self.values(file, .weight) == [81.3, 81.05])
+        #expect(Self.values(file, .bodyFat) == [23.1])
+        #expect(Self.values(file, .height) == [181.2])
+        #expect(file.readings.first?.loggedAt == Date(timeIntervalSince1970: 1_709_280_000))
+        #expect(file.readings.allSatisfy { $0.source == .healthConnect })
+        // The weight without a value is named by its table and row.
+        #expect(file.problems.map(\.description) == ["weight_record_table, entry 3: Weight must be a number"])
+        // The database alone reads the same.
+        #expect(
+            try AppExport().read(database.path, format: nil, options: Self.options, heightCm: nil).first?.file == file)
     }
 }

@@ -24,7 +24,7 @@ extension MeasurementCSV {
         case .samsungHealth: readSamsung(row, line: line)
         case .libra: readLibra(row, line: line, options)
         case .renpho: readRenpho(row, line: line, options)
-        case .fitbit, .googleFit, .garmin: break  // JSON: MeasurementJSON
+        case .fitbit, .googleFit, .garmin, .healthConnect: break  // MeasurementJSON, MeasurementCSV.healthConnect
         }
     }
 

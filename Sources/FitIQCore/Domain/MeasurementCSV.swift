@@ -31,6 +31,8 @@ public struct MeasurementCSV: Sendable, Equatable {
         case googleFit = "google-fit"
         /// Garmin Connect's `*userBioMetrics.json`.
         case garmin
+        /// Android Health Connect's export: a SQLite database (in a zip).
+        case healthConnect = "health-connect"
 
         /// Where its readings come from, as the history keeps it (fitiq-tui's own export says it per row).
         public var source: ProgressEntry.Source {
@@ -43,6 +45,7 @@ public struct MeasurementCSV: Sendable, Equatable {
             case .fitbit: .fitbit
             case .googleFit: .googleFit
             case .garmin: .garmin
+            case .healthConnect: .healthConnect
             }
         }
 

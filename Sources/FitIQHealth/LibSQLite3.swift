@@ -1,0 +1,125 @@
+import FitIQCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The system's libsqlite3, opened with `dlopen` at the first Health Connect import (as libxml2 and
+/// libcurl are), and the few functions that read a table. Nothing links it: `fitiq-tui` starts
+/// without it. The library stays loaded for the rest of the process.
+struct LibSQLite3: @unchecked Sendable {  // C function pointers, set once and never changed.
+    static let libraryName = "libsqlite3.so.0"
+    static let packageName = "libsqlite3-0"
+
+    typealias Open =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?
+        ) -> Int32
+    typealias Prepare =
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?,
+            UnsafeMutablePointer<UnsafePointer<CChar>?>?
+        ) -> Int32
+    typealias Statement = @convention(c) (OpaquePointer?) -> Int32
+    typealias ColumnType = @convention(c) (OpaquePointer?, Int32) -> Int32
+    typealias ColumnDouble = @convention(c) (OpaquePointer?, Int32) -> Double
+    typealias ColumnInt64 = @convention(c) (OpaquePointer?, Int32) -> Int64
+    typealias Message = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
+
+    let open: Open
+    let prepare: Prepare
+    let step: Statement
+    let finalize: Statement
+    let close: Statement
+    let columnType: ColumnType
+    let columnDouble: ColumnDouble
+    let columnInt64: ColumnInt64
+    let errorMessage: Message
+
+    static let readOnly: Int32 = 0x01
+    static let uri: Int32 = 0x40
+    static let row: Int32 = 100
+    static let done: Int32 = 101
+    static let null: Int32 = 5
+
+    private static let shared = Mutex<LibSQLite3?>(nil)
+
+    /// The loaded library, loading it on first use; throws
+    /// ``HealthImportError/libraryMissing(library:package:reason:)`` when it cannot be loaded.
+    static func load() throws -> LibSQLite3 {
+        try shared.withLock { shared in
+            if let shared { return shared }
+            let library = try open(libraryName)
+            shared = library
+            return library
+        }
+    }
+
+    static func open(_ name: String) throws -> LibSQLite3 {
+        func missing(_ reason: String) -> HealthImportError {
+            .libraryMissing(library: name, package: packageName, reason: reason)
+        }
+        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
+            throw missing(dlerror().map { String(cString: $0) } ?? "dlopen failed")
+        }
+        func symbol<Function>(_ symbol: String, as type: Function.Type) throws -> Function {
+            guard let address = dlsym(handle, symbol) else {
+                dlclose(handle)
+                throw missing("it has no \(symbol)")
+            }
+            return unsafeBitCast(address, to: type)
+        }
+        return LibSQLite3(
+            open: try symbol("sqlite3_open_v2", as: Open.self),
+            prepare: try symbol("sqlite3_prepare_v2", as: Prepare.self),
+            step: try symbol("sqlite3_step", as: Statement.self),
+            finalize: try symbol("sqlite3_finalize", as: Statement.self),
+            close: try symbol("sqlite3_close", as: Statement.self),
+            columnType: try symbol("sqlite3_column_type", as: ColumnType.self),
+            columnDouble: try symbol("sqlite3_column_double", as: ColumnDouble.self),
+            columnInt64: try symbol("sqlite3_column_int64", as: ColumnInt64.self),
+            errorMessage: try symbol("sqlite3_errmsg", as: Message.self))
+    }
+
+    /// The weight, body fat and height records of the Health Connect database at `path`, opened read
+    /// only and immutable (nothing is written beside it). `nil` when it holds none of those tables.
+    func healthConnectRecords(at path: String) throws -> [HealthConnectRecord]? {
+        var database: OpaquePointer?
+        let keep = { (byte: UInt8, _: Int) in PercentEncoding.isAlphanumeric(byte) || "/._-".utf8.contains(byte) }
+        let address = "file:" + PercentEncoding.encode(path, keeping: keep) + "?immutable=1"
+        guard open(address, &database, Self.readOnly | Self.uri, nil) == 0, let database else {
+            _ = close(database)
+            throw HealthImportError.unreadable(path: path, reason: "SQLite cannot open it")
+        }
+        defer { _ = close(database) }
+        var records: [HealthConnectRecord] = []
+        var tables = 0
+        for table in HealthConnectRecord.Table.allCases {
+            let query = "SELECT \(table.valueColumn), time FROM \(table.rawValue) ORDER BY time"
+            var statement: OpaquePointer?
+            // A table this export lacks (no readings of that kind ever) is passed over.
+            guard prepare(database, query, -1, &statement, nil) == 0, let statement else { continue }
+            defer { _ = finalize(statement) }
+            tables += 1
+            var row = 0
+            while true {
+                let result = step(statement)
+                if result == Self.done { break }
+                guard result == Self.row else {
+                    let said = errorMessage(database).map { String(cString: $0) } ?? "error \(result)"
+                    throw HealthImportError.unreadable(path: path, reason: "\(table.rawValue): \(said)")
+                }
+                row += 1
+                records.append(
+                    HealthConnectRecord(
+                        table: table, row: row,
+                        value: columnType(statement, 0) == Self.null ? nil : columnDouble(statement, 0),
+                        milliseconds: columnType(statement, 1) == Self.null ? nil : columnInt64(statement, 1)))
+            }
+        }
+        return tables == 0 ? nil : records
+    }
+}
