@@ -161,6 +161,50 @@ struct BadInputCLITests {
                     ),
                     ("number out of range", Array("date,weight\n2025-03-01,1e400\n".utf8), "line 2: Weight must be"),
                     ("unknown header", Array("when,kilos\n2025-03-01,80\n".utf8), "is not one of the formats read"),
+                    // Other apps' exports: huge values, wrong types, times of another form.
+                    (
+                        "Withings, a huge weight",
+                        Array("Date,\"Weight (kg)\",\"Fat mass (kg)\"\n\"2024-03-01 07:00:00\",9000,\n".utf8),
+                        "line 2: Weight must be between 2 and 635 kg"
+                    ),
+                    (
+                        "Withings, a word for a weight",
+                        Array("Date,\"Weight (kg)\",Comments\n\"2024-03-01 07:00:00\",heavy,\n".utf8),
+                        "line 2: Weight must be a number"
+                    ),
+                    (
+                        "Samsung Health, a time of another form",
+                        Array(
+                            "com.samsung.health.weight,1,3\nstart_time,time_offset,weight,\nyesterday,UTC+0100,71.3,\n"
+                                .utf8), "line 3: the time is not one this format writes"
+                    ),
+                    (
+                        "Libra, a huge weight in pounds",
+                        Array(
+                            "#Units:lb\n#date;weight;weight trend;body fat;body fat trend;comment\n2024-03-01T06:30:00.000Z;9999;;;;\n"
+                                .utf8), "line 3: Weight must be between"
+                    ),
+                    (
+                        "Renpho, hour 25",
+                        Array("Date, Time, Weight(kg)\n14/03/2024, 25:00:00, 72.4\n".utf8),
+                        "line 2: the time is not one this format writes"
+                    ),
+                    (
+                        "Fitbit, a word for a weight",
+                        Array("[{\"logId\": 1, \"weight\": \"heavy\", \"bmi\": 24, \"date\": \"03/01/24\"}]".utf8),
+                        "The JSON cannot be read: [0].weight"
+                    ),
+                    (
+                        "Google Fit, a huge weight",
+                        Array(
+                            "{\"Data Points\": [{\"dataTypeName\": \"com.google.weight\", \"endTimeNanos\": 1709450000000000000, \"fitValue\": [{\"value\": {\"fpVal\": 1e300}}]}]}"
+                                .utf8), "entry 1: Weight must be between"
+                    ),
+                    (
+                        "Garmin, a word for grams",
+                        Array("[{\"weight\": {\"weight\": \"a lot\", \"timestampGMT\": 1709280000000}}]".utf8),
+                        "The JSON cannot be read: [0].weight.weight"
+                    ),
                 ]
                 for file in files {
                     let path = cli.folder.appendingPathComponent("bad.csv")

@@ -78,4 +78,31 @@ import Testing
             }
         }
     }
+
+    @Test func aCutZipAndAnotherAppsFileAreNamedAndChangeNothing() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server, registered: true) { cli in
+                let weights = Self.apps.appendingPathComponent("withings/weight.csv")
+                let zip = cli.folder.appendingPathComponent("takeout.zip")
+                let python = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/python3"), environment: [:])
+                let made = try await python.run([
+                    "-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').write(sys.argv[2], 'weight.csv')",
+                    zip.path, weights.path,
+                ])
+                #expect(made.status == 0, "\(made)")
+                let whole = try Data(contentsOf: zip)
+                try whole.prefix(whole.count - 40).write(to: zip)
+                let cut = try await cli.run(["import", zip.path])
+                #expect(cut.status != 0, "\(cut)")
+                #expect(cut.stderr.contains(zip.path) && cut.stderr.contains("damaged zip"), "\(cut)")
+                // A Withings file is no Garmin export.
+                let other = try await cli.run(["import", weights.path, "--format", "garmin"])
+                #expect(other.status == 64, "\(other)")
+                #expect(other.stderr.contains(weights.path), "\(other)")
+                #expect(try await cli.jsonRows(["weight", "history", "--json"]).isEmpty)
+                let status = try await cli.jsonObject(["status", "--json"])
+                #expect(status["pendingChanges"] as? Int == 0)
+            }
+        }
+    }
 }
