@@ -23,6 +23,8 @@ final class EffectRunner: Sendable {
     private let home: String?
     private let work = Mutex<[Task<Void, Never>]>([])
     private let importTask = Mutex<Task<Void, Never>?>(nil)
+    /// Another app's export, read and shown, waiting for Enter (``Effect/confirmImport``).
+    private let pendingImport = Mutex<[ImportedFile]?>(nil)
     /// Reads whose results may cross (a sync's reload of the chart and a goal just set): each is stamped
     /// before it reads, and the next stamp to give and the last one posted, by kind.
     private let reads = Mutex<(next: Int, posted: [String: Int])>((0, [:]))
@@ -91,6 +93,11 @@ final class EffectRunner: Sendable {
             work.withLock { $0.append(task) }
         case .cancelImport:
             importTask.withLock { $0?.cancel() }
+        case .confirmImport:
+            let task = Task { await self.confirmImport() }
+            work.withLock { $0.append(task) }
+        case .declineImport:
+            pendingImport.withLock { $0 = nil }
         case .syncNow:
             requestSync()
         case .retryRejected:
@@ -235,15 +242,15 @@ final class EffectRunner: Sendable {
                 let options = MeasurementCSV.Options(zone: account.environment.timeZone)
                 let files = try exportFiles.read(
                     expanded, format: nil, options: options, heightCm: profile?.heightCm, progress: percentReporter())
-                let result = try await account.importFiles(files)
+                // Shown before anything is written: Enter imports it (confirmImport), Esc drops it.
+                let preview = try await account.importFiles(files, preview: true)
+                pendingImport.withLock { $0 = files }
                 inbox.post(
                     .healthImport(
-                        .finished(
-                            result.summary(
-                                of: files, preview: false, zone: exportFiles.zoneName,
+                        .preview(
+                            preview.summary(
+                                of: files, preview: true, zone: exportFiles.zoneName,
                                 timeZone: account.environment.timeZone))))
-                await inbox.publish(account)
-                requestSync()
             } catch {
                 inbox.post(.healthImport(.failed(ShownError(error))))
             }
@@ -269,6 +276,24 @@ final class EffectRunner: Sendable {
             requestSync()
         } catch is CancellationError {
             inbox.post(.healthImport(.failed(ShownError(said: tr("Import stopped; nothing was imported.")))))
+        } catch {
+            inbox.post(.healthImport(.failed(ShownError(error))))
+        }
+    }
+
+    /// Imports the files the preview showed.
+    private func confirmImport() async {
+        guard let account = slot.account, let files = pendingImport.withLock({ $0.take() }) else { return }
+        do {
+            let result = try await account.importFiles(files)
+            inbox.post(
+                .healthImport(
+                    .finished(
+                        result.summary(
+                            of: files, preview: false, zone: exportFiles?.zoneName ?? "UTC",
+                            timeZone: account.environment.timeZone))))
+            await inbox.publish(account)
+            requestSync()
         } catch {
             inbox.post(.healthImport(.failed(ShownError(error))))
         }

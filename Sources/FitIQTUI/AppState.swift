@@ -33,6 +33,9 @@ public struct AppState: Sendable {
         case importPrompt(path: TextField, error: String?)
         /// A health import is running; `fraction` of the file is read.
         case importing(path: TextField, fraction: Double?)
+        /// What an import of another app's export found, before anything is written: Enter imports it,
+        /// Esc cancels.
+        case importPreview(path: TextField, lines: [String])
         /// What the finished import did; any key closes it.
         case importResult([String])
         /// Asks before removing the entry `id` of `metric`'s history (`summary` says which).

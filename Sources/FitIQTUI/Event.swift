@@ -50,6 +50,9 @@ public enum HealthImportProgress: Sendable, Equatable {
     case reading(Double?)
     /// It failed or was cancelled; nothing was imported.
     case failed(ShownError)
+    /// Another app's export was read: what importing it would add, per file and per metric. Nothing is
+    /// written until it is confirmed (``Effect/confirmImport``).
+    case preview([String])
     /// It ended: what it did, one line per subject.
     case finished([String])
 }
@@ -64,6 +67,10 @@ public enum Effect: Sendable, Equatable {
     /// Import the health export at this path (as typed; `~` allowed).
     case importHealth(path: String)
     case cancelImport
+    /// Import what the preview showed.
+    case confirmImport
+    /// Drop what the preview showed: nothing is imported.
+    case declineImport
     case syncNow
     case retryRejected
     /// Settle the conflict on `field`: this machine's value (`keepLocal`) or the server's.

@@ -17,7 +17,8 @@ enum KeyAction: Sendable, Equatable {
     case leaveProgress, nextRange, previousRange, nextSeries, previousSeries, editGoal, toggleSummary
     // Boxes over the screen.
     case scrollHelpDown, scrollHelpUp, pageHelpDown, pageHelpUp, close
-    case quitDiscarding, saveAndQuit, confirmDiscard, startImport, cancelImport, confirmRemoval
+    case quitDiscarding, saveAndQuit, confirmDiscard, startImport, cancelImport, confirmImport, declineImport,
+        confirmRemoval
     case confirmCorrection, confirmGoal, pickerUp, pickerDown, pickLanguage
 }
 
@@ -38,7 +39,7 @@ struct KeyBinding: Sendable {
         /// Every screen and box, before anything else.
         case anywhere
         // The boxes over the screen.
-        case help, quitPrompt, discardPrompt, importPrompt, importing, importResult, removePrompt
+        case help, quitPrompt, discardPrompt, importPrompt, importing, importPreview, importResult, removePrompt
         case correction, goalPrompt, languagePicker
 
         /// How the help and docs/keys.md head the place's keys.
@@ -54,6 +55,7 @@ struct KeyBinding: Sendable {
             case .discardPrompt: tr("Discard rejected changes")
             case .importPrompt: tr("Import: the file's path")
             case .importing: tr("Import running")
+            case .importPreview: tr("Import: what was found")
             case .importResult: tr("Import done")
             case .removePrompt: tr("Remove an entry")
             case .correction: tr("Correct an entry")
@@ -258,6 +260,8 @@ enum KeyTable {
         KeyBinding([.enter], in: .importPrompt, .startImport, help: Phrase("import the file named")),
         KeyBinding([.escape], in: .importPrompt, .close, help: Phrase("cancel")),
         KeyBinding([.escape], in: .importing, .cancelImport, help: Phrase("stop reading (nothing is imported)")),
+        KeyBinding([.enter], in: .importPreview, .confirmImport, help: Phrase("import what was found")),
+        KeyBinding([.escape], in: .importPreview, .declineImport, help: Phrase("cancel: nothing is imported")),
         KeyBinding([], in: .importResult, .close, help: Phrase("close"), anyOtherKey: true, named: Phrase("any key")),
 
         KeyBinding(
@@ -293,6 +297,7 @@ enum KeyTable {
             case .languagePicker: return [.languagePicker]
             case .importPrompt: return [.importPrompt]
             case .importing: return [.importing]
+            case .importPreview: return [.importPreview]
             case .importResult: return [.importResult]
             case .deleteEntryPrompt: return [.removePrompt]
             case .correctEntry: return [.correction]

@@ -100,6 +100,10 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
             lines: [tr("Target (and a date, YYYY-MM-DD):")], field: value,
             after: [tr("Enter set · empty clears · Esc"), tr("Kept on this machine only.")], error: error, state: state,
             into: &buffer)
+    case .importPreview(_, let lines):
+        drawPanel(
+            tr("Import: what was found"), lines: lines + ["", tr("Enter import   Esc cancel")], state: state,
+            into: &buffer)
     case .importResult(let lines):
         drawPanel(
             tr("Health data imported"), lines: lines + ["", tr("Press any key to close.")], state: state, into: &buffer)

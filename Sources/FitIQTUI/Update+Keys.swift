@@ -31,7 +31,8 @@ func handleKey(_ state: inout AppState, _ key: Key) -> [Effect] {
             return []
         }
         return performOnProgress(action, &state)
-    case .help, .quitPrompt, .discardPrompt, .importPrompt, .importing, .importResult, .removePrompt, .correction,
+    case .help, .quitPrompt, .discardPrompt, .importPrompt, .importing, .importPreview, .importResult, .removePrompt,
+        .correction,
         .goalPrompt, .languagePicker:
         return performInBox(action, &state)
     }
@@ -91,7 +92,7 @@ private func performInBox(_ action: KeyAction, _ state: inout AppState) -> [Effe
         let typed = path.text.trimmingSpaces()
         guard !typed.isEmpty else {
             state.overlay = .importPrompt(
-                path: path, error: tr("Path: type where export.zip, export.xml or the .csv file is."))
+                path: path, error: tr("Path: type where the export's file, zip or folder is."))
             return []
         }
         state.overlay = .importing(path: path, fraction: 0)
@@ -99,6 +100,14 @@ private func performInBox(_ action: KeyAction, _ state: inout AppState) -> [Effe
     case .cancelImport:
         // The screen stays live while the file is read; Esc stops the reading (nothing is imported).
         return [.cancelImport]
+    case .confirmImport:
+        guard case .importPreview(let path, _) = state.overlay else { return [] }
+        state.overlay = .importing(path: path, fraction: nil)
+        return [.confirmImport]
+    case .declineImport:
+        state.overlay = nil
+        state.message = (tr("Nothing was imported."), false)
+        return [.declineImport]
     case .confirmRemoval:
         guard case .deleteEntryPrompt(let metric, let id, _) = state.overlay else { return [] }
         state.overlay = nil

@@ -167,6 +167,8 @@ private func handleImportProgress(_ state: inout AppState, _ progress: HealthImp
         state.overlay = .importing(path: path, fraction: fraction)
     case .failed(let error):
         state.overlay = .importPrompt(path: path, error: error.description)
+    case .preview(let lines):
+        state.overlay = .importPreview(path: path, lines: lines.map(TextSanitizer.sanitize))
     case .finished(let lines):
         state.overlay = .importResult(lines.map(TextSanitizer.sanitize))
         state.message = (tr("Health data imported."), false)

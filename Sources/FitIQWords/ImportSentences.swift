@@ -115,7 +115,6 @@ extension ReadingsImportResult {
         if files.contains(where: { $0.file.format.hasLocalTimes }) {
             lines.append(tr("Times without a zone were read in {zone}.", ["zone": TextSanitizer.sanitize(zone)]))
         }
-        if preview { lines.append(tr("Nothing was written (--dry-run).")) }
         return lines
     }
 

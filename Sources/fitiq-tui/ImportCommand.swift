@@ -132,6 +132,7 @@ struct ImportCommand: AsyncParsableCommand {
             {
                 print(line)
             }
+            if dryRun { print(tr("Nothing was written (--dry-run).")) }
             if !dryRun && result.queuedAnything { try await finishWrite(account, noSync: noSync) }
         }
     }

@@ -323,6 +323,10 @@ extension EndToEndTests {
                 try await tui.waitFor("(a file, zip or folder)")
                 try await tui.type("~/weights.csv")
                 try await tui.send("Enter")
+                // What was found shows first; nothing is written until Enter.
+                try await tui.waitFor(all: ["Import: what was found", "Weights: 2 read, 2 new, 0 already there."])
+                #expect(try await server.snapshot().weightEntries.isEmpty)
+                try await tui.send("Enter")
                 try await tui.waitFor(all: ["Health data imported", "Weights: 2 read, 2 new, 0 already there."])
                 try await tui.send("Escape")
                 try await tui.waitUntil("the weights synced") { rows in

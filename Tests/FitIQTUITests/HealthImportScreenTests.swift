@@ -28,7 +28,7 @@ struct HealthImportScreenTests {
         #expect(screen(state).lines.contains { $0.contains("The export to import") })
         #expect(press([.enter], &state).isEmpty)
         #expect(
-            screen(state).lines.contains { $0.contains("Path: type where export.zip, export.xml or the .csv file is.") }
+            screen(state).lines.contains { $0.contains("Path: type where the export's file, zip or folder is.") }
         )
         let effects = press(type("~/Downloads/export.zip") + [.enter], &state)
         #expect(effects == [.importHealth(path: "~/Downloads/export.zip")])
@@ -98,5 +98,31 @@ struct HealthImportScreenTests {
         let text = screen(state).lines.joined(separator: "\n")
         #expect(text.contains("1983-07-20"))
         #expect(text.contains("1983-07-21"))
+    }
+}
+
+extension HealthImportScreenTests {
+    /// Another app's export shows what it would add before anything is written: Enter imports it, Esc
+    /// drops it and says so.
+    @Test func aPreviewWaitsForEnterAndEscImportsNothing() {
+        var state = importState()
+        press([.character("i")], &state)
+        #expect(press(type("~/takeout.zip") + [.enter], &state) == [.importHealth(path: "~/takeout.zip")])
+        _ = update(&state, .healthImport(.preview(["Weights: 2 read, 2 new, 0 already there.\u{1B}[2J"])))
+        let shown = screen(state).lines
+        #expect(shown.contains { $0.contains("Import: what was found") })
+        #expect(shown.contains { $0.contains("Weights: 2 read, 2 new, 0 already there.") })
+        #expect(shown.contains { $0.contains("Enter import") })
+        #expect(!shown.joined().contains("\u{1B}"))
+
+        #expect(press([.enter], &state) == [.confirmImport])
+        guard case .importing = state.overlay else {
+            Issue.record("expected the import running, got \(String(describing: state.overlay))")
+            return
+        }
+        _ = update(&state, .healthImport(.preview(["Weights: 1 read, 1 new, 0 already there."])))
+        #expect(press([.escape], &state) == [.declineImport])
+        #expect(state.overlay == nil)
+        #expect(screen(state).lines.joined().contains("Nothing was imported."))
     }
 }
