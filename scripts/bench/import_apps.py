@@ -184,8 +184,8 @@ def main():
               f"a zip of {zip_mb:,.0f} MB holding {zip_rows:,} readings ({weights_mb:.2f} MB); median of "
               f"{args.runs} runs, each import a new account; load average {os.getloadavg()[0]:.2f}")
         print()
-        print(f"| {'program':<58} | {'seconds':>7} | {'max s':>7} | {'CPU s':>7} | {'peak RSS MB':>11} |")
-        print(f"|{'-' * 60}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 13}|")
+        print(f"| {'program':<62} | {'seconds':>7} | {'max s':>7} | {'CPU s':>7} | {'peak RSS MB':>11} |")
+        print(f"|{'-' * 64}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 13}|")
         for label, samples in [
             ("fitiq-tui import FOLDER --no-sync: ten years, Samsung Health", folder_runs),
             ("fitiq-tui import ZIP --no-sync: ten years, Health Connect", connect_runs),
@@ -194,7 +194,7 @@ def main():
             ("python3 csv module, the ten years, the same checks", python),
             ("wc -l, the ten years", wc),
         ]:
-            print(f"| {label:<58} | {median(samples):>7.3f} | {max(s[0] for s in samples):>7.3f} | "
+            print(f"| {label:<62} | {median(samples):>7.3f} | {max(s[0] for s in samples):>7.3f} | "
                   f"{median(samples, 3):>7.3f} | {max(s[1] for s in samples):>11.1f} |")
         print()
         ratio = median(zip_runs) / median(alone_runs)
