@@ -105,4 +105,23 @@ import Testing
             }
         }
     }
+
+    /// `--zone` takes a zone of the machine's database: Withings' local times are read in it, daylight
+    /// saving time included; a zone the machine does not know is refused naming the option.
+    @Test func aNamedZoneReadsLocalTimesInIt() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server, registered: true) { cli in
+                let refused = try await cli.run(["import", Self.apps.path, "--zone", "Mars/Olympus_Mons"])
+                #expect(refused.status == 64, "\(refused)")
+                #expect(refused.stderr.contains("--zone"), "\(refused)")
+                let withings = Self.apps.appendingPathComponent("withings/weight.csv")
+                let imported = try await cli.run(["import", withings.path, "--zone", "America/New_York"])
+                #expect(imported.stdout.contains("Times without a zone were read in America/New_York."), "\(imported)")
+                let rows = try await cli.jsonRows(["weight", "history", "--json"])
+                // 2024-03-03 07:31:22 in New York (EST, −5 h) is 12:31:22 UTC.
+                #expect(
+                    rows.contains { ($0["loggedAt"] as? String)?.hasPrefix("2024-03-03T12:31:22") == true }, "\(rows)")
+            }
+        }
+    }
 }
