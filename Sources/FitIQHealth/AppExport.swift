@@ -6,12 +6,6 @@ import FitIQCore
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The files of other apps' exports at a path: a file, a folder (an unpacked export) or a zip, read
 /// entry by entry. Each entry is recognised by its first bytes (a header, JSON keys), never by its name
 /// alone, and only the entries of a known format are read in full: a Google Takeout of a gigabyte
@@ -236,26 +230,7 @@ public struct AppExport: ExportFiles {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
                     defer { try? FileManager.default.removeItem(at: folder) }
                     let copy = folder.appendingPathComponent("export.db")
-                    let descriptor = open(copy.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-                    guard descriptor >= 0 else {
-                        throw HealthImportError.unreadable(path: copy.path, reason: String(cString: strerror(errno)))
-                    }
-                    defer { close(descriptor) }
-                    try inflate(member, path: path) { chunk in
-                        try chunk.withUnsafeBytes { bytes in
-                            guard let base = bytes.baseAddress else { return }
-                            var written = 0
-                            while written < bytes.count {
-                                let count = write(descriptor, base + written, bytes.count - written)
-                                if count < 0 && errno == EINTR { continue }
-                                guard count > 0 else {
-                                    throw HealthImportError.unreadable(
-                                        path: copy.path, reason: String(cString: strerror(errno)))
-                                }
-                                written += count
-                            }
-                        }
-                    }
+                    try ExportFile.writeCopy(to: copy.path) { write in try inflate(member, path: path, write) }
                     if let imported = try healthConnect(at: copy.path, name: entry.path) { entries.append(imported) }
                 case .csv:
                     var reader = MeasurementCSV.Reader(options)

@@ -68,6 +68,26 @@ final class ExportFile {
         return total
     }
 
+    /// Writes what `produce` hands over into a new file at `path` (readable by this user alone); the
+    /// file must not exist yet.
+    static func writeCopy(to path: String, _ produce: ((Data) throws -> Void) throws -> Void) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure(path) }
+        defer { close(descriptor) }
+        try produce { chunk in
+            try chunk.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return }
+                var written = 0
+                while written < bytes.count {
+                    let count = write(descriptor, base + written, bytes.count - written)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { throw failure(path) }
+                    written += count
+                }
+            }
+        }
+    }
+
     /// Sniffs the content (not the extension): a zip local header or end record, else XML starting with `<`.
     func kind() throws -> Kind {
         var head = [UInt8](repeating: 0, count: 64)

@@ -1,12 +1,6 @@
 import FitIQCore
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The system's libsqlite3, opened with `dlopen` at the first Health Connect import (as libxml2 and
 /// libcurl are), and the few functions that read a table. Nothing links it: `fitiq-tui` starts
 /// without it. The library stays loaded for the rest of the process.
@@ -59,29 +53,17 @@ struct LibSQLite3: @unchecked Sendable {  // C function pointers, set once and n
     }
 
     static func open(_ name: String) throws -> LibSQLite3 {
-        func missing(_ reason: String) -> HealthImportError {
-            .libraryMissing(library: name, package: packageName, reason: reason)
-        }
-        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-            throw missing(dlerror().map { String(cString: $0) } ?? "dlopen failed")
-        }
-        func symbol<Function>(_ symbol: String, as type: Function.Type) throws -> Function {
-            guard let address = dlsym(handle, symbol) else {
-                dlclose(handle)
-                throw missing("it has no \(symbol)")
-            }
-            return unsafeBitCast(address, to: type)
-        }
+        let library = try DynamicLibrary(name, package: packageName)
         return LibSQLite3(
-            open: try symbol("sqlite3_open_v2", as: Open.self),
-            prepare: try symbol("sqlite3_prepare_v2", as: Prepare.self),
-            step: try symbol("sqlite3_step", as: Statement.self),
-            finalize: try symbol("sqlite3_finalize", as: Statement.self),
-            close: try symbol("sqlite3_close", as: Statement.self),
-            columnType: try symbol("sqlite3_column_type", as: ColumnType.self),
-            columnDouble: try symbol("sqlite3_column_double", as: ColumnDouble.self),
-            columnInt64: try symbol("sqlite3_column_int64", as: ColumnInt64.self),
-            errorMessage: try symbol("sqlite3_errmsg", as: Message.self))
+            open: try library.symbol("sqlite3_open_v2", as: Open.self),
+            prepare: try library.symbol("sqlite3_prepare_v2", as: Prepare.self),
+            step: try library.symbol("sqlite3_step", as: Statement.self),
+            finalize: try library.symbol("sqlite3_finalize", as: Statement.self),
+            close: try library.symbol("sqlite3_close", as: Statement.self),
+            columnType: try library.symbol("sqlite3_column_type", as: ColumnType.self),
+            columnDouble: try library.symbol("sqlite3_column_double", as: ColumnDouble.self),
+            columnInt64: try library.symbol("sqlite3_column_int64", as: ColumnInt64.self),
+            errorMessage: try library.symbol("sqlite3_errmsg", as: Message.self))
     }
 
     /// The weight, body fat and height records of the Health Connect database at `path`, opened read

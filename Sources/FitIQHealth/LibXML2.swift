@@ -53,31 +53,19 @@ struct LibXML2: @unchecked Sendable {  // C function pointers, set once and neve
 
     /// Opens the library `name` and sets it up; `load()` passes ``libraryName``.
     static func open(_ name: String) throws -> LibXML2 {
-        func missing(_ reason: String) -> HealthImportError {
-            .libraryMissing(library: name, package: packageName, reason: reason)
-        }
-        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-            throw missing(dlerror().map { String(cString: $0) } ?? "dlopen failed")
-        }
-        func symbol<Function>(_ symbol: String, as type: Function.Type) throws -> Function {
-            guard let address = dlsym(handle, symbol) else {
-                dlclose(handle)
-                throw missing("it has no \(symbol)")
-            }
-            return unsafeBitCast(address, to: type)
-        }
-        let initParser = try symbol("xmlInitParser", as: fitiq_xmlInitParser.self)
-        let setExternalEntityLoader = try symbol(
+        let library = try DynamicLibrary(name, package: packageName)
+        let initParser = try library.symbol("xmlInitParser", as: fitiq_xmlInitParser.self)
+        let setExternalEntityLoader = try library.symbol(
             "xmlSetExternalEntityLoader", as: fitiq_xmlSetExternalEntityLoader.self)
-        let library = LibXML2(
-            createPushParserCtxt: try symbol("xmlCreatePushParserCtxt", as: fitiq_xmlCreatePushParserCtxt.self),
-            ctxtUseOptions: try symbol("xmlCtxtUseOptions", as: fitiq_xmlCtxtUseOptions.self),
-            parseChunk: try symbol("xmlParseChunk", as: fitiq_xmlParseChunk.self),
-            stopParser: try symbol("xmlStopParser", as: fitiq_xmlStopParser.self),
-            freeParserCtxt: try symbol("xmlFreeParserCtxt", as: fitiq_xmlFreeParserCtxt.self),
-            sax2GetLineNumber: try symbol("xmlSAX2GetLineNumber", as: fitiq_xmlSAX2GetLineNumber.self))
+        let loaded = LibXML2(
+            createPushParserCtxt: try library.symbol("xmlCreatePushParserCtxt", as: fitiq_xmlCreatePushParserCtxt.self),
+            ctxtUseOptions: try library.symbol("xmlCtxtUseOptions", as: fitiq_xmlCtxtUseOptions.self),
+            parseChunk: try library.symbol("xmlParseChunk", as: fitiq_xmlParseChunk.self),
+            stopParser: try library.symbol("xmlStopParser", as: fitiq_xmlStopParser.self),
+            freeParserCtxt: try library.symbol("xmlFreeParserCtxt", as: fitiq_xmlFreeParserCtxt.self),
+            sax2GetLineNumber: try library.symbol("xmlSAX2GetLineNumber", as: fitiq_xmlSAX2GetLineNumber.self))
         initParser()
         _ = setExternalEntityLoader { _, _, _ in nil }
-        return library
+        return loaded
     }
 }

@@ -10,12 +10,6 @@ import FitIQWords
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `fitiq-tui import PATH`: a person's history from the apps they already use, and Apple Health.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -210,43 +204,4 @@ struct ImportJSON: Encodable {
         }
         metrics = result.metrics.mapValues { Counts(read: $0.read, new: $0.new, alreadyThere: $0.alreadyThere) }
     }
-}
-
-/// The zone `--zone` names: UTC, a fixed offset, or a zone of the machine's database.
-struct ImportZone {
-    let name: String
-    /// A fixed offset, or `nil` for a named zone (entered as the process's `TZ`).
-    private let offset: Int?
-
-    init?(_ text: String) {
-        let trimmed = text.trimmingWhitespace()
-        name = trimmed
-        if ["utc", "z", "gmt"].contains(trimmed.lowercased()) {
-            offset = 0
-        } else if let match = trimmed.wholeMatch(of: /(?<sign>[+-])(?<h>\d{2}):?(?<m>\d{2})?/),
-            let hours = Int(match.h),
-            hours <= 14
-        {
-            let minutes = match.m.flatMap { Int($0) } ?? 0
-            guard minutes < 60 else { return nil }
-            offset = (match.sign == "-" ? -1 : 1) * (hours * 3_600 + minutes * 60)
-        } else if trimmed.wholeMatch(of: /[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*/) != nil,
-            FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + trimmed)
-        {
-            offset = nil
-        } else {
-            return nil
-        }
-    }
-
-    /// The zone, for the readers.
-    var local: LocalZone { offset.map { LocalZone.fixed(secondsEastOfUTC: $0) } ?? .system }
-
-    /// Makes a named zone the process's local time, before anything reads it.
-    func enterIfNamed() {
-        guard offset == nil else { return }
-        setenv("TZ", name, 1)
-        tzset()
-    }
-
 }

@@ -34,9 +34,8 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import fitiqtools  # noqa: E402
-from fitiqtools import client, measured  # noqa: E402
+from fitiqtools import measured  # noqa: E402
 
-PASSWORD = "bench-password-123"
 SUMMARY = re.compile(r"^[A-Z][\w ]*: (\d+) read, (\d+) new, (\d+) already there\.$", re.MULTILINE)
 PREFIX = "com.samsung.health.weight."
 
@@ -150,16 +149,8 @@ def main():
             archive.write(weights, "Takeout/Samsung/" + PREFIX + "20260101000000.csv", zipfile.ZIP_DEFLATED)
         zip_mb = os.path.getsize(large) / 1e6
 
-        api_key = "bench-" + os.urandom(12).hex()
-        server, url = fitiqtools.start_server(
-            bin_dir, fitiqtools.user_env(os.path.join(work, "server"), FITIQ_DEV_API_KEY=api_key),
-            "--bcrypt-cost", "4", "--log-level", "error")
-
-        def account(name):
-            env = fitiqtools.user_env(os.path.join(work, name), FITIQ_API_KEY=api_key)
-            client(tui, env)("register", "--server", url, "--email", f"{name}@example.com", "--name", "Bench",
-                             "--date-of-birth", "1990-01-01", stdin=PASSWORD + "\n")
-            return env
+        server = fitiqtools.BenchServer(bin_dir, work)
+        account = server.account
 
         def imported(path, env, expected):
             result = measured([tui, "import", path, "--no-sync"], env)
@@ -207,7 +198,7 @@ def main():
               f"the zip ≤ 2× the file alone: {'met' if ratio <= 2 else 'NOT met'} ({ratio:.2f}×).")
     finally:
         if server is not None:
-            fitiqtools.stop(server)
+            server.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -37,10 +37,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import fitiqtools  # noqa: E402
-from fitiqtools import client, measured as timed  # noqa: E402
+from fitiqtools import measured as timed  # noqa: E402
 
 TARGET_SECONDS = 1.0
-PASSWORD = "bench-password-123"
 HEADER = "logged_at,metric,value,unit,source,id"
 SUMMARY = re.compile(r"^[A-Z][\w ]*: (\d+) read, (\d+) new, (\d+) already there\.$", re.MULTILINE)
 
@@ -131,16 +130,8 @@ def main():
         csv_path = os.path.join(work, "export.csv")
         rows = write_export(csv_path, args.rows)
         size_mb = os.path.getsize(csv_path) / 1e6
-        api_key = "bench-" + os.urandom(12).hex()
-        server, url = fitiqtools.start_server(
-            bin_dir, fitiqtools.user_env(os.path.join(work, "server"), FITIQ_DEV_API_KEY=api_key),
-            "--bcrypt-cost", "4", "--log-level", "error")
-
-        def account(name):
-            env = fitiqtools.user_env(os.path.join(work, name), FITIQ_API_KEY=api_key)
-            client(tui, env)("register", "--server", url, "--email", f"{name}@example.com", "--name", "Bench",
-                             "--date-of-birth", "1990-01-01", stdin=PASSWORD + "\n")
-            return env
+        server = fitiqtools.BenchServer(bin_dir, work)
+        account = server.account
 
         up_accounts = [account(f"up{run}") for run in range(args.runs)]
         down_accounts = [account(f"down{run}") for run in range(args.runs)]
@@ -156,8 +147,7 @@ def main():
         for env in up_accounts:
             imported("new", env, (rows, rows, 0))
             imported("again", env, (rows, 0, rows))
-        fitiqtools.stop(server)
-        server = None
+        server.stop()
         for env in down_accounts:
             imported("offline", env, (rows, rows, 0))
 
@@ -193,7 +183,8 @@ def main():
             print(f"target ≤ {TARGET_SECONDS:.0f} s for {rows:,} rows, {label}: "
                   f"{'met' if worst <= TARGET_SECONDS else 'NOT met'} (slowest of {args.runs}: {worst:.3f} s)")
     finally:
-        fitiqtools.stop(server)
+        if server is not None:
+            server.stop()
         shutil.rmtree(work, ignore_errors=True)
     return 0
 

@@ -112,3 +112,28 @@ def measured(argv, env=None):
                            f"{result.stderr[-600:]}")
     kilobytes, user, system = result.stderr.strip().splitlines()[-1].split()
     return seconds, int(kilobytes) / 1024, result.stdout, float(user) + float(system)
+
+
+class BenchServer:
+    """A development server in `work`/server with an API key of its own, and accounts registered on it
+    through fitiq-tui, each in a folder of `work` (the benchmarks' new account per run)."""
+
+    def __init__(self, bin_dir, work):
+        self.tui = os.path.join(bin_dir, "fitiq-tui")
+        self.work = work
+        self.api_key = "bench-" + os.urandom(12).hex()
+        self.process, self.url = start_server(
+            bin_dir, user_env(os.path.join(work, "server"), FITIQ_DEV_API_KEY=self.api_key),
+            "--bcrypt-cost", "4", "--log-level", "error")
+
+    def account(self, name):
+        """Registers `name`@example.com; returns the environment of its user."""
+        env = user_env(os.path.join(self.work, name), FITIQ_API_KEY=self.api_key)
+        client(self.tui, env)("register", "--server", self.url, "--email", f"{name}@example.com", "--name",
+                              "Bench", "--date-of-birth", "1990-01-01", stdin="bench-password-123\n")
+        return env
+
+    def stop(self):
+        if self.process is not None:
+            stop(self.process)
+            self.process = None
