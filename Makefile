@@ -22,7 +22,7 @@ ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
 .PHONY: po po-check
-.PHONY: help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-import-apps bench-saves bench-offline release security badinput faults sanitize fuzz
+.PHONY: deb deb-check help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-import-apps bench-saves bench-offline release security badinput faults sanitize fuzz
 
 all: build
 
@@ -38,6 +38,8 @@ help:
 	@echo "make bench            every benchmark, each next to its comparison (bench-startup, bench-keystroke,"
 	@echo "                      bench-import, bench-sync, bench-import-csv, bench-import-apps, bench-scale, bench-export, bench-saves,"
 	@echo "                      bench-offline)"
+	@echo "make deb              Debian packages of fitiq-tui and fitiq-dev-server in dist/ (lintian-clean)"
+	@echo "make deb-check        installs them into a clean Debian 12 root and uses them (part of make check)"
 	@echo "make fuzz             run the libFuzzer targets (FUZZ_SECONDS, FUZZ_TARGETS)"
 	@echo "make sanitize         the tests under ThreadSanitizer and AddressSanitizer"
 	@echo "make faults           the fault-injection scenarios with 200 edits each (5 in every swift test)"
@@ -85,7 +87,7 @@ TEST_PHASES := lint po-check test-swift conformance
 # `make check` (CI): `make test`, the 1,000 + 1,000 mutants of `make badinput` (make test runs 100 + 100),
 # then the release program: built once, then nothing built again (rebuilds), the tarball unpacked,
 # installed and run (dist-check), and every fuzz target for a few seconds.
-CHECK_PHASES := $(TEST_PHASES) badinput release rebuilds dist-check fuzz-quick
+CHECK_PHASES := $(TEST_PHASES) badinput release rebuilds dist-check deb-check fuzz-quick
 
 test: deps
 	bash scripts/test/phases.sh $(TEST_PHASES)
@@ -243,6 +245,8 @@ stage: release
 	for program in $(PROGRAMS); do cp .build/release/$$program $(STAGE)/bin/; strip $(STAGE)/bin/$$program; done
 	for program in $(PROGRAMS); do .build/release/generate-manual .build/release/$$program \
 		--output-directory $(STAGE)/share/man/man1; done
+	# generate-manual writes a blank line between paragraphs; mdoc wants .Pp (man and lintian warn).
+	sed -i 's/^$$/.Pp/' $(STAGE)/share/man/man1/*.1
 	$(STAGE)/bin/fitiq-tui --generate-completion-script bash > $(STAGE)/share/bash-completion/completions/fitiq-tui
 	$(STAGE)/bin/fitiq-tui --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_fitiq-tui
 	$(STAGE)/bin/fitiq-tui --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/fitiq-tui.fish
@@ -264,6 +268,23 @@ dist: stage
 	cp -R $(STAGE)/bin $(STAGE)/share $(STAGE)/install.sh README.md LICENSE .build/dist/$$name/ && \
 	tar -C .build/dist -czf dist/$$name.tar.gz --owner=0 --group=0 $$name && \
 	echo "dist/$$name.tar.gz"
+	@$(MAKE) --no-print-directory deb
+	cd dist && sha256sum fitiq-tui-$$(sh ../scripts/version.sh)-linux-$(ARCH).tar.gz \
+		*_$$(sh ../scripts/deb/version.sh)-1_*.deb > SHA256SUMS && cat SHA256SUMS
+
+# dist/fitiq-tui_VERSION_ARCH.deb and dist/fitiq-dev-server_VERSION_ARCH.deb: Debian packages of the release
+# build (scripts/deb/build.sh), checked by lintian.
+deb: stage
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="dpkg-dev patchelf lintian"
+	sh scripts/deb/build.sh $(STAGE) dist
+	lintian --fail-on error,warning dist/fitiq-tui_$$(sh scripts/deb/version.sh)-1_$$(dpkg --print-architecture).deb \
+		dist/fitiq-dev-server_$$(sh scripts/deb/version.sh)-1_$$(dpkg --print-architecture).deb
+
+# Installs the packages into a clean Debian 12 root (mmdebstrap) and uses them there: install, the server,
+# sync, demo, upgrade, purge (scripts/deb/check.sh).
+deb-check: deb
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="mmdebstrap"
+	sh scripts/deb/check.sh dist $(STAGE)
 
 # Unpacks the tarball into a temporary folder and runs it with a bare environment; installs and
 # uninstalls it; checks the man page and bash completion (Tests/EndToEndTests/DistCheckTests.swift, enabled

@@ -182,7 +182,9 @@ enum DemoError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .serverMissing(let path):
-            tr("The development server is missing at {path}; build it with `swift build`.", ["path": path])
+            tr(
+                "The development server is missing at {path}: install the Debian package fitiq-dev-server (made beside fitiq-tui's by `make deb`), or build it with `swift build`.",
+                ["path": path])
         case .serverDidNotStart(let line): tr("The development server did not start (it said: {line}).", ["line": line])
         }
     }
