@@ -35,6 +35,9 @@ public enum DevServer {
         if let demo = configuration.demoAccount {
             try await DemoSeeder(services: services).seed(demo)
         }
+        if let history = configuration.seedHistory {
+            try await HistorySeeder(services: services).seed(history)
+        }
         let router = makeRouter(services: services, dependencies: dependencies)
         let port = configuration.port
         return Application(

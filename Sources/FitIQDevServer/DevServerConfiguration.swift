@@ -65,6 +65,21 @@ public struct DevServerConfiguration: Sendable {
     public var bcryptCost: UInt8
     /// The demo account to create at start-up, if any.
     public var demoAccount: DemoAccount?
+    /// A history to add to an existing account at start-up, if any (the benchmarks').
+    public var seedHistory: SeedHistory?
+
+    /// `heights` height and `weights` weight entries for the account of `email` (``HistorySeeder``).
+    public struct SeedHistory: Sendable {
+        public var email: String
+        public var heights: Int
+        public var weights: Int
+
+        public init(email: String, heights: Int, weights: Int) {
+            self.email = email
+            self.heights = heights
+            self.weights = weights
+        }
+    }
 
     /// Creates a configuration; every value but the secrets has a development default.
     public init(

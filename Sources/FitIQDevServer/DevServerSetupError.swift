@@ -12,6 +12,8 @@ public enum DevServerSetupError: Error, Equatable, CustomStringConvertible {
     case invalidValue(option: String, reason: String)
     /// The database could not be opened or migrated.
     case database(reason: String)
+    /// `--seed-email` names no account of the database.
+    case seedAccountMissing(String)
 
     /// The sentence shown to the person starting the server.
     public var description: String {
@@ -28,6 +30,8 @@ public enum DevServerSetupError: Error, Equatable, CustomStringConvertible {
             "--\(option) \(reason)."
         case .database(let reason):
             "Cannot open the database: \(reason)"
+        case .seedAccountMissing(let email):
+            "--seed-email: no account \(email) in the database (register it first, with --database)."
         }
     }
 }

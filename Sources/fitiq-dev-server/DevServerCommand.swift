@@ -61,6 +61,15 @@ struct DevServerCommand: AsyncParsableCommand {
     )
     var demoAccount = false
 
+    @Option(help: "For benchmarks: the account --seed-heights and --seed-weights add a history to at start-up.")
+    var seedEmail: String?
+
+    @Option(help: "Height entries to add to --seed-email's history at start-up, over the past ten years.")
+    var seedHeights = 0
+
+    @Option(help: "Weight entries to add to --seed-email's history at start-up, over the past ten years.")
+    var seedWeights = 0
+
     @Option(help: "bcrypt cost for stored passwords (4...31; each step doubles the time).")
     var bcryptCost: UInt8 = 8
 
@@ -78,6 +87,15 @@ struct DevServerCommand: AsyncParsableCommand {
             """)
     var clockFile: String?
 
+    func validate() throws {
+        guard seedHeights >= 0, seedWeights >= 0 else {
+            throw ValidationError("--seed-heights and --seed-weights must be 0 or more.")
+        }
+        if seedEmail == nil && (seedHeights > 0 || seedWeights > 0) {
+            throw ValidationError("--seed-heights and --seed-weights need --seed-email: the account to add them to.")
+        }
+    }
+
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "fitiq-dev-server")
@@ -86,7 +104,7 @@ struct DevServerCommand: AsyncParsableCommand {
             let secrets = try DevServerSecrets.resolve(
                 apiKeyFlag: apiKey, jwtSecretFlag: jwtSecret, demoAccount: demoAccount,
                 environment: ProcessInfo.processInfo.environment)
-            let configuration = DevServerConfiguration(
+            var configuration = DevServerConfiguration(
                 host: host, port: port, storage: database.map { .file(path: $0) } ?? .inMemory,
                 apiKey: secrets.apiKey, jwtSecret: secrets.jwtSecret, accessTokenTTL: accessTokenTTL,
                 refreshTokenTTL: refreshTokenTTL, responseShape: responseShape,
@@ -95,6 +113,9 @@ struct DevServerCommand: AsyncParsableCommand {
                 bcryptCost: bcryptCost,
                 demoAccount: secrets.demoPassword.map { DevServerConfiguration.DemoAccount(password: $0) }
             )
+            if let seedEmail {
+                configuration.seedHistory = .init(email: seedEmail, heights: seedHeights, weights: seedWeights)
+            }
             let host = host
             let dependencies = clockFile.map(ClockFile.init(path:)).map(\.dependencies) ?? .live
             let app = try await DevServer.makeApplication(

@@ -3,8 +3,8 @@
 and a row of 10,000 heights plus 10,000 weights (--mixed).
 
 For each size, a development server with an SQLite database (`--database FILE`) gets an account
-(registered through `fitiq-tui register`), then the entries are written straight into the server's
-database and the server starts again on the same file and port; the client's first `sync --wait`
+(registered through `fitiq-tui register`), then the server starts again on the same file and port
+with the entries added by the server itself (`--seed-email`, `--seed-heights`, `--seed-weights`); the client's first `sync --wait`
 then fills its cache from the server, as a real first sync does. Each size gets its own server,
 database and HOME / XDG folders, all removed at the end.
 
@@ -38,14 +38,12 @@ import os
 import re
 import select
 import shutil
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -151,8 +149,8 @@ class Size:
         self.url = None
         self.port = 0
 
-    def start(self, logged=False):
-        flags = ["--database", self.database, "--bcrypt-cost", "4"]
+    def start(self, logged=False, seed=()):
+        flags = ["--database", self.database, "--bcrypt-cost", "4", *seed]
         if self.latency_ms:
             flags += ["--latency-ms", str(self.latency_ms)]
         read_end = write_end = None
@@ -187,68 +185,21 @@ class Size:
             self.log = None
 
     def fill(self):
-        """Registers the account, writes the entries into the server's database, restarts the server on
-        it and lets the client's first sync fetch them. Returns (insert seconds, sync seconds)."""
+        """Registers the account, restarts the server on its database with the entries seeded by the
+        server itself (--seed-email, --seed-heights, --seed-weights) and lets the client's first sync fetch
+        them. Returns (seconds to restart with the seeded history, sync seconds)."""
+        email = f"scale{self.entries}w{self.weights}@example.com"
         self.start()
-        register(self.cli, self.url, f"scale{self.entries}w{self.weights}@example.com")
+        register(self.cli, self.url, email)
         self.stop()
         started = time.perf_counter()
-        insert_heights(self.database, self.entries)
-        insert_weights(self.database, self.weights)
+        self.start(logged=not self.latency_ms, seed=("--seed-email", email, "--seed-heights", str(self.entries),
+                                                     "--seed-weights", str(self.weights)))
         inserted = time.perf_counter() - started
-        self.start(logged=not self.latency_ms)
         started = time.perf_counter()
         run(self.tui, self.env, "sync", "--wait", "--timeout", str(SYNC_TIMEOUT), timeout=SYNC_TIMEOUT + 60)
         synced = time.perf_counter() - started
         return inserted, synced
-
-
-def insert_heights(database, count):
-    """`count` height entries for the database's only user, one every so often over the past years,
-    the newest two hours ago; the profile's height becomes the newest entry's."""
-    connection = sqlite3.connect(database)
-    try:
-        users = connection.execute("SELECT id FROM users").fetchall()
-        if len(users) != 1:
-            raise RuntimeError(f"expected one user in the server's database, found {len(users)}")
-        if count == 0:
-            return
-        user = users[0][0]
-        now_ms = int(time.time() * 1000)
-        step_ms = min(24 * 3600 * 1000, 10 * 365 * 24 * 3600 * 1000 // count)
-        newest = now_ms - 2 * 3600 * 1000
-        quantities = [round(170 + (index % 40) / 10, 1) for index in range(count)]
-        with connection:
-            connection.executemany(
-                "INSERT INTO progress_entries (id, user_id, type, quantity, logged_at, notes, created_at) "
-                "VALUES (?, ?, 'height', ?, ?, NULL, ?)",
-                ((str(uuid.uuid4()), user, quantities[index], newest - (count - 1 - index) * step_ms, now_ms)
-                 for index in range(count)))
-            connection.execute("UPDATE profiles SET height_cm = ?, updated_at = ? WHERE user_id = ?",
-                               (quantities[-1], now_ms, user))
-    finally:
-        connection.close()
-
-
-def insert_weights(database, count):
-    """`count` weight entries for the database's only user, spread like the heights, the newest an hour
-    ago: 84 kg easing to 78 kg with day-to-day noise."""
-    if count == 0:
-        return
-    connection = sqlite3.connect(database)
-    try:
-        user = connection.execute("SELECT id FROM users").fetchone()[0]
-        now_ms = int(time.time() * 1000)
-        step_ms = min(24 * 3600 * 1000, 10 * 365 * 24 * 3600 * 1000 // count)
-        newest = now_ms - 3600 * 1000
-        with connection:
-            connection.executemany(
-                "INSERT INTO progress_entries (id, user_id, type, quantity, logged_at, notes, created_at) "
-                "VALUES (?, ?, 'weight', ?, ?, NULL, ?)",
-                ((str(uuid.uuid4()), user, round(84 - 6 * index / count + (index * 7919 % 13 - 6) / 10, 1),
-                  newest - (count - 1 - index) * step_ms, now_ms) for index in range(count)))
-    finally:
-        connection.close()
 
 
 def run(tui, env, *arguments, timeout=300):

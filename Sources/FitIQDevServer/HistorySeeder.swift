@@ -1,0 +1,53 @@
+import Foundation
+
+/// Adds a long history to an account at start-up (`--seed-email`, `--seed-heights`, `--seed-weights`):
+/// what the benchmarks measure sync, export and the editor against, put in through the server rather than
+/// into its tables from outside.
+///
+/// Heights and weights are spread evenly over the past ten years (at most a day apart), the newest
+/// weight an hour ago and the newest height two hours ago; heights cycle through 170.0–173.9 cm and the
+/// profile's height becomes the newest; weights ease from 84 to 78 kg with a tenth-of-a-kilogram noise.
+struct HistorySeeder: Sendable {
+    let services: DevServerServices
+
+    func seed(_ history: DevServerConfiguration.SeedHistory) async throws {
+        let store = services.store
+        guard let user = try await store.user(email: history.email) else {
+            throw DevServerSetupError.seedAccountMissing(history.email)
+        }
+        let now = services.timestamp
+        let entries =
+            Self.spread(history.heights, newestMsAgo: 2 * 3_600_000, now: now) { index in
+                ((170 + Double(index % 40) / 10) * 10).rounded() / 10
+            }.map { record(user.id, "height", $0) }
+            + Self.spread(history.weights, newestMsAgo: 3_600_000, now: now) { index in
+                let count = Double(history.weights)
+                return ((84 - 6 * Double(index) / count + Double(index * 7919 % 13 - 6) / 10) * 10).rounded() / 10
+            }.map { record(user.id, "weight", $0) }
+        try await store.insertEntries(entries, createdAt: now)
+        if history.heights > 0, var profile = try await store.profile(userID: user.id) {
+            profile.heightCm = entries.filter { $0.type == "height" }.max { $0.loggedAt < $1.loggedAt }?.quantity
+            profile.updatedAt = now
+            try await store.updateProfile(profile)
+        }
+    }
+
+    private func record(_ userID: String, _ type: String, _ reading: (Timestamp, Double)) -> ProgressRecord {
+        ProgressRecord(
+            id: DevServerServices.makeID(), userID: userID, type: type, quantity: reading.1, loggedAt: reading.0,
+            notes: nil)
+    }
+
+    /// `count` instants, oldest first, at most a day apart over ten years, the newest `newestMsAgo` before
+    /// `now`, each with `value(index)`.
+    static func spread(_ count: Int, newestMsAgo: Int64, now: Timestamp, value: (Int) -> Double)
+        -> [(Timestamp, Double)]
+    {
+        guard count > 0 else { return [] }
+        let step = min(Int64(86_400_000), Int64(10 * 365) * 86_400_000 / Int64(count))
+        let newest = now.milliseconds - newestMsAgo
+        return (0..<count).map { index in
+            (Timestamp(milliseconds: newest - Int64(count - 1 - index) * step), value(index))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import FitIQDevServer
+
+/// `--seed-email`, `--seed-heights`, `--seed-weights`: the benchmarks' long histories, added by the
+/// server at start-up to an account it already holds.
+struct HistorySeederTests {
+    @Test func aRestartAddsTheHistoryToTheAccountAndItsNewestHeightToTheProfile() async throws {
+        try await TestSupport.withTemporaryDirectory { folder in
+            let storage = DevServerConfiguration.Storage.file(path: folder.appendingPathComponent("dev.sqlite").path)
+            try await TestSupport.withServer(TestSupport.configuration(storage: storage)) { api in
+                let account = try await api.register()
+                #expect(try await api.createProfile(account).status == .created)
+
+            }
+            var seeded = TestSupport.configuration(storage: storage)
+            seeded.seedHistory = .init(email: "ana@example.com", heights: 30, weights: 4_000)
+            try await TestSupport.withServer(seeded) { api in
+                let login = try await api.send(
+                    .post, "/api/v1/auth/login", body: #"{"email":"ana@example.com","password":"correct horse"}"#)
+                let token = try #require(login.data["access_token"] as? String)
+                for (type, count) in [("height", 30), ("weight", 4_000)] {
+                    let page = try await api.send(
+                        .get, "/api/v1/progress?type=\(type)&from=2000-01-01&to=2100-01-01&limit=1", token: token)
+                    #expect(page.data["total"] as? Int == count, "\(type): \(page.text)")
+                }
+                let me = try await api.send(.get, "/api/v1/users/me", token: token)
+                let height = (me.data["profile"] as? [String: Any])?["height_cm"] as? Double
+                // Heights cycle through 170.0–173.9 cm: the 30th is 172.9.
+                #expect(height == 172.9, "\(me.text)")
+            }
+            var stranger = TestSupport.configuration(storage: storage)
+            stranger.seedHistory = .init(email: "nobody@example.com", heights: 1, weights: 1)
+            await #expect(throws: DevServerSetupError.seedAccountMissing("nobody@example.com")) {
+                try await TestSupport.withServer(stranger) { _ in }
+            }
+        }
+    }
+
+    @Test func tenYearsAtMostADayApartTheNewestAnHourAgo() {
+        let now = Timestamp(milliseconds: 1_773_144_000_000)
+        let few = HistorySeeder.spread(10, newestMsAgo: 3_600_000, now: now) { Double($0) }
+        #expect(few.last?.0.milliseconds == now.milliseconds - 3_600_000)
+        #expect(zip(few, few.dropFirst()).allSatisfy { $1.0.milliseconds - $0.0.milliseconds == 86_400_000 })
+        let many = HistorySeeder.spread(100_000, newestMsAgo: 0, now: now) { _ in 80 }
+        let span = (many.last?.0.milliseconds ?? 0) - (many.first?.0.milliseconds ?? 0)
+        #expect(span <= Int64(10 * 365) * 86_400_000)
+    }
+}
