@@ -16,8 +16,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import scale  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from history import Size  # noqa: E402
 
 TARGET_DRIFT_MB = 5.0
 
@@ -33,7 +33,7 @@ def main():
     rows = []
     try:
         for count in sizes:
-            size = scale.Size(bin_dir, root, 0, weights=count)
+            size = Size(bin_dir, root, 0, weights=count)
             try:
                 size.fill()
                 for label, extra in (("csv", []), ("json", ["--json"])):

@@ -36,23 +36,19 @@ import argparse
 import json
 import os
 import re
-import select
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import fitiqtools  # noqa: E402
-from keystroke import drain, spawn, stop as stop_editor, type_and_time, wait_for  # noqa: E402
-import startup  # noqa: E402
-from startup import COLS, ROWS, Program, percentile, run_once  # noqa: E402
-from fitiqtools import client, register  # noqa: E402
+import terminal  # noqa: E402
+from terminal import COLS, ROWS, Program, drain, percentile, run_once, spawn, stop_editor, type_and_time, wait_for  # noqa: E402,E501
+from history import Size, run  # noqa: E402
 
 TARGET_FRAME_RATIO = 3.0
 TARGET_ECHO_P50_MS = 1.5
@@ -66,151 +62,7 @@ NAME = "Bench"  # the name sync.register gives the account: the first frame's ma
 PUT_PROFILE = " PUT /api/v1/users/me "
 # With -y strace names each descriptor's file, so no descriptor bookkeeping (close, dup) is needed.
 STRACE_CALLS = "openat,write,pwrite64,writev,pwritev,rename,renameat,renameat2,fsync,fdatasync"
-SYNC_TIMEOUT = 1800  # seconds a filling `sync --wait` may take (100,000 entries on a debug build)
 SLOW_TIMEOUT = 120.0  # seconds a first frame, an echo or a save may take before the run gives up
-
-
-class ServerLog:
-    """The development server's log, read from its stderr pipe as it arrives (select on the pipe, in a
-    thread, so that the pipe never fills): each line with the perf_counter time it was read."""
-
-    def __init__(self, fd):
-        self.fd = fd
-        self.lines = []
-        self.changed = threading.Condition()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self):
-        pending = b""
-        while True:
-            ready, _, _ = select.select([self.fd], [], [], 0.5)
-            if not ready:
-                continue
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError:
-                data = b""
-            at = time.perf_counter()
-            if not data:
-                break
-            pending += data
-            *complete, pending = pending.split(b"\n")
-            if complete:
-                with self.changed:
-                    self.lines += [(at, line.decode("utf-8", "replace")) for line in complete]
-                    self.changed.notify_all()
-        os.close(self.fd)
-
-    def mark(self):
-        with self.changed:
-            return len(self.lines)
-
-    def wait_for(self, text, since, timeout=10.0):
-        """The arrival time of the first line from index `since` on that holds `text`, and how many lines
-        came before it from `since` on."""
-        deadline = time.perf_counter() + timeout
-        with self.changed:
-            while True:
-                for index, (at, line) in enumerate(self.lines[since:]):
-                    if f" {text.strip()} " in f" {line} ":
-                        return at, index
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0:
-                    raise RuntimeError(f"the server logged no {text.strip()!r} within {timeout:.0f} s")
-                self.changed.wait(remaining)
-
-    def wait_quiet(self, quiet=0.3, timeout=30.0):
-        """Returns once no line has arrived for `quiet` seconds."""
-        deadline = time.perf_counter() + timeout
-        while time.perf_counter() < deadline:
-            seen = self.mark()
-            time.sleep(quiet)
-            if self.mark() == seen:
-                return
-
-
-class Size:
-    """One history size: its server (restarted on the same database and port) and its user."""
-
-    def __init__(self, bin_dir, root, entries, latency_ms=0, weights=0):
-        self.bin_dir, self.entries, self.latency_ms, self.weights = bin_dir, entries, latency_ms, weights
-        self.tui = os.path.join(bin_dir, "fitiq-tui")
-        self.work = os.path.join(root, f"{entries}-entries" + (f"-{weights}-weights" if weights else "")
-                                 + (f"-{latency_ms}ms" if latency_ms else ""))
-        os.makedirs(self.work)
-        self.database = os.path.join(self.work, "server.sqlite")
-        api_key = "bench-" + os.urandom(12).hex()
-        self.server_env = fitiqtools.user_env(os.path.join(self.work, "server-home"), FITIQ_DEV_API_KEY=api_key,
-                                              FITIQ_DEV_JWT_SECRET=os.urandom(32).hex())
-        self.env = fitiqtools.user_env(os.path.join(self.work, "home"), TERM="xterm-256color", FITIQ_API_KEY=api_key)
-        self.cli = client(self.tui, self.env)
-        self.server = self.log = None
-        self.url = None
-        self.port = 0
-
-    def start(self, logged=False, seed=()):
-        flags = ["--database", self.database, "--bcrypt-cost", "4", *seed]
-        if self.latency_ms:
-            flags += ["--latency-ms", str(self.latency_ms)]
-        read_end = write_end = None
-        if logged:
-            read_end, write_end = os.pipe()
-            flags += ["--log-level", "info"]
-        else:
-            flags += ["--log-level", "error"]
-        try:
-            for attempt in range(20):  # the same port again: it may take a moment to be free
-                try:
-                    self.server, self.url = fitiqtools.start_server(
-                        self.bin_dir, self.server_env, *flags, port=self.port,
-                        stderr=write_end if logged else subprocess.DEVNULL)
-                    break
-                except RuntimeError:
-                    if not self.port or attempt == 19:
-                        raise
-                    time.sleep(0.25)
-        finally:
-            if write_end is not None:
-                os.close(write_end)
-        self.port = int(self.url.rsplit(":", 1)[1].rstrip("/"))
-        if logged:
-            self.log = ServerLog(read_end)
-
-    def stop(self):
-        fitiqtools.stop(self.server)
-        self.server = None
-        if self.log:
-            self.log.thread.join(5)
-            self.log = None
-
-    def fill(self):
-        """Registers the account, restarts the server on its database with the entries seeded by the
-        server itself (--seed-email, --seed-heights, --seed-weights) and lets the client's first sync fetch
-        them. Returns (seconds to restart with the seeded history, sync seconds)."""
-        email = f"scale{self.entries}w{self.weights}@example.com"
-        self.start()
-        register(self.cli, self.url, email)
-        self.stop()
-        started = time.perf_counter()
-        self.start(logged=not self.latency_ms, seed=("--seed-email", email, "--seed-heights", str(self.entries),
-                                                     "--seed-weights", str(self.weights)))
-        inserted = time.perf_counter() - started
-        started = time.perf_counter()
-        run(self.tui, self.env, "sync", "--wait", "--timeout", str(SYNC_TIMEOUT), timeout=SYNC_TIMEOUT + 60)
-        synced = time.perf_counter() - started
-        return inserted, synced
-
-
-def run(tui, env, *arguments, timeout=300):
-    """Runs `fitiq-tui ARGUMENTS`; returns its wall time in ms (raises, with its output, on failure)."""
-    started = time.perf_counter()
-    result = subprocess.run([tui, *arguments], env=env, capture_output=True, text=True, timeout=timeout)
-    elapsed = (time.perf_counter() - started) * 1000
-    if result.returncode != 0:
-        raise RuntimeError(f"fitiq-tui {' '.join(arguments)} (exit {result.returncode}): {result.stdout} "
-                           f"{result.stderr}")
-    return elapsed
 
 
 def cached_entries(env):
@@ -503,7 +355,7 @@ def main():
     if not strace:
         print("strace not found: the cache I/O columns stay empty", file=sys.stderr)
 
-    startup.FIRST_FRAME_TIMEOUT = SLOW_TIMEOUT  # a large history on a debug build starts slowly
+    terminal.FIRST_FRAME_TIMEOUT = SLOW_TIMEOUT  # a large history on a debug build starts slowly
     root = tempfile.mkdtemp(prefix="fitiq-bench-scale-")
     try:
         trivial = os.path.join(root, "trivial")

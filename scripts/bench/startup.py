@@ -21,28 +21,17 @@ Only the Python standard library is used.
 """
 
 import argparse
-import fcntl
-import math
 import os
-import re
-import select
 import shutil
-import signal
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import fitiqtools  # noqa: E402
+from terminal import COLS, ROWS, Program, percentile, run_once  # noqa: E402
 
-COLS, ROWS = 100, 30
-FIRST_FRAME_TIMEOUT = 20.0
-QUIT_TIMEOUT = 5.0
-ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78MDEc])")
 
 BLACK_HOLE = r"""
 import socket, sys, time
@@ -56,108 +45,6 @@ while True:
     connection, _ = s.accept()
     held.append(connection)  # accepted, never read, never answered, never closed
 """
-
-
-class Program:
-    def __init__(self, label, argv, env, marker, quit_keys, cwd=None):
-        self.label, self.argv, self.env = label, argv, dict(env)
-        self.marker, self.quit_keys, self.cwd = marker.encode(), quit_keys, cwd
-        self.samples = []
-        self.quit_times = []
-        self.forced = 0
-
-
-def set_window_size(fd):
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-
-
-def read_some(master, timeout):
-    ready, _, _ = select.select([master], [], [], timeout)
-    if not ready:
-        return b""
-    try:
-        data = os.read(master, 65536)
-    except OSError:  # EIO: every slave descriptor is closed
-        return None
-    return data if data else None
-
-
-def run_once(program, started=None):
-    """Runs `program` on a new pty; returns milliseconds from exec to the marker. `started`, a list,
-    receives the CLOCK_MONOTONIC nanoseconds just before the fork."""
-    master, slave = os.openpty()
-    set_window_size(slave)
-    if started is not None:
-        started.append(time.monotonic_ns())
-    start = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:  # child: the pty becomes its controlling terminal and stdio
-        try:
-            os.close(master)
-            os.login_tty(slave)
-            if program.cwd:
-                os.chdir(program.cwd)
-            os.execve(program.argv[0], program.argv, program.env)
-        finally:
-            os._exit(127)
-    os.close(slave)
-    output = bytearray()
-    elapsed = None
-    try:
-        deadline = start + FIRST_FRAME_TIMEOUT
-        while elapsed is None:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                break
-            data = read_some(master, remaining)
-            if data is None:
-                break
-            output += data
-            if program.marker in output or program.marker in ESCAPES.sub(b"", bytes(output)):
-                elapsed = (time.perf_counter() - start) * 1000
-        if elapsed is None:
-            text = ESCAPES.sub(b"", bytes(output)).decode("utf-8", "replace")
-            raise RuntimeError(f"{program.label}: no {program.marker.decode()!r} within "
-                               f"{FIRST_FRAME_TIMEOUT:.0f}s; it wrote: {text[-600:]!r}")
-    finally:
-        stop(program, pid, master)
-    return elapsed
-
-
-def stop(program, pid, master):
-    """Quits like a user (its quit keys), then SIGTERM, then SIGKILL; drains and closes the pty."""
-    quit_start = time.perf_counter()
-    try:
-        os.write(master, program.quit_keys)
-    except OSError:
-        pass
-    status = None
-    for sig, grace in ((None, QUIT_TIMEOUT), (signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
-        if sig is not None:
-            program.forced += 1
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.perf_counter() + grace
-        while time.perf_counter() < deadline:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if read_some(master, 0.01) is None:  # keep draining so that it never blocks writing
-                time.sleep(0.005)
-        else:
-            continue
-        break
-    if sig is None:
-        program.quit_times.append((time.perf_counter() - quit_start) * 1000)
-    os.close(master)
-    return status
-
-
-def percentile(samples, share):
-    ordered = sorted(samples)
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 def main():
