@@ -230,11 +230,13 @@ public struct AppExport: ExportFiles {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
                     defer { try? FileManager.default.removeItem(at: folder) }
                     let copy = folder.appendingPathComponent("export.db")
-                    try ExportFile.writeCopy(to: copy.path) { write in try inflate(member, path: path, write) }
+                    try ExportFile.writeCopy(to: copy.path) { write in
+                        try member.read(archive: path, bufferSize: chunkSize) { chunk, _ in try write(chunk) }
+                    }
                     if let imported = try healthConnect(at: copy.path, name: entry.path) { entries.append(imported) }
                 case .csv:
                     var reader = MeasurementCSV.Reader(options)
-                    try inflate(member, path: path) { chunk in
+                    try member.read(archive: path, bufferSize: chunkSize) { chunk, _ in
                         try chunk.withUnsafeBytes { try reader.read($0) }
                     }
                     do {
@@ -247,40 +249,11 @@ public struct AppExport: ExportFiles {
                         throw HealthImportError.unreadable(path: place, reason: "a JSON file larger than 64 MB")
                     }
                     var data = Data()
-                    try inflate(member, path: path) { data.append($0) }
+                    try member.read(archive: path, bufferSize: chunkSize) { chunk, _ in data.append(chunk) }
                     entries.append(try json(data, format: format, path: place, name: entry.path))
                 }
             }
             return entries
-        }
-
-        /// Streams a member through `consumer`, guarded against zip bombs and checked against its CRC-32.
-        private func inflate(_ member: ZipMemberStream, path: String, _ consumer: (Data) throws -> Void) throws {
-            let entry = member.entry
-            var bombGuard = ZipBombGuard(
-                compressedSize: entry.compressedSize, declaredSize: entry.uncompressedSize,
-                isCompressed: entry.isCompressed)
-            do {
-                try bombGuard.checkDeclaredSizes()
-                let checksum = try member.stream(bufferSize: chunkSize) { chunk, consumed in
-                    try bombGuard.observe(chunk: chunk.count, consumed: consumed)
-                    try consumer(chunk)
-                }
-                guard checksum == entry.checksum else {
-                    throw HealthImportError.damagedArchive(path: path, reason: "\(entry.path) fails its CRC-32 check")
-                }
-            } catch let violation as ZipBombGuard.Violation {
-                switch violation {
-                case .ratio: throw HealthImportError.zipBomb(path: path, maxRatio: Int(ZipBombGuard.maxRatio))
-                case .largerThanDeclared:
-                    throw HealthImportError.zipMemberLargerThanDeclared(
-                        path: path, declaredBytes: entry.uncompressedSize)
-                }
-            } catch let failure as ZipMemberStream.Failure {
-                throw ZipExportReader.damaged(path, failure)
-            } catch let error as ImportError {
-                throw HealthImportError.unreadableFile(path: "\(path) (\(entry.path))", error)
-            }
         }
     }
 }

@@ -25,37 +25,11 @@ struct ZipExportReader {
         guard let member = try exportMember(of: directory, in: file, session: session) else {
             throw HealthImportError.noExportInArchive(path: path)
         }
-        let entry = member.entry
-        var bombGuard = ZipBombGuard(
-            compressedSize: entry.compressedSize, declaredSize: entry.uncompressedSize, isCompressed: entry.isCompressed
-        )
-        let parser = try HealthXMLParser(fileName: "\(path) (\(entry.path))")
-        do {
-            try bombGuard.checkDeclaredSizes()
-            let checksum = try member.stream(bufferSize: bufferSize) { chunk, consumed in
-                try session.checkCancellation()
-                try bombGuard.observe(chunk: chunk.count, consumed: consumed)
-                try chunk.withUnsafeBytes { try parser.feed($0) }
-                session.advance(to: member.dataOffset + bombGuard.progress(consumed: consumed))
-            }
-            guard checksum == entry.checksum else {
-                throw HealthImportError.damagedArchive(path: path, reason: "the export member fails its CRC-32 check")
-            }
-        } catch let violation as ZipBombGuard.Violation {
-            switch violation {
-            case .ratio: throw HealthImportError.zipBomb(path: path, maxRatio: Int(ZipBombGuard.maxRatio))
-            case .largerThanDeclared:
-                throw HealthImportError.zipMemberLargerThanDeclared(path: path, declaredBytes: entry.uncompressedSize)
-            }
-        } catch let failure as ZipMemberStream.Failure {
-            throw Self.damaged(path, failure)
-        } catch let error as HealthImportError {
-            throw error
-        } catch let error as CancellationError {
-            throw error
-        } catch {
-            throw HealthImportError.damagedArchive(
-                path: path, reason: "the export member cannot be inflated (\(error))")
+        let parser = try HealthXMLParser(fileName: "\(path) (\(member.entry.path))")
+        try member.read(archive: path, bufferSize: bufferSize) { chunk, progress in
+            try session.checkCancellation()
+            try chunk.withUnsafeBytes { try parser.feed($0) }
+            session.advance(to: member.dataOffset + progress)
         }
         return try parser.finish()
     }
@@ -127,5 +101,43 @@ struct ZipExportReader {
             // `Enough` ends the read early; any other error leaves what was read, judged like the rest.
         }
         return head
+    }
+}
+
+extension ZipMemberStream {
+    /// Streams the member's content through `consumer`, guarded against zip bombs and checked against
+    /// its CRC-32; `consumer` also hears how many of the archive's bytes are behind the content so far
+    /// (smooth progress). Every failure is a ``HealthImportError`` naming `archive`, the zip's path.
+    func read(archive path: String, bufferSize: Int, _ consumer: (Data, _ progress: Int64) throws -> Void) throws {
+        var bombGuard = ZipBombGuard(
+            compressedSize: entry.compressedSize, declaredSize: entry.uncompressedSize, isCompressed: entry.isCompressed
+        )
+        do {
+            try bombGuard.checkDeclaredSizes()
+            let checksum = try stream(bufferSize: bufferSize) { chunk, consumed in
+                try bombGuard.observe(chunk: chunk.count, consumed: consumed)
+                try consumer(chunk, bombGuard.progress(consumed: consumed))
+            }
+            guard checksum == entry.checksum else {
+                throw HealthImportError.damagedArchive(path: path, reason: "the export member fails its CRC-32 check")
+            }
+        } catch let violation as ZipBombGuard.Violation {
+            switch violation {
+            case .ratio: throw HealthImportError.zipBomb(path: path, maxRatio: Int(ZipBombGuard.maxRatio))
+            case .largerThanDeclared:
+                throw HealthImportError.zipMemberLargerThanDeclared(path: path, declaredBytes: entry.uncompressedSize)
+            }
+        } catch let failure as ZipMemberStream.Failure {
+            throw ZipExportReader.damaged(path, failure)
+        } catch let error as HealthImportError {
+            throw error
+        } catch let error as CancellationError {
+            throw error
+        } catch let error as ImportError {
+            throw HealthImportError.unreadableFile(path: "\(path) (\(entry.path))", error)
+        } catch {
+            throw HealthImportError.damagedArchive(
+                path: path, reason: "the export member cannot be inflated (\(error))")
+        }
     }
 }

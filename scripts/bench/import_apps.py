@@ -119,11 +119,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3, help="runs of each kind, each a new account (default 3)")
     parser.add_argument("--zip-mb", type=int, default=1024, help="size of the zip's other member (default 1024)")
     args = parser.parse_args()
-    bin_dir = os.path.abspath(args.bin_dir)
-    tui = os.path.join(bin_dir, "fitiq-tui")
-    for path in (tui, os.path.join(bin_dir, "fitiq-dev-server"), "/usr/bin/time"):
-        if not os.access(path, os.X_OK):
-            sys.exit(f"error: {path} not found")
+    bin_dir, tui = fitiqtools.programs(args.bin_dir, "/usr/bin/time")
 
     work = tempfile.mkdtemp(prefix="fitiq-bench-import-apps-")
     server = None

@@ -117,11 +117,7 @@ def main():
     args = parser.parse_args()
     if args.rows < 1 or args.runs < 1:
         parser.error("--rows and --runs must be at least 1")
-    bin_dir = os.path.abspath(args.bin_dir)
-    tui = os.path.join(bin_dir, "fitiq-tui")
-    for path in (tui, os.path.join(bin_dir, "fitiq-dev-server"), "/usr/bin/time"):
-        if not os.access(path, os.X_OK):
-            sys.exit(f"error: {path} not found")
+    bin_dir, tui = fitiqtools.programs(args.bin_dir, "/usr/bin/time")
 
     work = tempfile.mkdtemp(prefix="fitiq-bench-import-csv-")
     server = None

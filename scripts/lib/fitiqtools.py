@@ -137,3 +137,14 @@ class BenchServer:
         if self.process is not None:
             stop(self.process)
             self.process = None
+
+
+def programs(bin_dir, *tools):
+    """The absolute `bin_dir` and its fitiq-tui, after checking that fitiq-tui, fitiq-dev-server and
+    `tools` (absolute paths) can run; exits with a sentence when one cannot."""
+    bin_dir = os.path.abspath(bin_dir)
+    tui = os.path.join(bin_dir, "fitiq-tui")
+    for path in (tui, os.path.join(bin_dir, "fitiq-dev-server"), *tools):
+        if not os.access(path, os.X_OK):
+            raise SystemExit(f"error: {path} not found")
+    return bin_dir, tui
