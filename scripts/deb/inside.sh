@@ -71,9 +71,9 @@ echo "$said"
 echo "$said" | grep -q 'Debian package fitiq-dev-server' || fail "demo did not name the package: $said"
 
 step "apt-get purge: no file of the packages stays; the user's data does"
-dpkg -L fitiq-tui | while read -r path; do [ -f "$path" ] && echo "$path"; done > files
+dpkg -L fitiq-tui | while read -r path; do if [ -f "$path" ]; then echo "$path"; fi; done > files
 DEBIAN_FRONTEND=noninteractive apt-get purge -y fitiq-tui >apt.log 2>&1 || { cat apt.log; fail "purge"; }
-left=$(while read -r path; do [ -e "$path" ] && echo "$path"; done < files)
+left=$(while read -r path; do if [ -e "$path" ]; then echo "$path"; fi; done < files)
 [ -z "$left" ] || fail "files left after the purge: $left"
 echo "purged $(wc -l < files) files; none left"
 [ -n "$(find /home/ana -name '*.json' -path '*fitiq*' | head -1)" ] || fail "the purge removed the user's data"
