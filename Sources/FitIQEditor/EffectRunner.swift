@@ -243,7 +243,9 @@ final class EffectRunner: Sendable {
                 let files = try exportFiles.read(
                     expanded, format: nil, options: options, heightCm: profile?.heightCm, progress: percentReporter())
                 // Shown before anything is written: Enter imports it (confirmImport), Esc drops it.
-                let preview = try await account.importFiles(files, preview: true)
+                guard
+                    case .imported(let preview, _) = try await account.apply(.importFiles(files, preview: true)).outcome
+                else { return }
                 pendingImport.withLock { $0 = files }
                 inbox.post(
                     .healthImport(
@@ -285,7 +287,8 @@ final class EffectRunner: Sendable {
     private func confirmImport() async {
         guard let account = slot.account, let files = pendingImport.withLock({ $0.take() }) else { return }
         do {
-            let result = try await account.importFiles(files)
+            guard case .imported(let result, _) = try await account.apply(.importFiles(files), sending: true).outcome
+            else { return }
             inbox.post(
                 .healthImport(
                     .finished(

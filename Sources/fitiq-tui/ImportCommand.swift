@@ -97,8 +97,10 @@ struct ImportCommand: AsyncParsableCommand {
             }
             let result: ReadingsImportResult
             do {
-                result = try await account.importFiles(
-                    files, skipInvalid: skipInvalid, preview: dryRun, readingServer: !noSync)
+                let applied = try await account.apply(
+                    .importFiles(files, skipInvalid: skipInvalid, preview: dryRun), sending: !noSync)
+                guard case .imported(let imported, _) = applied.outcome else { return }
+                result = imported
             } catch let error as BadRowsError {
                 printError(
                     trn(

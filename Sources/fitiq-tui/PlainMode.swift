@@ -255,7 +255,9 @@ struct PlainMode {
                 let options = MeasurementCSV.Options(zone: account.environment.timeZone)
                 let files = try exports.read(
                     expanded, format: nil, options: options, heightCm: profile?.heightCm, progress: { _ in })
-                let result = try await account.importFiles(files)
+                guard
+                    case .imported(let result, _) = try await account.apply(.importFiles(files), sending: true).outcome
+                else { return }
                 for line in result.summary(
                     of: files, preview: false, zone: exports.zoneName, timeZone: account.environment.timeZone)
                 {

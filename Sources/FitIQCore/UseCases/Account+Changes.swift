@@ -25,6 +25,10 @@ public enum ChangeRequest: Sendable, Equatable {
     case clearGoal(Metric)
     /// Undoes the last change saved (walking back through the recent ones).
     case undo
+    /// The readings of other apps' files, each a history entry unless one is held already; with
+    /// `preview`, only what importing them would do (nothing is written). A bad row stops it unless
+    /// `skipInvalid`.
+    case importFiles([ImportedFile], skipInvalid: Bool = false, preview: Bool = false)
 }
 
 /// What ``Account/apply(_:sending:)`` did.
@@ -49,11 +53,14 @@ public enum ChangeOutcome: Sendable, Equatable {
     case goalCleared(existed: Bool)
     /// The last change was undone; `nil` when there was nothing left to undo.
     case undone(UndoStep?)
+    /// Files were imported (or, `preview`, read to say what importing them would do).
+    case imported(ReadingsImportResult, preview: Bool)
 
     /// Whether anything was saved.
     public var saved: Bool {
         switch self {
         case .metadataUnchanged, .heightUnchanged, .goalCleared(existed: false), .undone(nil): false
+        case .imported(let result, let preview): !preview && result.queuedAnything
         default: true
         }
     }
@@ -99,6 +106,10 @@ extension Account {
             outcome = .goalCleared(existed: try await clearGoal(metric))
         case .undo:
             outcome = .undone(try await undo())
+        case .importFiles(let files, let skipInvalid, let preview):
+            let result = try await importFiles(
+                files, skipInvalid: skipInvalid, preview: preview, readingServer: !preview && sending)
+            outcome = .imported(result, preview: preview)
         }
         return AppliedChange(outcome: outcome, view: try await view())
     }

@@ -111,7 +111,7 @@ extension Account {
     /// nothing): none when a row breaks a rule, unless `skipInvalid`.
     ///
     /// - Throws: ``BadRowsError`` naming each bad row's file, line and rule.
-    public func importFiles(
+    func importFiles(
         _ files: [ImportedFile], skipInvalid: Bool = false, preview: Bool = false, readingServer: Bool = true
     ) async throws -> ReadingsImportResult {
         let problems = files.flatMap { imported in
