@@ -22,7 +22,6 @@ Only the Python standard library is used.
 import argparse
 import os
 import random
-import re
 import shutil
 import sqlite3
 import statistics
@@ -36,7 +35,6 @@ sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import fitiqtools  # noqa: E402
 from fitiqtools import measured  # noqa: E402
 
-SUMMARY = re.compile(r"^[A-Z][\w ]*: (\d+) read, (\d+) new, (\d+) already there\.$", re.MULTILINE)
 PREFIX = "com.samsung.health.weight."
 
 PYTHON_READ = r"""
@@ -105,14 +103,6 @@ def health_connect(path, days):
     return 2 * days
 
 
-def counts(output):
-    """(read, new, already there) summed over the summary's metric lines."""
-    lines = SUMMARY.findall(output)
-    if not lines:
-        raise RuntimeError(f"no summary in the import's output: {output[-400:]}")
-    return tuple(sum(int(line[column]) for line in lines) for column in range(3))
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin-dir", required=True, help="folder with fitiq-tui and fitiq-dev-server")
@@ -150,8 +140,8 @@ def main():
 
         def imported(path, env, expected):
             result = measured([tui, "import", path, "--no-sync"], env)
-            if counts(result[2]) != (expected, expected, 0):
-                raise RuntimeError(f"import {path}: {counts(result[2])}, not {expected} new")
+            if fitiqtools.import_counts(result[2]) != (expected, expected, 0):
+                raise RuntimeError(f"import {path}: {fitiqtools.import_counts(result[2])}, not {expected} new")
             return result
 
         folder_runs = [imported(folder, account(f"folder{run}"), ten_years) for run in range(args.runs)]

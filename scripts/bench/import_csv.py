@@ -24,7 +24,6 @@ Only the Python standard library is used.
 import argparse
 import os
 import random
-import re
 import shutil
 import statistics
 import sys
@@ -40,7 +39,6 @@ from fitiqtools import measured as timed  # noqa: E402
 
 TARGET_SECONDS = 1.0
 HEADER = "logged_at,metric,value,unit,source,id"
-SUMMARY = re.compile(r"^[A-Z][\w ]*: (\d+) read, (\d+) new, (\d+) already there\.$", re.MULTILINE)
 
 # The comparison: the same file read with Python's csv module and the same checks.
 PYTHON_READ = r"""
@@ -101,14 +99,6 @@ def write_export(path, count):
     return len(rows)
 
 
-def counts(output):
-    """(read, new, already there) summed over the import summary's metric lines."""
-    lines = SUMMARY.findall(output)
-    if not lines:
-        raise RuntimeError(f"no summary in the import's output: {output[-400:]}")
-    return tuple(sum(int(line[column]) for line in lines) for column in range(3))
-
-
 def main():
     parser = argparse.ArgumentParser(description="import-csv's local part for 10,000 rows, next to Python's csv.")
     parser.add_argument("--bin-dir", required=True, help="folder with fitiq-tui and fitiq-dev-server")
@@ -134,8 +124,8 @@ def main():
 
         def imported(key, env, expected):
             result = timed([tui, "import-csv", csv_path, "--no-sync"], env)
-            if counts(result[2]) != expected:
-                raise RuntimeError(f"import-csv ({key}) read, queued and found already there {counts(result[2])}, "
+            if fitiqtools.import_counts(result[2]) != expected:
+                raise RuntimeError(f"import-csv ({key}) read, queued and found already there {fitiqtools.import_counts(result[2])}, "
                                    f"not {expected}")
             results[key].append(result)
 

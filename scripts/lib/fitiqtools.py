@@ -10,6 +10,7 @@ Only the Python standard library is used.
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -148,3 +149,15 @@ def programs(bin_dir, *tools):
         if not os.access(path, os.X_OK):
             raise SystemExit(f"error: {path} not found")
     return bin_dir, tui
+
+
+# A metric line of an import's summary: `Weights: 3 read, 2 new, 1 already there.`
+IMPORT_SUMMARY = re.compile(r"^[A-Z][\w ]*: (\d+) read, (\d+) new, (\d+) already there\.$", re.MULTILINE)
+
+
+def import_counts(output):
+    """(read, new, already there) summed over the metric lines of an import's summary."""
+    lines = IMPORT_SUMMARY.findall(output)
+    if not lines:
+        raise RuntimeError(f"no summary in the import's output: {output[-400:]}")
+    return tuple(sum(int(line[column]) for line in lines) for column in range(3))
