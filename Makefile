@@ -22,7 +22,7 @@ ARCH := $(shell uname -m)
 
 .PHONY: install uninstall stage dist dist-check
 .PHONY: po po-check
-.PHONY: deb deb-check help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-import-apps bench-saves bench-offline release security badinput faults sanitize fuzz
+.PHONY: deb deb-check help all deps build test check rebuilds fuzz-quick test-swift lint conformance clean demo screenshots bench bench-startup bench-keystroke bench-import bench-sync bench-scale bench-export bench-import-csv bench-import-apps bench-saves bench-offline release security badinput faults sanitize sanitize-quick soak fuzz
 
 all: build
 
@@ -30,7 +30,7 @@ all: build
 help:
 	@echo "make demo             try the editor against a local development server with a demo account"
 	@echo "make test             one debug build, then every test: lint, Swift tests (security, faults and bad input too), conformance"
-	@echo "make check            make test, 1,000 + 1,000 mutants, then the release program's checks: no rebuilds, dist-check, fuzz targets (CI)"
+	@echo "make check            make test, 1,000 + 1,000 mutants, the release program's checks (no rebuilds, dist-check, deb-check, fuzz targets), ThreadSanitizer on 3 suites (CI)"
 	@echo "make build            debug build"
 	@echo "make release          release build (static Swift runtime)"
 	@echo "make install          install into PREFIX (default ~/.local); make uninstall removes it"
@@ -42,6 +42,7 @@ help:
 	@echo "make deb-check        installs them into a clean Debian 12 root and uses them (part of make check)"
 	@echo "make fuzz             run the libFuzzer targets (FUZZ_SECONDS, FUZZ_TARGETS)"
 	@echo "make sanitize         the tests under ThreadSanitizer and AddressSanitizer"
+	@echo "make soak             the release editor under a scripted user and a failing server for SOAK_MINUTES (60)"
 	@echo "make faults           the fault-injection scenarios with 200 edits each (5 in every swift test)"
 	@echo "make badinput         1,000 random mutants of cache files and of server answers; make security: the security tests alone"
 	@echo "make screenshots      regenerate screenshots/ from real runs"
@@ -86,8 +87,9 @@ fuzz: deps
 TEST_PHASES := lint po-check test-swift conformance
 # `make check` (CI): `make test`, the 1,000 + 1,000 mutants of `make badinput` (make test runs 100 + 100),
 # then the release program: built once, then nothing built again (rebuilds), the tarball unpacked,
-# installed and run (dist-check), and every fuzz target for a few seconds.
-CHECK_PHASES := $(TEST_PHASES) badinput release rebuilds dist-check deb-check fuzz-quick
+# installed and run (dist-check), every fuzz target for a few seconds, and the sync, HTTP and editor-loop
+# suites under ThreadSanitizer (make sanitize runs every suite under both sanitizers).
+CHECK_PHASES := $(TEST_PHASES) badinput release rebuilds dist-check deb-check fuzz-quick sanitize-quick
 
 test: deps
 	bash scripts/test/phases.sh $(TEST_PHASES)
@@ -110,10 +112,20 @@ test-swift: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# The core, cache, HTTP, health, TUI, editor-loop and terminal tests under ThreadSanitizer, then
-# AddressSanitizer with LeakSanitizer (scratch folders .build-tsan, .build-asan); fails on any report.
+# Every suite under ThreadSanitizer, then AddressSanitizer with LeakSanitizer (scratch folders .build-tsan,
+# .build-asan), the programs they start too; fails on any report.
 sanitize: deps
 	SWIFT="$(SWIFT)" bash scripts/sanitize/run.sh
+
+# Part of make check: the suites where threads meet (the sync engine in the core's, the libcurl thread
+# and its wake pipe in the HTTP's, the editor's loop) under ThreadSanitizer.
+sanitize-quick: deps
+	SWIFT="$(SWIFT)" SANITIZE_SUITES="FitIQCoreTests FitIQHTTPTests FitIQEditorTests" bash scripts/sanitize/run.sh thread
+
+# An afternoon in one run: edits, imports and resizes against a server that goes away (CONTRIBUTING.md, Soak).
+SOAK_MINUTES ?= 60
+soak: release
+	python3 scripts/soak/soak.py --bin-dir .build/release --minutes $(SOAK_MINUTES)
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Fuzz Package.swift

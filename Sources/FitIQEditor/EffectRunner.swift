@@ -21,7 +21,9 @@ final class EffectRunner: Sendable {
     private let healthSource: (@Sendable (String) throws -> any HealthSource)?
     private let exportFiles: (any ExportFiles)?
     private let home: String?
-    private let work = Mutex<[Task<Void, Never>]>([])
+    /// The effects still running, by number. Each removes itself as it ends, so an editor left open for
+    /// an afternoon holds only the work in flight, not every task it ever ran.
+    private let work = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
     private let importTask = Mutex<Task<Void, Never>?>(nil)
     /// Another app's export, read and shown, waiting for Enter (``Effect/confirmImport``).
     private let pendingImport = Mutex<[ImportedFile]?>(nil)
@@ -47,10 +49,13 @@ final class EffectRunner: Sendable {
         self.home = home
     }
 
-    /// Waits for every task started so far (a quit right after Ctrl-S must not lose the save).
+    /// Waits until no task is left running (a quit right after Ctrl-S must not lose the save).
     func finish() async {
-        for task in work.withLock({ $0 }) { await task.value }
+        while let task = work.withLock({ $0.running.values.first }) { await task.value }
     }
+
+    /// How many effects are running now.
+    var running: Int { work.withLock { $0.running.count } }
 
     /// Posts what `read` reads, unless a read of the same `kind` that began later was posted first:
     /// the screen never goes back to what an older read saw (a reload that read the goals just before
@@ -88,14 +93,12 @@ final class EffectRunner: Sendable {
                 }
             }
         case .importHealth(let path):
-            let task = Task { await self.importHealth(path) }
+            let task = spawn { await self.importHealth(path) }
             importTask.withLock { $0 = task }
-            work.withLock { $0.append(task) }
         case .cancelImport:
             importTask.withLock { $0?.cancel() }
         case .confirmImport:
-            let task = Task { await self.confirmImport() }
-            work.withLock { $0.append(task) }
+            spawn { await self.confirmImport() }
         case .declineImport:
             pendingImport.withLock { $0 = nil }
         case .syncNow:
@@ -181,9 +184,20 @@ final class EffectRunner: Sendable {
         }
     }
 
-    private func spawn(_ operation: @escaping @Sendable () async -> Void) {
-        let task = Task { await operation() }
-        work.withLock { $0.append(task) }
+    /// Runs `operation` as a task of its own, kept in `work` until it ends. The task is stored under the
+    /// lock it takes to remove itself, so it cannot end before it is stored.
+    @discardableResult
+    private func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        work.withLock { work in
+            let number = work.next
+            work.next += 1
+            let task = Task {
+                await operation()
+                self.work.withLock { _ = $0.running.removeValue(forKey: number) }
+            }
+            work.running[number] = task
+            return task
+        }
     }
 
     private func signIn(_ operation: () async throws -> Accounts.SignedIn) async {

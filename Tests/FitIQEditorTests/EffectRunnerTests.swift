@@ -34,4 +34,25 @@ struct EffectRunnerTests {
         }
         #expect(goalsShown.last?.goal(for: .weight)?.target == 70, "\(goalsShown)")
     }
+
+    /// An editor open for hours runs thousands of effects: each is let go when it ends, so memory does
+    /// not grow with them (every finished task was kept until quit, with its stack, before).
+    @Test func finishedEffectsAreLetGo() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        let inbox = EventInbox()
+        let log = EventLog(inbox)
+        let runner = EffectRunner(
+            accounts: harness.accounts, slot: AccountSlot(account), inbox: inbox, requestSync: {},
+            healthSource: nil, home: nil)
+
+        for name in ["Ada", "Grace", "Hedy"] {
+            runner.perform(.save(.metadata(name: name)))
+            try await log.next("\(name) saved") { event in
+                if case .saved = event { true } else { false }
+            }
+        }
+        await runner.finish()
+        #expect(runner.running == 0)
+    }
 }

@@ -8,7 +8,8 @@
 #   TSAN_OPTIONS / ASAN_OPTIONS / LSAN_OPTIONS are appended to the options set here (later wins).
 # A suite fails when its tests fail, when it ends without the test run's closing line, or when a
 # sanitizer report appears in its output. Suppressions: scripts/sanitize/{tsan,asan,lsan}.supp.
-# Full output of each suite: SCRATCH/sanitize-logs/SUITE.log. Exits 1 when any suite failed.
+# Full output of each suite: SCRATCH/sanitize-logs/SUITE.log; the reports of every process it
+# started (log_path): SCRATCH/sanitize-logs/SUITE.reports/. Exits 1 when any suite failed.
 set -uo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -16,7 +17,7 @@ here="$repo_root/scripts/sanitize"
 swift="${SWIFT:-swift}"
 sanitizers=("$@")
 [[ ${#sanitizers[@]} -gt 0 ]] || sanitizers=(thread address)
-read -r -a suites <<<"${SANITIZE_SUITES:-FitIQCoreTests FitIQCacheTests FitIQHTTPTests FitIQHealthTests FitIQTUITests FitIQEditorTests NcursesTerminalTests}"
+read -r -a suites <<<"${SANITIZE_SUITES:-FitIQLocalizationTests FitIQCoreTests FitIQCacheTests FitIQHTTPTests FitIQHealthTests FitIQTUITests FitIQEditorTests NcursesTerminalTests FitIQDevServerTests FitIQCLITests EndToEndTests}"
 
 # What every sanitizer report starts with (the run fails on any of them, whatever the exit code).
 report_pattern='WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer'
@@ -49,13 +50,17 @@ for sanitizer in "${sanitizers[@]}"; do
     mkdir -p "$logs"
     for suite in "${suites[@]}"; do
         log="$logs/$suite.log"
+        # Every process the suite starts (the fitiq-tui binary, the cache's crash child, a launched
+        # development server) is built with the same sanitizer and writes its reports here too.
+        reports_dir="$logs/$suite.reports"
+        rm -rf "$reports_dir" && mkdir -p "$reports_dir"
         echo "sanitize: $sanitizer $suite" >&2
         start=$(date +%s)
         # halt_on_error: the first report ends the process with a non-zero code. The filter matches
         # Swift Testing's names, TARGET.Type/test(): a test in an extension of another module's type
         # would be named after that module and left out.
-        TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$here/tsan.supp ${TSAN_OPTIONS:-}" \
-            ASAN_OPTIONS="halt_on_error=1 exitcode=67 detect_leaks=1 suppressions=$here/asan.supp ${ASAN_OPTIONS:-}" \
+        TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$here/tsan.supp log_path=$reports_dir/tsan ${TSAN_OPTIONS:-}" \
+            ASAN_OPTIONS="halt_on_error=1 exitcode=67 detect_leaks=1 suppressions=$here/asan.supp log_path=$reports_dir/asan ${ASAN_OPTIONS:-}" \
             LSAN_OPTIONS="exitcode=68 suppressions=$here/lsan.supp print_suppressions=0 ${LSAN_OPTIONS:-}" \
             "$swift" test --skip-build "${flags[@]}" --disable-xctest --filter "^$suite[./]" >"$log" 2>&1
         status=$?
@@ -64,7 +69,7 @@ for sanitizer in "${sanitizers[@]}"; do
         # Swift Testing's closing line: "Test run with N tests in M suites passed after S seconds."
         closing="$(grep -E 'Test run with [0-9]+ tests? ' "$log" | tail -n 1)"
         tests="$(sed -nE 's/.*Test run with ([0-9]+) tests?.*/\1/p' <<<"$closing")"
-        reports="$(grep -cE "$report_pattern" "$log")"
+        reports="$(cat "$log" "$reports_dir"/* 2>/dev/null | grep -cE "$report_pattern")"
         if [[ $status -eq 0 && $reports -eq 0 && "$closing" == *" passed after "* ]]; then
             result="ok, ${tests} tests passed"
         else
@@ -72,7 +77,7 @@ for sanitizer in "${sanitizers[@]}"; do
             failed=1
             echo "sanitize: $sanitizer $suite failed; full output in $log" >&2
             if [[ $reports -gt 0 ]]; then
-                grep -m 1 -A 40 -E "$report_pattern" "$log" >&2
+                cat "$log" "$reports_dir"/* 2>/dev/null | grep -m 1 -A 40 -E "$report_pattern" >&2
             else
                 tail -n 40 "$log" >&2
             fi
