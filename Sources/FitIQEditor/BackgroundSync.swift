@@ -76,8 +76,14 @@ final class BackgroundSync: Sendable {
             wanted.withLock { $0 = nil }
             if let account = slot.account {
                 if observed != account.key {
-                    observed = account.key
-                    await account.onSettled { [inbox] in await inbox.publish(account) }
+                    let key = account.key
+                    observed = key
+                    // The account's engine keeps this closure, so it holds the slot weakly rather than
+                    // the account: holding the account would keep its engine, store and session alive
+                    // after a sign-in brings another, and after the editor ends.
+                    await account.onSettled { [inbox, weak slot] in
+                        if let current = slot?.account, current.key == key { await inbox.publish(current) }
+                    }
                 }
                 await sync(account, round)
                 await afterRound(account)

@@ -26,4 +26,14 @@ public enum BuiltProducts {
         }
         throw NotFound(description: "\(name) was not found near \(starts.map(\.path)); build it first")
     }
+
+    /// The sanitizer options of this test process (`make sanitize` sets them), for the environment of
+    /// each built program a test starts: those programs are built with the same sanitizer, and with
+    /// these options they write their reports where the run looks and use its suppressions. Empty
+    /// outside a sanitizer run, so the environments stay exactly what the tests set.
+    public static var sanitizerOptions: [String: String] {
+        ProcessInfo.processInfo.environment.filter {
+            ["TSAN_OPTIONS", "ASAN_OPTIONS", "LSAN_OPTIONS"].contains($0.key)
+        }
+    }
 }

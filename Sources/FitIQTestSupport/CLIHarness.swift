@@ -35,14 +35,14 @@ public struct CLIHarness: Sendable {
     }
 
     /// The environment of every `fitiq-tui` a test runs: a user whose files all live under `home` (the
-    /// XDG folders too), the test API key, UTC, and nothing inherited.
+    /// XDG folders too), the test API key, UTC, and nothing inherited but a sanitizer run's options.
     public static func environment(home: URL) -> [String: String] {
         [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "XDG_STATE_HOME": home.appendingPathComponent("state").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "FITIQ_API_KEY": apiKey,
             "PATH": "/usr/bin:/bin", "TZ": "UTC",
-        ]
+        ].merging(BuiltProducts.sanitizerOptions) { set, _ in set }
     }
 
     /// The built `fitiq-tui`, run as the user of ``environment(home:)``.

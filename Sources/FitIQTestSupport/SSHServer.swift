@@ -155,6 +155,13 @@ public struct SSHServer: Sendable {
     private static func launch(folder: URL, port: Int, user: String) throws -> SSHServer {
         let configuration = folder.appendingPathComponent("sshd_config")
         func path(_ name: String) -> String { "\"\(folder.appendingPathComponent(name).path)\"" }
+        // Under `make sanitize`, the sessions' programs get the run's sanitizer options (SetEnv).
+        let sanitizerSetting =
+            BuiltProducts.sanitizerOptions.isEmpty
+            ? ""
+            : "SetEnv "
+                + BuiltProducts.sanitizerOptions.sorted { $0.key < $1.key }
+                .map { "\($0.key)=\"\($0.value)\"" }.joined(separator: " ")
         let settings = """
             # A throw-away sshd for one end-to-end test (Sources/FitIQTestSupport/SSHServer.swift).
             ListenAddress 127.0.0.1:\(port)
@@ -178,7 +185,7 @@ public struct SSHServer: Sendable {
             AllowAgentForwarding no
             AllowTcpForwarding no
             LogLevel VERBOSE
-
+            \(sanitizerSetting)
             """
         try settings.write(to: configuration, atomically: true, encoding: .utf8)
         let sshd = ["/usr/sbin/sshd", "-D", "-e", "-f", configuration.path]

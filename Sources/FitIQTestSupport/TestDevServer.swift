@@ -322,7 +322,7 @@ private final class ServerProcess: Sendable {
         var environment = [
             "PATH": "/usr/bin:/bin", "FITIQ_DEV_API_KEY": configuration.apiKey,
             "FITIQ_DEV_JWT_SECRET": configuration.jwtSecret,
-        ]
+        ].merging(BuiltProducts.sanitizerOptions) { set, _ in set }
         environment["FITIQ_DEV_DEMO_PASSWORD"] = configuration.demoAccount?.password
         // Its input is held open by this process: a server never outlives a test process that crashed.
         let log = folder.appendingPathComponent("server.log")
