@@ -64,7 +64,8 @@ public struct CLIHarness: Sendable {
         -> (result: CommandRunner.Result, attempts: Int)
     {
         let trace = folder.appendingPathComponent("connect-\(UUID().uuidString).strace")
-        let strace = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/strace"), environment: runner.environment)
+        let strace = CommandRunner(
+            executable: URL(fileURLWithPath: "/usr/bin/strace"), environment: BuiltProducts.traced(runner.environment))
         let result = try await strace.run(
             ["-f", "-qq", "-e", "trace=connect", "-o", trace.path, runner.executable.path] + arguments)
         let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")

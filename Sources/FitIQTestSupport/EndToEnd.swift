@@ -202,6 +202,7 @@ public struct EndToEnd: Sendable {
         if ssh == nil { variables["LANG"] = "C.UTF-8" }
         variables["TERM"] = term
         variables.merge(extraEnvironment) { $1 }
+        if tracingProcesses { variables = BuiltProducts.traced(variables) }
         let tracer =
             tracingProcesses
             ? ["strace", "-f", "-qq", "-e", "trace=execve,fork,vfork,clone,clone3", "-o", processTrace.path] : []
