@@ -211,6 +211,12 @@ class Editor:
 
     def stop(self):
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], env=self.env, capture_output=True)
+        # The socket's file outlives a server that was killed; the name is never used again.
+        folder = os.environ.get("TMUX_TMPDIR", "/tmp") + f"/tmux-{os.getuid()}"
+        try:
+            os.unlink(os.path.join(folder, self.socket))
+        except OSError:
+            pass
 
 
 def footer(rows):
