@@ -456,7 +456,9 @@ def sockets():
 def sample(pid):
     """RSS in MB, open files, threads, and what the files are."""
     with open(f"/proc/{pid}/status") as text:
-        rss = next(int(line.split()[1]) for line in text if line.startswith("VmRSS:")) / 1024
+        status = {line.split(":")[0]: line.split()[1] for line in text
+                  if line.startswith(("VmRSS", "RssAnon", "RssFile"))}
+    rss = int(status["VmRSS"]) / 1024
     fds = os.listdir(f"/proc/{pid}/fd")
     targets, tcp = collections.Counter(), sockets()
     for fd in fds:
@@ -468,7 +470,8 @@ def sample(pid):
         target = tcp.get(inode.group(1), "socket (not TCP)") if inode else target
         targets[re.sub(r"\[\d+\]|/tmp/fitiq-soak-[^/]+", "", target)] += 1
     pooled = sum(count for target, count in targets.items() if target.startswith("tcp established"))
-    return rss, len(fds) - pooled, len(os.listdir(f"/proc/{pid}/task")), dict(sorted(targets.items())), pooled
+    return (rss, len(fds) - pooled, len(os.listdir(f"/proc/{pid}/task")), dict(sorted(targets.items())), pooled,
+            int(status["RssAnon"]) / 1024, int(status["RssFile"]) / 1024)
 
 
 def quiet_sample(editor, user):
@@ -553,8 +556,8 @@ def main():
             if elapsed >= (logged_minute + 1) * 60:  # the trend, for the log only (not a quiet sample)
                 logged_minute = int(elapsed // 60)
                 now = sample(editor.pid)
-                log(f"minute {logged_minute}: RSS {now[0]:.1f} MB, {now[1]} fds, {now[2]} threads, "
-                    f"{ledger.saves} saves")
+                log(f"minute {logged_minute}: RSS {now[0]:.1f} MB ({now[5]:.1f} allocated), {now[1]} fds, "
+                    f"{now[2]} threads, {ledger.saves} saves")
             if server.process is None and elapsed >= back_at:
                 server.start(rng.choices(["normal", "slow", "flaky"], [0.5, 0.3, 0.2])[0])
             if server.process is not None and plan and elapsed >= plan[0][0]:
@@ -591,6 +594,8 @@ def main():
         if last_sample[3] != first_sample[3]:
             log(f"open files after the first minute: {first_sample[3]}")
             log(f"open files at the end: {last_sample[3]}")
+        print(f"RSS by kind: allocated (anonymous) {first_sample[5]:.1f} → {last_sample[5]:.1f} MB, the program's "
+              f"files mapped (code paged in on first use) {first_sample[6]:.1f} → {last_sample[6]:.1f} MB")
         print(f"connections to the server kept for reuse (libcurl's cache, not in fds below): "
               f"{first_sample[4]} → {last_sample[4]} (at most {MAX_POOLED})")
 
