@@ -636,6 +636,10 @@ def main():
                          if key in in_cache and count > in_cache[key])
         for key in missing[:10]:
             log(f"lost: {key} saved but not on the server and in the cache")
+        for key in list((in_cache - on_server).keys())[:10]:
+            log(f"lost: {key} in the cache, not on the server")
+        for key in [key for key in on_server if key not in in_cache][:10]:
+            log(f"lost: {key} on the server, not in the cache (a removal not sent)")
         if server_bio != cache_bio:
             log(f"lost: the bio is {server_bio!r} on the server and {cache_bio!r} in the cache")
         for failure in failures:
