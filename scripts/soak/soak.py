@@ -286,7 +286,7 @@ class User:
                 rows = self.to_profile()
         raise Stuck(f"could not focus {label}")
 
-    def save_measurement(self, label, value, unit, metric):
+    def save_measurement(self, label, value, metric):
         self.focus(label)
         self.editor.keys("Enter", "C-u")
         self.editor.type(f"{value}")
@@ -295,13 +295,13 @@ class User:
         self.editor.keys("C-s")
         self.editor.until(f"the {label} saved", lambda r: f"{label} saved." in status_line(r)
                           and "*" not in field_row(r, label))
-        self.ledger.saved("editor", metric, value)
+        self.ledger.saved(metric, value)
 
     def weight(self):
-        self.save_measurement("Weight", self.next_value(100.0, 500), "kg", "weight")
+        self.save_measurement("Weight", self.next_value(100.0, 500), "weight")
 
     def body_fat(self):
-        self.save_measurement("Body fat", self.next_value(10.0, 300), "%", "body_fat_percentage")
+        self.save_measurement("Body fat", self.next_value(10.0, 300), "body_fat_percentage")
 
     def bio(self):
         self.counter += 1
@@ -323,7 +323,7 @@ class User:
         rows = self.editor.until("the height list", lambda r: "Height history (" in "".join(r)
                                  or "No height entries yet." in status_line(r))
         if "Height history (" not in "".join(rows):  # undo took every height away: set one in the form
-            self.save_measurement("Height", value, "cm", "height")
+            self.save_measurement("Height", value, "height")
             return
         self.editor.keys("e")
         self.editor.until("the correction box", lambda r: "Correct a height entry" in "".join(r))
@@ -380,7 +380,7 @@ class User:
         self.editor.until("the profile", on_profile)
         self.ledger.imports += 1
         for value in values:
-            self.ledger.saved("import", "weight", value)
+            self.ledger.saved("weight", value)
 
     def resize(self):
         if self.rng.random() < 0.3:
@@ -404,7 +404,7 @@ class Ledger:
         self.values = collections.Counter()  # (metric, value) saved minus undone
         self.saves, self.imports, self.undos = 0, 0, 0
 
-    def saved(self, who, metric, value):
+    def saved(self, metric, value):
         with self.lock:
             self.values[(metric, round(value, 1))] += 1
             self.saves += 1
@@ -429,7 +429,7 @@ def command_line_user(cli, ledger, rng, stopping, problems):
             if count % 2:
                 value = round(150.0 + (count % 500) / 10, 1)
                 cli("weight", "set", f"{value}")
-                ledger.saved("command line", "weight", value)
+                ledger.saved("weight", value)
             else:
                 cli("profile", "set", "--bio", f"Command-line bio {count}")
                 with ledger.lock:
