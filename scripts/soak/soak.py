@@ -26,6 +26,11 @@ or sent twice, RSS grew by more than 2 MB, files or threads grew, more than 8 co
 or the editor stopped answering or exited early. The first minute does every action once, so what
 is built on first use is in place before the first sample.
 
+When the session ends (the server died after spending a refresh token, before its answer arrived:
+refresh tokens are single-use), the user signs in again with `fitiq-tui login`, as a person would; the
+count is printed on a line of its own, and what was saved meanwhile must still reach the server once.
+A failed run keeps its work folder (the server's log among it).
+
 Usage: soak.py --bin-dir DIR [--minutes N] [--seed N] [--keep]   (DIR: release fitiq-tui, fitiq-dev-server)
 Only the Python standard library is used; tmux must be installed.
 """
@@ -101,10 +106,13 @@ class Server:
         self.downs += 1
         log(f"server down ({signal.Signals(sig).name})")
 
+    def log_lines(self):
+        with open(self.log_path, errors="replace") as text:
+            return text.readlines()
+
     def syncs(self):
         """Sync rounds that reached the server: profile reads answered 200."""
-        with open(self.log_path, errors="replace") as text:
-            return sum(1 for line in text if "GET /api/v1/users/me 200" in line)
+        return sum(1 for line in self.log_lines() if "GET /api/v1/users/me 200" in line)
 
     def entries(self):
         """Every entry on the server: {(type, unix second, value to 0.1): count}, and the profile's bio."""
@@ -420,18 +428,60 @@ class Ledger:
                     self.values[key] -= 1
 
 
-def command_line_user(cli, ledger, rng, stopping, problems):
-    """The second process: `weight set` and `profile set --bio` every few seconds, until `stopping`."""
+class SignIn:
+    """Signs the user in again (`fitiq-tui login`) when the session has ended, once for both users.
+
+    A refresh spends the single-use refresh token on the server (contract §5). When the server dies
+    between that and its answer, the client keeps the spent token, and its next refresh is refused: the
+    session ends, the changes stay on the machine, and a person signs in again. The soak does what they
+    would and counts it; every change must still reach the server once."""
+
+    def __init__(self, cli, server, work):
+        self.cli, self.server = cli, server
+        self.session_path = os.path.join(work, "user", "state")
+        self.lock = threading.Lock()
+        self.count = 0
+
+    def ended(self):
+        for folder, _, files in os.walk(self.session_path):
+            if "session.json" in files:
+                with open(os.path.join(folder, "session.json")) as text:
+                    return "tokens" not in json.load(text).get("session", {})
+        return False
+
+    def again(self, who):
+        with self.lock:
+            if not self.ended():
+                return
+            refusals = [line.strip() for line in self.server.log_lines() if "auth/refresh 401" in line]
+            log(f"signed out ({who} saw it); the server's last refused refresh: "
+                f"{refusals[-1] if refusals else 'none logged'}")
+            self.cli("login", "--server", self.server.url, "--email", EMAIL, stdin=PASSWORD + "\n")
+            self.count += 1
+
+
+def command_line_user(cli, ledger, rng, stopping, problems, sign_in):
+    """The second process: `weight set` and `profile set --bio` every few seconds, until `stopping`.
+
+    Exit status 3 after a write means it was saved on this machine and the session had ended: the
+    change counts as saved, and the user signs in again."""
     count = 0
     while not stopping.wait(rng.uniform(4, 12)):
         count += 1
+        value = round(150.0 + (count % 500) / 10, 1)
         try:
+            try:
+                if count % 2:
+                    cli("weight", "set", f"{value}")
+                else:
+                    cli("profile", "set", "--bio", f"Command-line bio {count}")
+            except RuntimeError as error:
+                if "(exit 3)" not in str(error):
+                    raise
+                sign_in.again("the command line")
             if count % 2:
-                value = round(150.0 + (count % 500) / 10, 1)
-                cli("weight", "set", f"{value}")
                 ledger.saved("weight", value)
             else:
-                cli("profile", "set", "--bio", f"Command-line bio {count}")
                 with ledger.lock:
                     ledger.saves += 1
         except (RuntimeError, subprocess.TimeoutExpired) as error:
@@ -474,12 +524,22 @@ def sample(pid):
             int(status["RssAnon"]) / 1024, int(status["RssFile"]) / 1024)
 
 
-def quiet_sample(editor, user):
+def signed_out(rows):
+    return "signed out" in rows[0]
+
+
+def quiet_sample(editor, user, sign_in):
     """A sample in the same state each time: the profile shown, a sync asked for and done with the server up,
     nothing pending, then a second with no keys."""
-    user.to_profile()
-    editor.keys("s")
-    editor.until("synced", lambda r: "● synced" in r[0], timeout=180)
+    for _ in range(3):
+        user.to_profile()
+        editor.keys("s")
+        rows = editor.until("synced", lambda r: "● synced" in r[0] or signed_out(r), timeout=180)
+        if not signed_out(rows):
+            break
+        sign_in.again("the editor")
+    else:
+        raise Stuck("the editor stayed signed out after signing in again")
     time.sleep(1)  # a second with nothing to do before sampling: part of the state measured, not a wait
     return sample(editor.pid)
 
@@ -520,7 +580,7 @@ def main():
     log(f"soak: {args.minutes:g} minutes, seed {seed}, work folder {work}")
 
     server = Server(bin_dir, work, rng)
-    editor, stopping, failures = None, threading.Event(), []
+    editor, stopping, failures, passed = None, threading.Event(), [], False
     try:
         server.start()
         env = fitiqtools.user_env(os.path.join(work, "user"), FITIQ_API_KEY=server.api_key)
@@ -530,12 +590,13 @@ def main():
         cli("height", "set", "175")
         cli("sync", "--wait")
 
-        ledger = Ledger()
+        ledger, sign_in = Ledger(), SignIn(cli, server, work)
         editor = Editor(tui, env, work)
         editor.until("the first frame", on_profile)
         user = User(editor, work, rng, ledger)
         cli_thread = threading.Thread(target=command_line_user,
-                                      args=(cli, ledger, random.Random(seed + 1), stopping, failures), daemon=True)
+                                      args=(cli, ledger, random.Random(seed + 1), stopping, failures, sign_in),
+                                      daemon=True)
         if not args.calm:
             cli_thread.start()
 
@@ -565,8 +626,10 @@ def main():
                 server.kill()
                 back_at = at + down
             if first_sample is None and elapsed >= min(60, args.minutes * 30) and server.process is not None:
-                first_sample = quiet_sample(editor, user)
+                first_sample = quiet_sample(editor, user, sign_in)
                 log("first sample: RSS {:.1f} MB, {} fds, {} threads".format(*first_sample[:3]))
+            if signed_out(editor.screen()):
+                sign_in.again("the editor")
             action = warm_up.pop(0) if warm_up else rng.choices([c[0] for c in choices], [c[1] for c in choices])[0]
             try:
                 action()
@@ -587,7 +650,7 @@ def main():
         log("actions: " + ", ".join(f"{name} {count}" for name, count in sorted(actions.items())))
 
         # Idle: nothing typed, server up, nothing pending (the title bar says synced).
-        last_sample = quiet_sample(editor, user)
+        last_sample = quiet_sample(editor, user, sign_in)
         cpu_before = cpu_seconds(editor.pid)
         time.sleep(30)  # measuring idle CPU over 30 s: the wait is the measurement
         idle_ms = (cpu_seconds(editor.pid) - cpu_before) * 1000
@@ -596,6 +659,8 @@ def main():
             log(f"open files at the end: {last_sample[3]}")
         print(f"RSS by kind: allocated (anonymous) {first_sample[5]:.1f} → {last_sample[5]:.1f} MB, the program's "
               f"files mapped (code paged in on first use) {first_sample[6]:.1f} → {last_sample[6]:.1f} MB")
+        print(f"sign-ins after the server ended the session (a refresh answer lost with the server): "
+              f"{sign_in.count}")
         print(f"connections to the server kept for reuse (libcurl's cache, not in fds below): "
               f"{first_sample[4]} → {last_sample[4]} (at most {MAX_POOLED})")
 
@@ -656,6 +721,7 @@ def main():
         ok = (lost == 0 and duplicates == 0 and rss_growth <= 2.0 and last_sample[1] <= first_sample[1]
               and last_sample[4] <= MAX_POOLED
               and last_sample[2] <= first_sample[2] and not failures)
+        passed = ok
         return 0 if ok else 1
     finally:
         stopping.set()
@@ -663,7 +729,7 @@ def main():
             editor.stop()
         if server.process is not None:
             fitiqtools.stop(server.process)
-        if args.keep:
+        if args.keep or not passed:  # a failed run keeps its logs (the server's, the editor's exit status)
             print(f"work folder kept: {work}", file=sys.stderr)
         else:
             shutil.rmtree(work, ignore_errors=True)
