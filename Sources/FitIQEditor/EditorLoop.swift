@@ -50,6 +50,9 @@ public final class EditorLoop: Sendable {
         public var graphics: ChartGraphics
         /// The language settings and catalogs (English only by default).
         public var language: EditorLanguage
+        /// Gives memory freed since the last call back to the system; called after each sync round, when
+        /// the editor has just let go of what the round read (it stays open for hours).
+        public var releaseMemory: @Sendable () -> Void = {}
 
         public init(
             clock: any DatedClock, timeZone: LocalZone, home: String?,
@@ -89,7 +92,11 @@ public final class EditorLoop: Sendable {
         let inbox = EventInbox()
         let watcher = CacheWatcher(slot: slot, inbox: inbox, watch: dependencies.cacheWatch)
         let sync = BackgroundSync(
-            slot: slot, inbox: inbox, clock: dependencies.clock, afterRound: { await watcher.check($0) })
+            slot: slot, inbox: inbox, clock: dependencies.clock,
+            afterRound: { [releaseMemory = dependencies.releaseMemory] in
+                await watcher.check($0)
+                releaseMemory()
+            })
         self.slot = slot
         self.inbox = inbox
         self.watcher = watcher

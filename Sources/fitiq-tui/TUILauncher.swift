@@ -14,6 +14,7 @@ import NcursesTerminal
 #endif
 
 #if canImport(Glibc)
+    import CMalloc
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
@@ -47,15 +48,19 @@ enum TUILauncher {
     static func run(
         accounts: Accounts, account: Account?, environment: [String: String], notice: String? = nil
     ) async throws {
-        let loop = EditorLoop(
-            accounts: accounts, account: account,
-            dependencies: EditorLoop.Dependencies(
-                clock: accounts.environment.clock, timeZone: accounts.environment.timeZone,
-                home: environment["HOME"], healthSource: openHealthExport,
-                externalEditor: { ExternalEditor(environment: environment).edit($0) },
-                exportFiles: AppExport(),
-                cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment),
-                language: EditorLanguage(settings: LanguageSettings(environment: environment), catalogs: .embedded)))
+        var dependencies = EditorLoop.Dependencies(
+            clock: accounts.environment.clock, timeZone: accounts.environment.timeZone,
+            home: environment["HOME"], healthSource: openHealthExport,
+            externalEditor: { ExternalEditor(environment: environment).edit($0) },
+            exportFiles: AppExport(),
+            cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment),
+            language: EditorLanguage(settings: LanguageSettings(environment: environment), catalogs: .embedded))
+        #if os(Linux)
+            // glibc keeps freed pages inside its heaps (between live blocks, and in each thread's arena)
+            // until asked: over an afternoon of syncs that was megabytes the editor no longer used.
+            dependencies.releaseMemory = { _ = malloc_trim(0) }
+        #endif
+        let loop = EditorLoop(accounts: accounts, account: account, dependencies: dependencies)
         var firstState = await loop.initialState(size: (0, 0))
         if let notice { firstState.message = (notice, false) }
         let initial = firstState

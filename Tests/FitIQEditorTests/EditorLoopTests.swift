@@ -37,6 +37,24 @@ struct EditorLoopTests {
         try await run.quit()
     }
 
+    @Test func memoryIsGivenBackAfterEachSyncRound() async throws {
+        let (releases, released) = AsyncStream.makeStream(of: Void.self)
+        let run = try await EditorRun.start(releaseMemory: { released.yield() })
+        let nextRelease: @Sendable () async -> Bool? = {
+            for await _ in releases { return true }
+            return nil
+        }
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") }
+        try await withHangGuard("the first round's release", nextRelease)
+        let fetched = await run.harness.backend.requests(.fetchProfile).count
+
+        // The `s` key asks for a round; memory is given back once it is done, not before.
+        run.terminal.send(.key(.character("s")))
+        try await withHangGuard("the second round's release", nextRelease)
+        #expect(await run.harness.backend.requests(.fetchProfile).count == fetched + 1)
+        try await run.quit()
+    }
+
     @Test func aHeightTypedAsTheSameValueSaysNothingToSaveAndSendsNothing() async throws {
         let run = try await EditorRun.start()
         try await run.waitFor("the synced profile") { $0.title.contains("● synced") && $0.shows("170.0 cm") }
@@ -227,16 +245,17 @@ struct EditorRun: Sendable {
     private let ended: AsyncStream<Void>
 
     static func start(
-        healthSource: (@Sendable (String) throws -> any HealthSource)? = nil, cacheWatch: (any CacheWatch)? = nil
+        healthSource: (@Sendable (String) throws -> any HealthSource)? = nil, cacheWatch: (any CacheWatch)? = nil,
+        releaseMemory: @escaping @Sendable () -> Void = {}
     ) async throws -> EditorRun {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         let clock = harness.clock
-        let loop = EditorLoop(
-            accounts: harness.accounts, account: account,
-            dependencies: EditorLoop.Dependencies(
-                clock: clock, timeZone: .utc, home: "/home/tester",
-                healthSource: healthSource, cacheWatch: cacheWatch))
+        var dependencies = EditorLoop.Dependencies(
+            clock: clock, timeZone: .utc, home: "/home/tester",
+            healthSource: healthSource, cacheWatch: cacheWatch)
+        dependencies.releaseMemory = releaseMemory
+        let loop = EditorLoop(accounts: harness.accounts, account: account, dependencies: dependencies)
         let terminal = FakeTerminal()
         // A sleep beginning is a change a waiting test looks at (``waitFor(_:advancingClock:_:)``).
         clock.whenSleepBegins { [weak terminal] in terminal?.poke() }
