@@ -73,11 +73,22 @@ public struct DevServerConfiguration: Sendable {
         public var email: String
         public var heights: Int
         public var weights: Int
+        public var shape: Shape
 
-        public init(email: String, heights: Int, weights: Int) {
+        /// How the entries lie in time.
+        public enum Shape: String, Sendable, CaseIterable {
+            /// Both spread evenly over the past ten years, at most a day apart, the newest hours ago.
+            case even
+            /// As a real account that came from another app: heights 12 hours apart ending three years
+            /// ago, and weights once a day up to an hour ago.
+            case production
+        }
+
+        public init(email: String, heights: Int, weights: Int, shape: Shape = .even) {
             self.email = email
             self.heights = heights
             self.weights = weights
+            self.shape = shape
         }
     }
 

@@ -4,8 +4,9 @@ import Foundation
 /// what the benchmarks measure sync, export and the editor against, put in through the server rather than
 /// into its tables from outside.
 ///
-/// Heights and weights are spread evenly over the past ten years (at most a day apart), the newest
-/// weight an hour ago and the newest height two hours ago; heights cycle through 170.0–173.9 cm and the
+/// Evenly (`--seed-shape even`), heights and weights are spread over the past ten years (at most a day
+/// apart), the newest weight an hour ago and the newest height two hours ago; shaped as a production
+/// account (`production`), heights are 12 hours apart ending three years ago and weights a day apart; heights cycle through 170.0–173.9 cm and the
 /// profile's height becomes the newest; weights ease from 84 to 78 kg with a tenth-of-a-kilogram noise.
 struct HistorySeeder: Sendable {
     let services: DevServerServices
@@ -16,11 +17,17 @@ struct HistorySeeder: Sendable {
             throw DevServerSetupError.seedAccountMissing(history.email)
         }
         let now = services.timestamp
+        let hour: Int64 = 3_600_000
+        let (heightsEnd, heightsStep, weightsStep): (Int64, Int64?, Int64?) =
+            switch history.shape {
+            case .even: (2 * hour, nil, nil)
+            case .production: (3 * 365 * 24 * hour, 12 * hour, 24 * hour)
+            }
         let entries =
-            Self.spread(history.heights, newestMsAgo: 2 * 3_600_000, now: now) { index in
+            Self.spread(history.heights, newestMsAgo: heightsEnd, step: heightsStep, now: now) { index in
                 ((170 + Double(index % 40) / 10) * 10).rounded() / 10
             }.map { record(user.id, "height", $0) }
-            + Self.spread(history.weights, newestMsAgo: 3_600_000, now: now) { index in
+            + Self.spread(history.weights, newestMsAgo: hour, step: weightsStep, now: now) { index in
                 let count = Double(history.weights)
                 return ((84 - 6 * Double(index) / count + Double(index * 7919 % 13 - 6) / 10) * 10).rounded() / 10
             }.map { record(user.id, "weight", $0) }
@@ -38,13 +45,13 @@ struct HistorySeeder: Sendable {
             notes: nil)
     }
 
-    /// `count` instants, oldest first, at most a day apart over ten years, the newest `newestMsAgo` before
-    /// `now`, each with `value(index)`.
-    static func spread(_ count: Int, newestMsAgo: Int64, now: Timestamp, value: (Int) -> Double)
-        -> [(Timestamp, Double)]
-    {
+    /// `count` instants, oldest first, `step` ms apart (by default at most a day apart over ten years), the
+    /// newest `newestMsAgo` before `now`, each with `value(index)`.
+    static func spread(
+        _ count: Int, newestMsAgo: Int64, step: Int64? = nil, now: Timestamp, value: (Int) -> Double
+    ) -> [(Timestamp, Double)] {
         guard count > 0 else { return [] }
-        let step = min(Int64(86_400_000), Int64(10 * 365) * 86_400_000 / Int64(count))
+        let step = step ?? min(Int64(86_400_000), Int64(10 * 365) * 86_400_000 / Int64(count))
         let newest = now.milliseconds - newestMsAgo
         return (0..<count).map { index in
             (Timestamp(milliseconds: newest - Int64(count - 1 - index) * step), value(index))

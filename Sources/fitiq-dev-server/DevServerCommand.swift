@@ -70,6 +70,13 @@ struct DevServerCommand: AsyncParsableCommand {
     @Option(help: "Weight entries to add to --seed-email's history at start-up, over the past ten years.")
     var seedWeights = 0
 
+    @Option(
+        help: """
+            How the seeded entries lie in time: even (over the past ten years) or production (heights 12 \
+            hours apart ending three years ago, weights daily up to now).
+            """)
+    var seedShape = "even"
+
     @Option(help: "bcrypt cost for stored passwords (4...31; each step doubles the time).")
     var bcryptCost: UInt8 = 8
 
@@ -90,6 +97,9 @@ struct DevServerCommand: AsyncParsableCommand {
     func validate() throws {
         guard seedHeights >= 0, seedWeights >= 0 else {
             throw ValidationError("--seed-heights and --seed-weights must be 0 or more.")
+        }
+        guard DevServerConfiguration.SeedHistory.Shape(rawValue: seedShape) != nil else {
+            throw ValidationError("--seed-shape must be even or production.")
         }
         if seedEmail == nil && (seedHeights > 0 || seedWeights > 0) {
             throw ValidationError("--seed-heights and --seed-weights need --seed-email: the account to add them to.")
@@ -114,7 +124,9 @@ struct DevServerCommand: AsyncParsableCommand {
                 demoAccount: secrets.demoPassword.map { DevServerConfiguration.DemoAccount(password: $0) }
             )
             if let seedEmail {
-                configuration.seedHistory = .init(email: seedEmail, heights: seedHeights, weights: seedWeights)
+                configuration.seedHistory = .init(
+                    email: seedEmail, heights: seedHeights, weights: seedWeights,
+                    shape: .init(rawValue: seedShape) ?? .even)
             }
             let host = host
             let dependencies = clockFile.map(ClockFile.init(path:)).map(\.dependencies) ?? .live

@@ -38,11 +38,46 @@ struct HistorySeederTests {
         }
     }
 
+    @Test func aProductionShapedHistoryEndsItsHeightsYearsAgoAndItsWeightsNow() async throws {
+        try await TestSupport.withTemporaryDirectory { folder in
+            let storage = DevServerConfiguration.Storage.file(path: folder.appendingPathComponent("dev.sqlite").path)
+            try await TestSupport.withServer(TestSupport.configuration(storage: storage)) { api in
+                let account = try await api.register()
+                #expect(try await api.createProfile(account).status == .created)
+            }
+            var seeded = TestSupport.configuration(storage: storage)
+            seeded.seedHistory = .init(email: "ana@example.com", heights: 20, weights: 30, shape: .production)
+            try await TestSupport.withServer(seeded) { api in
+                let login = try await api.send(
+                    .post, "/api/v1/auth/login", body: #"{"email":"ana@example.com","password":"correct horse"}"#)
+                let token = try #require(login.data["access_token"] as? String)
+                func dates(_ type: String) async throws -> [Date] {
+                    let page = try await api.send(
+                        .get, "/api/v1/progress?type=\(type)&from=2000-01-01&to=2100-01-01&limit=100", token: token)
+                    let entries = page.data["entries"] as? [[String: Any]] ?? []
+                    return entries.compactMap { ($0["date"] as? String).flatMap { try? Date($0, strategy: .iso8601) } }
+                        .sorted()
+                }
+                let heights = try await dates("height")
+                let weights = try await dates("weight")
+                try #require(heights.count == 20 && weights.count == 30)
+                // Heights 12 hours apart, weights a day apart, the newest height three years before the
+                // newest weight (less the hour between the newest weight and now).
+                #expect(zip(heights, heights.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 43_200 })
+                #expect(zip(weights, weights.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 86_400 })
+                let gap = try #require(weights.last).timeIntervalSince(try #require(heights.last))
+                #expect(gap == Double(3 * 365 * 24 - 1) * 3_600)
+            }
+        }
+    }
+
     @Test func tenYearsAtMostADayApartTheNewestAnHourAgo() {
         let now = Timestamp(milliseconds: 1_773_144_000_000)
         let few = HistorySeeder.spread(10, newestMsAgo: 3_600_000, now: now) { Double($0) }
         #expect(few.last?.0.milliseconds == now.milliseconds - 3_600_000)
         #expect(zip(few, few.dropFirst()).allSatisfy { $1.0.milliseconds - $0.0.milliseconds == 86_400_000 })
+        let halfDays = HistorySeeder.spread(3, newestMsAgo: 1_000, step: 43_200_000, now: now) { Double($0) }
+        #expect(halfDays.map(\.0.milliseconds) == [-86_401_000, -43_201_000, -1_000].map { now.milliseconds + $0 })
         let many = HistorySeeder.spread(100_000, newestMsAgo: 0, now: now) { _ in 80 }
         let span = (many.last?.0.milliseconds ?? 0) - (many.first?.0.milliseconds ?? 0)
         #expect(span <= Int64(10 * 365) * 86_400_000)
