@@ -8,7 +8,7 @@ APT_PACKAGES := libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2-dev libcurl4-
 RELEASE_FLAGS := -c release --static-swift-stdlib
 # Extra Debian packages, installed through `deps` with APT_PACKAGES overridden.
 SCREENSHOT_PACKAGES := tmux python3-venv fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji
-BENCH_PACKAGES := nano gcc libncursesw5-dev libxml2-utils unzip python3-venv
+BENCH_PACKAGES := nano gcc libncursesw5-dev libxml2-utils unzip python3-venv curl
 # The comparison tool of `make bench-import`, pinned.
 HEALTHKIT_TO_SQLITE := healthkit-to-sqlite==1.0.1
 
@@ -179,12 +179,13 @@ bench-keystroke: release
 bench-sync: release
 	python3 scripts/bench/sync.py --bin-dir .build/release
 
-# 0, 1,000, 10,000 and 100,000 height history entries: first frame, key → echo, Ctrl-S → request,
-# command times, peak RSS, cache bytes per save (strace), and a first sync from a server 50 ms away.
 # Export's time and peak RSS at 1,000 and 100,000 entries: the export is streamed.
 bench-export: release
 	python3 scripts/bench/export.py --bin-dir .build/release
 
+# 0, 10,000 and 100,000 height history entries, spread evenly and shaped as a production account: first
+# frame (× trivial C), key → echo (× nano), first sync (× curl fetching the same pages), Ctrl-S → request,
+# command times, peak RSS, cache bytes per save (strace), and a first sync from a server 50 ms away.
 bench-scale: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_PACKAGES)"
 	python3 scripts/bench/scale.py --bin-dir .build/release

@@ -21,7 +21,8 @@ struct PlainNotFoundMiddleware: RouterMiddleware {
     }
 }
 
-/// Logs one line per request (method, path, status); never headers or bodies, which carry secrets.
+/// Logs one line per request (method, path with its query, status); never headers or bodies, which carry
+/// secrets (a query holds dates, a type and a page: what a benchmark needs to fetch the same pages again).
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = DevRequestContext
 
@@ -30,10 +31,10 @@ struct RequestLogMiddleware: RouterMiddleware {
     {
         do {
             let response = try await next(request, context)
-            context.logger.info("\(request.method) \(request.uri.path) \(response.status.code)")
+            context.logger.info("\(request.method) \(request.uri) \(response.status.code)")
             return response
         } catch let error as any HTTPResponseError {
-            context.logger.info("\(request.method) \(request.uri.path) \(error.status.code)")
+            context.logger.info("\(request.method) \(request.uri) \(error.status.code)")
             throw error
         }
     }

@@ -94,10 +94,13 @@ def client(tui, env):
     return cli
 
 
+BENCH_PASSWORD = "bench-password-123"  # the password of the accounts the benchmarks register
+
+
 def register(cli, url, email):
     """Registers `email` on `url` through fitiq-tui (`client`), and syncs."""
     cli("register", "--server", url, "--email", email, "--name", "Bench", "--date-of-birth", "1990-01-01",
-        stdin="bench-password-123\n")
+        stdin=BENCH_PASSWORD + "\n")
     cli("sync", "--wait")
 
 
@@ -131,7 +134,7 @@ class BenchServer:
         """Registers `name`@example.com; returns the environment of its user."""
         env = user_env(os.path.join(self.work, name), FITIQ_API_KEY=self.api_key)
         client(self.tui, env)("register", "--server", self.url, "--email", f"{name}@example.com", "--name",
-                              "Bench", "--date-of-birth", "1990-01-01", stdin="bench-password-123\n")
+                              "Bench", "--date-of-birth", "1990-01-01", stdin=BENCH_PASSWORD + "\n")
         return env
 
     def stop(self):

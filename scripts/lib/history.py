@@ -5,6 +5,7 @@ export.py. Only the Python standard library is used.
 """
 
 import os
+import re
 import select
 import subprocess
 import threading
@@ -14,6 +15,7 @@ import fitiqtools
 from fitiqtools import client, register
 
 SYNC_TIMEOUT = 1800  # seconds a filling `sync --wait` may take (100,000 entries on a debug build)
+PAGE = re.compile(r"GET (/api/v1/progress\?\S+) 200")
 
 
 class ServerLog:
@@ -79,11 +81,12 @@ class ServerLog:
 class Size:
     """One history size: its server (restarted on the same database and port) and its user."""
 
-    def __init__(self, bin_dir, root, entries, latency_ms=0, weights=0):
+    def __init__(self, bin_dir, root, entries, latency_ms=0, weights=0, shape="even"):
         self.bin_dir, self.entries, self.latency_ms, self.weights = bin_dir, entries, latency_ms, weights
+        self.shape = shape
         self.tui = os.path.join(bin_dir, "fitiq-tui")
         self.work = os.path.join(root, f"{entries}-entries" + (f"-{weights}-weights" if weights else "")
-                                 + (f"-{latency_ms}ms" if latency_ms else ""))
+                                 + (f"-{latency_ms}ms" if latency_ms else "") + f"-{shape}")
         os.makedirs(self.work)
         self.database = os.path.join(self.work, "server.sqlite")
         api_key = "bench-" + os.urandom(12).hex()
@@ -132,20 +135,44 @@ class Size:
 
     def fill(self):
         """Registers the account, restarts the server on its database with the entries seeded by the
-        server itself (--seed-email, --seed-heights, --seed-weights) and lets the client's first sync fetch
-        them. Returns (seconds to restart with the seeded history, sync seconds)."""
-        email = f"scale{self.entries}w{self.weights}@example.com"
+        server itself (--seed-email, --seed-heights, --seed-weights, --seed-shape) and lets the client's
+        first sync fetch them. Returns (seconds to restart with the seeded history, sync seconds, the
+        history pages that sync read: paths with their queries, from the server's log)."""
+        self.email = f"scale{self.entries}w{self.weights}{self.shape}@example.com"
         self.start()
-        register(self.cli, self.url, email)
+        register(self.cli, self.url, self.email)
         self.stop()
         started = time.perf_counter()
-        self.start(logged=not self.latency_ms, seed=("--seed-email", email, "--seed-heights", str(self.entries),
-                                                     "--seed-weights", str(self.weights)))
+        self.start(logged=True, seed=("--seed-email", self.email, "--seed-heights", str(self.entries),
+                                      "--seed-weights", str(self.weights), "--seed-shape", self.shape))
         inserted = time.perf_counter() - started
+        since = self.log.mark()
         started = time.perf_counter()
         run(self.tui, self.env, "sync", "--wait", "--timeout", str(SYNC_TIMEOUT), timeout=SYNC_TIMEOUT + 60)
         synced = time.perf_counter() - started
-        return inserted, synced
+        with self.log.changed:
+            lines = [line for _, line in self.log.lines[since:]]
+        pages = [match.group(1) for match in map(PAGE.search, lines) if match]
+        return inserted, synced, pages
+
+    def curl_pages(self, curl, pages, runs=3):
+        """Median seconds of `curl --parallel --parallel-max 8` fetching `pages` from this server, with the
+        account's token and the API key (what the first sync read, by a program that only downloads)."""
+        token = fitiqtools.login(self.url, self.server_env["FITIQ_DEV_API_KEY"], self.email, fitiqtools.BENCH_PASSWORD)
+        config = os.path.join(self.work, "curl.conf")
+        with open(config, "w") as text:
+            text.write(f'header = "X-API-Key: {self.server_env["FITIQ_DEV_API_KEY"]}"\n'
+                       f'header = "Authorization: Bearer {token}"\n')
+            for page in pages:
+                text.write(f'url = "{self.url}{page}"\noutput = "/dev/null"\n')
+        samples = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            subprocess.run([curl, "--parallel", "--parallel-max", "8", "--no-progress-meter", "--fail",
+                            "--config", config], check=True, timeout=SYNC_TIMEOUT)
+            samples.append(time.perf_counter() - started)
+        os.remove(config)
+        return sorted(samples)[len(samples) // 2]
 
 
 def run(tui, env, *arguments, timeout=300):
