@@ -99,6 +99,15 @@ public struct CellBuffer: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Copies the whole of `source` to (`x`, `y`), clipped to this buffer.
+    public mutating func put(_ source: CellBuffer, x: Int, y: Int) {
+        for row in 0..<source.height where y + row >= 0 && y + row < height {
+            for column in 0..<source.width where x + column >= 0 && x + column < width {
+                self[x + column, y + row] = source[column, row]
+            }
+        }
+    }
+
     /// Copies `rows` rows of `source`, from its row `sourceY`, to this buffer's row `y` (same columns).
     public mutating func blit(_ source: CellBuffer, sourceY: Int, rows: Int, toY y: Int) {
         for row in 0..<max(0, rows) {

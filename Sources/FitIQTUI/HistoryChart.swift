@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQLocalization
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -29,6 +30,49 @@ public enum HistoryChart {
         style: CellStyle, total: Int? = nil
     ) {
         guard width > 0, height > 0 else { return }
+        let drawing = Drawing(
+            entries: entries, metric: metric, unitSystem: unitSystem, timeZone: timeZone, graphics: graphics,
+            width: width, height: height, style: style, total: total, language: Localizer.current.language,
+            decimalSeparator: DecimalText.separator)
+        if let cells = lastDrawn.withLock({ $0?.drawing == drawing ? $0?.cells : nil }) {
+            buffer.put(cells, x: x, y: y)
+            return
+        }
+        var cells = CellBuffer(width: width, height: height)
+        draw(
+            entries, metric: metric, unitSystem: unitSystem, timeZone: timeZone, graphics: graphics, into: &cells,
+            width: width, height: height, style: style, total: total)
+        lastDrawn.withLock { $0 = (drawing, cells) }
+        buffer.put(cells, x: x, y: y)
+    }
+
+    /// Everything a chart's cells follow from. The editor draws a frame for every key, and the profile's
+    /// chart (hundreds of points sorted, smoothed and rasterised: half a frame's work) changes only with
+    /// the history, the size or the settings: the last one drawn is kept and copied while they stay.
+    /// Comparing the entries costs little while they are the same array (its storage is compared first).
+    struct Drawing: Equatable {
+        var entries: [ProgressEntry]
+        var metric: Metric
+        var unitSystem: UnitSystem
+        var timeZone: LocalZone
+        var graphics: ChartGraphics
+        var width: Int
+        var height: Int
+        var style: CellStyle
+        var total: Int?
+        var language: Language
+        var decimalSeparator: String
+    }
+
+    private static let lastDrawn = Mutex<(drawing: Drawing, cells: CellBuffer)?>(nil)
+
+    /// Draws the chart into `buffer` from its top left corner, without the memo (``render``).
+    static func draw(
+        _ entries: [ProgressEntry], metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone,
+        graphics: ChartGraphics, into buffer: inout CellBuffer, width: Int, height: Int, style: CellStyle,
+        total: Int?
+    ) {
+        let (x, y) = (0, 0)
         buffer.fill(x: x, y: y, width: width, height: height, style: style)
         let points = chronological(entries, of: metric)
         guard !points.isEmpty else {

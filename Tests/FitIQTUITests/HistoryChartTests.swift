@@ -1,7 +1,9 @@
 import FitIQCore
-import FitIQTUI
+import FitIQLocalization
 import Foundation
 import Testing
+
+@testable import FitIQTUI
 
 struct HistoryChartTests {
     private static let utc = LocalZone.utc
@@ -44,6 +46,58 @@ struct HistoryChartTests {
     }
 
     // MARK: Chart
+
+    /// The last chart drawn is kept for the next frame: whatever one of its inputs changes, the cells
+    /// must be those a fresh drawing gives, never the kept ones.
+    @Test func aKeptChartIsNeverShownForOtherInputs() throws {
+        let year = try Self.year2024()
+        let later = [try Self.entry("2025-02-01", 180)] + year
+        let auckland = LocalZone.fixed(secondsEastOfUTC: 13 * 3_600)
+        let samoa = LocalZone { _ in -13 * 3_600 }
+        let steps:
+            [(entries: [ProgressEntry], units: UnitSystem, zone: LocalZone, graphics: ChartGraphics, width: Int)] =
+                [
+                    (year, .metric, .utc, .ascii, 40), (year, .metric, .utc, .ascii, 40),
+                    (later, .metric, .utc, .ascii, 40),
+                    (year, .imperial, .utc, .ascii, 40), (year, .imperial, auckland, .ascii, 40),
+                    (year, .imperial, samoa, .ascii, 40), (year, .imperial, samoa, .braille, 40),
+                    (year, .imperial, samoa, .braille, 32), (year, .metric, .utc, .ascii, 40),
+                ]
+        for (index, step) in steps.enumerated() {
+            var kept = CellBuffer(width: step.width + 2, height: 7)
+            HistoryChart.render(
+                step.entries, metric: .height, unitSystem: step.units, timeZone: step.zone, graphics: step.graphics,
+                into: &kept, x: 1, y: 1, width: step.width, height: 5, style: .plain)
+            var fresh = CellBuffer(width: step.width, height: 5)
+            HistoryChart.draw(
+                step.entries, metric: .height, unitSystem: step.units, timeZone: step.zone, graphics: step.graphics,
+                into: &fresh, width: step.width, height: 5, style: .plain, total: nil)
+            var expected = CellBuffer(width: step.width + 2, height: 7)
+            expected.put(fresh, x: 1, y: 1)
+            #expect(kept == expected, "step \(index):\n\(kept)\nnot\n\(expected)")
+        }
+        // The language too: the axis's month names.
+        var english = CellBuffer(width: 30, height: 5)
+        var german = english
+        HistoryChart.render(
+            year, metric: .height, unitSystem: .metric, timeZone: .utc, graphics: .ascii, into: &english, x: 0, y: 0,
+            width: 30, height: 5, style: .plain)
+        Localizer.$current.withValue(.pseudo) {
+            HistoryChart.render(
+                year, metric: .height, unitSystem: .metric, timeZone: .utc, graphics: .ascii, into: &german, x: 0,
+                y: 0, width: 30, height: 5, style: .plain)
+        }
+        #expect(english != german)
+    }
+
+    @Test func zonesAreEqualWhenTheyAreTheSameZone() {
+        let made = LocalZone { _ in 3_600 }
+        #expect(made == made)
+        #expect(made != LocalZone { _ in 3_600 })
+        #expect(LocalZone.fixed(secondsEastOfUTC: 3_600) == .fixed(secondsEastOfUTC: 3_600))
+        #expect(LocalZone.fixed(secondsEastOfUTC: 0) == .utc)
+        #expect(LocalZone.fixed(secondsEastOfUTC: 3_600) != .utc)
+    }
 
     @Test func drawsReadingsAsDotsAndTheTrendAsALineSpacedByTime() throws {
         // April 1 and July 1 fall a quarter and a half into the year, not at a third and two thirds.
