@@ -41,7 +41,9 @@ public struct Cell: Hashable, Sendable {
     public static let continuation = Cell("\u{0}")
     public static let blank = Cell(" ")
 
-    public var isContinuation: Bool { character == "\u{0}" }
+    /// A NUL is a grapheme cluster of its own (a control character), so its first byte tells it; a
+    /// comparison of Characters would take the slow path for every cell that is not ASCII.
+    public var isContinuation: Bool { character.utf8.first == 0 }
 }
 
 /// A grid of cells that a screen is rendered into; tests compare buffers, the terminal adapter paints them.

@@ -16,14 +16,19 @@ enum FrameDiff {
         let old = previous.cells
         let new = next.cells
         let width = next.width
+        // Each cell is compared once; its neighbours matter only where they changed (a cell that became
+        // or stopped being a continuation changed too), which is rare: a key changes a few cells.
+        let changed = new.indices.map { new[$0] != old[$0] }
         var dirty: [Int] = []
         for index in new.indices {
             let column = index % width
-            if new[index] != old[index] {
+            if changed[index] {
                 dirty.append(index)
-            } else if column + 1 < width, new[index + 1].isContinuation != old[index + 1].isContinuation {
+            } else if column + 1 < width, changed[index + 1],
+                new[index + 1].isContinuation != old[index + 1].isContinuation
+            {
                 dirty.append(index)
-            } else if column > 0, new[index].isContinuation, new[index - 1] != old[index - 1] {
+            } else if column > 0, changed[index - 1], new[index].isContinuation {
                 dirty.append(index)
             }
         }
