@@ -64,8 +64,9 @@ struct FitIQCommand: AsyncParsableCommand {
         }
     }
 
-    /// Bare `fitiq-tui` opens the editor without parsing arguments (its first frame comes sooner);
-    /// anything else is parsed as a command.
+    /// Bare `fitiq-tui` and `fitiq-tui --server URL` open the editor without the argument parser (it
+    /// reflects over every command's options first: about 2 ms before the first frame); anything else
+    /// is parsed as a command.
     static func main() async {
         StartupTrace.mark("main entered")
         // A cache write of an outbox of thousands (an import) is a buffer of a megabyte or so. glibc raises
@@ -76,8 +77,8 @@ struct FitIQCommand: AsyncParsableCommand {
             mallopt(M_MMAP_THRESHOLD, 128 * 1024)
         #endif
         do {
-            if CommandLine.arguments.count == 1 {
-                try await openEditor(.live())
+            if let server = editorServer(Array(CommandLine.arguments.dropFirst())) {
+                try await openEditor(.live(serverFlag: server))
             } else {
                 var command = try parseAsRoot()
                 StartupTrace.mark("arguments parsed")
@@ -89,6 +90,21 @@ struct FitIQCommand: AsyncParsableCommand {
             }
         } catch {
             exit(withError: error)
+        }
+    }
+
+    /// The editor's server when `arguments` ask for the editor with at most `--server URL` (or
+    /// `--server=URL`): `.some(nil)` for none, `.some(url)`; `nil` for anything else, which the argument
+    /// parser reads (and words its errors: `--server` without a value, a value that is an option).
+    static func editorServer(_ arguments: [String]) -> String?? {
+        switch arguments.count {
+        case 0: return .some(nil)
+        case 1 where arguments[0].hasPrefix("--server="):
+            let url = String(arguments[0].dropFirst("--server=".count))
+            return url.isEmpty ? nil : url
+        case 2 where arguments[0] == "--server" && !arguments[1].isEmpty && !arguments[1].hasPrefix("-"):
+            return arguments[1]
+        default: return nil
         }
     }
 

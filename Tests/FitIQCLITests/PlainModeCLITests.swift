@@ -170,6 +170,29 @@ struct PlainModeCLITests {
     }
 }
 
+/// `fitiq-tui --server URL` opens the editor without the argument parser; what it does not read, the
+/// parser does, with its messages.
+struct EditorArgumentsCLITests {
+    @Test func theEditorsServerIsReadInEitherFormAndAnythingElseGoesToTheParser() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server, registered: true) { cli in
+                #expect(try await cli.run(["logout"]).status == 0)
+                for arguments in [["--server", server.url], ["--server=\(server.url)"]] {
+                    // No terminal type: the editor opens in plain mode, signing in to the server named.
+                    let run = try await cli.run(arguments, input: "jane@example.com\n\(CLIHarness.password)\nquit\n")
+                    #expect(run.stdout.contains("Signed in as jane@example.com."), "\(arguments): \(run)")
+                    #expect(try await cli.run(["logout"]).status == 0)
+                }
+                for (arguments, status) in [(["--server"], 64), (["--server", "--plain"], 64), (["--server="], 1)] {
+                    let run = try await cli.run(arguments, input: "")
+                    #expect(run.status == status, "\(arguments): \(run)")
+                    #expect(run.stderr.contains("--server"), "\(arguments): \(run)")
+                }
+            }
+        }
+    }
+}
+
 /// Plain mode and the commands speak the profile's language (unless FITIQ_LANG), whatever the locale.
 struct LanguageCLITests {
     @Test func plainModeAnswersInTheProfilesLanguageAndSwitchesWhenANewOneIsSaved() async throws {
