@@ -30,14 +30,55 @@ extension SyncEngine {
 
     /// Reads each metric's history from the server and merges it; a full read of the heights also
     /// applies the initial-height rule.
+    ///
+    /// The metrics are read together, sharing one window of ``pagesInFlight`` requests (a long history of
+    /// one no longer waits for the first page of the others), then merged one after another in their
+    /// order; a metric that could not be read is not merged, and the first such error is thrown after the
+    /// others were.
     public func refreshHistory(full: Bool) async throws {
         let overview = try await store.overview()
-        for metric in Metric.all {
-            try await refreshHistory(of: metric, full: full, overview: overview)
+        let window = RequestWindow(size: Self.pagesInFlight)
+        let reads = await withTaskGroup(of: (Int, Result<HistoryRead, any Error>).self) { group in
+            for (index, metric) in Metric.all.enumerated() {
+                group.addTask {
+                    do {
+                        return (
+                            index,
+                            .success(
+                                try await self.readHistory(
+                                    of: metric, full: full, overview: overview, window: window))
+                        )
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var reads = [Result<HistoryRead, any Error>?](repeating: nil, count: Metric.all.count)
+            for await (index, read) in group { reads[index] = read }
+            return reads.compactMap { $0 }
         }
+        var failure: (any Error)?
+        for read in reads {
+            switch read {
+            case .success(let read): try await merge(read)
+            case .failure(let error): failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
     }
 
-    private func refreshHistory(of metric: Metric, full: Bool, overview: AccountOverview) async throws {
+    /// One metric's entries as read from the server, and what the merge needs to know about the read.
+    struct HistoryRead: Sendable {
+        var metric: Metric
+        var entries: [RemoteProgressEntry]
+        var complete: Bool
+        var holdsAll: Bool
+        var knownBeforeRead: Set<String>
+    }
+
+    private func readHistory(
+        of metric: Metric, full: Bool, overview: AccountOverview, window: RequestWindow
+    ) async throws -> HistoryRead {
         // The newest synced entry is among the latest ones when any of them is synced; a read of what is
         // new since then merges on them (``ProfileStore/updateRecent``) and touches the rest only when
         // it finds more than newer entries. A complete read judges every entry of the metric: it reads
@@ -55,7 +96,16 @@ extension SyncEngine {
         let knownBeforeRead =
             complete
             ? Set((holdsAll ? recent : try await store.load().history(of: metric)).compactMap(\.serverId)) : []
-        let entries = try await fetchAll(ProgressQuery(type: metric.type, from: from, to: today.adding(days: 1)))
+        let entries = try await fetchAll(
+            ProgressQuery(type: metric.type, from: from, to: today.adding(days: 1)), window: window)
+        return HistoryRead(
+            metric: metric, entries: entries, complete: complete, holdsAll: holdsAll, knownBeforeRead: knownBeforeRead)
+    }
+
+    private func merge(_ read: HistoryRead) async throws {
+        let (metric, entries, complete, knownBeforeRead) = (
+            read.metric, read.entries, read.complete, read.knownBeforeRead
+        )
         let now = environment.now()
         guard complete else {
             try await store.updateRecent { state in
@@ -69,7 +119,7 @@ extension SyncEngine {
                 state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now)
             }
         }
-        if holdsAll {
+        if read.holdsAll {
             try await store.updateRecent { change(&$0) }
         } else {
             try await store.update { change(&$0) }

@@ -117,10 +117,13 @@ extension SyncEngine {
     /// The first page gives the total; the other pages are then read in a window of
     /// ``pagesInFlight`` requests at a time, not one after another. A history that grew meanwhile is
     /// read on, one page at a time, until a page comes back short or empty.
-    func fetchAll(_ query: ProgressQuery) async throws -> [RemoteProgressEntry] {
+    ///
+    /// Reads sharing a `window` have at most its size of requests in flight between them.
+    func fetchAll(_ query: ProgressQuery, window: RequestWindow? = nil) async throws -> [RemoteProgressEntry] {
+        let window = window ?? RequestWindow(size: Self.pagesInFlight)
         var query = query
         query.limit = Self.pageSize
-        let first = try await page(query)
+        let first = try await page(query, window)
         var entries = first.entries
         guard first.entries.count == Self.pageSize, first.total > Self.pageSize else { return entries }
         let offsets = Array(stride(from: Self.pageSize, to: first.total, by: Self.pageSize))
@@ -134,14 +137,14 @@ extension SyncEngine {
             var next = 0
             while next < min(Self.pagesInFlight, queries.count) {
                 let pageQuery = queries[next]
-                group.addTask { (pageQuery.offset, try await self.page(pageQuery)) }
+                group.addTask { (pageQuery.offset, try await self.page(pageQuery, window)) }
                 next += 1
             }
             while let (offset, read) = try await group.next() {
                 pages[offset] = read
                 if next < queries.count {
                     let pageQuery = queries[next]
-                    group.addTask { (pageQuery.offset, try await self.page(pageQuery)) }
+                    group.addTask { (pageQuery.offset, try await self.page(pageQuery, window)) }
                     next += 1
                 }
             }
@@ -154,7 +157,7 @@ extension SyncEngine {
         query.offset = last + (pages[last]?.entries.count ?? 0)
         var lastCount = pages[last]?.entries.count ?? 0
         while lastCount == Self.pageSize, query.offset < total {
-            let more = try await page(query)
+            let more = try await page(query, window)
             entries += more.entries
             query.offset += more.entries.count
             lastCount = more.entries.count
@@ -168,9 +171,44 @@ extension SyncEngine {
     /// How many pages of a long history are read at once.
     static let pagesInFlight = 8
 
-    private func page(_ query: ProgressQuery) async throws -> ProgressPage {
-        try await session.authorized { token throws(RemoteError) in
-            try await self.progress.list(query, accessToken: token)
+    private func page(_ query: ProgressQuery, _ window: RequestWindow) async throws -> ProgressPage {
+        await window.enter()
+        do {
+            let read = try await session.authorized { token throws(RemoteError) in
+                try await self.progress.list(query, accessToken: token)
+            }
+            await window.leave()
+            return read
+        } catch {
+            await window.leave()
+            throw error
+        }
+    }
+}
+
+/// At most `size` requests in flight among the reads that share it; the others wait their turn, first
+/// come first served.
+actor RequestWindow {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(size: Int) {
+        free = size
+    }
+
+    func enter() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func leave() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }
