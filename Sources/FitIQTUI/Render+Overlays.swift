@@ -172,7 +172,11 @@ private func drawPanel(
     let height = min(buffer.height - 2, wrapped.count + 2)
     let x = (buffer.width - width) / 2
     let y = (buffer.height - height) / 2
-    buffer.fill(x: x, y: y, width: width, height: height)
+    // A blank cell around the box too, within the screen's frame (not its outer border, title bar or
+    // footer): no column of the screen below shows squeezed between the screen's border and the box's.
+    let (left, top) = (max(1, x - 1), max(1, y - 1))
+    let (right, bottom) = (min(buffer.width - 1, x + width + 1), min(buffer.height - 1, y + height + 1))
+    buffer.fill(x: left, y: top, width: right - left, height: bottom - top)
     let visible = height - 2
     let first = max(0, min(scroll, wrapped.count - visible))
     // Which lines show, kept whole when a long title must give way ("Gesundheitsdaten imp… 1–8/13").

@@ -154,3 +154,27 @@ struct LayoutTests {
         }
     }
 }
+
+/// A box drawn over the screen keeps a blank margin of one cell beside it: no column of the screen below
+/// shows squeezed between the screen's border and the box's (the help box at 100×30 showed a `7` of the
+/// chart's axis on every other row).
+struct OverlayClearingTests {
+    @Test(
+        arguments: [LayoutTests.Screen.help, .quitPrompt, .importPrompt], [(100, 30), (80, 24), (120, 40), (60, 20)])
+    func nothingOfTheScreenShowsBesideABox(kind: LayoutTests.Screen, size: (Int, Int)) throws {
+        let buffer = screen(kind.state(width: size.0, height: size.1))
+        let lines = buffer.lines
+        let title = ["┌─ Help", "┌─ Unsaved", "┌─ Import"].first { title in lines.contains { $0.contains(title) } }
+        let top = try #require(lines.firstIndex { $0.contains(title ?? "?") })
+        let row = lines[top]
+        // Columns, not characters: a wide character fills two.
+        let left = DisplayWidth.of(String(row[..<(try #require(row.range(of: title ?? "?")).lowerBound)]))
+        let right = try #require((left + 1..<size.0).first { buffer[$0, top].character == "┐" })
+        let bottom = try #require((top + 1..<size.1).first { buffer[left, $0].character == "└" })
+        for row in top...bottom {
+            for column in [left - 1, right + 1] where column >= 1 && column <= size.0 - 2 {
+                #expect(buffer[column, row].character == " ", "row \(row), column \(column) at \(size): \(lines[row])")
+            }
+        }
+    }
+}
