@@ -7,8 +7,8 @@ profile's name for fitiq-tui). A TUI never exits by itself, so whole-process tim
 Next to fitiq-tui, in the same run and interleaved with it: a trivial C ncurses program
 (scripts/bench/trivial.c) and `nano FILE`.
 
-fitiq-tui is measured two ways, bare (`fitiq-tui`: the editor without argument parsing) and with
-`--server URL` (parsed as a command), each with the development server up and again with a "black
+fitiq-tui is measured two ways, bare (`fitiq-tui`) and with `--server URL` (neither goes through the
+argument parser: the editor reads those alone), each with the development server up and again with a "black
 hole" server on the same port (accepts connections, never answers). Nothing may wait on the network
 before the first frame, so the black-hole figures must match.
 

@@ -38,33 +38,37 @@ extension SyncEngine {
     public func refreshHistory(full: Bool) async throws {
         let overview = try await store.overview()
         let window = RequestWindow(size: Self.pagesInFlight)
-        let reads = await withTaskGroup(of: (Int, Result<HistoryRead, any Error>).self) { group in
-            for (index, metric) in Metric.all.enumerated() {
+        let outcomes = await withTaskGroup(of: HistoryOutcome.self) { group in
+            for metric in Metric.all {
                 group.addTask {
+                    var outcome = HistoryOutcome(metric: metric)
                     do {
-                        return (
-                            index,
-                            .success(
-                                try await self.readHistory(
-                                    of: metric, full: full, overview: overview, window: window))
-                        )
+                        outcome.read = try await self.readHistory(
+                            of: metric, full: full, overview: overview, window: window)
                     } catch {
-                        return (index, .failure(error))
+                        outcome.error = error
                     }
+                    return outcome
                 }
             }
-            var reads = [Result<HistoryRead, any Error>?](repeating: nil, count: Metric.all.count)
-            for await (index, read) in group { reads[index] = read }
-            return reads.compactMap { $0 }
+            var outcomes: [HistoryOutcome] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
         }
         var failure: (any Error)?
-        for read in reads {
-            switch read {
-            case .success(let read): try await merge(read)
-            case .failure(let error): failure = failure ?? error
-            }
+        for metric in Metric.all {
+            guard let outcome = outcomes.first(where: { $0.metric == metric }) else { continue }
+            if let read = outcome.read { try await merge(read) }
+            failure = failure ?? outcome.error
         }
         if let failure { throw failure }
+    }
+
+    /// One metric's read, or why it failed.
+    struct HistoryOutcome: Sendable {
+        var metric: Metric
+        var read: HistoryRead?
+        var error: (any Error)?
     }
 
     /// One metric's entries as read from the server, and what the merge needs to know about the read.
