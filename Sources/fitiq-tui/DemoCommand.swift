@@ -30,6 +30,8 @@ struct DemoCommand: AsyncParsableCommand {
             removed when you quit.
             """)
 
+    @OptionGroup var plainMode: PlainModeOption
+
     func run() async throws {
         let temporary = FileManager.default.temporaryDirectory
         Self.removeAbandonedFolders(in: temporary)
@@ -60,7 +62,8 @@ struct DemoCommand: AsyncParsableCommand {
             try await speaking(localizer) {
                 try await TUILauncher.open(
                     accounts: accounts, account: signedIn.account,
-                    plain: PlainMode.isWanted(flag: false, environment: environment), environment: environment)
+                    plain: PlainMode.isWanted(flag: plainMode.plain, environment: environment), environment: environment
+                )
             }
         } catch {
             await transport.shutdown()

@@ -46,14 +46,7 @@ struct FitIQCommand: AsyncParsableCommand {
 
     @OptionGroup var globals: GlobalOptions
 
-    @Flag(
-        help: """
-            Plain mode: labelled lines and a fitiq> prompt reading one command per line, for screen readers, \
-            dumb terminals, logs and scripts (also with FITIQ_PLAIN=1, and when TERM is unset or dumb). \
-            FITIQ_TERM sets the terminal type instead of TERM; a type this machine does not know opens \
-            as xterm-256color or xterm, with a notice.
-            """)
-    var plain = false
+    @OptionGroup var plainMode: PlainModeOption
 
     @Option(help: "The symbols of charts: braille, block or ascii (also FITIQ_GRAPHICS; chosen by TERM and locale).")
     var graphics: String?
@@ -110,7 +103,7 @@ struct FitIQCommand: AsyncParsableCommand {
 
     /// With no command: the interactive editor (the sign-in screen when nobody is signed in).
     func run() async throws {
-        try await Self.openEditor(.live(options: globals), plain: plain, graphics: graphics?.lowercased())
+        try await Self.openEditor(.live(options: globals), plain: plainMode.plain, graphics: graphics?.lowercased())
     }
 
     static func openEditor(_ config: AppConfig, plain: Bool = false, graphics: String? = nil) async throws {
@@ -124,4 +117,17 @@ struct FitIQCommand: AsyncParsableCommand {
                 plain: PlainMode.isWanted(flag: plain, environment: environment), environment: environment)
         }
     }
+}
+
+/// `--plain`, on the editor and on `demo` (which share it: `fitiq-tui --plain demo` and
+/// `fitiq-tui demo --plain` both run the demo in plain mode).
+struct PlainModeOption: ParsableArguments {
+    @Flag(
+        help: """
+            Plain mode: labelled lines and a fitiq> prompt reading one command per line, for screen readers, \
+            dumb terminals, logs and scripts (also with FITIQ_PLAIN=1, and when TERM is unset or dumb). \
+            FITIQ_TERM sets the terminal type instead of TERM; a type this machine does not know opens \
+            as xterm-256color or xterm, with a notice.
+            """)
+    var plain = false
 }

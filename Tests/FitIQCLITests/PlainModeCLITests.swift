@@ -193,6 +193,18 @@ struct EditorArgumentsCLITests {
     }
 }
 
+/// `demo` in plain mode: a script or a screen reader can try the program too.
+struct PlainDemoCLITests {
+    @Test(arguments: [["--plain", "demo"], ["demo", "--plain"]])
+    func theDemoRunsInPlainModeFromAPipe(arguments: [String]) async throws {
+        let run = try await CLIHarness.with { cli in try await cli.run(arguments, input: "show\nquit\n") }
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("You are signed in as demo@fitiq.dev."), "\(run)")
+        #expect(run.stdout.contains("Alex Demo"), "\(run)")
+        #expect(!run.stderr.contains("needs a terminal"), "\(run)")
+    }
+}
+
 /// Plain mode and the commands speak the profile's language (unless FITIQ_LANG), whatever the locale.
 struct LanguageCLITests {
     @Test func plainModeAnswersInTheProfilesLanguageAndSwitchesWhenANewOneIsSaved() async throws {
