@@ -39,7 +39,7 @@ public struct ProgressEntry: Sendable, Codable, Equatable, Identifiable {
     public var source: Source
 
     public init(
-        id: UUID = UUID(), serverId: String? = nil, type: String = ProgressEntry.heightType, quantity: Double,
+        id: UUID = .generated(), serverId: String? = nil, type: String = ProgressEntry.heightType, quantity: Double,
         loggedAt: Date, notes: String? = nil, source: Source
     ) {
         self.id = id
