@@ -29,7 +29,7 @@ is built on first use is in place before the first sample.
 When the session ends (the server died after spending a refresh token, before its answer arrived:
 refresh tokens are single-use), the user signs in again with `fitiq-tui login`, as a person would; the
 count is printed on a line of its own, and what was saved meanwhile must still reach the server once.
-A failed run keeps its work folder (the server's log among it).
+A failed run keeps its work folder: the server's log, and actions.log with every save and undo.
 
 Usage: soak.py --bin-dir DIR [--minutes N] [--seed N] [--keep]   (DIR: release fitiq-tui, fitiq-dev-server)
 Only the Python standard library is used; tmux must be installed.
@@ -388,7 +388,7 @@ class User:
         self.editor.until("the profile", on_profile)
         self.ledger.imports += 1
         for value in values:
-            self.ledger.saved("weight", value)
+            self.ledger.saved("weight", value, who="import")
 
     def resize(self):
         if self.rng.random() < 0.3:
@@ -407,19 +407,26 @@ class User:
 class Ledger:
     """What the soak saved and undid, from the editor and the command line (both threads write it)."""
 
-    def __init__(self):
+    def __init__(self, journal_path):
         self.lock = threading.Lock()
         self.values = collections.Counter()  # (metric, value) saved minus undone
         self.saves, self.imports, self.undos = 0, 0, 0
+        # Every save and undo with its time, to trace an entry counted as lost (kept with a failed run).
+        self.journal = open(journal_path, "a", buffering=1)
 
-    def saved(self, metric, value):
+    def note(self, text):
+        self.journal.write(f"{time.strftime('%H:%M:%S')} {text}\n")
+
+    def saved(self, metric, value, who="editor"):
         with self.lock:
             self.values[(metric, round(value, 1))] += 1
             self.saves += 1
+            self.note(f"{who} saved {metric} {value}")
 
     def undone(self, message):
         match = re.search(r"Undid the (weight|body fat) ([\d.]+) (?:kg|%) logged", message)
         with self.lock:
+            self.note(f"undo: {message.strip()}")
             self.undos += 1
             if match:
                 metric = "weight" if match.group(1) == "weight" else "body_fat_percentage"
@@ -480,7 +487,7 @@ def command_line_user(cli, ledger, rng, stopping, problems, sign_in):
                     raise
                 sign_in.again("the command line")
             if count % 2:
-                ledger.saved("weight", value)
+                ledger.saved("weight", value, who="command line")
             else:
                 with ledger.lock:
                     ledger.saves += 1
@@ -590,7 +597,7 @@ def main():
         cli("height", "set", "175")
         cli("sync", "--wait")
 
-        ledger, sign_in = Ledger(), SignIn(cli, server, work)
+        ledger, sign_in = Ledger(os.path.join(work, "actions.log")), SignIn(cli, server, work)
         editor = Editor(tui, env, work)
         editor.until("the first frame", on_profile)
         user = User(editor, work, rng, ledger)
