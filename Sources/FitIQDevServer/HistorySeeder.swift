@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Evenly (`--seed-shape even`), heights and weights are spread over the past ten years (at most a day
 /// apart), the newest weight an hour ago and the newest height two hours ago; shaped as a production
-/// account (`production`), heights are 12 hours apart ending three years ago and weights a day apart; heights cycle through 170.0–173.9 cm and the
+/// account (`production`), heights are 12 hours apart (closer where they would begin before 1990) ending
+/// three years ago and weights a day apart; heights cycle through 170.0–173.9 cm and the
 /// profile's height becomes the newest; weights ease from 84 to 78 kg with a tenth-of-a-kilogram noise.
 struct HistorySeeder: Sendable {
     let services: DevServerServices
@@ -21,7 +22,11 @@ struct HistorySeeder: Sendable {
         let (heightsEnd, heightsStep, weightsStep): (Int64, Int64?, Int64?) =
             switch history.shape {
             case .even: (2 * hour, nil, nil)
-            case .production: (3 * 365 * 24 * hour, 12 * hour, 24 * hour)
+            case .production:
+                (
+                    3 * 365 * 24 * hour,
+                    Self.productionStep(history.heights, endingMsAgo: 3 * 365 * 24 * hour, now: now), 24 * hour
+                )
             }
         let entries =
             Self.spread(history.heights, newestMsAgo: heightsEnd, step: heightsStep, now: now) { index in
@@ -43,6 +48,13 @@ struct HistorySeeder: Sendable {
         ProgressRecord(
             id: DevServerServices.makeID(), userID: userID, type: type, quantity: reading.1, loggedAt: reading.0,
             notes: nil)
+    }
+
+    /// Production heights are 12 hours apart, or closer where that would begin before 1990 (100,000 of
+    /// them 12 hours apart span 137 years).
+    static func productionStep(_ count: Int, endingMsAgo: Int64, now: Timestamp) -> Int64 {
+        let since1990 = now.milliseconds - endingMsAgo - 631_152_000_000  // 1990-01-01T00:00:00Z
+        return min(12 * 3_600_000, since1990 / Int64(max(1, count)))
     }
 
     /// `count` instants, oldest first, `step` ms apart (by default at most a day apart over ten years), the

@@ -76,6 +76,10 @@ struct HistorySeederTests {
         let few = HistorySeeder.spread(10, newestMsAgo: 3_600_000, now: now) { Double($0) }
         #expect(few.last?.0.milliseconds == now.milliseconds - 3_600_000)
         #expect(zip(few, few.dropFirst()).allSatisfy { $1.0.milliseconds - $0.0.milliseconds == 86_400_000 })
+        #expect(HistorySeeder.productionStep(10_000, endingMsAgo: 0, now: now) == 43_200_000)
+        // 100,000 heights would reach back to the 1880s: they begin in 1990 instead.
+        let dense = HistorySeeder.productionStep(100_000, endingMsAgo: 0, now: now)
+        #expect(dense < 43_200_000 && now.milliseconds - 100_000 * dense >= 631_152_000_000)
         let halfDays = HistorySeeder.spread(3, newestMsAgo: 1_000, step: 43_200_000, now: now) { Double($0) }
         #expect(halfDays.map(\.0.milliseconds) == [-86_401_000, -43_201_000, -1_000].map { now.milliseconds + $0 })
         let many = HistorySeeder.spread(100_000, newestMsAgo: 0, now: now) { _ in 80 }
