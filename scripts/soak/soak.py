@@ -423,6 +423,12 @@ class Ledger:
             self.saves += 1
             self.note(f"{who} saved {metric} {value}")
 
+    def not_saved(self, metric, value):
+        with self.lock:
+            self.values[(metric, round(value, 1))] -= 1
+            self.saves -= 1
+            self.note(f"not saved after all: {metric} {value}")
+
     def undone(self, message):
         match = re.search(r"Undid the (weight|body fat) ([\d.]+) (?:kg|%) logged", message)
         with self.lock:
@@ -471,11 +477,18 @@ def command_line_user(cli, ledger, rng, stopping, problems, sign_in):
     """The second process: `weight set` and `profile set --bio` every few seconds, until `stopping`.
 
     Exit status 3 after a write means it was saved on this machine and the session had ended: the
-    change counts as saved, and the user signs in again."""
+    change counts as saved, and the user signs in again.
+
+    A weight is in the ledger before the command runs: `weight set` saves, then tries to send for up to
+    15 s, and the editor's undo (one undo history for the account) may take the weight back meanwhile;
+    counted after the command, that undo would find nothing to take off, and the weight would count as
+    lost."""
     count = 0
     while not stopping.wait(rng.uniform(4, 12)):
         count += 1
         value = round(150.0 + (count % 500) / 10, 1)
+        if count % 2:
+            ledger.saved("weight", value, who="command line")
         try:
             try:
                 if count % 2:
@@ -486,12 +499,12 @@ def command_line_user(cli, ledger, rng, stopping, problems, sign_in):
                 if "(exit 3)" not in str(error):
                     raise
                 sign_in.again("the command line")
-            if count % 2:
-                ledger.saved("weight", value, who="command line")
-            else:
+            if not count % 2:
                 with ledger.lock:
                     ledger.saves += 1
         except (RuntimeError, subprocess.TimeoutExpired) as error:
+            if count % 2:
+                ledger.not_saved("weight", value)
             problems.append(f"command line: {error}")
 
 
