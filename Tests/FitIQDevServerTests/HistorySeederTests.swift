@@ -8,18 +8,9 @@ import Testing
 struct HistorySeederTests {
     @Test func aRestartAddsTheHistoryToTheAccountAndItsNewestHeightToTheProfile() async throws {
         try await TestSupport.withTemporaryDirectory { folder in
-            let storage = DevServerConfiguration.Storage.file(path: folder.appendingPathComponent("dev.sqlite").path)
-            try await TestSupport.withServer(TestSupport.configuration(storage: storage)) { api in
-                let account = try await api.register()
-                #expect(try await api.createProfile(account).status == .created)
-
-            }
-            var seeded = TestSupport.configuration(storage: storage)
-            seeded.seedHistory = .init(email: "ana@example.com", heights: 30, weights: 4_000)
-            try await TestSupport.withServer(seeded) { api in
-                let login = try await api.send(
-                    .post, "/api/v1/auth/login", body: #"{"email":"ana@example.com","password":"correct horse"}"#)
-                let token = try #require(login.data["access_token"] as? String)
+            let storage = try await Self.databaseWithAna(in: folder)
+            try await Self.withSeeded(.init(email: "ana@example.com", heights: 30, weights: 4_000), storage) {
+                api, token in
                 for (type, count) in [("height", 30), ("weight", 4_000)] {
                     let page = try await api.send(
                         .get, "/api/v1/progress?type=\(type)&from=2000-01-01&to=2100-01-01&limit=1", token: token)
@@ -40,17 +31,10 @@ struct HistorySeederTests {
 
     @Test func aProductionShapedHistoryEndsItsHeightsYearsAgoAndItsWeightsNow() async throws {
         try await TestSupport.withTemporaryDirectory { folder in
-            let storage = DevServerConfiguration.Storage.file(path: folder.appendingPathComponent("dev.sqlite").path)
-            try await TestSupport.withServer(TestSupport.configuration(storage: storage)) { api in
-                let account = try await api.register()
-                #expect(try await api.createProfile(account).status == .created)
-            }
-            var seeded = TestSupport.configuration(storage: storage)
-            seeded.seedHistory = .init(email: "ana@example.com", heights: 20, weights: 30, shape: .production)
-            try await TestSupport.withServer(seeded) { api in
-                let login = try await api.send(
-                    .post, "/api/v1/auth/login", body: #"{"email":"ana@example.com","password":"correct horse"}"#)
-                let token = try #require(login.data["access_token"] as? String)
+            let storage = try await Self.databaseWithAna(in: folder)
+            let seed = DevServerConfiguration.SeedHistory(
+                email: "ana@example.com", heights: 20, weights: 30, shape: .production)
+            try await Self.withSeeded(seed, storage) { api, token in
                 func dates(_ type: String) async throws -> [Date] {
                     let page = try await api.send(
                         .get, "/api/v1/progress?type=\(type)&from=2000-01-01&to=2100-01-01&limit=100", token: token)
@@ -68,6 +52,30 @@ struct HistorySeederTests {
                 let gap = try #require(weights.last).timeIntervalSince(try #require(heights.last))
                 #expect(gap == Double(3 * 365 * 24 - 1) * 3_600)
             }
+        }
+    }
+
+    /// A database in `folder` holding Ana's account and profile (`TestSupport`'s registration).
+    private static func databaseWithAna(in folder: URL) async throws -> DevServerConfiguration.Storage {
+        let storage = DevServerConfiguration.Storage.file(path: folder.appendingPathComponent("dev.sqlite").path)
+        try await TestSupport.withServer(TestSupport.configuration(storage: storage)) { api in
+            let account = try await api.register()
+            #expect(try await api.createProfile(account).status == .created)
+        }
+        return storage
+    }
+
+    /// The server started again on `storage` with `seed`, and Ana's token from it.
+    private static func withSeeded(
+        _ seed: DevServerConfiguration.SeedHistory, _ storage: DevServerConfiguration.Storage,
+        _ body: @Sendable (API, String) async throws -> Void
+    ) async throws {
+        var seeded = TestSupport.configuration(storage: storage)
+        seeded.seedHistory = seed
+        try await TestSupport.withServer(seeded) { api in
+            let login = try await api.send(
+                .post, "/api/v1/auth/login", body: #"{"email":"ana@example.com","password":"correct horse"}"#)
+            try await body(api, try #require(login.data["access_token"] as? String))
         }
     }
 
