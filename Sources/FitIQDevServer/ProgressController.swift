@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 
 /// `GET`/`POST /progress` and `DELETE /progress/{id}`.
 struct ProgressController: Sendable {
@@ -11,13 +12,16 @@ struct ProgressController: Sendable {
 
     func register(on group: RouterGroup<DevRequestContext>) {
         group.get("progress") { request, context in try await self.list(request, user: context.requireUser()) }
-        group.post("progress") { request, context in try await self.create(request, user: context.requireUser()) }
+        group.post("progress") { request, context in
+            try await self.create(request, user: context.requireUser(), logger: context.logger)
+        }
         group.delete("progress/:id") { _, context in
-            try await self.delete(id: context.parameters.get("id") ?? "", user: context.requireUser())
+            try await self.delete(
+                id: context.parameters.get("id") ?? "", user: context.requireUser(), logger: context.logger)
         }
     }
 
-    func create(_ request: Request, user: UserRecord) async throws -> Response {
+    func create(_ request: Request, user: UserRecord, logger: Logger) async throws -> Response {
         let input = try ProgressInput(payload: try await RequestPayload.read(from: request))
         let now = services.timestamp
         let entry = ProgressRecord(
@@ -25,6 +29,7 @@ struct ProgressController: Sendable {
             loggedAt: input.loggedAt ?? now, notes: input.notes
         )
         try await services.store.insertEntries([entry], createdAt: now)
+        logger.info("progress: created \(Self.describe(entry))")
         return JSONResponse.data(Self.render(entry), status: .created)
     }
 
@@ -38,13 +43,20 @@ struct ProgressController: Sendable {
             ]))
     }
 
-    func delete(id: String, user: UserRecord) async throws -> Response {
+    func delete(id: String, user: UserRecord, logger: Logger) async throws -> Response {
         guard let uuid = UUID(uuidString: id),
             let entry = try await services.store.entry(id: uuid.uuidString.lowercased())
         else { throw APIError.entryNotFound }
         guard entry.userID == user.id else { throw APIError.entryForbidden }
         try await services.store.deleteEntry(id: entry.id)
+        logger.info("progress: deleted \(Self.describe(entry))")
         return Response(status: .noContent)
+    }
+
+    /// One entry in the request log, so that a run can tell which entry each `POST` made and each
+    /// `DELETE` took away (the soak traces a lost change by it).
+    static func describe(_ entry: ProgressRecord) -> String {
+        "\(entry.id) \(entry.type) \(entry.quantity) logged at \(entry.loggedAt.rfc3339)"
     }
 
     /// Reads the listing's parameters. The operation documents only 200, 401 and 404, so an out-of-range
