@@ -79,7 +79,8 @@ static void fitiq_restore_on_signal(int sig, siginfo_t *info, void *context) {
     if (fitiq_is_curses_active()) {
         fitiq_set_curses_active(0);
         endwin();
-        fputs("\033[?2004l", stdout);
+        // Bracketed paste and mouse reports off (endwin leaves both as they were).
+        fputs("\033[?2004l\033[?1006l\033[?1000l", stdout);
         fflush(stdout);
     }
     struct sigaction *previous = fitiq_previous_action(sig);
@@ -100,7 +101,8 @@ static void fitiq_restore_at_exit(void) {
     if (fitiq_is_curses_active()) {
         fitiq_set_curses_active(0);
         endwin();
-        fputs("\033[?2004l", stdout);
+        // Bracketed paste and mouse reports off (endwin leaves both as they were).
+        fputs("\033[?2004l\033[?1006l\033[?1000l", stdout);
         fflush(stdout);
     }
 }
@@ -276,6 +278,27 @@ static inline void fitiq_stop_process(void) {
 }
 
 // Bracketed paste on or off (xterm's mode 2004): written straight to the terminal.
+// The mouse: clicks of the first button and the wheel, reported at once (no wait to tell a click from
+// a double click). ncurses picks the protocol from terminfo: SGR 1006 where `kmous` is `\E[<`
+// (xterm-256color), which reports any column. Off with a mask of 0, which endwin() does not do: the
+// shell would receive the reports.
+static inline void fitiq_mouse_on(int on) {
+    mousemask(on ? (BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED) : 0, NULL);
+    mouseinterval(0);
+}
+// The report behind a KEY_MOUSE: 1 a click, 2 the wheel up, 3 the wheel down, 0 anything else (a
+// release); the cell in x and y.
+static inline int fitiq_take_mouse(int *x, int *y) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return 0;
+    *x = event.x;
+    *y = event.y;
+    if (event.bstate & BUTTON1_PRESSED) return 1;
+    if (event.bstate & BUTTON4_PRESSED) return 2;
+    if (event.bstate & BUTTON5_PRESSED) return 3;
+    return 0;
+}
+
 static inline void fitiq_set_bracketed_paste(int on) {
     fputs(on ? "\033[?2004h" : "\033[?2004l", stdout);
     fflush(stdout);

@@ -83,6 +83,8 @@ public struct AppState: Sendable {
     /// The first line shown of the help and of the sync details when they are longer than the screen.
     public var helpScroll = 0
     public var detailsScroll = 0
+    /// What the click being handled landed on (``handleMouse(_:_:)``), else `nil`.
+    var clicked: ScreenTarget?
     /// How the language is chosen (``localizer``).
     public var language = EditorLanguage()
 

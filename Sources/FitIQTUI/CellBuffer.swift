@@ -51,6 +51,40 @@ public struct CellBuffer: Hashable, Sendable, CustomStringConvertible {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// What a click at each place means, in drawing order (what was drawn last lies on top); not part
+    /// of the buffer's value: two buffers with the same cells are equal.
+    var targets: [Target] = []
+
+    /// A rectangle of the screen that a click names (``ScreenTarget``).
+    struct Target: Sendable {
+        var x: Int, y: Int, width: Int, height: Int
+        var what: ScreenTarget
+
+        func contains(x column: Int, y row: Int) -> Bool {
+            (x..<(x + width)).contains(column) && (y..<(y + height)).contains(row)
+        }
+    }
+
+    public static func == (lhs: CellBuffer, rhs: CellBuffer) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.cells == rhs.cells
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(cells)
+    }
+
+    /// Records that a click in the rectangle means `what`.
+    mutating func mark(_ what: ScreenTarget, x: Int, y: Int, width: Int, height: Int = 1) {
+        guard width > 0, height > 0 else { return }
+        targets.append(Target(x: x, y: y, width: width, height: height, what: what))
+    }
+
+    /// What a click at (`x`, `y`) lands on: the target drawn last there.
+    func target(x: Int, y: Int) -> ScreenTarget? {
+        targets.last { $0.contains(x: x, y: y) }?.what
+    }
 
     /// A blank buffer.
     public init(width: Int, height: Int) {
@@ -117,6 +151,12 @@ public struct CellBuffer: Hashable, Sendable, CustomStringConvertible {
             let to = y + row
             guard from >= 0, from < source.height, to >= 0, to < height else { continue }
             for column in 0..<min(width, source.width) { self[column, to] = source[column, from] }
+        }
+        // The targets of the rows copied, moved with them.
+        for var target in source.targets where target.y >= sourceY && target.y < sourceY + rows {
+            target.y += y - sourceY
+            guard target.y >= 0, target.y < height else { continue }
+            targets.append(target)
         }
     }
 

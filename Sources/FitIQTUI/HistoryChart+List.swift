@@ -46,6 +46,7 @@ extension HistoryChart {
         }
         for (row, line) in rows(shown, metric: metric, unitSystem: unitSystem, timeZone: timeZone).enumerated() {
             let chosen = selected == first + row
+            buffer.mark(.entry(first + row), x: x, y: y + row, width: width)
             buffer.put(
                 chosen ? "›" + line : line, x: x, y: y + row, style: chosen ? CellStyle(.reverse) : style, limit: width)
         }

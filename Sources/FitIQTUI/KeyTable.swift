@@ -4,17 +4,18 @@ import FitIQLocalization
 /// What a key does: every action of the editor that a key starts.
 enum KeyAction: Sendable, Equatable {
     // Anywhere.
-    case quitNow, repaint, suspend
+    case quitNow, repaint, suspend, pressHint
     // The profile screen's form.
     case nextField, previousField, edit, save, toggleLower, syncNow, help, editBioExternally, importHealth
     case retryRejected, discardRejected, keepLocal, takeServer, undo, openList, enterList, quit, openProgress
-    case scrollDetailsDown, scrollDetailsUp
+    case scrollDetailsDown, scrollDetailsUp, focusClicked, selectClicked
     // The history list.
     case listDown, listUp, leaveListForward, leaveList, removeEntry, correctEntry
     // A field being edited; `typeText` names the keys a text field handles itself (no binding acts).
     case cancelEdit, confirmEdit, confirmAndSave, confirmAndMove, typeText
     // The progress screen.
     case leaveProgress, nextRange, previousRange, nextSeries, previousSeries, editGoal, toggleSummary
+    case scrollTableUp, scrollTableDown
     // Boxes over the screen.
     case scrollHelpDown, scrollHelpUp, pageHelpDown, pageHelpUp, close
     case quitDiscarding, saveAndQuit, confirmDiscard, startImport, cancelImport, confirmImport, declineImport,
@@ -124,6 +125,7 @@ enum KeyTable {
         KeyBinding(
             [.control("z")], in: .anywhere, .suspend,
             help: Phrase("suspend: the shell comes back; fg repaints the editor with its drafts and focus")),
+        KeyBinding([.click(.hint)], in: .anywhere, .pressHint, help: Phrase("do what the hint's key does")),
     ]
 
     /// The profile screen's bindings, the form's then the list's.
@@ -143,6 +145,15 @@ enum KeyTable {
             .keepLocal,
             help: Phrase("a conflict in the sync details: k keeps this machine's value, t takes the server's")),
         KeyBinding([.backTab, .up, .character("k")], .previousField, help: Phrase("previous field")),
+        KeyBinding(
+            [.click(.field)], .focusClicked,
+            help: Phrase("focus the field; on the focused field, edit it as Enter does")),
+        KeyBinding(
+            [.click(.entry)], when: { $0.lower == .history }, .selectClicked,
+            help: Phrase("choose the entry in the history list")),
+        KeyBinding(
+            [.wheelDown], when: { hasHistory($0) }, .enterList,
+            help: Phrase("into the history list, to scroll it")),
         KeyBinding(
             [.character("e")], when: { $0.profile.focus == .bio }, .editBioExternally, hint: Phrase("e editor"),
             help: Phrase("on the bio: write it in $VISUAL or $EDITOR")),
@@ -171,15 +182,17 @@ enum KeyTable {
         KeyBinding(
             [.character("q")], .quit, hint: Phrase("q quit"), help: Phrase("quit (asks first when edits are unsaved)")),
         KeyBinding(
-            [.pageDown], when: { $0.lower == .syncDetails }, .scrollDetailsDown, hint: Phrase("PgUp/PgDn scroll"),
-            help: Phrase("scroll the sync details")),
+            [.pageDown, .wheelDown], when: { $0.lower == .syncDetails }, .scrollDetailsDown,
+            hint: Phrase("PgUp/PgDn scroll"), help: Phrase("scroll the sync details")),
         KeyBinding(
-            [.pageUp], when: { $0.lower == .syncDetails }, .scrollDetailsUp, help: Phrase("scroll the sync details")),
+            [.pageUp, .wheelUp], when: { $0.lower == .syncDetails }, .scrollDetailsUp,
+            help: Phrase("scroll the sync details")),
         KeyBinding([.character("?")], .help, hint: Phrase("? help"), help: Phrase("this help")),
 
         KeyBinding(
-            [.down, .character("j")], in: .list, .listDown, hint: Phrase("↑↓ choose"), help: Phrase("the next entry")),
-        KeyBinding([.up, .character("k")], in: .list, .listUp, help: Phrase("the previous entry")),
+            [.down, .character("j"), .wheelDown], in: .list, .listDown, hint: Phrase("↑↓ choose"),
+            help: Phrase("the next entry")),
+        KeyBinding([.up, .character("k"), .wheelUp], in: .list, .listUp, help: Phrase("the previous entry")),
         KeyBinding(
             [.character("d")], in: .list, .removeEntry, hint: Phrase("d remove"),
             help: Phrase("remove the entry (asks first)")),
@@ -234,14 +247,20 @@ enum KeyTable {
             [.character("t")], in: .progress, .toggleSummary, hint: Phrase("t table"),
             help: Phrase("the table by week, then by month, then the chart again")),
         KeyBinding(
+            [.up, .character("k"), .wheelUp], in: .progress, when: { $0.progress.table != nil }, .scrollTableUp,
+            help: Phrase("the table: older periods")),
+        KeyBinding(
+            [.down, .character("j"), .wheelDown], in: .progress, when: { $0.progress.table != nil },
+            .scrollTableDown, help: Phrase("the table: newer periods")),
+        KeyBinding(
             [.escape, .character("q"), .character("p")], in: .progress, .leaveProgress, hint: Phrase("Esc back"),
             help: Phrase("back to the profile")),
         KeyBinding([.character("?")], in: .progress, .help, hint: Phrase("? help"), help: Phrase("this help")),
     ]
 
     static let boxes: [KeyBinding] = [
-        KeyBinding([.down, .character("j")], in: .help, .scrollHelpDown, help: Phrase("scroll down")),
-        KeyBinding([.up, .character("k")], in: .help, .scrollHelpUp, help: Phrase("scroll up")),
+        KeyBinding([.down, .character("j"), .wheelDown], in: .help, .scrollHelpDown, help: Phrase("scroll down")),
+        KeyBinding([.up, .character("k"), .wheelUp], in: .help, .scrollHelpUp, help: Phrase("scroll up")),
         KeyBinding([.pageDown], in: .help, .pageHelpDown, help: Phrase("a page down")),
         KeyBinding([.pageUp], in: .help, .pageHelpUp, help: Phrase("a page up")),
         KeyBinding([], in: .help, .close, help: Phrase("close the help"), anyOtherKey: true),
@@ -250,7 +269,9 @@ enum KeyTable {
             [.character("y"), .character("Y")], in: .quitPrompt, .quitDiscarding,
             help: Phrase("quit, discarding the edits")),
         KeyBinding([.character("s"), .character("S")], in: .quitPrompt, .saveAndQuit, help: Phrase("save, then quit")),
-        KeyBinding([.character("n"), .character("N"), .escape], in: .quitPrompt, .close, help: Phrase("stay")),
+        KeyBinding(
+            [.character("n"), .character("N"), .escape, .click(.outside)], in: .quitPrompt, .close,
+            help: Phrase("stay")),
 
         KeyBinding(
             [.character("y"), .character("Y")], in: .discardPrompt, .confirmDiscard,
@@ -258,10 +279,14 @@ enum KeyTable {
         KeyBinding([], in: .discardPrompt, .close, help: Phrase("keep them"), anyOtherKey: true),
 
         KeyBinding([.enter], in: .importPrompt, .startImport, help: Phrase("import the file named")),
-        KeyBinding([.escape], in: .importPrompt, .close, help: Phrase("cancel")),
-        KeyBinding([.escape], in: .importing, .cancelImport, help: Phrase("stop reading (nothing is imported)")),
+        KeyBinding([.escape, .click(.outside)], in: .importPrompt, .close, help: Phrase("cancel")),
+        KeyBinding(
+            [.escape, .click(.outside)], in: .importing, .cancelImport,
+            help: Phrase("stop reading (nothing is imported)")),
         KeyBinding([.enter], in: .importPreview, .confirmImport, help: Phrase("import what was found")),
-        KeyBinding([.escape], in: .importPreview, .declineImport, help: Phrase("cancel: nothing is imported")),
+        KeyBinding(
+            [.escape, .click(.outside)], in: .importPreview, .declineImport,
+            help: Phrase("cancel: nothing is imported")),
         KeyBinding([], in: .importResult, .close, help: Phrase("close"), anyOtherKey: true, named: Phrase("any key")),
 
         KeyBinding(
@@ -270,19 +295,19 @@ enum KeyTable {
         KeyBinding([], in: .removePrompt, .close, help: Phrase("keep it"), anyOtherKey: true),
 
         KeyBinding([.enter], in: .correction, .confirmCorrection, help: Phrase("save the new value, in your units")),
-        KeyBinding([.escape], in: .correction, .close, help: Phrase("cancel")),
+        KeyBinding([.escape, .click(.outside)], in: .correction, .close, help: Phrase("cancel")),
 
         KeyBinding(
             [.enter], in: .goalPrompt, .confirmGoal,
             help: Phrase("set the goal typed (a value, then a date YYYY-MM-DD if any); empty clears it")),
-        KeyBinding([.escape], in: .goalPrompt, .close, help: Phrase("cancel")),
+        KeyBinding([.escape, .click(.outside)], in: .goalPrompt, .close, help: Phrase("cancel")),
 
-        KeyBinding([.up], in: .languagePicker, .pickerUp, help: Phrase("the previous language")),
-        KeyBinding([.down], in: .languagePicker, .pickerDown, help: Phrase("the next language")),
+        KeyBinding([.up, .wheelUp], in: .languagePicker, .pickerUp, help: Phrase("the previous language")),
+        KeyBinding([.down, .wheelDown], in: .languagePicker, .pickerDown, help: Phrase("the next language")),
         KeyBinding(
             [.enter], in: .languagePicker, .pickLanguage,
             help: Phrase("pick it (or use the code typed); letters filter the list")),
-        KeyBinding([.escape], in: .languagePicker, .close, help: Phrase("cancel")),
+        KeyBinding([.escape, .click(.outside)], in: .languagePicker, .close, help: Phrase("cancel")),
     ]
 
     /// The places that take keys in `state`, in the order they are asked: a box over the screen, else
@@ -320,7 +345,24 @@ enum KeyTable {
         for place in places(state) {
             let bindings = all.filter { $0.place == place && $0.applies(to: state) }
             if let binding = bindings.first(where: { $0.keys.contains(key) }) { return binding }
+            // The mouse is never "any other key": a turn of the wheel does not answer a question. A
+            // click outside the box does, as Esc does.
+            if key.isMouse && key != .click(.outside) { continue }
             if let other = bindings.first(where: \.isAnyOtherKey) { return other }
+        }
+        return nil
+    }
+
+    /// The binding whose footer hint reads `text` in `state` (a click on it does what it does).
+    static func binding(forHint text: String, in state: AppState) -> KeyBinding? {
+        var places = places(state)
+        if places.first == .list || places.first == .editing { places.append(.form) }
+        // The sync details name `h details` `h history`.
+        let text = state.lower == .syncDetails && text == tr("h history") ? tr("h details") : text
+        for place in places {
+            if let binding = all.first(where: { $0.place == place && $0.applies(to: state) && $0.hint == text }) {
+                return binding
+            }
         }
         return nil
     }

@@ -47,6 +47,8 @@ public struct ProgressScreen: Sendable, Equatable {
     public var goals = Goals()
     /// The table shown instead of the chart (`t`): by week, by month, or none.
     public var table: SummaryPeriod?
+    /// How many periods back from the newest the table is scrolled (↑ and the wheel).
+    public var tableScroll = 0
 
     public init() {}
 
@@ -85,6 +87,14 @@ func performOnProgress(_ action: KeyAction, _ state: inout AppState) -> [Effect]
         screen.series = metrics[(index + metrics.count - 1) % metrics.count]
     case .toggleSummary:
         screen.table = screen.table == nil ? .week : screen.table == .week ? .month : nil
+        screen.tableScroll = 0
+        state.progress = screen
+        return []
+    case .scrollTableUp, .scrollTableDown:
+        // At most back to the oldest period (drawing keeps a screenful in view).
+        let periods = screen.table.flatMap { period in screen.report?.summaries(by: period, in: state.timeZone).count }
+        screen.tableScroll = min(
+            max(0, (periods ?? 1) - 1), max(0, screen.tableScroll + (action == .scrollTableUp ? 1 : -1)))
         state.progress = screen
         return []
     case .editGoal:
@@ -100,6 +110,7 @@ func performOnProgress(_ action: KeyAction, _ state: inout AppState) -> [Effect]
     default:
         return []
     }
+    screen.tableScroll = 0
     if screen.history != nil {
         // Another range, or a metric read before: cut from what was read.
         screen.cut(now: state.now, in: state.timeZone)
@@ -174,8 +185,10 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
         let text = table.lines(columns: columns)
         guard rest >= 2, let header = text.first else { return }
         buffer.put(header, x: inner.x + 1, y: row + gap, style: Styles.muted, limit: inner.width - 2)
-        // The newest periods that fit, newest last.
-        for (offset, line) in text.dropFirst().suffix(rest - 1).enumerated() {
+        // The newest periods that fit, newest last, or older ones scrolled back to.
+        let body = Array(text.dropFirst())
+        let end = max(min(body.count, rest - 1), body.count - screen.tableScroll)
+        for (offset, line) in body[..<end].suffix(rest - 1).enumerated() {
             buffer.put(line, x: inner.x + 1, y: row + gap + 1 + offset, limit: inner.width - 2)
         }
         return

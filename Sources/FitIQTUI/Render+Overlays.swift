@@ -16,6 +16,10 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
                 "Date of birth is set at registration. Biological sex comes only from your health data and is never edited here."
             ),
             "", tr("Paste into a field while editing it: a paste is text, never keys."),
+            "",
+            tr(
+                "The mouse: click a field, an entry or a key hint; the wheel scrolls. To select text meanwhile, hold Shift as you drag (in most terminals), or start with --no-mouse or FITIQ_MOUSE=0."
+            ),
             "", tr("↑↓ PgUp PgDn scroll; any other key closes."),
         ]
         // Every binding of the key table, place by place.
@@ -184,6 +188,7 @@ private func drawPanel(
     let shownTitle =
         wrapped.count > visible ? fitted(title + lineCount, width: width - 6, keepingSuffix: lineCount) : title
     let inner = drawBox(shownTitle, x: x, y: y, width: width, height: height, focused: true, into: &buffer)
+    buffer.mark(.box, x: x, y: y, width: width, height: height)
     for (index, line) in wrapped.dropFirst(first).enumerated() where index < inner.height {
         buffer.put(line, x: inner.x + 1, y: inner.y + index, limit: inner.width - 1)
     }

@@ -109,7 +109,8 @@ private func rows(for fields: [ProfileField], state: AppState, values: ProfileVa
         let draft = state.profile.drafts[field] != nil
         let valueWidth = max(1, width - labelWidth - 1)
         rows.append(
-            Row { buffer, x, y, _ in
+            Row { buffer, x, y, width in
+                buffer.mark(.field(field), x: x, y: y, width: width)
                 buffer.put(
                     (focused ? "›" : " ") + field.label, x: x, y: y, style: focused ? Styles.accent : Styles.label,
                     limit: labelWidth - 1)

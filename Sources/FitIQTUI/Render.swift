@@ -118,12 +118,18 @@ private func renderBottom(_ state: AppState, messageLines: [String], into buffer
             style: state.message?.isError == true ? Styles.error : .plain, limit: width)
     }
     buffer.fill(x: 0, y: height - 1, width: width, height: 1, style: Styles.titleBar)
-    buffer.put(" " + fittedHints(keyHints(state), width: width - 1), x: 0, y: height - 1, style: Styles.titleBar)
+    var x = 1
+    for (index, hint) in fittedHints(keyHints(state), width: width - 1).enumerated() {
+        if index > 0 { x += 2 }
+        let columns = buffer.put(hint, x: x, y: height - 1, style: Styles.titleBar)
+        buffer.mark(.hint(hint), x: x, y: height - 1, width: columns)
+        x += columns
+    }
 }
 
 /// As many hints as fit in `width`, in order of importance, and always `? help` at the end (except on
 /// the sign-in screen, which has no help).
-func fittedHints(_ hints: [String], width: Int) -> String {
+func fittedHints(_ hints: [String], width: Int) -> [String] {
     let help = tr("? help")
     let always = hints.last == help ? help : nil
     var shown: [String] = []
@@ -134,7 +140,7 @@ func fittedHints(_ hints: [String], width: Int) -> String {
         shown.append(hint)
         used += needed
     }
-    return (shown + (always.map { [$0] } ?? [])).joined(separator: "  ")
+    return shown + (always.map { [$0] } ?? [])
 }
 
 /// The key hints of the screen in order of importance; the footer shows those that fit.

@@ -8,6 +8,40 @@ public enum Key: Hashable, Sendable {
     case wordLeft, wordRight
     /// Ctrl with a letter, e.g. `.control("s")` for Ctrl-S.
     case control(Character)
+    /// The mouse wheel turned up or down (over anything: the place decides what scrolls).
+    case wheelUp, wheelDown
+    /// A click on a kind of thing on the screen; which one is in the ``MouseReport``.
+    case click(Clickable)
+}
+
+/// What a click can land on, as the key table binds clicks.
+public enum Clickable: Hashable, Sendable, CaseIterable {
+    /// A field of the profile (its label or its value).
+    case field
+    /// An entry of the history list.
+    case entry
+    /// A key hint in the footer.
+    case hint
+    /// The screen outside the box shown over it.
+    case outside
+}
+
+/// A mouse report from the terminal: a click of the main button or a turn of the wheel, at a cell.
+public struct MouseReport: Hashable, Sendable {
+    public enum Gesture: Hashable, Sendable {
+        case click, wheelUp, wheelDown
+    }
+
+    public let gesture: Gesture
+    /// The cell's column and row, from 0 at the top left.
+    public let x: Int
+    public let y: Int
+
+    public init(_ gesture: Gesture, x: Int, y: Int) {
+        self.gesture = gesture
+        self.x = x
+        self.y = y
+    }
 }
 
 /// What the terminal reports.
@@ -15,6 +49,8 @@ public enum TerminalInput: Hashable, Sendable {
     case key(Key)
     /// The terminal now has this many columns and rows.
     case resize(width: Int, height: Int)
+    /// The mouse (when it is on: ``MouseReport``).
+    case mouse(MouseReport)
     /// Text the terminal marked as pasted (bracketed paste): text, never keys, exactly as it came.
     case paste(String)
     /// The terminal's contents may be gone (the program was stopped and continued): paint it whole.

@@ -11,8 +11,13 @@ import FitIQLocalization
 /// typed into the field of that place (the sign-in form takes its keys itself).
 func handleKey(_ state: inout AppState, _ key: Key) -> [Effect] {
     guard let binding = KeyTable.binding(for: key, in: state), binding.action != .typeText else {
-        return type(key, &state)
+        return key.isMouse ? [] : type(key, &state)
     }
+    return perform(binding, key: key, &state)
+}
+
+/// Does what `binding` does, for `key`.
+func perform(_ binding: KeyBinding, key: Key, _ state: inout AppState) -> [Effect] {
     let action = binding.action
     switch binding.place {
     case .anywhere:
@@ -21,6 +26,7 @@ func handleKey(_ state: inout AppState, _ key: Key) -> [Effect] {
             state.shouldQuit = true
             return [.quit]
         case .repaint: return [.repaint]
+        case .pressHint: return pressHint(&state)
         default: return [.suspend]
         }
     case .form, .list: return performOnProfile(action, key: key, &state)

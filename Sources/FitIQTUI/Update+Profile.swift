@@ -32,6 +32,17 @@ private func perform(_ action: KeyAction, key: Key, _ state: inout AppState) -> 
     switch action {
     case .enterList:
         state.historySelection = 0
+    case .focusClicked:
+        guard case .field(let field)? = state.clicked else { return [] }
+        if field == state.profile.focus && state.historySelection == nil {
+            startEditing(&state, field)
+        } else {
+            state.profile.focus = field
+            state.historySelection = nil
+        }
+    case .selectClicked:
+        guard case .entry(let index)? = state.clicked else { return [] }
+        state.historySelection = index
     case .nextField:
         state.profile.focus = fields[(index + 1) % fields.count]
     case .previousField:

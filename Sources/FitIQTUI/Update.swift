@@ -29,6 +29,8 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
         return []
     case .input(.key(let key)):
         return handleKey(&state, key)
+    case .input(.mouse(let report)):
+        return handleMouse(&state, report)
     case .accountChanged(let view):
         return show(view, &state)
     case .connection(let connection):

@@ -141,6 +141,33 @@ public struct TmuxSession: Sendable {
         _ = try await run(["paste-buffer", "-p", "-d", "-b", buffer, "-t", Self.target])
     }
 
+    /// Clicks the main button on the cell at column `x`, row `y` (from 0), as a terminal reports it in
+    /// SGR mode (1006): a press, then a release.
+    public func click(x: Int, y: Int) async throws {
+        try await type("\u{1B}[<0;\(x + 1);\(y + 1)M\u{1B}[<0;\(x + 1);\(y + 1)m")
+    }
+
+    /// Clicks the second cell of the first row at or below `row` that shows `text` (the row's characters
+    /// before it counted one column each: not for rows with wide characters before it).
+    public func click(on text: String, below row: Int = 0) async throws {
+        let rows = try await lines()
+        guard let y = rows.indices.first(where: { $0 >= row && rows[$0].contains(text) }),
+            let range = rows[y].range(of: text)
+        else { throw Timeout(waitingFor: "\(text) to click on", screen: rows.joined(separator: "\n"), processes: "") }
+        try await click(x: rows[y][..<range.lowerBound].count + 1, y: y)
+    }
+
+    /// Turns the mouse wheel one notch over the cell at (`x`, `y`), as an SGR report (64 up, 65 down).
+    public func wheel(down: Bool, x: Int = 2, y: Int = 2) async throws {
+        try await type("\u{1B}[<\(down ? 65 : 64);\(x + 1);\(y + 1)M")
+    }
+
+    /// Whether the program has asked the terminal for mouse reports (tmux's `mouse_any_flag`).
+    public func mouseReportsOn() async throws -> Bool {
+        try await run(["display-message", "-p", "-t", Self.target, "#{mouse_any_flag}"]).trimmingCharacters(
+            in: .whitespacesAndNewlines) == "1"
+    }
+
     /// The screen as text, one line per row.
     public func screen() async throws -> String {
         try await run(["capture-pane", "-p", "-t", Self.target])

@@ -8,6 +8,8 @@ struct RawRead: Hashable, Sendable {
     let status: Int32
     /// The scalar or the key code.
     let value: UInt32
+    /// What the mouse did, for a `KEY_MOUSE`.
+    var mouse: MouseReport? = nil
 
     /// A character read (`OK`).
     static func character(_ value: UInt32) -> RawRead { RawRead(status: OK, value: value) }
@@ -25,6 +27,8 @@ struct RawRead: Hashable, Sendable {
 enum ByteRead: Hashable, Sendable {
     case byte(UInt8)
     case keyCode(Int32)
+    /// A mouse report (`KEY_MOUSE`, read with `getmouse`).
+    case mouse(MouseReport)
 }
 
 /// Turns a batch of reads that arrived together into terminal input; pure, so tests need no terminal.
@@ -143,6 +147,11 @@ enum KeyDecoder {
             case .keyCode(let code):
                 flushBytes()
                 result.append(.keyCode(code))
+            case .mouse(let report):
+                flushBytes()
+                var read = RawRead.keyCode(KEY_MOUSE)
+                read.mouse = report
+                result.append(read)
             }
         }
         flushBytes()
@@ -176,6 +185,7 @@ enum KeyDecoder {
     static func decodeSingle(
         _ read: RawRead, size: (width: Int, height: Int), keyName: (Int32) -> String? = { _ in nil }
     ) -> TerminalInput? {
+        if let report = read.mouse { return .mouse(report) }
         if read.status == KEY_CODE_YES {
             let code = Int32(truncatingIfNeeded: read.value)
             if code == KEY_RESIZE { return .resize(width: size.width, height: size.height) }

@@ -27,6 +27,7 @@ extension NcursesScreen {
             // Stopped and continued from outside (`kill -STOP`, then `-CONT`): take the terminal again.
             reset_prog_mode()
             fitiq_set_bracketed_paste(1)
+            if mouse { fitiq_mouse_on(1) }
             return .repaint
         }
         if takeStopRequest() {
@@ -61,6 +62,14 @@ extension NcursesScreen {
         switch value {
         case ERR: return nil
         case 0...255: return .byte(UInt8(value))
+        case KEY_MOUSE:
+            var (x, y): (Int32, Int32) = (0, 0)
+            switch fitiq_take_mouse(&x, &y) {
+            case 1: return .mouse(MouseReport(.click, x: Int(x), y: Int(y)))
+            case 2: return .mouse(MouseReport(.wheelUp, x: Int(x), y: Int(y)))
+            case 3: return .mouse(MouseReport(.wheelDown, x: Int(x), y: Int(y)))
+            default: return readOnce()  // a release: nothing the editor uses
+            }
         default: return .keyCode(value)
         }
     }

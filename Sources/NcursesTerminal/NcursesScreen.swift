@@ -27,12 +27,16 @@ public final class NcursesScreen: TerminalScreen {
     var decoderState = KeyDecoder.State()
     /// Ends a wait for input early: tasks with results and the signal handlers write to it.
     let wakePipe = WakePipe()
+    /// Whether mouse reports are asked for (off while the terminal is given back).
+    let mouse: Bool
 
     /// Opens the terminal: UTF-8 locale, raw keys (Ctrl-C and Ctrl-S arrive as keys), no echo, 25 ms
     /// Esc delay, hidden cursor, and colours when the terminal has them and `NO_COLOR` is not set.
     ///
-    /// - Parameter environment: the process environment (`NO_COLOR`, `TERM`).
-    public init(environment: [String: String]) throws {
+    /// - Parameters:
+    ///   - environment: the process environment (`NO_COLOR`, `TERM`).
+    ///   - mouse: whether clicks and the wheel are reported (``TerminalInput/mouse(_:)``).
+    public init(environment: [String: String], mouse: Bool = false) throws {
         guard fitiq_stdio_are_terminals() != 0 else { throw NcursesTerminalError.notATerminal }
         guard fitiq_is_curses_active() == 0 else { throw NcursesTerminalError.alreadyOpen }
         Self.useUTF8Locale()
@@ -45,6 +49,7 @@ public final class NcursesScreen: TerminalScreen {
         }
         self.screen = screen
         self.window = window
+        self.mouse = mouse
         fitiq_set_curses_active(1)
         raw()  // not cbreak: IXON would swallow Ctrl-S (docs/ncurses.md "Raw mode")
         noecho()
@@ -68,6 +73,7 @@ public final class NcursesScreen: TerminalScreen {
         fitiq_install_resize_handler()
         // Pastes arrive marked, so they are text, never keys; terminals without the mode ignore it.
         fitiq_set_bracketed_paste(1)
+        if mouse { fitiq_mouse_on(1) }
     }
 
     deinit {
@@ -93,6 +99,7 @@ public final class NcursesScreen: TerminalScreen {
         guard isOpen else { return }
         isOpen = false
         fitiq_set_curses_active(0)
+        if mouse { fitiq_mouse_on(0) }
         endwin()
         fitiq_set_bracketed_paste(0)
     }
@@ -125,12 +132,14 @@ public final class NcursesScreen: TerminalScreen {
     public func runOutside(_ body: () -> Void) {
         guard isOpen else { return body() }
         fitiq_set_bracketed_paste(0)
+        if mouse { fitiq_mouse_on(0) }
         fitiq_set_curses_active(0)
         endwin()
         body()
         reset_prog_mode()
         fitiq_set_curses_active(1)
         fitiq_set_bracketed_paste(1)
+        if mouse { fitiq_mouse_on(1) }
         invalidate()
     }
 

@@ -50,6 +50,8 @@ struct LocalSetup: Sendable {
     let session: Session?
     /// `FITIQ_SYNC_IN_FLIGHT`: how many history entries (of any metric) are sent at once (1 sends one after another).
     let progressPostsInFlight: Int
+    /// The config file's `"mouse"`, if it says.
+    var mouseInConfig: Bool? = nil
 
     /// Resolves the server by flag > `FITIQ_SERVER` > config file > the last account signed in, and the
     /// API key by `FITIQ_API_KEY` > key file (flag, then config file) > the one stored at sign-in.
@@ -72,7 +74,7 @@ struct LocalSetup: Sendable {
         let inFlight = try config.environment["FITIQ_SYNC_IN_FLIGHT"].map(Self.parseInFlight)
         return LocalSetup(
             paths: paths, directory: directory, server: server, apiKey: apiKey, current: current, session: session,
-            progressPostsInFlight: inFlight ?? ProgressWindow.defaultLimit)
+            progressPostsInFlight: inFlight ?? ProgressWindow.defaultLimit, mouseInConfig: file?.mouse)
     }
 
     static func parseInFlight(_ text: String) throws -> Int {

@@ -30,7 +30,7 @@ struct DemoCommand: AsyncParsableCommand {
             removed when you quit.
             """)
 
-    @OptionGroup var plainMode: PlainModeOption
+    @OptionGroup var editorOptions: EditorOptions
 
     func run() async throws {
         let temporary = FileManager.default.temporaryDirectory
@@ -62,8 +62,9 @@ struct DemoCommand: AsyncParsableCommand {
             try await speaking(localizer) {
                 try await TUILauncher.open(
                     accounts: accounts, account: signedIn.account,
-                    plain: PlainMode.isWanted(flag: plainMode.plain, environment: environment), environment: environment
-                )
+                    plain: PlainMode.isWanted(flag: editorOptions.plain, environment: environment),
+                    mouse: EditorOptions.wantsMouse(flag: editorOptions.noMouse, environment: environment, config: nil),
+                    environment: environment)
             }
         } catch {
             await transport.shutdown()

@@ -46,7 +46,7 @@ struct FitIQCommand: AsyncParsableCommand {
 
     @OptionGroup var globals: GlobalOptions
 
-    @OptionGroup var plainMode: PlainModeOption
+    @OptionGroup var editorOptions: EditorOptions
 
     @Option(help: "The symbols of charts: braille, block or ascii (also FITIQ_GRAPHICS; chosen by TERM and locale).")
     var graphics: String?
@@ -103,10 +103,16 @@ struct FitIQCommand: AsyncParsableCommand {
 
     /// With no command: the interactive editor (the sign-in screen when nobody is signed in).
     func run() async throws {
-        try await Self.openEditor(.live(options: globals), plain: plainMode.plain, graphics: graphics?.lowercased())
+        try await Self.openEditor(
+            .live(options: globals), plain: editorOptions.plain, noMouse: editorOptions.noMouse,
+            graphics: graphics?.lowercased())
     }
 
-    static func openEditor(_ config: AppConfig, plain: Bool = false, graphics: String? = nil) async throws {
+    /// The editor (or plain mode) with these options. (Bare `fitiq-tui` comes here without the parser:
+    /// an ``EditorOptions`` value exists only once parsed.)
+    static func openEditor(_ config: AppConfig, plain: Bool = false, noMouse: Bool = false, graphics: String? = nil)
+        async throws
+    {
         try await withApp(config) { app in
             StartupTrace.mark("server, session and API key resolved")
             let accounts = try app.requireAccounts()
@@ -114,14 +120,17 @@ struct FitIQCommand: AsyncParsableCommand {
             if let graphics { environment["FITIQ_GRAPHICS"] = graphics }
             try await TUILauncher.open(
                 accounts: accounts, account: app.account,
-                plain: PlainMode.isWanted(flag: plain, environment: environment), environment: environment)
+                plain: PlainMode.isWanted(flag: plain, environment: environment),
+                mouse: EditorOptions.wantsMouse(
+                    flag: noMouse, environment: environment, config: app.setup.mouseInConfig),
+                environment: environment)
         }
     }
 }
 
-/// `--plain`, on the editor and on `demo` (which share it: `fitiq-tui --plain demo` and
-/// `fitiq-tui demo --plain` both run the demo in plain mode).
-struct PlainModeOption: ParsableArguments {
+/// `--plain` and `--no-mouse`, on the editor and on `demo` (which share them: `fitiq-tui --plain demo`
+/// and `fitiq-tui demo --plain` both run the demo in plain mode).
+struct EditorOptions: ParsableArguments {
     @Flag(
         help: """
             Plain mode: labelled lines and a fitiq> prompt reading one command per line, for screen readers, \
@@ -130,4 +139,17 @@ struct PlainModeOption: ParsableArguments {
             as xterm-256color or xterm, with a notice.
             """)
     var plain = false
+
+    @Flag(
+        name: .customLong("no-mouse"),
+        help: """
+            Leave the mouse to the terminal (to select text without Shift); also with FITIQ_MOUSE=0 or             "mouse": false in the config file.
+            """)
+    var noMouse = false
+
+    /// Whether the editor takes the mouse: unless `--no-mouse` (`flag`), `FITIQ_MOUSE=0` or the config
+    /// file's `"mouse": false` (`config`) says not to.
+    static func wantsMouse(flag noMouse: Bool, environment: [String: String], config: Bool?) -> Bool {
+        !noMouse && environment["FITIQ_MOUSE"]?.trimmingWhitespace() != "0" && config != false
+    }
 }

@@ -43,7 +43,7 @@ struct PlainMode {
     }
 
     /// Whether plain mode is asked for: `--plain` or `FITIQ_PLAIN=1`. (It also starts when no terminal
-    /// type works, `TERM=dumb` among them: ``TUILauncher/open(accounts:account:plain:environment:)``.)
+    /// type works, `TERM=dumb` among them: ``TUILauncher/open(accounts:account:plain:mouse:environment:)``.)
     static func isWanted(flag: Bool, environment: [String: String]) -> Bool {
         flag || environment["FITIQ_PLAIN"] == "1"
     }

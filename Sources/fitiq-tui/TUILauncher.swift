@@ -26,7 +26,9 @@ enum TUILauncher {
     /// The editor, or plain mode: when `plain` asks for it, or when no terminal type works (`TERM` and
     /// `FITIQ_TERM` unset, empty or `dumb`, or unknown with no fallback installed). An unknown type in
     /// the xterm family opens as `xterm-256color` or `xterm`, with a notice (``TerminalType``).
-    static func open(accounts: Accounts, account: Account?, plain: Bool, environment: [String: String]) async throws {
+    static func open(
+        accounts: Accounts, account: Account?, plain: Bool, mouse: Bool = true, environment: [String: String]
+    ) async throws {
         let terminal = plain ? nil : TerminalType.resolve(environment: environment, isKnown: TerminalType.terminfoHas)
         guard let terminal, let chosen = terminal.chosen else {
             if let reason = terminal?.plainModeReason { printError(TextSanitizer.sanitize(reason)) }
@@ -39,14 +41,15 @@ enum TUILauncher {
         var environment = environment
         environment["TERM"] = chosen  // also what an external editor started from here is told
         let notice = terminal.notice.map(TextSanitizer.sanitize)
-        try await run(accounts: accounts, account: account, environment: environment, notice: notice)
+        try await run(accounts: accounts, account: account, environment: environment, mouse: mouse, notice: notice)
         // Said again once the screen is gone, where it can be copied.
         if let notice { printError(notice) }
     }
 
     /// Runs the editor until the user quits, with `notice` in the footer at first.
     static func run(
-        accounts: Accounts, account: Account?, environment: [String: String], notice: String? = nil
+        accounts: Accounts, account: Account?, environment: [String: String], mouse: Bool = true,
+        notice: String? = nil
     ) async throws {
         var dependencies = EditorLoop.Dependencies(
             clock: accounts.environment.clock, timeZone: accounts.environment.timeZone,
@@ -70,7 +73,7 @@ enum TUILauncher {
         let failure: (any Error)?
         do {
             try await OwnThread.run {
-                let screen = try NcursesScreen(environment: environment)
+                let screen = try NcursesScreen(environment: environment, mouse: mouse)
                 StartupTrace.mark("terminal opened")
                 var state = initial
                 state.size = screen.size

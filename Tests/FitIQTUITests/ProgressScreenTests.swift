@@ -214,6 +214,34 @@ struct ProgressScreenTests {
         #expect(Self.plotRows(screen(state).lines) >= 5)
     }
 
+    @Test func theTableScrollsBackWithTheArrowsAndTheWheel() throws {
+        // Nine weeks of readings, at a height that shows a few weeks.
+        var state = Self.opened(graphics: .ascii, width: 80, height: 16)
+        press([.character("h"), .character("t")], &state)  // the previous range: all
+        #expect(state.progress.range == .all)
+        func weeks() -> [String] {
+            screen(state).lines.compactMap { line in
+                line.firstMatch(of: #/│ (20\d\d-\d\d-\d\d) /#).map { String($0.1) }
+            }
+        }
+        let newest = weeks()
+        try #require(newest.count >= 2 && newest.count < 9, "\(screen(state).lines)")
+        press([.up], &state)
+        #expect(weeks().last ?? "" < newest.last ?? "", "one week back")
+        _ = update(&state, .input(.mouse(MouseReport(.wheelUp, x: 5, y: 5))))
+        let older = weeks()
+        #expect(older.first ?? "" < newest.first ?? "")
+        #expect(older.count == newest.count)
+        for _ in 0..<20 { _ = update(&state, .input(.mouse(MouseReport(.wheelUp, x: 5, y: 5)))) }
+        let oldest = weeks()
+        #expect(oldest.count == newest.count, "scrolled past the oldest: the oldest that fit")
+        press([.down], &state)
+        _ = update(&state, .input(.mouse(MouseReport(.wheelDown, x: 5, y: 5))))
+        #expect(weeks().first ?? "" >= oldest.first ?? "")
+        press([.character("t"), .character("t")], &state)  // the month table starts at the newest again
+        #expect(state.progress.tableScroll == 0)
+    }
+
     /// One of the rows: readings (days before now, value), the range, the sentence expected.
     struct TrendRow: Sendable {
         let metric: Metric

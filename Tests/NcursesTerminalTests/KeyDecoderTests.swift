@@ -37,6 +37,17 @@ struct KeyDecoderTests {
         #expect(decode([.keyCode(code)]) == [.key(key)])
     }
 
+    @Test func aMouseReportKeepsItsPlaceAmongTheKeysOfItsBatch() {
+        let click = MouseReport(.click, x: 239, y: 4)
+        let reads = KeyDecoder.scalars(from: [.byte(0x61), .mouse(click), .byte(0xC3), .byte(0xA9), .keyCode(KEY_UP)])
+        #expect(decode(reads) == [.key(.character("a")), .mouse(click), .key(.character("é")), .key(.up)])
+        // Inside a paste nothing is a key, nor a click.
+        let paste = KeyDecoder.pasteStart.map { RawRead.character($0) }
+        let pasted =
+            KeyDecoder.scalars(from: [.mouse(click)]) + "x\u{1B}[201~".unicodeScalars.map { .character($0.value) }
+        #expect(decode(paste + pasted) == [.paste("x")])
+    }
+
     @Test func dropsFunctionKeysTheUIDoesNotUse() {
         #expect(decode([.keyCode(KEY_F0 + 1), .keyCode(KEY_IC), .keyCode(KEY_MOUSE)]) == [])
     }
