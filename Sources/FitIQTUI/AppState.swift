@@ -85,6 +85,11 @@ public struct AppState: Sendable {
     public var detailsScroll = 0
     /// What the click being handled landed on (``handleMouse(_:_:)``), else `nil`.
     var clicked: ScreenTarget?
+    /// The `:` command line while it is open: plain mode's commands (``PromptCommand``).
+    public var commandLine: TextField?
+    /// The lines run at the `:` line this session, oldest first, and the one recalled with ↑ (an index).
+    public var commandHistory: [String] = []
+    var commandRecall: Int?
     /// How the language is chosen (``localizer``).
     public var language = EditorLanguage()
 

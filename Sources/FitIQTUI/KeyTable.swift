@@ -21,6 +21,8 @@ enum KeyAction: Sendable, Equatable {
     case quitDiscarding, saveAndQuit, confirmDiscard, startImport, cancelImport, confirmImport, declineImport,
         confirmRemoval
     case confirmCorrection, confirmGoal, pickerUp, pickerDown, pickLanguage
+    // The `:` command line.
+    case openCommandLine, runCommand, completeCommand, recallEarlier, recallLater, closeCommandLine
 }
 
 /// One row of the key table: the keys, where they apply, what they do, and how the footer and the
@@ -37,6 +39,8 @@ struct KeyBinding: Sendable {
         case editing
         /// The progress screen.
         case progress
+        /// The `:` command line at the bottom.
+        case commandLine
         /// Every screen and box, before anything else.
         case anywhere
         // The boxes over the screen.
@@ -51,6 +55,7 @@ struct KeyBinding: Sendable {
             case .list: tr("History list")
             case .editing: tr("Editing a field")
             case .progress: tr("Progress screen")
+            case .commandLine: tr("Command line (:)")
             case .help: tr("Help")
             case .quitPrompt: tr("Quit with unsaved edits")
             case .discardPrompt: tr("Discard rejected changes")
@@ -116,7 +121,7 @@ struct KeyBinding: Sendable {
 enum KeyTable {
     /// Every binding, by place; within a place in order of importance: the first that matches a key
     /// wins, and the footer shows the hints that fit in this order.
-    static let all: [KeyBinding] = anywhere + profile + editing + progress + boxes
+    static let all: [KeyBinding] = anywhere + profile + editing + progress + commandLine + boxes
 
     static let anywhere: [KeyBinding] = [
         KeyBinding([.control("c")], in: .anywhere, .quitNow, help: Phrase("quit at once")),
@@ -187,6 +192,9 @@ enum KeyTable {
         KeyBinding(
             [.pageUp, .wheelUp], when: { $0.lower == .syncDetails }, .scrollDetailsUp,
             help: Phrase("scroll the sync details")),
+        KeyBinding(
+            [.character(":")], .openCommandLine, hint: Phrase(": command"),
+            help: Phrase("a command line: set, save, sync, trend, goal, import, undo and the rest (help lists them)")),
         KeyBinding([.character("?")], .help, hint: Phrase("? help"), help: Phrase("this help")),
 
         KeyBinding(
@@ -255,7 +263,29 @@ enum KeyTable {
         KeyBinding(
             [.escape, .character("q"), .character("p")], in: .progress, .leaveProgress, hint: Phrase("Esc back"),
             help: Phrase("back to the profile")),
+        KeyBinding(
+            [.character(":")], in: .progress, .openCommandLine, hint: Phrase(": command"),
+            help: Phrase("a command line, as on the profile")),
         KeyBinding([.character("?")], in: .progress, .help, hint: Phrase("? help"), help: Phrase("this help")),
+    ]
+
+    static let commandLine: [KeyBinding] = [
+        KeyBinding(
+            [.enter], in: .commandLine, .runCommand, hint: Phrase("Enter run"),
+            help: Phrase("run the command; a mistake is said, and the line stays to be corrected")),
+        KeyBinding(
+            [.tab], in: .commandLine, .completeCommand, hint: Phrase("Tab complete"),
+            help: Phrase("complete the command word, the field, the metric or the range")),
+        KeyBinding(
+            [.up], in: .commandLine, .recallEarlier, hint: Phrase("↑↓ earlier"),
+            help: Phrase("the command run before (kept while the editor runs)")),
+        KeyBinding([.down], in: .commandLine, .recallLater, help: Phrase("the command run after")),
+        KeyBinding(
+            [.escape, .click(.outside)], in: .commandLine, .closeCommandLine, hint: Phrase("Esc close"),
+            help: Phrase("close the command line")),
+        KeyBinding(
+            [], in: .commandLine, .typeText, help: Phrase("edit the line as a field"),
+            named: Phrase("← / → / Home / End / Backspace / Ctrl-W / Ctrl-U")),
     ]
 
     static let boxes: [KeyBinding] = [
@@ -314,6 +344,7 @@ enum KeyTable {
     /// the screen's (the list's before the form's while it has the focus). The sign-in screen's keys
     /// are its form's own.
     static func places(_ state: AppState) -> [KeyBinding.Place] {
+        if state.commandLine != nil { return [.commandLine] }
         if let overlay = state.overlay {
             switch overlay {
             case .help: return [.help]

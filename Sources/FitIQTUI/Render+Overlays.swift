@@ -28,7 +28,7 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
             lines +=
                 [section.title] + helpLines(section.rows.map { ($0.keys, $0.help) }, width: buffer.width - 7) + [""]
         }
-        lines += notes
+        lines += [tr("The commands of the : line (plain mode's):")] + PromptCommand.helpLines + [""] + notes
         drawPanel(tr("Help"), lines: lines, state: state, into: &buffer, scroll: state.helpScroll)
     case .quitPrompt:
         drawPanel(

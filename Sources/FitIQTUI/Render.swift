@@ -37,14 +37,21 @@ private func renderScreen(_ state: AppState, into buffer: inout CellBuffer) -> (
     }
     var cursor: (x: Int, y: Int)?
     let messageLines = state.message.map { wrap(" " + $0.text, width: width - 1, maximumLines: 3) } ?? []
-    // The screens use the rows between the title bar and the message lines above the key hints.
-    let bottom = 1 + messageLines.count
+    // The screens use the rows between the title bar and the message lines above the key hints (and
+    // the `:` line, when it is open, between them).
+    let promptRows = state.commandLine == nil ? 0 : 1
+    let bottom = 1 + messageLines.count + promptRows
     switch state.screen {
     case .signIn: cursor = renderSignIn(state, into: &buffer, bottom: bottom)
     case .profile: cursor = renderProfile(state, into: &buffer, bottom: bottom)
     case .progress: renderProgress(state, into: &buffer, bottom: bottom)
     }
     renderBottom(state, messageLines: messageLines, into: &buffer)
+    if let line = state.commandLine {
+        buffer.fill(x: 0, y: height - 2, width: width, height: 1)
+        buffer.put(":", x: 0, y: height - 2, style: Styles.accent)
+        cursor = (line.render(into: &buffer, x: 1, y: height - 2, width: width - 1, style: .plain), height - 2)
+    }
     if let overlay = state.overlay { cursor = renderOverlay(overlay, state: state, into: &buffer) }
     return cursor
 }
@@ -112,9 +119,10 @@ func clockTime(_ date: Date, in timeZone: LocalZone) -> String {
 /// The message lines (wrapped, not cut) and the key hints.
 private func renderBottom(_ state: AppState, messageLines: [String], into buffer: inout CellBuffer) {
     let (width, height) = (buffer.width, buffer.height)
+    let promptRows = state.commandLine == nil ? 0 : 1
     for (index, line) in messageLines.enumerated() {
         buffer.put(
-            line, x: 0, y: height - 1 - messageLines.count + index,
+            line, x: 0, y: height - 1 - promptRows - messageLines.count + index,
             style: state.message?.isError == true ? Styles.error : .plain, limit: width)
     }
     buffer.fill(x: 0, y: height - 1, width: width, height: 1, style: Styles.titleBar)

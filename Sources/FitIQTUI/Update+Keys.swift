@@ -29,13 +29,17 @@ func perform(_ binding: KeyBinding, key: Key, _ state: inout AppState) -> [Effec
         case .pressHint: return pressHint(&state)
         default: return [.suspend]
         }
-    case .form, .list: return performOnProfile(action, key: key, &state)
+    case .form, .list:
+        if action == .openCommandLine { return openCommandLine(&state) }
+        return performOnProfile(action, key: key, &state)
+    case .commandLine: return performOnCommandLine(action, &state)
     case .editing: return performWhileEditing(action, key: key, &state)
     case .progress:
         if action == .help {
             state.overlay = .help
             return []
         }
+        if action == .openCommandLine { return openCommandLine(&state) }
         return performOnProgress(action, &state)
     case .help, .quitPrompt, .discardPrompt, .importPrompt, .importing, .importPreview, .importResult, .removePrompt,
         .correction,
@@ -46,6 +50,13 @@ func perform(_ binding: KeyBinding, key: Key, _ state: inout AppState) -> [Effec
 
 /// A key no binding takes: text for the field of the place it was pressed in.
 private func type(_ key: Key, _ state: inout AppState) -> [Effect] {
+    if var line = state.commandLine {
+        if line.handle(key) {
+            state.commandLine = line
+            state.commandRecall = nil
+        }
+        return []
+    }
     switch state.overlay {
     case .importPrompt(var path, _)?:
         if path.handle(key) { state.overlay = .importPrompt(path: path, error: nil) }

@@ -110,6 +110,11 @@ private func handlePaste(_ state: inout AppState, _ text: String) -> [Effect] {
         }
         state.message = sentences.isEmpty ? nil : (sentences.joined(separator: " "), !fitted)
     }
+    if var line = state.commandLine {
+        paste(into: &line, label: tr("Command line (:)"))
+        state.commandLine = line
+        return []
+    }
     switch state.overlay {
     case .importPrompt(var path, _)?:
         paste(into: &path, label: tr("Path"))

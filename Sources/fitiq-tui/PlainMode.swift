@@ -71,28 +71,29 @@ struct PlainMode {
         }
     }
 
-    /// Carries out one command; returns `false` when the session ends.
+    /// Carries out one command (parsed as the editor's `:` line parses it); returns `false` when the
+    /// session ends.
     private mutating func handle(_ line: String) async -> Bool {
-        let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-        let command = parts[0].lowercased()
-        let rest = parts.count > 1 ? parts[1] : ""
+        let command: PromptCommand
+        switch PromptCommand.parse(line) {
+        case .success(let parsed): command = parsed
+        case .failure(let problem):
+            say(problem.description)
+            return true
+        }
         switch command {
-        case "show": await show()
-        case "set": await set(rest)
-        case "save": await save()
-        case "sync": await sync()
-        case "status": await status()
-        case "history": await history(rest)
-        case "trend": await trend(rest)
-        case "goal": await goal(rest)
-        case "import": await importHealth(rest)
-        case "help": help()
-        case "quit", "exit": return await quit()
-        default:
-            say(
-                tr(
-                    "{command} is not a command. Type help for the commands.",
-                    ["command": TextSanitizer.sanitize(command)]))
+        case .show: await show()
+        case .set(let field, let value): await set(field, value)
+        case .save: await save()
+        case .sync: await sync()
+        case .status: await status()
+        case .undo: await undo()
+        case .history(let metric): await history(metric)
+        case .trend(let series, let range, let period): await trend(series, range, by: period)
+        case .goals, .goal, .setGoal, .clearGoal: await goal(command)
+        case .importFile(let path): await importHealth(path)
+        case .help: help()
+        case .quit: return await quit()
         }
         return true
     }
@@ -120,20 +121,11 @@ struct PlainMode {
         return view
     }
 
-    /// The editable fields, as `set` names them.
-    private static var editableNames: String {
-        ProfileField.allCases.filter { $0.form != nil }.map(\.name).joined(separator: "|")
-    }
-
-    private mutating func set(_ arguments: String) async {
-        let parts = arguments.split(separator: " ", maxSplits: 1).map(String.init)
-        guard let first = parts.first, let field = ProfileField.named(first) else {
-            return say(tr("Say what to set: set {fields} VALUE.", ["fields": Self.editableNames]))
-        }
+    private mutating func set(_ field: ProfileField, _ value: String) async {
         guard let editable = field.editable else { return say(readOnlyReason(field, canImport: true)) }
         guard let view = await cachedView() else { return say(tr("No profile is cached yet; run sync.")) }
         do {
-            if try edits.set(editable, parts.count > 1 ? parts[1] : "", over: view) {
+            if try edits.set(editable, value, over: view) {
                 let shown = edits.shown(editable, over: view) ?? ""
                 say(tr("{field} will be {value} once you save.", ["field": field.label, "value": shown]))
             } else {
@@ -215,12 +207,21 @@ struct PlainMode {
         }
     }
 
-    private func history(_ argument: String) async {
-        let name = argument.trimmingWhitespace().lowercased()
-        guard let metric = name.isEmpty ? .height : Metric.named(name) else {
-            return say(
-                tr("Say which history: history {metrics}.", ["metrics": Metric.all.map(\.id).joined(separator: "|")]))
+    /// `undo`: the last saved change taken back, as the editor's u does.
+    private func undo() async {
+        guard let account else { return say(tr("Nothing is signed in.")) }
+        do {
+            guard case .undone(let step?) = try await account.apply(.undo).outcome else {
+                return say(tr("Nothing to undo."))
+            }
+            say(tr("Undid {step}.", ["step": TextSanitizer.sanitize(step.description)]))
+            await sync()
+        } catch {
+            say(ShownError(error).description)
         }
+    }
+
+    private func history(_ metric: Metric) async {
         guard let account, let entries = try? await account.history(of: metric, refresh: false) else {
             return say(tr("Nothing is signed in."))
         }
@@ -241,12 +242,8 @@ struct PlainMode {
         }
     }
 
-    private func importHealth(_ path: String) async {
+    private func importHealth(_ typed: String) async {
         guard let account else { return say(tr("Nothing is signed in.")) }
-        let typed = path.trimmingWhitespace()
-        guard !typed.isEmpty else {
-            return say(tr("Say which file: import PATH (an export file, zip or folder; see fitiq-tui import --help)."))
-        }
         let expanded = UserPath.expand(typed, home: ProcessInfo.processInfo.environment["HOME"])
         let exports = AppExport()
         if !exports.isAppleHealthExport(expanded) {
@@ -286,29 +283,7 @@ struct PlainMode {
     }
 
     private func help() {
-        say(tr("show writes your profile."))
-        say(tr("set FIELD VALUE changes a field; save saves. The fields:"))
-        for field in ProfileField.allCases {
-            say("  \(field.name): \(field.help)\(field.form == nil ? "" : ".")")
-        }
-        say(
-            tr(
-                "save saves the changes on this machine and sends them; sync sends what is waiting and reads the server."
-            ))
-        say(
-            tr(
-                "status tells what is waiting or refused; history lists your heights, history weight or history body-fat the others."
-            ))
-        say(
-            tr(
-                "trend weight 4w (or height, body-fat, bmi; 3m, 1y, all) says the latest value, the trend, its weekly rate and the goal; add --by week or --by month for the table."
-            ))
-        say(
-            tr(
-                "goal weight 75 [2027-06-01] sets a goal (weight or body fat; kept on this machine), goal weight clear clears it, goal alone says where each stands."
-            ))
-        say(tr("import PATH reads an Apple Health export (export.zip or export.xml)."))
-        say(tr("quit ends; it asks first when changes are not saved."))
+        for line in PromptCommand.helpLines { say(line) }
     }
 
     private var unsavedCount: Int { edits.drafts.count }

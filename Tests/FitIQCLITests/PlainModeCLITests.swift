@@ -98,6 +98,22 @@ struct PlainModeCLITests {
         }
     }
 
+    @Test func undoTakesBackTheLastSavedChangeAsTheEditorsUDoes() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server, registered: true) { cli in
+                let run = try await cli.run(
+                    ["--plain"], input: "set weight 72.4\nsave\nundo\nundo\nhistory weight\nquit\n")
+                #expect(run.status == 0, "\(run)")
+                #expect(run.stdout.contains("Undid the weight 72.4 kg logged on"), "\(run)")
+                #expect(run.stdout.contains("Nothing to undo."), "\(run)")
+                #expect(run.stdout.contains("There is no weight history yet."), "\(run)")
+                // It was sent before it was undone: the server's entry is deleted too.
+                let other = try #require(try await cli.otherMachine())
+                #expect(try await other.jsonRows(["weight", "history", "--json"]).isEmpty)
+            }
+        }
+    }
+
     @Test func trendSaysWhatTheChartShowsThenTheGoalAndTheTableByWeek() async throws {
         try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in

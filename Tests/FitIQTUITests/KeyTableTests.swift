@@ -62,6 +62,7 @@ struct KeyTableTests {
             || after.shouldQuit != state.shouldQuit || after.detailsScroll != state.detailsScroll
             || after.message?.text != state.message?.text || after.screen != state.screen
             || after.progress != state.progress || after.helpScroll != state.helpScroll
+            || after.commandLine != state.commandLine
     }
 
     @Test func everyKeyTheProfileScreenActsOnIsInTheHelp() {
@@ -99,6 +100,7 @@ struct KeyTableTests {
                     return !effects.isEmpty || after.profile != state.profile || after.overlay != state.overlay
                         || after.historySelection != state.historySelection || after.lower != state.lower
                         || after.detailsScroll != state.detailsScroll || after.message?.text != state.message?.text
+                        || after.commandLine != state.commandLine
                 }
                 #expect(acts, "the footer shows \(hint) on \(place), but no such key acts there")
             }

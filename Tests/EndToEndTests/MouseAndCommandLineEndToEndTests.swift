@@ -2,11 +2,11 @@ import FitIQTestSupport
 import Foundation
 import Testing
 
-/// The mouse in a real terminal: tmux with `TERM=xterm-256color`, reports written as a terminal writes
+/// The mouse and the `:` line in a real terminal: tmux with `TERM=xterm-256color`, reports written as a terminal writes
 /// them in SGR mode (`ESC [ < 0 ; X ; Y M` then `m`, the wheel `ESC [ < 65 ; X ; Y M`), each place
 /// found on the screen as it is drawn. Every step waits for the whole state it expects.
 @Suite(.serialized, .timeLimit(.minutes(5)))
-struct MouseEndToEndTests {
+struct MouseAndCommandLineEndToEndTests {
     static let term = "xterm-256color"
 
     @Test func aClickFocusesAndEditsTheWheelScrollsAndAFooterHintActs() async throws {
@@ -72,6 +72,41 @@ struct MouseEndToEndTests {
         }
     }
 
+    @Test func theCommandLineSavesAWeightAndRefusesABadOne() async throws {
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            let tui = try e2e.openTUI(server: server, term: Self.term)
+            defer { tui.kill() }
+            try await waitForProfile(tui)
+            try await tui.send(":")
+            try await tui.waitFor("Enter run")
+            try await tui.type("set weight 900")
+            try await tui.send("Enter")
+            // The rule, and the line kept to correct.
+            try await tui.waitFor(all: ["Weight must be between", ":set weight 900"])
+            try await tui.send("BSpace", "BSpace", "BSpace")
+            try await tui.type("72.4")
+            try await tui.send("Enter")
+            try await tui.waitUntil("the draft") { $0.field("Weight")?.contains("72.4 *") == true }
+            try await tui.send(":")
+            try await tui.type("sa")
+            try await tui.send("Tab")
+            try await tui.waitFor(":save")
+            try await tui.send("Enter")
+            try await tui.waitUntil("the weight saved and synced") { rows in
+                rows.contains { $0.contains("Weight saved.") } && rows.field("Weight")?.contains("72.4 kg") == true
+                    && rows.title.contains("● synced") && !rows.title.contains("pending")
+            }
+            #expect(try await server.snapshot().weightEntries == [72.4])
+            // ↑ brings the last line back; Esc closes without running it.
+            try await tui.send(":")
+            try await tui.send("Up")
+            try await tui.waitFor(":save")
+            try await tui.send("Escape")
+            try await tui.waitUntil("the line closed") { rows in rows.last?.contains("p progress") == true }
+        }
+    }
+
     /// The three ways to leave the mouse to the terminal.
     enum MouseOff: String, CaseIterable, Sendable {
         case flag = "--no-mouse", environment = "FITIQ_MOUSE=0", configFile = "\"mouse\": false"
@@ -104,7 +139,7 @@ struct MouseEndToEndTests {
         }
     }
 
-    @Test func aClickFocusesAt40By12AndThroughSSH() async throws {
+    @Test func aClickFocusesAndTheCommandLineSavesAt40By12ThroughSSH() async throws {
         try await EndToEnd.with { e2e in
             try await SSHServer.with { ssh in
                 try await e2e.withServer { server in
@@ -125,6 +160,22 @@ struct MouseEndToEndTests {
                     try await tui.waitUntil("the help scrolled") { rows in
                         rows.contains { $0.contains("─ Help") && $0.contains("2–") }
                     }
+                    // The command line too, at this size and through SSH.
+                    try await tui.send("Escape")
+                    try await tui.waitUntil("the help closed") { !$0.contains { $0.contains("─ Help") } }
+                    try await tui.send(":")
+                    try await tui.type("set bio From afar")
+                    try await tui.waitFor(":set bio From afar")
+                    try await tui.send("Enter")
+                    try await tui.waitFor("From afar *")
+                    try await tui.send(":")
+                    try await tui.type("save")
+                    try await tui.send("Enter")
+                    try await tui.waitUntil("the bio saved and synced") { rows in
+                        rows.contains { $0.contains("From afar") && !$0.contains("*") }
+                            && rows.title.contains("● synced")
+                    }
+                    #expect(try await server.snapshot().bio == "From afar")
                 }
             }
         }
