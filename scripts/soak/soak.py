@@ -570,9 +570,17 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def outages(minutes, rng):
+def outages(minutes, rng, dense=False):
     """(start, seconds down) pairs, seconds from the start: the first after 75-180 s, then every 2.5-5.5
-    minutes after the last came back (so two in any 15 minutes), down 30-90 s; shorter runs scale both."""
+    minutes after the last came back (so two in any 15 minutes), down 30-90 s; shorter runs scale both.
+    `dense` (--dense): down 5-20 s every 15-40 s, to meet what an outage can do sooner."""
+    if dense:
+        plan, at = [], rng.uniform(20, 40)
+        while at < minutes * 60 - 30:
+            down = rng.uniform(5, 20)
+            plan.append((at, down))
+            at += down + rng.uniform(15, 40)
+        return plan
     scale = min(1.0, minutes / 15)
     plan, at = [], rng.uniform(75, 180) * scale
     while at < minutes * 60 - 60 * scale:
@@ -590,6 +598,7 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the work folder (its path is printed)")
     parser.add_argument("--actions", help="only these of the user's actions, comma-separated (to find what grows)")
     parser.add_argument("--calm", action="store_true", help="no outages and no second process")
+    parser.add_argument("--dense", action="store_true", help="an outage every 15-40 s (to meet a rare loss sooner)")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         raise SystemExit("error: tmux is needed (apt-get install tmux)")
@@ -620,7 +629,7 @@ def main():
         if not args.calm:
             cli_thread.start()
 
-        plan = [] if args.calm else outages(args.minutes, rng)
+        plan = [] if args.calm else outages(args.minutes, rng, dense=args.dense)
         log("outages planned at " + ", ".join(f"{at / 60:.1f} min for {down:.0f} s" for at, down in plan))
         started = time.monotonic()
         first_sample, actions = None, collections.Counter()
