@@ -163,9 +163,11 @@ class Editor:
         self.env = env
         self.status_path = os.path.join(work, "editor.status")
         width, height = SIZES[0]
-        # A shell runs the editor and keeps its exit status (tmux does not always know it).
+        # A shell runs the editor and keeps its exit status (tmux does not always know it), renamed into
+        # place whole: a file read between its creation and its write would say the editor ended with "".
         self.tmux("-f", config, "new-session", "-d", "-s", "soak", "-x", str(width), "-y", str(height),
-                  "env", "TERM=xterm-256color", "/bin/sh", "-c", '"$0"; echo "$?" > "$1"', tui, self.status_path)
+                  "env", "TERM=xterm-256color", "/bin/sh", "-c", '"$0"; echo "$?" > "$1.new"; mv "$1.new" "$1"',
+                  tui, self.status_path)
         shell = int(self.tmux("display-message", "-p", "-t", "soak", "#{pane_pid}").strip())
         deadline = time.monotonic() + UI_TIMEOUT
         while True:
