@@ -575,11 +575,12 @@ def cpu_seconds(pid):
 def outages(minutes, rng, dense=False):
     """(start, seconds down) pairs, seconds from the start: the first after 75-180 s, then every 2.5-5.5
     minutes after the last came back (so two in any 15 minutes), down 30-90 s; shorter runs scale both.
-    `dense` (--dense): down 5-20 s every 15-40 s, to meet what an outage can do sooner."""
+    `dense` (--dense): down 15-40 s, up 15-40 s, to meet what an outage can do sooner (longer than the 15 s a
+    command tries to send for, as the outages that lost changes were)."""
     if dense:
         plan, at = [], rng.uniform(20, 40)
         while at < minutes * 60 - 30:
-            down = rng.uniform(5, 20)
+            down = rng.uniform(15, 40)
             plan.append((at, down))
             at += down + rng.uniform(15, 40)
         return plan
@@ -600,7 +601,7 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the work folder (its path is printed)")
     parser.add_argument("--actions", help="only these of the user's actions, comma-separated (to find what grows)")
     parser.add_argument("--calm", action="store_true", help="no outages and no second process")
-    parser.add_argument("--dense", action="store_true", help="an outage every 15-40 s (to meet a rare loss sooner)")
+    parser.add_argument("--dense", action="store_true", help="outages of 15-40 s every 15-40 s (to meet a rare loss sooner)")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         raise SystemExit("error: tmux is needed (apt-get install tmux)")
