@@ -229,6 +229,10 @@ class Editor:
             pass
 
 
+# What an undo answers (a correction may answer the last too).
+UNDO_ANSWERS = ("Undid ", "Nothing to undo.", "being sent to the server right now")
+
+
 def footer(rows):
     return next((row for row in reversed(rows) if row.strip()), "")
 
@@ -328,6 +332,7 @@ class User:
 
     def correct_height(self):
         value = self.next_value(160.0, 400)
+        self.fresh_status()
         self.focus("Height")
         self.editor.keys("l")
         rows = self.editor.until("the height list", lambda r: "Height history (" in "".join(r)
@@ -339,9 +344,12 @@ class User:
         self.editor.until("the correction box", lambda r: "Correct a height entry" in "".join(r))
         self.editor.keys("C-u")
         self.editor.type(f"{value}")
+        # Its answer comes after the box closes; waited for, so that it is not taken for the answer of
+        # what follows (an undo's "being sent …").
+        before = status_line(self.editor.screen())
         self.editor.keys("Enter")
-        self.editor.until("the correction", lambda r: f"to {value} cm" in status_line(r)
-                          or "Correct a height entry" not in "".join(r))
+        self.editor.until("the correction's answer", lambda r: "Correct a height entry" not in "".join(r)
+                          and status_line(r) != before)
         self.ledger.saves += 1
         self.to_profile()
 
@@ -355,16 +363,24 @@ class User:
         self.editor.keys("Escape")
         self.editor.until("the profile", on_profile)
 
-    def undo(self):
+    def fresh_status(self):
+        """Makes the status line say something no undo or correction answers ("Syncing…", by `s`): an
+        answer in the same words as the one on show ("being sent …" twice) would be taken for an answer
+        while the change still runs, and an undo counted as refused could then take back a change the
+        ledger keeps."""
         self.to_profile()
+        if any(answer in status_line(self.editor.screen()) for answer in UNDO_ANSWERS):
+            self.editor.keys("s")
+            self.editor.until("the sync's message", lambda r: not any(answer in status_line(r)
+                                                                      for answer in UNDO_ANSWERS))
+
+    def undo(self):
+        answers = UNDO_ANSWERS
+        self.fresh_status()
         before = status_line(self.editor.screen())
-        if "Undid " in before:  # a second undo may say the same words: change the status line first
-            self.weight()
-            before = status_line(self.editor.screen())
         self.editor.keys("u")
-        answers = ("Undid ", "Nothing to undo.", "being sent to the server right now")
         rows = self.editor.until("undo's answer", lambda r: any(answer in status_line(r) for answer in answers)
-                                 and (status_line(r) != before or "Undid " not in before))
+                                 and status_line(r) != before)
         self.ledger.undone(status_line(rows))
 
     def import_csv(self):
