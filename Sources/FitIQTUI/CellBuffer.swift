@@ -81,6 +81,11 @@ public struct CellBuffer: Hashable, Sendable, CustomStringConvertible {
         targets.append(Target(x: x, y: y, width: width, height: height, what: what))
     }
 
+    /// Forgets every target (a new frame is drawn over the buffer).
+    mutating func clearTargets() {
+        targets.removeAll(keepingCapacity: true)
+    }
+
     /// What a click at (`x`, `y`) lands on: the target drawn last there.
     func target(x: Int, y: Int) -> ScreenTarget? {
         targets.last { $0.contains(x: x, y: y) }?.what

@@ -30,6 +30,8 @@ public func render(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int,
 
 private func renderScreen(_ state: AppState, into buffer: inout CellBuffer) -> (x: Int, y: Int)? {
     buffer.fill(x: 0, y: 0, width: buffer.width, height: buffer.height)
+    // The loop draws every frame into the same buffer: what a click names is this frame's alone.
+    buffer.clearTargets()
     let (width, height) = (buffer.width, buffer.height)
     guard width >= AppState.minimumSize.width, height >= AppState.minimumSize.height else {
         renderTooSmall(width: width, height: height, into: &buffer)

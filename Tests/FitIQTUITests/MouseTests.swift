@@ -105,6 +105,17 @@ struct MouseTests {
         #expect(effects.isEmpty, "kept, not removed")
     }
 
+    @Test func aFrameDrawnAgainIntoTheSameBufferHoldsOnlyItsOwnTargets() {
+        // The editor's loop draws every frame into one buffer: an afternoon of frames must not pile up.
+        let state = profileState(width: 100, height: 30)
+        var buffer = CellBuffer(width: 100, height: 30)
+        _ = render(state, into: &buffer)
+        let once = buffer.targets.count
+        #expect(once > 10)
+        for _ in 0..<50 { _ = render(state, into: &buffer) }
+        #expect(buffer.targets.count == once)
+    }
+
     @Test func theMouseNeverTypes() throws {
         var state = profileState(width: 100, height: 30)
         _ = update(&state, .input(.key(.enter)))
