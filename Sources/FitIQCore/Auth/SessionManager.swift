@@ -12,6 +12,9 @@ public actor SessionManager {
     private let auth: any AuthRemote
     private let now: @Sendable () -> Date
     private var refreshing: Task<Renewal, any Error>?
+    /// The last token this process renewed, and what replaced it: a 401 to that token that comes in after
+    /// its renewal ended (a slow caller) takes the new token without exchanging the session again.
+    private var renewed: (spent: String, token: String)?
 
     public init(store: any SessionStore, auth: any AuthRemote, now: @escaping @Sendable () -> Date) {
         self.store = store
@@ -76,6 +79,7 @@ public actor SessionManager {
 
     private func renew(replacing spent: String) async throws -> Renewal {
         if let refreshing { return try await refreshing.value }
+        if let renewed, renewed.spent == spent { return Renewal(token: renewed.token, isIssued: false) }
         let task = Task { [store, auth, now] () throws -> Renewal in
             let outcome = ExchangeOutcome()
             let updated = try await store.exchange { fresh in
@@ -102,7 +106,9 @@ public actor SessionManager {
         }
         refreshing = task
         defer { refreshing = nil }
-        return try await task.value
+        let renewal = try await task.value
+        renewed = (spent, renewal.token)
+        return renewal
     }
 
     /// Forgets the session's tokens; returns the server it was with.
