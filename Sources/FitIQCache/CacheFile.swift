@@ -124,6 +124,15 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
     }
 
     static func decode(_ data: Data) -> Contents {
+        // A file of this version is read once (reading its version first would read it all twice).
+        if let file = try? decoder.decode(Format.self, from: data), file.schemaVersion == Format.schemaVersion {
+            do {
+                return .value(try file.value)
+            } catch {
+                return .unreadable(reason: CacheFileDecoding.reason(error))
+            }
+        }
+        // Another version, or damage: the version says which, and the decoder why.
         let header: FileHeader
         do {
             header = try decoder.decode(FileHeader.self, from: data)

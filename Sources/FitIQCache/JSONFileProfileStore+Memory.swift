@@ -32,6 +32,8 @@ extension JSONFileProfileStore {
         private let last = Mutex<Snapshot?>(nil)
         /// `account.json` as last decoded without its segments, with its bytes.
         private let lastDecoded = Mutex<(bytes: Data, stored: StoredAccount)?>(nil)
+        /// `account.json` as last read for an overview, without the history's index, with its bytes.
+        private let lastHead = Mutex<(bytes: Data, head: AccountHead)?>(nil)
         /// What the last write of `account.json` encoded of the history's index and summaries.
         private let encodedParts = Mutex<AccountFileV2.EncodedParts?>(nil)
 
@@ -46,6 +48,12 @@ extension JSONFileProfileStore {
 
         func remember(decoded stored: StoredAccount, bytes: Data) { lastDecoded.withLock { $0 = (bytes, stored) } }
 
+        func head(for bytes: Data) -> AccountHead? {
+            lastHead.withLock { known in known.flatMap { $0.bytes == bytes ? $0.head : nil } }
+        }
+
+        func remember(head: AccountHead, bytes: Data) { lastHead.withLock { $0 = (bytes, head) } }
+
         func snapshot(for bytes: Data) -> Snapshot? {
             last.withLock { known in known.flatMap { $0.bytes == bytes ? $0 : nil } }
         }
@@ -57,6 +65,7 @@ extension JSONFileProfileStore {
         func forget() {
             last.withLock { $0 = nil }
             lastDecoded.withLock { $0 = nil }
+            lastHead.withLock { $0 = nil }
             encodedParts.withLock { $0 = nil }
         }
 

@@ -92,6 +92,13 @@ public struct JSONFileProfileStore: ProfileStore {
                 state: known.state.with(RecentEntries(entries: known.state.history.entries)),
                 summaries: known.stored.summaries, isComplete: true)
         }
+        if let known = memory.head(for: data) { return known.overview }
+        // The first frame's read: the account and the summaries, not the history's index.
+        if memory.decoded(for: data) == nil, let head = AccountHead(data) {
+            memory.count { $0.filesDecoded += 1 }
+            memory.remember(head: head, bytes: data)
+            return head.overview
+        }
         switch memory.decoded(for: data).map(CacheFile<AccountFileV2>.Contents.value) ?? decodeAccount(data) {
         case .value(let stored):
             if let inline = stored.inlineHistory {
@@ -126,7 +133,7 @@ public struct JSONFileProfileStore: ProfileStore {
             let whole: @Sendable (inout AccountState) throws -> T = { try RecentEntries.applyToAll(change, to: &$0) }
             guard let data = try file.readData(), memory.snapshot(for: data) == nil,
                 case .value(let stored) = memory.decoded(for: data).map(CacheFile<AccountFileV2>.Contents.value)
-                    ?? decodeAccount(data),
+                    ?? completedHead(data) ?? decodeAccount(data),
                 stored.inlineHistory == nil, stored.index.journal.count < HistoryIndex.journalLimit,
                 let entries = try? recentEntries(of: stored, including: wanted)
             else { return try updateWhole(whole) }
@@ -177,6 +184,14 @@ public struct JSONFileProfileStore: ProfileStore {
             guard let index = summaries[entry.type]?.latest.firstIndex(where: { $0.id == entry.id }) else { continue }
             summaries[entry.type]?.latest[index] = entry
         }
+    }
+
+    /// `account.json` whose head an overview read, completed with its index (the rest of the same
+    /// file's decoding, not counted again), and kept as ``decodeAccount(_:)`` keeps it.
+    private func completedHead(_ data: Data) -> CacheFile<AccountFileV2>.Contents? {
+        guard let stored = memory.head(for: data)?.completed(from: data) else { return nil }
+        memory.remember(decoded: stored, bytes: data)
+        return .value(stored)
     }
 
     /// `account.json` decoded alone (no segment), counted, and kept for the next call that finds the

@@ -12,6 +12,8 @@ protocol VersionedFileFormat: Codable, Sendable {
     associatedtype Value: Sendable
     /// The only version this build reads and writes.
     static var schemaVersion: Int { get }
+    /// The version this file says it is.
+    var schemaVersion: Int { get }
     /// Wraps `value` for writing.
     init(value: Value)
     /// The value read; throws when the file holds something the domain cannot (an unknown unit system).

@@ -282,9 +282,17 @@ struct HistoryLayoutTests {
             #expect(summary.latest.first?.serverId == "p-0")
             #expect(summary.series.count <= HistorySummary.seriesLimit && summary.series.count > 100)
             #expect(overview.state.profile?.name == "Ada")
-            // A save after it (a command's) decodes nothing again: the overview's decoding is kept.
+            // It leaves the history's index undecoded (it grows with the months of history), and gives
+            // what the whole file gives.
+            let data = try Data(contentsOf: fresh.folder.appendingPathComponent("account.json"))
+            let whole = try #require(CacheFile<AccountFileV2>.value(data))
+            #expect(whole.index.segments.count > 100)
+            #expect(overview == AccountHead(state: whole.state, summaries: whole.summaries).overview)
+            // A save after it (a command's) decodes nothing again: the overview's decoding is kept, and
+            // completed with the index, which the save keeps.
             try await fresh.updateRecent { $0.server.lastSyncAt = Date(timeIntervalSince1970: 1_790_000_000) }
             #expect(fresh.counters.filesDecoded == 1 && fresh.counters.filesWritten == 1)
+            #expect(try await makeStore(in: folder).load().history.count == 5_000)
             // Nor does the overview of what that save wrote.
             #expect(try await fresh.overview().state.server.lastSyncAt == Date(timeIntervalSince1970: 1_790_000_000))
             #expect(fresh.counters.filesDecoded == 1)
