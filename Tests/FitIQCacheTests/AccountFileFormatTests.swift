@@ -312,4 +312,45 @@ struct AccountFileFormatTests {
             #expect(siblings == ["account.json"])
         }
     }
+    /// A file in this version's layout that says it is of a newer version: the first frame's read
+    /// (without the history's index) refuses it as the whole read does, and leaves it in place.
+    @Test func aNewerFileInThisLayoutIsRefusedByTheOverviewToo() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let target = folder.appendingPathComponent("account")
+            try FileManager.default.copyItem(at: Self.fixtureV2, to: target)
+            let file = target.appendingPathComponent("account.json")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            try Data(text.replacingOccurrences(of: #""schemaVersion":2"#, with: #""schemaVersion":3"#).utf8).write(
+                to: file)
+            let bytes = try Data(contentsOf: file)
+            let store = JSONFileProfileStore(
+                folder: target, lock: AccountLock(file: folder.appendingPathComponent("lock")))
+
+            await #expect(throws: CacheError.newerVersion(path: file.path, version: 3, supported: 2)) {
+                _ = try await store.overview()
+            }
+            #expect(try Data(contentsOf: file) == bytes)
+        }
+    }
+
+    /// A point of a summary's series is a pair: one of three numbers is damage, named by its field.
+    @Test func aSeriesPointThatIsNotAPairIsNamedAndTheFileMovedAside() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let target = folder.appendingPathComponent("account")
+            try FileManager.default.copyItem(at: Self.fixtureV2, to: target)
+            let file = target.appendingPathComponent("account.json")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            try Data(text.replacingOccurrences(of: "[787908600,170]", with: "[787908600,170,1]").utf8).write(to: file)
+            let store = JSONFileProfileStore(
+                folder: target, lock: AccountLock(file: folder.appendingPathComponent("lock")))
+
+            do {
+                _ = try await store.overview()
+                Issue.record("a point of three numbers must not be read")
+            } catch CacheError.corrupt(_, let movedTo, let reason) {
+                #expect(reason == "the field summaries.height.series.[0] is invalid: a point is [seconds, value]")
+                #expect(FileManager.default.fileExists(atPath: movedTo))
+            }
+        }
+    }
 }
