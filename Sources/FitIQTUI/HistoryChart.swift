@@ -91,8 +91,10 @@ public enum HistoryChart {
     /// The entries of `metric` with a usable value, oldest first; of entries logged at the same
     /// instant, the one listed first (the newest as stored) comes last, so it wins.
     static func chronological(_ entries: [ProgressEntry], of metric: Metric) -> [ProgressEntry] {
-        entries.enumerated()
-            .filter { $0.element.type == metric.type && $0.element.quantity.isFinite }
+        let usable = entries.filter { $0.type == metric.type && $0.quantity.isFinite }
+        // A summary's series comes oldest first, an instant once: already in order.
+        if zip(usable, usable.dropFirst()).allSatisfy({ $0.loggedAt < $1.loggedAt }) { return usable }
+        return usable.enumerated()
             .sorted { ($0.element.loggedAt, $1.offset) < ($1.element.loggedAt, $0.offset) }
             .map(\.element)
     }

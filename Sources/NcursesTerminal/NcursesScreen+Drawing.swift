@@ -2,8 +2,8 @@ import CNcurses
 import FitIQTUI
 
 extension NcursesScreen {
-    /// Paints the cells of `buffer` that differ from the last frame (all of them after a resize or
-    /// when the buffer's size changes), then shows the cursor at `cursor` or hides it.
+    /// Paints the cells of `buffer` that differ from the last frame (after a resize, or when the
+    /// buffer's size changes, every cell that is not blank), then shows the cursor at `cursor` or hides it.
     public func draw(_ buffer: CellBuffer, cursor: (x: Int, y: Int)?) {
         guard isOpen else { return }
         let screenSize = size
@@ -11,7 +11,8 @@ extension NcursesScreen {
         let bufferChanged = previousFrame.map { $0.width != buffer.width || $0.height != buffer.height } ?? true
         if screenChanged || bufferChanged {
             werase(window)  // cells outside the new buffer must not keep the old frame
-            previousFrame = nil
+            // The window is blank now: only what is not blank is painted (a first frame is mostly blank).
+            previousFrame = CellBuffer(width: buffer.width, height: buffer.height)
         }
         // After a resize the terminal may have reflowed its contents: redraw it from scratch.
         if screenChanged { clearok(window, true) }

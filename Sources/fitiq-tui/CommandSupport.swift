@@ -33,8 +33,13 @@ func withApp(
 }
 
 /// Runs a command body with the app wired from `config`.
+///
+/// Without `readingProfileFirst` (the editor, whose screens speak the profile's language on their
+/// own), the body speaks the environment's language, so nothing reads the cache before the editor
+/// does; a failure is still reported in the profile's.
 func withApp(
-    _ config: AppConfig, machineOutput: Bool = false, _ body: (App) async throws -> Void
+    _ config: AppConfig, machineOutput: Bool = false, readingProfileFirst: Bool = true,
+    _ body: (App) async throws -> Void
 ) async throws {
     let settings = LanguageSettings(environment: config.environment)
     let app: App
@@ -44,14 +49,17 @@ func withApp(
         // No profile yet: the environment's language.
         throw speaking(Catalogs.embedded.localizer(settings, profile: nil)) { report(error) }
     }
-    let localizer = machineOutput ? Localizer.english : await app.localizer(settings)
-    try await speaking(localizer) {
-        do {
-            try await body(app)
-        } catch {
-            await app.shutdown()
-            throw report(error)
-        }
+    let localizer =
+        machineOutput
+        ? Localizer.english
+        : readingProfileFirst
+            ? await app.localizer(settings) : Catalogs.embedded.localizer(settings, profile: nil)
+    do {
+        try await speaking(localizer) { try await body(app) }
+    } catch {
+        await app.shutdown()
+        let reporting = machineOutput || readingProfileFirst ? localizer : await app.localizer(settings)
+        throw speaking(reporting) { report(error) }
     }
     await app.shutdown()
 }

@@ -113,7 +113,7 @@ struct FitIQCommand: AsyncParsableCommand {
     static func openEditor(_ config: AppConfig, plain: Bool = false, noMouse: Bool = false, graphics: String? = nil)
         async throws
     {
-        try await withApp(config) { app in
+        try await withApp(config, readingProfileFirst: false) { app in
             StartupTrace.mark("server, session and API key resolved")
             let accounts = try app.requireAccounts()
             var environment = config.environment

@@ -90,6 +90,25 @@ struct HistoryChartTests {
         #expect(english != german)
     }
 
+    /// Oldest first whatever order they come in; of two at the same instant, the one listed first last
+    /// (it wins); another metric's entries and values that are not numbers left out.
+    @Test func chronologicalOrderIsTheSameFromAnyOrder() throws {
+        let newestFirst = try Self.year2024()
+        let oldestFirst = Array(newestFirst.reversed())
+        let expected = oldestFirst.map(\.quantity)
+        #expect(HistoryChart.chronological(newestFirst, of: .height).map(\.quantity) == expected)
+        #expect(HistoryChart.chronological(oldestFirst, of: .height).map(\.quantity) == expected)
+        let shuffled = [newestFirst[2], newestFirst[0], newestFirst[3], newestFirst[1]]
+        #expect(HistoryChart.chronological(shuffled, of: .height).map(\.quantity) == expected)
+
+        let sameInstant = try Self.entry("2024-07-01", 180)
+        var weight = try Self.entry("2024-05-01", 70)
+        weight.type = Metric.weight.type
+        let notANumber = try Self.entry("2024-06-01", .nan)
+        let mixed = [sameInstant] + oldestFirst + [weight, notANumber]
+        #expect(HistoryChart.chronological(mixed, of: .height).map(\.quantity) == [170, 172, 175, 180, 176])
+    }
+
     @Test func zonesAreEqualWhenTheyAreTheSameZone() {
         let made = LocalZone { _ in 3_600 }
         #expect(made == made)
