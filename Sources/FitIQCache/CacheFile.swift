@@ -79,6 +79,21 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
         return data
     }
 
+    /// Writes each file's value, all in one folder, flushing the folder once (``AtomicFile/write(_:)``);
+    /// returns the bytes written, file by file.
+    static func write(_ files: [(file: CacheFile, value: Format.Value)]) throws(CacheError) -> [Data] {
+        var batch: [(file: AtomicFile, data: Data)] = []
+        for (file, value) in files {
+            do {
+                batch.append((file.atomicFile, try encode(value)))
+            } catch {
+                throw .writeFailed(path: file.path, reason: "cannot encode it: \(error)")
+            }
+        }
+        try AtomicFile.write(batch)
+        return batch.map(\.data)
+    }
+
     /// Deletes the file; a missing file is not an error.
     func delete() throws(CacheError) {
         if unlink(path) != 0, errno != ENOENT {

@@ -38,22 +38,42 @@ struct AtomicFile: Sendable {
 
     /// Writes `data` as the file's new contents.
     func write(_ data: Data) throws(CacheError) {
-        let folder = url.deletingLastPathComponent()
+        try Self.write([(self, data)])
+    }
+
+    /// Writes each file's new contents as ``write(_:)`` writes one, all in one folder, which is looked
+    /// through for stale temporary files once and flushed once for them all (a fold of the history
+    /// writes a segment a month: a dozen for a year, hundreds for a first sync of years). Each file is
+    /// replaced whole or not at all; after a failure, the files not yet replaced keep their contents.
+    static func write(_ files: [(file: AtomicFile, data: Data)]) throws(CacheError) {
+        guard let first = files.first?.file else { return }
+        let folder = first.url.deletingLastPathComponent()
+        precondition(files.allSatisfy { $0.file.url.deletingLastPathComponent() == folder }, "one folder")
         try CacheDirectory.ensure(folder)
-        removeStaleTemporaryFiles()
-        let temporary = folder.appendingPathComponent(
-            "\(temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+        removeStaleTemporaryFiles(in: folder, prefixes: Set(files.map(\.file.temporaryPrefix)))
+        var temporaries: [String] = []
+        var renamed = 0
         do throws(CacheError) {
-            try writeTemporary(data, to: temporary.path)
-            if system.rename(temporary.path, url.path) != 0 {
-                throw CacheError.writeFailed(
-                    path: url.path, reason: "cannot rename the new version into place: \(ErrnoText.current)")
+            for (file, data) in files {
+                let temporary = folder.appendingPathComponent(
+                    "\(file.temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+                ).path
+                temporaries.append(temporary)
+                try file.writeTemporary(data, to: temporary)
+            }
+            for ((file, _), temporary) in zip(files, temporaries) {
+                if file.system.rename(temporary, file.url.path) != 0 {
+                    throw CacheError.writeFailed(
+                        path: file.url.path, reason: "cannot rename the new version into place: \(ErrnoText.current)")
+                }
+                renamed += 1
             }
         } catch {
-            unlink(temporary.path)
+            for temporary in temporaries.dropFirst(renamed) { unlink(temporary) }
+            if renamed > 0 { first.syncFolder(folder) }
             throw error
         }
-        syncFolder(folder)
+        first.syncFolder(folder)
     }
 
     private func writeTemporary(_ data: Data, to path: String) throws(CacheError) {
@@ -93,10 +113,17 @@ struct AtomicFile: Sendable {
 
     /// Removes temporary files left by writers that were killed mid-write (their process no longer exists).
     func removeStaleTemporaryFiles() {
-        let folder = url.deletingLastPathComponent()
+        Self.removeStaleTemporaryFiles(in: url.deletingLastPathComponent(), prefixes: [temporaryPrefix])
+    }
+
+    /// Removes the temporary files in `folder` with one of `prefixes` whose writer is gone.
+    static func removeStaleTemporaryFiles(in folder: URL, prefixes: Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.hasPrefix(temporaryPrefix) {
-            let rest = name.dropFirst(temporaryPrefix.count)
+        for name in names {
+            guard name.hasPrefix("."), let end = name.firstRange(of: ".tmp-") else { continue }
+            let prefix = String(name[..<end.upperBound])
+            guard prefixes.contains(prefix) else { continue }
+            let rest = name.dropFirst(prefix.count)
             guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }) else { continue }
             if kill(pid, 0) != 0, errno == ESRCH {
                 unlink(folder.appendingPathComponent(name).path)

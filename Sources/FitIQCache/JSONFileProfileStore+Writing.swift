@@ -97,14 +97,17 @@ extension JSONFileProfileStore {
             if keys.contains(key) { grouped[key, default: []].append(entry) }
         }
         var segments = index.segments.filter { !keys.contains($0.key) }
+        var files: [(file: CacheFile<HistorySegmentFile>, value: HistorySegment)] = []
         for key in keys.sorted() {
             guard let entries = grouped[key], !entries.isEmpty else { continue }
             let name = key.fileName(generation: index.nextGeneration)
             index.nextGeneration += 1
             let segmentFile = CacheFile<HistorySegmentFile>(url: historyFolder.appendingPathComponent(name), now: now)
-            try written(HistorySegment(key: key, entries: entries), to: segmentFile)
+            files.append((segmentFile, HistorySegment(key: key, entries: entries)))
             segments.append(HistoryIndex.Segment(key: key, file: name, count: entries.count))
         }
+        // Together: one look for stale temporary files and one flush of the folder, not one a segment.
+        for data in try CacheFile.write(files) { _ = counted(data) }
         index.segments = segments.sorted { $0.key < $1.key }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FitIQCache
@@ -90,6 +91,50 @@ struct AtomicFileTests {
             try file.write(Data("new".utf8))
             // Then only the dead writer's leftover is gone
             #expect(fileNames(in: folder) == [live.lastPathComponent, "file.json"].sorted())
+        }
+    }
+    /// Files of one folder written together: each flushed, the folder flushed once for them all, and a
+    /// dead writer's leftover of any of them removed.
+    @Test func filesWrittenTogetherFlushTheFolderOnce() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let flushes = Mutex(0)
+            let files = (1...5).map { number in
+                var file = AtomicFile(url: folder.appendingPathComponent("segment-\(number).json"))
+                file.system.fsync = { descriptor in
+                    flushes.withLock { $0 += 1 }
+                    return Glibc.fsync(descriptor)
+                }
+                return file
+            }
+            let dead = folder.appendingPathComponent("\(files[3].temporaryPrefix)\(Int32.max - 1)-42")
+            try Data("partial".utf8).write(to: dead)
+
+            try AtomicFile.write(files.map { ($0, Data("\($0.url.lastPathComponent)".utf8)) })
+
+            #expect(flushes.withLock { $0 } == 6)  // five files, one folder (one at a time: ten)
+            #expect(fileNames(in: folder) == (1...5).map { "segment-\($0).json" })
+            for file in files {
+                #expect(try String(contentsOf: file.url, encoding: .utf8) == file.url.lastPathComponent)
+            }
+        }
+    }
+
+    /// A rename that fails part way: the files before it are replaced, it and those after keep their
+    /// contents, and no temporary file is left.
+    @Test func aFailureInABatchLeavesEachFileWholeAndNoTemporaryFile() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            var files = (1...4).map { AtomicFile(url: folder.appendingPathComponent("segment-\($0).json")) }
+            for file in files { try file.write(Data("old".utf8)) }
+            files[2].system.rename = { _, _ in
+                errno = EXDEV
+                return -1
+            }
+
+            #expect(throws: CacheError.self) { try AtomicFile.write(files.map { ($0, Data("new".utf8)) }) }
+
+            let contents = try files.map { try String(contentsOf: $0.url, encoding: .utf8) }
+            #expect(contents == ["new", "new", "old", "old"])
+            #expect(fileNames(in: folder) == (1...4).map { "segment-\($0).json" })
         }
     }
 }
