@@ -312,19 +312,26 @@ struct AccountFileFormatTests {
             #expect(siblings == ["account.json"])
         }
     }
+
+    /// A store of `Fixtures/account-v2/` whose `account.json` has `text` replaced by `replacement`.
+    private func fixtureV2(in folder: URL, replacing text: String, with replacement: String) throws
+        -> JSONFileProfileStore
+    {
+        let target = folder.appendingPathComponent("account")
+        try FileManager.default.copyItem(at: Self.fixtureV2, to: target)
+        let file = target.appendingPathComponent("account.json")
+        let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: text, with: replacement)
+        try Data(edited.utf8).write(to: file)
+        return JSONFileProfileStore(folder: target, lock: AccountLock(file: folder.appendingPathComponent("lock")))
+    }
+
     /// A file in this version's layout that says it is of a newer version: the first frame's read
     /// (without the history's index) refuses it as the whole read does, and leaves it in place.
     @Test func aNewerFileInThisLayoutIsRefusedByTheOverviewToo() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let target = folder.appendingPathComponent("account")
-            try FileManager.default.copyItem(at: Self.fixtureV2, to: target)
-            let file = target.appendingPathComponent("account.json")
-            let text = try String(contentsOf: file, encoding: .utf8)
-            try Data(text.replacingOccurrences(of: #""schemaVersion":2"#, with: #""schemaVersion":3"#).utf8).write(
-                to: file)
+            let store = try fixtureV2(in: folder, replacing: #""schemaVersion":2"#, with: #""schemaVersion":3"#)
+            let file = store.fileURL
             let bytes = try Data(contentsOf: file)
-            let store = JSONFileProfileStore(
-                folder: target, lock: AccountLock(file: folder.appendingPathComponent("lock")))
 
             await #expect(throws: CacheError.newerVersion(path: file.path, version: 3, supported: 2)) {
                 _ = try await store.overview()
@@ -336,13 +343,7 @@ struct AccountFileFormatTests {
     /// A point of a summary's series is a pair: one of three numbers is damage, named by its field.
     @Test func aSeriesPointThatIsNotAPairIsNamedAndTheFileMovedAside() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let target = folder.appendingPathComponent("account")
-            try FileManager.default.copyItem(at: Self.fixtureV2, to: target)
-            let file = target.appendingPathComponent("account.json")
-            let text = try String(contentsOf: file, encoding: .utf8)
-            try Data(text.replacingOccurrences(of: "[787908600,170]", with: "[787908600,170,1]").utf8).write(to: file)
-            let store = JSONFileProfileStore(
-                folder: target, lock: AccountLock(file: folder.appendingPathComponent("lock")))
+            let store = try fixtureV2(in: folder, replacing: "[787908600,170]", with: "[787908600,170,1]")
 
             do {
                 _ = try await store.overview()
