@@ -31,10 +31,19 @@ struct AppConfig: Sendable {
     static func live(serverFlag: String? = nil, apiKeyFile: String? = nil, allowInsecureHTTP: Bool = false)
         -> AppConfig
     {
-        AppConfig(
-            environment: ProcessInfo.processInfo.environment,
-            home: FileManager.default.homeDirectoryForCurrentUser, serverFlag: serverFlag, apiKeyFile: apiKeyFile,
-            allowInsecureHTTP: allowInsecureHTTP)
+        let environment = ProcessInfo.processInfo.environment
+        return AppConfig(
+            environment: environment, home: home(environment: environment), serverFlag: serverFlag,
+            apiKeyFile: apiKeyFile, allowInsecureHTTP: allowInsecureHTTP)
+    }
+
+    /// `$HOME`, as the shell and every other program take it; the password database's entry only when
+    /// it is unset or empty (asking that database first costs the name service's socket and files).
+    static func home(environment: [String: String]) -> URL {
+        guard let home = environment["HOME"], !home.isEmpty else {
+            return FileManager.default.homeDirectoryForCurrentUser
+        }
+        return URL(fileURLWithPath: home, isDirectory: true)
     }
 }
 

@@ -72,6 +72,30 @@ struct CLITests {
         }
     }
 
+    /// Without the XDG variables, the folders are under `$HOME` (`~/.local/state`, `~/.local/share`), as
+    /// for every other program, not under the home the password database names.
+    @Test func withoutXDGVariablesTheFilesLiveUnderHOME() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server) { cli in
+                let home = cli.folder.appendingPathComponent("home")
+                for variable in ["XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"] {
+                    cli.runner.environment[variable] = nil
+                }
+                cli.runner.environment["HOME"] = home.path
+
+                let registered = try await cli.register()
+
+                #expect(registered.status == 0, "\(registered)")
+                let state = home.appendingPathComponent(".local/state/fitiq/current.json")
+                #expect(FileManager.default.fileExists(atPath: state.path))
+                let accounts = home.appendingPathComponent(".local/share/fitiq/accounts")
+                #expect(!(try FileManager.default.contentsOfDirectory(atPath: accounts.path)).isEmpty)
+                let whoami = try await cli.run(["whoami"])
+                #expect(whoami.status == 0 && whoami.stdout.contains("jane@example.com"), "\(whoami)")
+            }
+        }
+    }
+
     @Test func exitCodesTellScriptsWhatHappened() async throws {
         try await CLIHarness.with { cli in
             let notSignedIn = try await cli.run(["status"])
