@@ -5,6 +5,7 @@ import FitIQEditor
 import FitIQHealth
 import FitIQLocalization
 import FitIQTUI
+import FitIQWords
 import NcursesTerminal
 
 #if canImport(FoundationEssentials)
@@ -31,7 +32,9 @@ enum TUILauncher {
     ) async throws {
         let terminal = plain ? nil : TerminalType.resolve(environment: environment, isKnown: TerminalType.terminfoHas)
         guard let terminal, let chosen = terminal.chosen else {
-            if let reason = terminal?.plainModeReason { printError(TextSanitizer.sanitize(reason)) }
+            if let reason = await inProfileLanguage(account, environment, { terminal?.plainModeReason }) {
+                printError(TextSanitizer.sanitize(reason))
+            }
             var session = PlainMode(
                 accounts: accounts, account: account,
                 language: EditorLanguage(settings: LanguageSettings(environment: environment), catalogs: .embedded))
@@ -40,10 +43,21 @@ enum TUILauncher {
         }
         var environment = environment
         environment["TERM"] = chosen  // also what an external editor started from here is told
-        let notice = terminal.notice.map(TextSanitizer.sanitize)
+        let notice = await inProfileLanguage(account, environment, { terminal.notice }).map(TextSanitizer.sanitize)
         try await run(accounts: accounts, account: account, environment: environment, mouse: mouse, notice: notice)
         // Said again once the screen is gone, where it can be copied.
         if let notice { printError(notice) }
+    }
+
+    /// `words` in the profile's language, as the editor will speak: the cache is read for it only when
+    /// there is something to say (nothing else reads it before the editor does).
+    private static func inProfileLanguage(
+        _ account: Account?, _ environment: [String: String], _ words: () -> String?
+    ) async -> String? {
+        guard words() != nil else { return nil }
+        let language = try? await account?.view().profile?.languageCode
+        let settings = LanguageSettings(environment: environment)
+        return speaking(Catalogs.embedded.localizer(settings, profile: language ?? nil), words)
     }
 
     /// Runs the editor until the user quits, with `notice` in the footer at first.

@@ -397,6 +397,27 @@ extension EndToEndTests {
         }
     }
 
+    /// The notice speaks the profile's language, as the editor does, though nothing reads the profile
+    /// for it when the terminal type is known.
+    @Test func theNoticeSpeaksTheProfilesLanguage() async throws {
+        try await withEndToEnd { e2e, server in
+            #expect(try await e2e.register(on: server).status == 0)
+            #expect(try await e2e.cli(["profile", "set", "--language", "de"]).status == 0)
+            let tui = try e2e.openTUI(server: server, extraEnvironment: ["TERM": "xterm-no-such-terminal"])
+            defer { tui.kill() }
+            let notice =
+                "TERM xterm-no-such-terminal ist hier unbekannt, angezeigt wird xterm-256color. "
+                + "Zum Installieren: infocmp -x | ssh HOST -- tic -x -"
+            try await tui.waitUntil("the German profile screen with the notice") { screen in
+                screen.title.contains("● synchronisiert") && screen.field("Name")?.contains(EndToEnd.name) == true
+                    && screen.suffix(4).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+                        .contains(notice)
+            }
+            try await tui.send("q")
+            try await expectCleanExit(e2e, tui)
+        }
+    }
+
     @Test func fitiqTermChoosesTheTypeOverTerm() async throws {
         try await withEndToEnd { e2e, server in
             #expect(try await e2e.register(on: server).status == 0)
