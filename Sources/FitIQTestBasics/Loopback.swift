@@ -67,14 +67,27 @@ public final class HeldPort: Sendable {
     /// when connections the server closed are still in TIME_WAIT on it, with the option (a bind to port
     /// 0 still never gets it).
     public static func hold(_ port: Int, alongside: Bool = false) throws -> HeldPort {
+        try hold(port, trying: alongside ? [[SO_REUSEPORT]] : [[], [SO_REUSEADDR]])
+    }
+
+    /// Holds `port` for a server about to bind it, beside a holder of it (``hold(_:alongside:)``, bound
+    /// with `SO_REUSEPORT`) where there is one: with `SO_REUSEPORT` and `SO_REUSEADDR`, the option the
+    /// development server's listening socket sets before it binds, so the server binds beside this
+    /// socket, which does not listen. Taken while a server restarts, it keeps the port from every bind
+    /// to port 0 and every outgoing connection until the new server listens (``release()`` then).
+    public static func holdForServer(_ port: Int) throws -> HeldPort {
+        try hold(port, trying: [[SO_REUSEPORT, SO_REUSEADDR]])
+    }
+
+    private static func hold(_ port: Int, trying choices: [[Int32]]) throws -> HeldPort {
         var lastProblem = ""
-        for option in alongside ? [SO_REUSEPORT] : [0, SO_REUSEADDR] {
+        for options in choices {
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard socket >= 0 else {
                 throw ChildProcess.Failure(description: "socket: \(String(cString: strerror(errno)))")
             }
             var one: Int32 = 1
-            if option != 0 { setsockopt(socket, SOL_SOCKET, option, &one, socklen_t(MemoryLayout<Int32>.size)) }
+            for option in options { setsockopt(socket, SOL_SOCKET, option, &one, socklen_t(MemoryLayout<Int32>.size)) }
             if Loopback.bind(socket, toPort: port) { return HeldPort(socket: socket, port: port) }
             lastProblem = String(cString: strerror(errno))
             close(socket)

@@ -220,10 +220,17 @@ public final class TestDevServer: Sendable {
         var same = configuration
         changing(&same)
         same.port = port
-        portState.withLock { state in
-            if case .held(let held) = state { held?.release() }
-            state = .handedOn
+        // The holder hands the port to one the new server binds beside, taken before it lets go, and let
+        // go once the server listens: the port is never free (it was for the server's whole start, and a
+        // connection or a server of a test beside took it then: the start failed).
+        let bridge = portState.withLock { state -> HeldPort? in
+            defer { state = .handedOn }
+            guard case .held(let held) = state else { return nil }
+            let beside = try? HeldPort.holdForServer(port)
+            held?.release()
+            return beside ?? (try? HeldPort.holdForServer(port))
         }
+        defer { bridge?.release() }
         switch server {
         case .inProcess: return try await Self.start(same, clock: clock, sleep: sleep)
         case .process(let process):

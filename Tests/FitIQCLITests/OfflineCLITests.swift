@@ -1,6 +1,7 @@
 import FitIQCore
 import FitIQTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// A server that is not there: the address it leaves is held from every other server, a command that
@@ -21,6 +22,44 @@ struct OfflineCLITests {
         }
         let second = try await first.restart()
         #expect(second.port == first.port)
+        await second.stop()
+    }
+
+    /// A restart hands the port to the new server: a socket trying all the while to bind it (as a bind
+    /// to port 0 or an outgoing connection of a test beside may take it) never gets it.
+    @Test func aRestartLeavesThePortFreeAtNoMoment() async throws {
+        let first = try await TestDevServer.start()
+        await first.stop()
+        let port = first.port
+        let hammer = BindHammer()
+        try OwnThread.start {
+            while !hammer.state.withLock({ $0.stopping }) {
+                let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = UInt16(port).bigEndian
+                address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                let bound = withUnsafePointer(to: &address) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        Glibc.bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                    }
+                }
+                close(socket)
+                hammer.state.withLock {
+                    $0.attempts += 1
+                    if bound { $0.taken += 1 }
+                }
+            }
+            hammer.state.withLock { $0.ended = true }
+        }
+        let second = try await first.restart()
+        hammer.state.withLock { $0.stopping = true }
+        while !hammer.state.withLock({ $0.ended }) { await Task.yield() }
+
+        let (attempts, taken) = hammer.state.withLock { ($0.attempts, $0.taken) }
+        #expect(taken == 0, "bound \(taken) of \(attempts) times")
+        #expect(attempts > 0)
+        #expect(second.port == port)
         await second.stop()
     }
 
@@ -87,4 +126,16 @@ struct OfflineCLITests {
             #expect(status["pendingChanges"] as? Int == 1)
         }
     }
+}
+
+/// A socket binding a port over and over on a thread of its own, and what it got.
+private final class BindHammer: Sendable {
+    struct State {
+        var stopping = false
+        var ended = false
+        var attempts = 0
+        var taken = 0
+    }
+
+    let state = Mutex(State())
 }
