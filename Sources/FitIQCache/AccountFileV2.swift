@@ -222,7 +222,7 @@ struct AccountFileV2: VersionedFileFormat {
     }
 
     /// A point of a summary's series, `[seconds, value]`: read as one pair rather than as an array of
-    /// any length (the series is most of what the first frame reads: this halves its decoding).
+    /// any length (the series is most of what the first frame reads: a third less time decoding it).
     struct PointV2: Codable, Sendable {
         var seconds: Double
         var value: Double
