@@ -108,7 +108,7 @@ public final class HeldPort: Sendable {
 
 extension Loopback {
     /// Binds `socket` to 127.0.0.1:`port`; `false` with `errno` set when it cannot.
-    static func bind(_ socket: Int32, toPort port: Int) -> Bool {
+    public static func bind(_ socket: Int32, toPort port: Int) -> Bool {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian

@@ -35,15 +35,7 @@ struct OfflineCLITests {
         try OwnThread.start {
             while !hammer.state.withLock({ $0.stopping }) {
                 let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = UInt16(port).bigEndian
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                let bound = withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        Glibc.bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                    }
-                }
+                let bound = Loopback.bind(socket, toPort: port)
                 close(socket)
                 hammer.state.withLock {
                     $0.attempts += 1
