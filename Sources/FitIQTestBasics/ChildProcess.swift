@@ -135,7 +135,7 @@ public final class ChildProcess: Sendable {
         guard let path = argv[0] else { throw Failure(description: "no program to start") }
         var attributes = Self.shellLikeAttributes()
         defer { posix_spawnattr_destroy(&attributes) }
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        let spawned = Self.spawns.spawning { posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
         if wantsLines { close(pipeEnds[1]) }
         if inputEnds[0] >= 0 { close(inputEnds[0]) }
         guard spawned == 0 else {
@@ -318,6 +318,18 @@ public final class ChildProcess: Sendable {
         return shared.end.withLock { $0.status ?? 0 }
     }
 
+    /// Returns once every child being spawned now has closed its copies of this process's files. A
+    /// child has a copy of every descriptor from the moment it is made until it closes them (before
+    /// its program runs, by the time `posix_spawn` returns): a socket closed meanwhile still lives in
+    /// it. A stopped server calls this, so no copy keeps its port listening or bound (a restart found
+    /// it in use now and then). Every child of the tests starts here, so none is missed.
+    public static func waitForSpawnsInFlight() {
+        spawns.waitForReaders()
+    }
+
+    /// Spawns take it shared; ``waitForSpawnsInFlight()`` alone, for a moment.
+    private static let spawns = ReadersWriterLock()
+
     /// Spawn attributes for a child started as a shell starts one: an empty signal mask, and every
     /// signal's default handling.
     private static func shellLikeAttributes() -> posix_spawnattr_t {
@@ -347,5 +359,29 @@ public final class ChildProcess: Sendable {
         for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }
+    }
+}
+
+/// A pthread readers-writer lock that lets a waiting writer in before new readers.
+private final class ReadersWriterLock: @unchecked Sendable {
+    private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+
+    init() {
+        var attributes = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attributes)
+        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        pthread_rwlock_init(lock, &attributes)
+        pthread_rwlockattr_destroy(&attributes)
+    }
+
+    func spawning<T>(_ body: () -> T) -> T {
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return body()
+    }
+
+    func waitForReaders() {
+        pthread_rwlock_wrlock(lock)
+        pthread_rwlock_unlock(lock)
     }
 }

@@ -44,6 +44,14 @@ public enum Loopback {
 /// bind to port 0 and no outgoing connection until it is let go (``release()``, or the end of the
 /// value). A stopped test server holds its port this way until it restarts, so a server or a
 /// connection of a test running beside it can never take the address its clients remember.
+///
+/// The socket is bound with `SO_REUSEADDR` and `SO_REUSEPORT`, which is what lets it share the port
+/// both ways: bound beside a server of this user still listening with `SO_REUSEPORT` (the development
+/// server sets it), so the port is never free when that server stops; and the next server, binding
+/// with `SO_REUSEADDR` (as the development server does), binds and listens beside it, so the holder
+/// lets go only once that server listens. (A holder with `SO_REUSEPORT` alone kept the next server
+/// out: each restart had to close it first, and a child process being spawned at that moment still
+/// held a copy of it, so the restart failed with `Address already in use`.)
 public final class HeldPort: Sendable {
     /// The port held.
     public let port: Int
@@ -60,39 +68,23 @@ public final class HeldPort: Sendable {
         return HeldPort(socket: socket, port: port)
     }
 
-    /// Holds `port`. With `alongside`, while a server of this user still listens on it with
-    /// `SO_REUSEPORT` (the development server sets it): bound with that option alone, so the port is
-    /// never free, even for a moment, when the server stops. Without, after a server let go of it:
-    /// bound without `SO_REUSEADDR` where it can be (no one else can bind it even with that option);
-    /// when connections the server closed are still in TIME_WAIT on it, with the option (a bind to port
-    /// 0 still never gets it).
-    public static func hold(_ port: Int, alongside: Bool = false) throws -> HeldPort {
-        try hold(port, trying: alongside ? [[SO_REUSEPORT]] : [[], [SO_REUSEADDR]])
-    }
-
-    /// Holds `port` for a server about to bind it, beside a holder of it (``hold(_:alongside:)``, bound
-    /// with `SO_REUSEPORT`) where there is one: with `SO_REUSEPORT` and `SO_REUSEADDR`, the option the
-    /// development server's listening socket sets before it binds, so the server binds beside this
-    /// socket, which does not listen. Taken while a server restarts, it keeps the port from every bind
-    /// to port 0 and every outgoing connection until the new server listens (``release()`` then).
-    public static func holdForServer(_ port: Int) throws -> HeldPort {
-        try hold(port, trying: [[SO_REUSEPORT, SO_REUSEADDR]])
-    }
-
-    private static func hold(_ port: Int, trying choices: [[Int32]]) throws -> HeldPort {
-        var lastProblem = ""
-        for options in choices {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard socket >= 0 else {
-                throw ChildProcess.Failure(description: "socket: \(String(cString: strerror(errno)))")
-            }
-            var one: Int32 = 1
-            for option in options { setsockopt(socket, SOL_SOCKET, option, &one, socklen_t(MemoryLayout<Int32>.size)) }
-            if Loopback.bind(socket, toPort: port) { return HeldPort(socket: socket, port: port) }
-            lastProblem = String(cString: strerror(errno))
-            close(socket)
+    /// Holds `port`: beside a server that still listens on it (see above), or after one let go of it,
+    /// even while connections it closed are in TIME_WAIT on it.
+    public static func hold(_ port: Int) throws -> HeldPort {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else {
+            throw ChildProcess.Failure(description: "socket: \(String(cString: strerror(errno)))")
         }
-        throw ChildProcess.Failure(description: "port \(port) on 127.0.0.1 could not be held: \(lastProblem)")
+        var one: Int32 = 1
+        for option in [SO_REUSEADDR, SO_REUSEPORT] {
+            setsockopt(socket, SOL_SOCKET, option, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+        guard Loopback.bind(socket, toPort: port) else {
+            let problem = String(cString: strerror(errno))
+            close(socket)
+            throw ChildProcess.Failure(description: "port \(port) on 127.0.0.1 could not be held: \(problem)")
+        }
+        return HeldPort(socket: socket, port: port)
     }
 
     /// Lets the port go (for the server that restarts on it). Releasing twice is harmless.

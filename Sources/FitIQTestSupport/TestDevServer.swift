@@ -220,17 +220,13 @@ public final class TestDevServer: Sendable {
         var same = configuration
         changing(&same)
         same.port = port
-        // The holder hands the port to one the new server binds beside, taken before it lets go, and let
-        // go once the server listens: the port is never free (it was for the server's whole start, and a
-        // connection or a server of a test beside took it then: the start failed).
-        let bridge = portState.withLock { state -> HeldPort? in
+        // The new server binds beside the holder, which lets go once it listens: the port is never free.
+        let holder = portState.withLock { state -> HeldPort? in
             defer { state = .handedOn }
             guard case .held(let held) = state else { return nil }
-            let beside = try? HeldPort.holdForServer(port)
-            held?.release()
-            return beside ?? (try? HeldPort.holdForServer(port))
+            return held
         }
-        defer { bridge?.release() }
+        defer { holder?.release() }
         switch server {
         case .inProcess: return try await Self.start(same, clock: clock, sleep: sleep)
         case .process(let process):
@@ -242,13 +238,7 @@ public final class TestDevServer: Sendable {
     /// Kills a server running as a process outright (SIGKILL: nothing it was doing is finished), and
     /// removes its folder; stops one in this process. Its port is held until ``restart()``.
     public func kill() async {
-        holdPort(alongside: true)
-        switch server {
-        case .inProcess(let running): await running.stop()
-        case .process(let process): await process.kill()
-        }
-        holdPort()
-        if !keepsFolder.load(ordering: .relaxed) { try? FileManager.default.removeItem(at: folder) }
+        await takeDown { await $0.kill() }
     }
 
     /// Waits until a server launched with `logsRequests` has answered a request whose log line holds
@@ -263,26 +253,32 @@ public final class TestDevServer: Sendable {
     /// Holds the port (until ``restart()``), stops the server, waits until it has let go of the port,
     /// and removes its folder. Stopping twice is harmless.
     public func stop() async {
-        holdPort(alongside: true)
+        await takeDown { await $0.stop() }
+    }
+
+    /// Holds the port, ends the server (`ending` one of its own process), and removes its folder.
+    private func takeDown(_ ending: (ServerProcess) async -> Void) async {
+        holdPort()
         switch server {
         case .inProcess(let running): await running.stop()
-        case .process(let process): await process.stop()
+        case .process(let process): await ending(process)
         }
+        // A child being spawned may still hold a copy of the server's listening socket: it listens on.
+        ChildProcess.waitForSpawnsInFlight()
         holdPort()
         if !keepsFolder.load(ordering: .relaxed) { try? FileManager.default.removeItem(at: folder) }
     }
 
-    /// Takes the port, unless it is held already or a restart has taken it: `alongside` the server
-    /// while it still listens (so the port is never free), else once it has let go of it.
-    private func holdPort(alongside: Bool = false) {
+    /// Takes the port, unless it is held already or a restart has taken it: beside the server while it
+    /// still listens (so the port is never free), or, where that failed, once it has let go of it.
+    private func holdPort() {
         portState.withLock { state in
             switch state {
-            case .serving: break
-            case .held(nil) where !alongside: break
-            default: return
+            case .serving, .held(nil): break
+            case .held(.some), .handedOn: return
             }
             // Failing to hold it only reopens the old race; the test goes on.
-            state = .held(try? HeldPort.hold(port, alongside: alongside))
+            state = .held(try? HeldPort.hold(port))
         }
     }
 

@@ -186,26 +186,13 @@ struct CLITests {
             try await withCLI(server, registered: true) { cli in
                 #expect(try await cli.run(["height", "set", "181 cm", "--no-sync"]).status == 0)
                 // Another process claims the PATCH and the POST for 30 s, as a sync does before sending.
-                var holder: pid_t = 0
-                let argv: [UnsafeMutablePointer<CChar>?] =
-                    ["/bin/sleep", "60"].map { (text: String) in strdup(text) } + [nil]
-                defer { argv.forEach { free($0) } }
-                #expect(posix_spawn(&holder, "/bin/sleep", nil, nil, argv, environ) == 0)
-                var exitStatus: Int32 = 0
-                var reaped = false
-                defer {
-                    if !reaped {
-                        kill(holder, SIGKILL)
-                        waitpid(holder, &exitStatus, 0)
-                    }
-                }
-                let identity = try #require(LocalProcesses.identity(of: holder))
+                let holder = try ChildProcess(["/bin/sleep", "60"], output: .discarded)
+                let identity = try #require(LocalProcesses.identity(of: holder.pid))
                 try claimEverything(in: cli.folder, holder: identity, for: 30)
                 // While it runs, its claims hold: nothing is sent.
                 #expect(try await cli.run(["sync", "--wait", "--timeout", "2"]).status != 0)
-                kill(holder, SIGKILL)
-                waitpid(holder, &exitStatus, 0)
-                reaped = true
+                holder.signal(SIGKILL)
+                _ = await holder.exit()
                 // Once it is gone, they are void at once, well before the 30 s.
                 let synced = try await cli.run(["sync", "--wait", "--timeout", "10"])
                 #expect(synced.status == 0, "\(synced)")
