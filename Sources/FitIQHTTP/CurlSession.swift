@@ -339,40 +339,45 @@ private final class Transfer: @unchecked Sendable {
     }
 }
 
+/// What libcurl's write and header callbacks share: the transfer behind `context`, and the bytes.
+private func received(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?,
+    _ take: (Transfer, UnsafeBufferPointer<UInt8>) -> Int
+) -> Int {
+    guard let data, let context else { return 0 }
+    let bytes = UnsafeBufferPointer(
+        start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count)
+    return take(Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue(), bytes)
+}
+
 /// libcurl's write callback: appends body bytes, or stops the transfer past the limit.
 private func transferWrote(
     _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
-)
-    -> Int
-{
-    guard let data, let context else { return 0 }
-    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    let bytes = size * count
-    guard transfer.body.count + bytes <= transfer.limit else {
-        transfer.tooLarge = true
-        return 0
+) -> Int {
+    received(data, size, count, context) { transfer, bytes in
+        guard transfer.body.count + bytes.count <= transfer.limit else {
+            transfer.tooLarge = true
+            return 0
+        }
+        transfer.body.append(bytes)
+        return bytes.count
     }
-    transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: bytes)
-    return bytes
 }
 
 /// libcurl's header callback: keeps the answer's header fields (a proxy's `CONNECT` answer comes
 /// first; each status line starts afresh).
 private func transferHeader(
     _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
-)
-    -> Int
-{
-    guard let data, let context else { return 0 }
-    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    let bytes = size * count
-    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: bytes), as: UTF8.self)
-    if line.hasPrefix("HTTP/") {
-        transfer.headers = []
-        transfer.body = Data()
-    } else if let colon = line.firstIndex(of: ":") {
-        transfer.headers.append(
-            (String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingWhitespace()))
+) -> Int {
+    received(data, size, count, context) { transfer, bytes in
+        let line = String(decoding: bytes, as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            transfer.headers = []
+            transfer.body = Data()
+        } else if let colon = line.firstIndex(of: ":") {
+            transfer.headers.append(
+                (String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingWhitespace()))
+        }
+        return bytes.count
     }
-    return bytes
 }

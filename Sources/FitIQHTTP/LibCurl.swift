@@ -1,4 +1,5 @@
 import CCurl
+import FitIQCore
 import FitIQLocalization
 import Synchronization
 
@@ -51,46 +52,40 @@ struct LibCurl: @unchecked Sendable {  // C function pointers, set once and neve
 
     /// The loaded library, loading and setting it up on first use (and trying again after a failure).
     static func load() throws(Missing) -> LibCurl {
-        try shared.withLock { (shared: inout LibCurl?) throws(Missing) -> LibCurl in
-            if let shared { return shared }
-            let library = try open(libraryName)
-            shared = library
-            return library
-        }
+        try shared.made { () throws(Missing) -> LibCurl in try open(libraryName) }
     }
 
     private static func open(_ name: String) throws(Missing) -> LibCurl {
-        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-            throw Missing(reason: dlerror().map { String(cString: $0) } ?? "dlopen failed")
+        let (library, globalInit): (LibCurl, fitiq_curl_global_init)
+        do {
+            (library, globalInit) = try open(DynamicLibrary(name, package: packageName))
+        } catch {
+            throw Missing(reason: error.reason)
         }
-        func address(_ symbol: String) throws(Missing) -> UnsafeMutableRawPointer {
-            guard let address = dlsym(handle, symbol) else {
-                dlclose(handle)
-                throw Missing(reason: "it has no \(symbol)")
-            }
-            return address
-        }
-        func symbol<Function>(_ symbol: String, as type: Function.Type) throws(Missing) -> Function {
-            unsafeBitCast(try address(symbol), to: type)
-        }
-        let globalInit = try symbol("curl_global_init", as: fitiq_curl_global_init.self)
-        let library = LibCurl(
-            multiInit: try symbol("curl_multi_init", as: fitiq_curl_multi_init.self),
-            multiCleanup: try symbol("curl_multi_cleanup", as: fitiq_curl_multi_cleanup.self),
-            multiWakeup: try symbol("curl_multi_wakeup", as: fitiq_curl_multi_wakeup.self),
-            multiAddHandle: try symbol("curl_multi_add_handle", as: fitiq_curl_multi_add_handle.self),
-            multiRemoveHandle: try symbol("curl_multi_remove_handle", as: fitiq_curl_multi_remove_handle.self),
-            multiPerform: try symbol("curl_multi_perform", as: fitiq_curl_multi_perform.self),
-            multiPoll: try symbol("curl_multi_poll", as: fitiq_curl_multi_poll.self),
-            multiInfoRead: try symbol("curl_multi_info_read", as: fitiq_curl_multi_info_read.self),
-            easyInit: try symbol("curl_easy_init", as: fitiq_curl_easy_init.self),
-            easyCleanup: try symbol("curl_easy_cleanup", as: fitiq_curl_easy_cleanup.self),
-            easyStrerror: try symbol("curl_easy_strerror", as: fitiq_curl_easy_strerror.self),
-            slistAppend: try symbol("curl_slist_append", as: fitiq_curl_slist_append.self),
-            slistFreeAll: try symbol("curl_slist_free_all", as: fitiq_curl_slist_free_all.self),
-            setopt: try address("curl_easy_setopt"), getinfo: try address("curl_easy_getinfo"))
         // Once per process, before any handle (the library is never unloaded).
         guard globalInit(Int(CURL_GLOBAL_ALL)) == CURLE_OK else { throw Missing(reason: "curl_global_init failed") }
         return library
+    }
+
+    private static func open(
+        _ opened: DynamicLibrary
+    ) throws(DynamicLibrary.Missing) -> (LibCurl, fitiq_curl_global_init) {
+        let globalInit = try opened.symbol("curl_global_init", as: fitiq_curl_global_init.self)
+        let library = LibCurl(
+            multiInit: try opened.symbol("curl_multi_init", as: fitiq_curl_multi_init.self),
+            multiCleanup: try opened.symbol("curl_multi_cleanup", as: fitiq_curl_multi_cleanup.self),
+            multiWakeup: try opened.symbol("curl_multi_wakeup", as: fitiq_curl_multi_wakeup.self),
+            multiAddHandle: try opened.symbol("curl_multi_add_handle", as: fitiq_curl_multi_add_handle.self),
+            multiRemoveHandle: try opened.symbol("curl_multi_remove_handle", as: fitiq_curl_multi_remove_handle.self),
+            multiPerform: try opened.symbol("curl_multi_perform", as: fitiq_curl_multi_perform.self),
+            multiPoll: try opened.symbol("curl_multi_poll", as: fitiq_curl_multi_poll.self),
+            multiInfoRead: try opened.symbol("curl_multi_info_read", as: fitiq_curl_multi_info_read.self),
+            easyInit: try opened.symbol("curl_easy_init", as: fitiq_curl_easy_init.self),
+            easyCleanup: try opened.symbol("curl_easy_cleanup", as: fitiq_curl_easy_cleanup.self),
+            easyStrerror: try opened.symbol("curl_easy_strerror", as: fitiq_curl_easy_strerror.self),
+            slistAppend: try opened.symbol("curl_slist_append", as: fitiq_curl_slist_append.self),
+            slistFreeAll: try opened.symbol("curl_slist_free_all", as: fitiq_curl_slist_free_all.self),
+            setopt: try opened.address("curl_easy_setopt"), getinfo: try opened.address("curl_easy_getinfo"))
+        return (library, globalInit)
     }
 }

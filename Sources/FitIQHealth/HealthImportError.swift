@@ -102,3 +102,17 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
         return trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed
     }
 }
+
+extension HealthImportError {
+    /// What `read` makes of the library `name`, opened; a library that is missing, or lacks a function
+    /// `read` asks for, is ``libraryMissing(library:package:reason:)``.
+    static func opening<Library>(
+        _ name: String, package: String, _ read: (DynamicLibrary) throws(DynamicLibrary.Missing) -> Library
+    ) throws(HealthImportError) -> Library {
+        do throws(DynamicLibrary.Missing) {
+            return try read(DynamicLibrary(name, package: package))
+        } catch {
+            throw .libraryMissing(library: error.library, package: error.package, reason: error.reason)
+        }
+    }
+}

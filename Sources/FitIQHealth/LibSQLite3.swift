@@ -43,27 +43,23 @@ struct LibSQLite3: @unchecked Sendable {  // C function pointers, set once and n
 
     /// The loaded library, loading it on first use; throws
     /// ``HealthImportError/libraryMissing(library:package:reason:)`` when it cannot be loaded.
-    static func load() throws -> LibSQLite3 {
-        try shared.withLock { shared in
-            if let shared { return shared }
-            let library = try open(libraryName)
-            shared = library
-            return library
-        }
+    static func load() throws(HealthImportError) -> LibSQLite3 {
+        try shared.made { () throws(HealthImportError) -> LibSQLite3 in try open(libraryName) }
     }
 
-    static func open(_ name: String) throws -> LibSQLite3 {
-        let library = try DynamicLibrary(name, package: packageName)
-        return LibSQLite3(
-            open: try library.symbol("sqlite3_open_v2", as: Open.self),
-            prepare: try library.symbol("sqlite3_prepare_v2", as: Prepare.self),
-            step: try library.symbol("sqlite3_step", as: Statement.self),
-            finalize: try library.symbol("sqlite3_finalize", as: Statement.self),
-            close: try library.symbol("sqlite3_close", as: Statement.self),
-            columnType: try library.symbol("sqlite3_column_type", as: ColumnType.self),
-            columnDouble: try library.symbol("sqlite3_column_double", as: ColumnDouble.self),
-            columnInt64: try library.symbol("sqlite3_column_int64", as: ColumnInt64.self),
-            errorMessage: try library.symbol("sqlite3_errmsg", as: Message.self))
+    static func open(_ name: String) throws(HealthImportError) -> LibSQLite3 {
+        try HealthImportError.opening(name, package: packageName) { library throws(DynamicLibrary.Missing) in
+            LibSQLite3(
+                open: try library.symbol("sqlite3_open_v2", as: Open.self),
+                prepare: try library.symbol("sqlite3_prepare_v2", as: Prepare.self),
+                step: try library.symbol("sqlite3_step", as: Statement.self),
+                finalize: try library.symbol("sqlite3_finalize", as: Statement.self),
+                close: try library.symbol("sqlite3_close", as: Statement.self),
+                columnType: try library.symbol("sqlite3_column_type", as: ColumnType.self),
+                columnDouble: try library.symbol("sqlite3_column_double", as: ColumnDouble.self),
+                columnInt64: try library.symbol("sqlite3_column_int64", as: ColumnInt64.self),
+                errorMessage: try library.symbol("sqlite3_errmsg", as: Message.self))
+        }
     }
 
     /// The weight, body fat and height records of the Health Connect database at `path`, opened read

@@ -1,4 +1,5 @@
 import CLibXML2
+import FitIQCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -35,13 +36,8 @@ struct LibXML2: @unchecked Sendable {  // C function pointers, set once and neve
     /// The loaded library, loading and setting it up on first use; throws
     /// ``HealthImportError/libraryMissing(library:package:reason:)`` when it cannot be loaded (and
     /// tries again on the next call).
-    static func load() throws -> LibXML2 {
-        try shared.withLock { shared in
-            if let shared { return shared }
-            let library = try open(libraryName)
-            shared = library
-            return library
-        }
+    static func load() throws(HealthImportError) -> LibXML2 {
+        try shared.made { () throws(HealthImportError) -> LibXML2 in try open(libraryName) }
     }
 
     /// Whether libxml2 is mapped into this process (by anyone), without loading it.
@@ -52,20 +48,22 @@ struct LibXML2: @unchecked Sendable {  // C function pointers, set once and neve
     }
 
     /// Opens the library `name` and sets it up; `load()` passes ``libraryName``.
-    static func open(_ name: String) throws -> LibXML2 {
-        let library = try DynamicLibrary(name, package: packageName)
-        let initParser = try library.symbol("xmlInitParser", as: fitiq_xmlInitParser.self)
-        let setExternalEntityLoader = try library.symbol(
-            "xmlSetExternalEntityLoader", as: fitiq_xmlSetExternalEntityLoader.self)
-        let loaded = LibXML2(
-            createPushParserCtxt: try library.symbol("xmlCreatePushParserCtxt", as: fitiq_xmlCreatePushParserCtxt.self),
-            ctxtUseOptions: try library.symbol("xmlCtxtUseOptions", as: fitiq_xmlCtxtUseOptions.self),
-            parseChunk: try library.symbol("xmlParseChunk", as: fitiq_xmlParseChunk.self),
-            stopParser: try library.symbol("xmlStopParser", as: fitiq_xmlStopParser.self),
-            freeParserCtxt: try library.symbol("xmlFreeParserCtxt", as: fitiq_xmlFreeParserCtxt.self),
-            sax2GetLineNumber: try library.symbol("xmlSAX2GetLineNumber", as: fitiq_xmlSAX2GetLineNumber.self))
-        initParser()
-        _ = setExternalEntityLoader { _, _, _ in nil }
-        return loaded
+    static func open(_ name: String) throws(HealthImportError) -> LibXML2 {
+        try HealthImportError.opening(name, package: packageName) { library throws(DynamicLibrary.Missing) in
+            let initParser = try library.symbol("xmlInitParser", as: fitiq_xmlInitParser.self)
+            let setExternalEntityLoader = try library.symbol(
+                "xmlSetExternalEntityLoader", as: fitiq_xmlSetExternalEntityLoader.self)
+            let loaded = LibXML2(
+                createPushParserCtxt: try library.symbol(
+                    "xmlCreatePushParserCtxt", as: fitiq_xmlCreatePushParserCtxt.self),
+                ctxtUseOptions: try library.symbol("xmlCtxtUseOptions", as: fitiq_xmlCtxtUseOptions.self),
+                parseChunk: try library.symbol("xmlParseChunk", as: fitiq_xmlParseChunk.self),
+                stopParser: try library.symbol("xmlStopParser", as: fitiq_xmlStopParser.self),
+                freeParserCtxt: try library.symbol("xmlFreeParserCtxt", as: fitiq_xmlFreeParserCtxt.self),
+                sax2GetLineNumber: try library.symbol("xmlSAX2GetLineNumber", as: fitiq_xmlSAX2GetLineNumber.self))
+            initParser()
+            _ = setExternalEntityLoader { _, _, _ in nil }
+            return loaded
+        }
     }
 }

@@ -1,0 +1,65 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A system library opened with `dlopen` when it is first needed (libcurl at the first request,
+/// libxml2 and libsqlite3 at an import): nothing links it, so `fitiq-tui` starts without mapping it,
+/// and a machine without it can still do everything else. It stays loaded for the process's life.
+public struct DynamicLibrary {
+    /// Why a library cannot be used: it is not there, or it lacks a function.
+    public struct Missing: Error, Equatable {
+        public let library: String
+        /// The Debian package that installs it.
+        public let package: String
+        public let reason: String
+    }
+
+    public let name: String
+    /// The Debian package that installs it, named when it is missing.
+    public let package: String
+    private let handle: UnsafeMutableRawPointer
+
+    /// Opens `name`; throws when it cannot.
+    public init(_ name: String, package: String) throws(Missing) {
+        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
+            throw Missing(
+                library: name, package: package, reason: dlerror().map { String(cString: $0) } ?? "dlopen failed")
+        }
+        self.name = name
+        self.package = package
+        self.handle = handle
+    }
+
+    /// The address of `symbol`; throws (and closes the library) when it lacks it.
+    public func address(_ symbol: String) throws(Missing) -> UnsafeMutableRawPointer {
+        guard let address = dlsym(handle, symbol) else {
+            dlclose(handle)
+            throw Missing(library: name, package: package, reason: "it has no \(symbol)")
+        }
+        return address
+    }
+
+    /// The function `symbol`, as `type`; throws (and closes the library) when it lacks it.
+    public func symbol<Function>(_ symbol: String, as type: Function.Type) throws(Missing) -> Function {
+        unsafeBitCast(try address(symbol), to: type)
+    }
+}
+
+extension Mutex {
+    /// The value kept here, made by `make` on first use; after a failure, the next call tries again.
+    /// A library's functions are loaded so, once a process.
+    public func made<Wrapped: Sendable, Failure: Error>(
+        by make: () throws(Failure) -> Wrapped
+    ) throws(Failure) -> Wrapped where Value == Wrapped? {
+        try withLock { (kept: inout Wrapped?) throws(Failure) -> Wrapped in
+            if let kept { return kept }
+            let made = try make()
+            kept = made
+            return made
+        }
+    }
+}
