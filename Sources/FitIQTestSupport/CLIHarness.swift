@@ -79,6 +79,18 @@ public struct CLIHarness: Sendable {
             input: Self.password + "\n")
     }
 
+    /// Starts a server (keeping its data in `database`, when given, for a restart), registers the
+    /// test account on it, and stops it: the account is signed in, its server away, its port held
+    /// until ``TestDevServer/restart(logsRequests:changing:)``.
+    public mutating func registerOnAServerThatGoesAway(database: URL? = nil) async throws -> TestDevServer {
+        let started = try await TestDevServer.start(TestDevServer.configuration(database: database))
+        server = started.url
+        let registered = try await register()
+        await started.stop()
+        guard registered.status == 0 else { throw ChildProcess.Failure(description: "register: \(registered)") }
+        return started
+    }
+
     /// A second machine: the same account in folders of its own, signed in (`nil` if sign-in failed).
     public func otherMachine(_ name: String = "other-machine") async throws -> CommandRunner? {
         var other = runner

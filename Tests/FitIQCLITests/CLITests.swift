@@ -159,11 +159,8 @@ struct CLITests {
 
     @Test func editsMadeWhileTheServerIsDownAreDeliveredWhenItStarts() async throws {
         try await CLIHarness.with { cli in
-            let database = cli.folder.appendingPathComponent("server.sqlite")
-            let first = try await TestDevServer.start(TestDevServer.configuration(database: database))
-            cli.server = first.url
-            #expect(try await cli.register().status == 0)
-            await first.stop()
+            let first = try await cli.registerOnAServerThatGoesAway(
+                database: cli.folder.appendingPathComponent("server.sqlite"))
             #expect(try await cli.run(["profile", "set", "--name", "Offline Jane"]).status == 0)
             #expect(try await cli.run(["height", "set", "172 cm"]).status == 0)
             let pending = try await cli.jsonObject(["status", "--json"])

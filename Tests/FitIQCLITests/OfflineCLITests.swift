@@ -92,11 +92,8 @@ struct OfflineCLITests {
 
     @Test func aWriteWhileTheServerIsDownTriesOnceAndSaysTheChangeIsKept() async throws {
         try await CLIHarness.with { cli in
-            let database = cli.folder.appendingPathComponent("server.sqlite")
-            let server = try await TestDevServer.start(TestDevServer.configuration(database: database))
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            await server.stop()
+            let server = try await cli.registerOnAServerThatGoesAway(
+                database: cli.folder.appendingPathComponent("server.sqlite"))
             for command in [["weight", "set", "80.1"], ["profile", "set", "--name", "Offline Jane"]] {
                 let (result, attempts) = try await cli.tracingConnections(command, to: server.port)
                 #expect(result.status == 0, "\(result)")
@@ -123,10 +120,7 @@ struct OfflineCLITests {
 
     @Test func aServerThatNeverIssuedTheTokensIsNamedWhenItEndsTheSession() async throws {
         try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            await server.stop()
+            let server = try await cli.registerOnAServerThatGoesAway()
             let stranger = try await server.restart { $0.jwtSecret = "another-secret-that-is-long-enough-9876543210" }
             defer { Task { await stranger.stop() } }
             let refused = try await cli.run(["weight", "set", "80.1"])

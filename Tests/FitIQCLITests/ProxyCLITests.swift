@@ -59,10 +59,9 @@ struct ProxyCLITests {
     /// either way the message names the proxy.
     @Test func aProxyThatCannotReachTheServerIsNamed() async throws {
         try await CLIHarness.with { cli in
-            let server = try await TestDevServer.start()
-            cli.server = server.url
-            #expect(try await cli.register().status == 0)
-            await server.stop()
+            // Kept to the end: it holds the port, so nothing else answers there.
+            let away = try await cli.registerOnAServerThatGoesAway()
+            defer { withExtendedLifetime(away) {} }
             let proxy = try await Daemon.tinyproxy(in: cli.folder)
             defer { Task { await proxy.stop() } }
             cli.runner.environment["http_proxy"] = "http://127.0.0.1:\(proxy.port)"
