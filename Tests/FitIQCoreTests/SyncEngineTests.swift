@@ -75,6 +75,32 @@ struct SyncEngineTests {
         #expect(await harness.backend.entries.contains { $0.type == metric.type && $0.quantity == value })
     }
 
+    /// A sync reads the profile and every metric's history together, and merges the histories in one
+    /// write: another device's readings of all three metrics cost two writes, not four.
+    @Test func aSyncMergesEveryMetricsHistoryInOneWrite() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.syncNow()
+        let day = harness.clock.date().addingTimeInterval(-86_400)
+        await harness.backend.setEntries(
+            zip(Metric.all, [181.0, 72.4, 18.5]).map { metric, value in
+                RemoteProgressEntry(id: "phone-\(metric.type)", type: metric.type, quantity: value, loggedAt: day)
+            })
+        var phone = TestHarness.serverProfile
+        phone.metadata.bio = "From the phone"
+        phone.updatedAt = harness.clock.date()
+        await harness.backend.setProfile(phone)
+        let writes = try await Self.writes(of: account, in: harness) { () async throws in
+            #expect(try await account.syncNow().isSynced)
+        }
+        #expect(writes == 2)
+        let cached = try await account.cached()
+        #expect(cached.profile?.metadata.bio == "From the phone")
+        for metric in Metric.all {
+            #expect(cached.history(of: metric).contains { $0.serverId == "phone-\(metric.type)" }, "\(metric)")
+        }
+    }
+
     /// A reservation whose claim is about to run out is claimed again before it is sent: no other
     /// sender can take it while its request is in flight.
     @Test func aReservationAboutToRunOutIsClaimedAgainBeforeItIsSent() async throws {

@@ -28,17 +28,32 @@ extension SyncEngine {
         }
     }
 
+    /// Reads the profile and each metric's history, and merges them: the history's pages go out while
+    /// the profile's answer is awaited, and are merged after it, as ``pull(nameForNewProfile:savingUnchanged:)``
+    /// then ``refreshHistory(full:)`` would (a first sync of a short history waited for one more round trip).
+    @discardableResult
+    public func pullAll(full: Bool, nameForNewProfile: String? = nil) async throws -> RecentAccountState {
+        async let histories = readHistories(full: full)
+        let pulled = try await pull(nameForNewProfile: nameForNewProfile)
+        try await merge(try await histories)
+        return pulled
+    }
+
     /// Reads each metric's history from the server and merges it; a full read of the heights also
     /// applies the initial-height rule.
     ///
     /// The metrics are read together, sharing one window of ``pagesInFlight`` requests (a long history of
-    /// one no longer waits for the first page of the others), then merged one after another in their
-    /// order; a metric that could not be read is not merged, and the first such error is thrown after the
-    /// others were.
+    /// one no longer waits for the first page of the others), then merged in their order in one write of
+    /// the cache; a metric that could not be read is not merged, and the first such error is thrown after
+    /// the others were.
     public func refreshHistory(full: Bool) async throws {
+        try await merge(try await readHistories(full: full))
+    }
+
+    private func readHistories(full: Bool) async throws -> [HistoryOutcome] {
         let overview = try await store.overview()
         let window = RequestWindow(size: Self.pagesInFlight)
-        let outcomes = await withTaskGroup(of: HistoryOutcome.self) { group in
+        return await withTaskGroup(of: HistoryOutcome.self) { group in
             for metric in Metric.all {
                 group.addTask {
                     var outcome = HistoryOutcome(metric: metric)
@@ -55,11 +70,23 @@ extension SyncEngine {
             for await outcome in group { outcomes.append(outcome) }
             return outcomes
         }
-        var failure: (any Error)?
-        for metric in Metric.all {
-            guard let outcome = outcomes.first(where: { $0.metric == metric }) else { continue }
-            if let read = outcome.read { try await merge(read) }
-            failure = failure ?? outcome.error
+    }
+
+    /// Merges the reads, in the metrics' order, in one write: of the latest entries when no read needs
+    /// more of the history than those. Then throws the first metric's error, if any.
+    private func merge(_ outcomes: [HistoryOutcome]) async throws {
+        let reads = Metric.all.compactMap { metric in outcomes.first { $0.metric == metric }?.read }
+        let failure = Metric.all.lazy.compactMap { metric in outcomes.first { $0.metric == metric }?.error }.first
+        if !reads.isEmpty {
+            let now = environment.now()
+            @Sendable func change(_ state: inout AccountRecord<some EntryList>) {
+                for read in reads { state.merge(read, now: now) }
+            }
+            if reads.allSatisfy({ !$0.complete || $0.holdsAll }) {
+                try await store.updateRecent { change(&$0) }
+            } else {
+                try await store.update { change(&$0) }
+            }
         }
         if let failure { throw failure }
     }
@@ -106,31 +133,23 @@ extension SyncEngine {
             metric: metric, entries: entries, complete: complete, holdsAll: holdsAll, knownBeforeRead: knownBeforeRead)
     }
 
-    private func merge(_ read: HistoryRead) async throws {
-        let (metric, entries, complete, knownBeforeRead) = (
-            read.metric, read.entries, read.complete, read.knownBeforeRead
-        )
-        let now = environment.now()
-        guard complete else {
-            try await store.updateRecent { state in
-                state.mergeServerHistory(entries, of: metric, complete: false, now: now)
-            }
-            return
-        }
-        @Sendable func change(_ state: inout AccountRecord<some EntryList>) {
-            state.mergeServerHistory(entries, of: metric, complete: true, knownBeforeRead: knownBeforeRead, now: now)
-            if metric == .height {
-                state.queueInitialHeightIfNeeded(serverHasHeightEntries: !entries.isEmpty, now: now)
-            }
-        }
-        if read.holdsAll {
-            try await store.updateRecent { change(&$0) }
-        } else {
-            try await store.update { change(&$0) }
-        }
-    }
-
     static func defaultName(for email: String) -> String {
         String(email.split(separator: "@").first ?? Substring(email))
+    }
+}
+
+extension AccountRecord {
+    /// Merges a metric's read from the server; a complete read of the heights also applies the
+    /// initial-height rule.
+    fileprivate mutating func merge(_ read: SyncEngine.HistoryRead, now: Date) {
+        guard read.complete else {
+            mergeServerHistory(read.entries, of: read.metric, complete: false, now: now)
+            return
+        }
+        mergeServerHistory(
+            read.entries, of: read.metric, complete: true, knownBeforeRead: read.knownBeforeRead, now: now)
+        if read.metric == .height {
+            queueInitialHeightIfNeeded(serverHasHeightEntries: !read.entries.isEmpty, now: now)
+        }
     }
 }

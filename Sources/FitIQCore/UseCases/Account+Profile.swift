@@ -21,8 +21,7 @@ extension Account {
     @discardableResult
     public func refresh() async throws -> AccountView {
         try await engine.drain()
-        try await engine.pull()
-        try await engine.refreshHistory(full: false)
+        try await engine.pullAll(full: false)
         return try await view()
     }
 

@@ -26,8 +26,7 @@ extension Account {
         try await store.updateRecent { $0.outbox.retryPendingNow() }
         let checked = try await engine.checkForConflicts()
         try await engine.drain(until: deadline, checkFirst: !checked)
-        let pulled = try await engine.pull()
-        try await engine.refreshHistory(full: false)
+        let pulled = try await engine.pullAll(full: false)
         // The pull or the history may queue work (a health value to push again, the initial height).
         let report = try await engine.drain(until: deadline)
         guard pulled.outbox.physical?.includesBiologicalSex == true, report.isSynced else { return report }

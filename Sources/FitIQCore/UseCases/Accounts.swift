@@ -93,8 +93,7 @@ public struct Accounts: Sendable {
         try await directory.setCurrentAccount(key)
         let account = try account(for: key, email: email)
         do {
-            try await account.engine.pull(nameForNewProfile: name)
-            try await account.engine.refreshHistory(full: true)
+            try await account.engine.pullAll(full: true, nameForNewProfile: name)
             try await account.engine.drain()
             return SignedIn(account: account, profileError: nil)
         } catch let error as SessionError {
