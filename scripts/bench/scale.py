@@ -24,8 +24,9 @@ same run:
 
 Each size comes in two shapes (--shapes): even (the entries spread over ten years up to hours ago) and
 production (heights 12 hours apart ending three years ago, plus a year of daily weights: an account
-brought from another app). Each first sync is set beside `curl --parallel --parallel-max 8` fetching
-the same pages (read from the server's log) from the same server, median of 3.
+brought from another app). Each first sync (median of 3, each from the cache as it was before the
+first) is set beside `curl --parallel --parallel-max 8` fetching the same pages (read from the server's
+log) from the same server, median of 3.
 
 Then the first sync of --latency-entries entries (default 10,000) from a server started with
 `--latency-ms 50`: a client that holds no history yet runs `sync --wait`, which reads it all; curl
