@@ -78,68 +78,14 @@ enum TUILauncher {
             dependencies.releaseMemory = { _ = malloc_trim(0) }
         #endif
         let loop = EditorLoop(accounts: accounts, account: account, dependencies: dependencies)
-        // ncurses belongs to one thread for its whole life (docs/ncurses.md "One thread"): a pool of one thread of its
-        // own (``OwnThread``), so the loop that waits for keys never holds a thread of the cooperative pool. It opens
-        // the terminal while this task reads the account: on two cores the first frame comes about 0.4 ms sooner.
-        let first = FirstState()
-        async let ended: Void = OwnThread.run {
-            let screen = try NcursesScreen(environment: environment, mouse: mouse)
-            StartupTrace.mark("terminal opened (on its own thread, beside the cache read)")
-            var state = first.take()
-            state.size = screen.size
-            loop.run(on: StartupTrace.isEnabled ? StartupTrace.Screen(screen) : screen, state: state)
-            // The terminal is restored before the process may end, not after.
-            screen.restore()
-        }
-        var state = await loop.initialState(size: (0, 0))
-        if let notice { state.message = (notice, false) }
-        StartupTrace.mark("account read from the cache")
-        first.put(state)
-        let failure: (any Error)?
-        do {
-            try await ended
-            failure = nil
-        } catch {
-            failure = error
-        }
-        await loop.finish()
-        if let failure { throw failure }
-    }
-
-    /// The editor's first state, handed from the task that reads it to the terminal's thread, which
-    /// waits for it once the terminal is open.
-    private final class FirstState: @unchecked Sendable {  // `state` is guarded by `mutex`.
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        private let handed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        private var state: AppState?
-
-        init() {
-            pthread_mutex_init(mutex, nil)
-            pthread_cond_init(handed, nil)
-        }
-
-        deinit {
-            pthread_cond_destroy(handed)
-            pthread_mutex_destroy(mutex)
-            handed.deallocate()
-            mutex.deallocate()
-        }
-
-        func put(_ value: AppState) {
-            pthread_mutex_lock(mutex)
-            state = value
-            pthread_cond_signal(handed)
-            pthread_mutex_unlock(mutex)
-        }
-
-        func take() -> AppState {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            while true {
-                if let state { return state }
-                pthread_cond_wait(handed, mutex)
-            }
-        }
+        try await loop.run(
+            notice: notice,
+            opening: {
+                let screen = try NcursesScreen(environment: environment, mouse: mouse)
+                StartupTrace.mark("terminal opened (on its own thread, beside the cache read)")
+                return (StartupTrace.isEnabled ? StartupTrace.Screen(screen) : screen, { screen.restore() })
+            },
+            read: { StartupTrace.mark("account read from the cache") })
     }
 
     /// Writes to an account's data folder (inotify where available): what other processes save shows in
