@@ -58,34 +58,29 @@ struct LibCurl: @unchecked Sendable {  // C function pointers, set once and neve
     private static func open(_ name: String) throws(Missing) -> LibCurl {
         let (library, globalInit): (LibCurl, fitiq_curl_global_init)
         do {
-            (library, globalInit) = try open(DynamicLibrary(name, package: packageName))
+            let opened = try DynamicLibrary(name, package: packageName)
+            globalInit = try opened.symbol("curl_global_init", as: fitiq_curl_global_init.self)
+            library = LibCurl(
+                multiInit: try opened.symbol("curl_multi_init", as: fitiq_curl_multi_init.self),
+                multiCleanup: try opened.symbol("curl_multi_cleanup", as: fitiq_curl_multi_cleanup.self),
+                multiWakeup: try opened.symbol("curl_multi_wakeup", as: fitiq_curl_multi_wakeup.self),
+                multiAddHandle: try opened.symbol("curl_multi_add_handle", as: fitiq_curl_multi_add_handle.self),
+                multiRemoveHandle: try opened.symbol(
+                    "curl_multi_remove_handle", as: fitiq_curl_multi_remove_handle.self),
+                multiPerform: try opened.symbol("curl_multi_perform", as: fitiq_curl_multi_perform.self),
+                multiPoll: try opened.symbol("curl_multi_poll", as: fitiq_curl_multi_poll.self),
+                multiInfoRead: try opened.symbol("curl_multi_info_read", as: fitiq_curl_multi_info_read.self),
+                easyInit: try opened.symbol("curl_easy_init", as: fitiq_curl_easy_init.self),
+                easyCleanup: try opened.symbol("curl_easy_cleanup", as: fitiq_curl_easy_cleanup.self),
+                easyStrerror: try opened.symbol("curl_easy_strerror", as: fitiq_curl_easy_strerror.self),
+                slistAppend: try opened.symbol("curl_slist_append", as: fitiq_curl_slist_append.self),
+                slistFreeAll: try opened.symbol("curl_slist_free_all", as: fitiq_curl_slist_free_all.self),
+                setopt: try opened.address("curl_easy_setopt"), getinfo: try opened.address("curl_easy_getinfo"))
         } catch {
             throw Missing(reason: error.reason)
         }
         // Once per process, before any handle (the library is never unloaded).
         guard globalInit(Int(CURL_GLOBAL_ALL)) == CURLE_OK else { throw Missing(reason: "curl_global_init failed") }
         return library
-    }
-
-    private static func open(
-        _ opened: DynamicLibrary
-    ) throws(DynamicLibrary.Missing) -> (LibCurl, fitiq_curl_global_init) {
-        let globalInit = try opened.symbol("curl_global_init", as: fitiq_curl_global_init.self)
-        let library = LibCurl(
-            multiInit: try opened.symbol("curl_multi_init", as: fitiq_curl_multi_init.self),
-            multiCleanup: try opened.symbol("curl_multi_cleanup", as: fitiq_curl_multi_cleanup.self),
-            multiWakeup: try opened.symbol("curl_multi_wakeup", as: fitiq_curl_multi_wakeup.self),
-            multiAddHandle: try opened.symbol("curl_multi_add_handle", as: fitiq_curl_multi_add_handle.self),
-            multiRemoveHandle: try opened.symbol("curl_multi_remove_handle", as: fitiq_curl_multi_remove_handle.self),
-            multiPerform: try opened.symbol("curl_multi_perform", as: fitiq_curl_multi_perform.self),
-            multiPoll: try opened.symbol("curl_multi_poll", as: fitiq_curl_multi_poll.self),
-            multiInfoRead: try opened.symbol("curl_multi_info_read", as: fitiq_curl_multi_info_read.self),
-            easyInit: try opened.symbol("curl_easy_init", as: fitiq_curl_easy_init.self),
-            easyCleanup: try opened.symbol("curl_easy_cleanup", as: fitiq_curl_easy_cleanup.self),
-            easyStrerror: try opened.symbol("curl_easy_strerror", as: fitiq_curl_easy_strerror.self),
-            slistAppend: try opened.symbol("curl_slist_append", as: fitiq_curl_slist_append.self),
-            slistFreeAll: try opened.symbol("curl_slist_free_all", as: fitiq_curl_slist_free_all.self),
-            setopt: try opened.address("curl_easy_setopt"), getinfo: try opened.address("curl_easy_getinfo"))
-        return (library, globalInit)
     }
 }
