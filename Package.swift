@@ -32,7 +32,8 @@ let package = Package(
         // editor, plain mode and the commands alike. The core returns values; this module words them.
         .target(name: "FitIQWords", dependencies: ["FitIQCore", "FitIQLocalization"]),
         // The JSON cache on disk: adapters for the store ports.
-        .target(name: "FitIQCache", dependencies: ["FitIQCore", "FitIQWords", "FitIQLocalization"]),
+        .target(name: "FitIQCache", dependencies: ["FitIQCore", "FitIQWords", "FitIQLocalization", "CFileSync"]),
+        .systemLibrary(name: "CFileSync"),
         // What unit tests need, without the development server: in-memory implementations of every port,
         // a manual clock, child processes, the built programs and the repository's tools.
         .target(name: "FitIQTestBasics", dependencies: ["FitIQCore"]),

@@ -1,4 +1,6 @@
+import Dispatch
 import FitIQCore
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -81,15 +83,27 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
     /// returns the bytes written, file by file.
     static func write(_ files: [(file: CacheFile, value: Format.Value)]) throws(CacheError) -> [Data] {
         var batch: [(file: AtomicFile, data: Data)] = []
-        for (file, value) in files {
-            do {
-                batch.append((file.atomicFile, try encode(value)))
-            } catch {
-                throw .writeFailed(path: file.path, reason: "cannot encode it: \(error)")
+        for (file, encoded) in zip(files.map(\.file), encodeAll(files.map(\.value))) {
+            switch encoded {
+            case .success(let data): batch.append((file.atomicFile, data))
+            case .failure(let error): throw .writeFailed(path: file.path, reason: "cannot encode it: \(error)")
             }
         }
         try AtomicFile.write(batch)
         return batch.map(\.data)
+    }
+
+    /// Each value's bytes, encoded on every core (a first sync writes a hundred segments at once, and
+    /// the encoding is most of its time once the pages are in).
+    private static func encodeAll(_ values: [Format.Value]) -> [Result<Data, any Error>] {
+        guard values.count > 1 else { return values.map { value in Result { try encode(value) } } }
+        let results = Mutex([Result<Data, any Error>?](repeating: nil, count: values.count))
+        DispatchQueue.concurrentPerform(iterations: values.count) { index in
+            let result = Result { try encode(values[index]) }
+            results.withLock { $0[index] = result }
+        }
+        // Every index was run: none is left `nil`.
+        return results.withLock { $0.compactMap { $0 } }
     }
 
     /// Deletes the file; a missing file is not an error.

@@ -1,3 +1,4 @@
+import CFileSync
 import FitIQCore
 
 #if canImport(FoundationEssentials)
@@ -43,6 +44,9 @@ struct AtomicFile: Sendable {
     /// through for stale temporary files once and flushed once for them all (a fold of the history
     /// writes a segment a month: a dozen for a year, hundreds for a first sync of years). Each file is
     /// replaced whole or not at all; after a failure, the files not yet replaced keep their contents.
+    ///
+    /// The temporary files are written a group at a time, each group's writeback started for every
+    /// file before the first is flushed: their flushes overlap instead of waiting for one another.
     static func write(_ files: [(file: AtomicFile, data: Data)]) throws(CacheError) {
         guard let first = files.first?.file else { return }
         let folder = first.url.deletingLastPathComponent()
@@ -52,12 +56,19 @@ struct AtomicFile: Sendable {
         var temporaries: [String] = []
         var renamed = 0
         do throws(CacheError) {
-            for (file, data) in files {
-                let temporary = folder.appendingPathComponent(
-                    "\(file.temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-                ).path
-                temporaries.append(temporary)
-                try file.writeTemporary(data, to: temporary)
+            for group in stride(from: 0, to: files.count, by: Self.filesOpenAtOnce) {
+                var open: [(file: AtomicFile, descriptor: Int32)] = []
+                defer { for (_, descriptor) in open { close(descriptor) } }
+                for (file, data) in files[group..<min(group + Self.filesOpenAtOnce, files.count)] {
+                    let temporary = folder.appendingPathComponent(
+                        "\(file.temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+                    ).path
+                    temporaries.append(temporary)
+                    open.append((file, try file.writeTemporary(data, to: temporary)))
+                }
+                for (file, descriptor) in open where file.system.fsync(descriptor) != 0 {
+                    throw CacheError.writeFailed(path: file.url.path, reason: ErrnoText.current)
+                }
             }
             for ((file, _), temporary) in zip(files, temporaries) {
                 if file.system.rename(temporary, file.url.path) != 0 {
@@ -74,12 +85,20 @@ struct AtomicFile: Sendable {
         first.syncFolder(folder)
     }
 
-    private func writeTemporary(_ data: Data, to path: String) throws(CacheError) {
+    /// How many temporary files a batch keeps open before flushing them (well under the usual limit of
+    /// 1,024 descriptors a process).
+    static let filesOpenAtOnce = 64
+
+    /// Writes `data` to a new file at `path` and starts its writeback; returns the open descriptor,
+    /// which the caller flushes and closes.
+    private func writeTemporary(_ data: Data, to path: String) throws(CacheError) -> Int32 {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw .writeFailed(path: url.path, reason: ErrnoText.current) }
-        defer { close(fd) }
         // `open` honours the umask; set the mode explicitly so it is exactly `permissions`.
-        guard fchmod(fd, permissions) == 0 else { throw .writeFailed(path: url.path, reason: ErrnoText.current) }
+        guard fchmod(fd, permissions) == 0 else {
+            close(fd)
+            throw .writeFailed(path: url.path, reason: ErrnoText.current)
+        }
         var failure: Int32?
         data.withUnsafeBytes { bytes in
             var offset = 0
@@ -97,8 +116,13 @@ struct AtomicFile: Sendable {
                 offset += written
             }
         }
-        if let failure { throw .writeFailed(path: url.path, reason: ErrnoText.describe(failure)) }
-        guard system.fsync(fd) == 0 else { throw .writeFailed(path: url.path, reason: ErrnoText.current) }
+        if let failure {
+            close(fd)
+            throw .writeFailed(path: url.path, reason: ErrnoText.describe(failure))
+        }
+        // Only a start: the flush that counts is the `fsync` after it (an error shows there).
+        _ = sync_file_range(fd, 0, 0, UInt32(FITIQ_SYNC_FILE_RANGE_WRITE))
+        return fd
     }
 
     /// Flushes the folder entry; a failure here cannot undo the rename, so it is not reported.

@@ -50,10 +50,8 @@ struct WireNumber: Decodable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if (try? container.decode(Bool.self)) != nil {
-            throw DecodingError.typeMismatch(
-                Double.self, .init(codingPath: decoder.codingPath, debugDescription: "a boolean is not a number"))
-        }
+        // A number first: it is what every answer holds, and a failed try costs an error. The JSON
+        // decoder gives no `Double` for `true` or `false`, so a boolean fails both tries.
         let number = (try? container.decode(Double.self)) ?? (try? container.decode(String.self)).flatMap(Double.init)
         guard let number, number.isFinite else {
             throw DecodingError.typeMismatch(

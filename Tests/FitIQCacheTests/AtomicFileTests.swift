@@ -119,6 +119,47 @@ struct AtomicFileTests {
         }
     }
 
+    /// More files than a batch keeps open at once: every one is flushed before any is renamed, and a
+    /// flush that fails in the last group leaves every file as it was and no temporary file.
+    @Test func aBatchOfManyGroupsFlushesEveryFileBeforeItRenamesAny() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let count = AtomicFile.filesOpenAtOnce * 2 + 3
+            let calls = Mutex<[String]>([])
+            var files = (1...count).map { number in
+                var file = AtomicFile(url: folder.appendingPathComponent("segment-\(number).json"))
+                file.system.fsync = { descriptor in
+                    calls.withLock { $0.append("fsync") }
+                    return Glibc.fsync(descriptor)
+                }
+                file.system.rename = { from, to in
+                    calls.withLock { $0.append("rename") }
+                    return Glibc.rename(from, to)
+                }
+                return file
+            }
+
+            try AtomicFile.write(files.map { ($0, Data("one \($0.url.lastPathComponent)".utf8)) })
+
+            // Each file, then the renames, then the folder.
+            let order = calls.withLock { $0 }
+            #expect(
+                order == Array(repeating: "fsync", count: count) + Array(repeating: "rename", count: count) + ["fsync"])
+            for file in files {
+                #expect(try String(contentsOf: file.url, encoding: .utf8) == "one \(file.url.lastPathComponent)")
+            }
+
+            files[count - 1].system.fsync = { _ in
+                errno = EIO
+                return -1
+            }
+            #expect(throws: CacheError.self) { try AtomicFile.write(files.map { ($0, Data("two".utf8)) }) }
+            for file in files {
+                #expect(try String(contentsOf: file.url, encoding: .utf8) == "one \(file.url.lastPathComponent)")
+            }
+            #expect(fileNames(in: folder).count == count)
+        }
+    }
+
     /// A rename that fails part way: the files before it are replaced, it and those after keep their
     /// contents, and no temporary file is left.
     @Test func aFailureInABatchLeavesEachFileWholeAndNoTemporaryFile() async throws {

@@ -117,6 +117,24 @@ struct WireFormatTests {
         #expect(profile.createdAt != nil)
     }
 
+    @Test(
+        arguments: [
+            ("180.5", 180.5), (#""180.5""#, 180.5), ("180", 180.0), ("true", nil), ("false", nil), (#""nan""#, nil),
+            (#""inf""#, nil), ("null", nil), (#""tall""#, nil),
+        ] as [(String, Double?)])
+    func aQuantityIsANumberOrTextHoldingOneNeverABoolean(quantity: String, expected: Double?) throws {
+        let body = Data(
+            #"{"data":{"entries":[{"id":"e1","type":"height","quantity":\#(quantity),"date":"2024-01-15T08:00:00Z"}]}}"#
+                .utf8)
+        if let expected {
+            #expect(try WireResponses.progressPage(body, query: ProgressQuery()).entries.first?.quantity == expected)
+        } else {
+            #expect(throws: WireResponses.Unreadable.self) {
+                try WireResponses.progressPage(body, query: ProgressQuery())
+            }
+        }
+    }
+
     @Test(arguments: [
         "<html><body>502 Bad Gateway</body></html>", "", "null", "[1,2]", #"{"data":{"bio":"no name"}}"#,
         #"{"data":{"name":42}}"#,
