@@ -4,71 +4,6 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The development server's clock in tests: tests move it forward instead of waiting for time to pass,
-/// and it records the sleeps the server asks for (the `--latency-ms` delay) and returns from them at
-/// once, so no test waits on the wall clock.
-///
-/// It either stands still at a given instant until it is advanced (``init(now:)``), or follows the wall
-/// clock plus the time advanced (``init()``), for tests whose clients, in other processes, read the
-/// wall clock. A server in another process (``TestDevServer/launch(_:clock:)``) always follows its own
-/// wall clock plus the time advanced here, which it reads from its `--clock-file`.
-public final class DevServerClock: Sendable {
-    private struct State {
-        var start: Date?
-        var advanced: TimeInterval = 0
-        var sleeps: [Duration] = []
-        var offsetFiles: [URL] = []
-    }
-
-    private let state: Mutex<State>
-
-    /// A clock that stands at `now` until it is advanced.
-    public init(now: Date) {
-        state = Mutex(State(start: now))
-    }
-
-    /// A clock that follows the wall clock, plus whatever it is advanced by.
-    public init() {
-        state = Mutex(State(start: nil))
-    }
-
-    /// The current instant.
-    public var now: Date {
-        state.withLock { ($0.start ?? Date()).addingTimeInterval($0.advanced) }
-    }
-    /// The current instant (so the clock can be passed where a `() -> Date` is wanted).
-    public func callAsFunction() -> Date { now }
-    /// Every sleep the server asked for, in order.
-    public var sleeps: [Duration] { state.withLock { $0.sleeps } }
-
-    /// Moves the clock forward by `seconds`, for this process and for servers launched with it.
-    public func advance(by seconds: TimeInterval) {
-        let (advanced, files) = state.withLock { state in
-            state.advanced += seconds
-            return (state.advanced, state.offsetFiles)
-        }
-        for file in files { try? Self.write(offset: advanced, to: file) }
-    }
-
-    /// Records a sleep and returns at once.
-    public func sleep(for duration: Duration) async throws {
-        state.withLock { $0.sleeps.append(duration) }
-    }
-
-    /// Keeps `file` holding the seconds advanced so far (a launched server's `--clock-file`).
-    func mirror(to file: URL) throws {
-        let advanced = state.withLock { state in
-            state.offsetFiles.append(file)
-            return state.advanced
-        }
-        try Self.write(offset: advanced, to: file)
-    }
-
-    private static func write(offset: TimeInterval, to file: URL) throws {
-        try Data("\(offset)\n".utf8).write(to: file, options: .atomic)
-    }
-}
-
 /// The development server for tests, on a free loopback port: in this process (``start(_:clock:sleep:logger:)``,
 /// ``with(_:clock:sleep:_:)``), or as the built `fitiq-dev-server` in a process of its own
 /// (``launch(_:clock:)``). Every server binds port 0 and gets its own temporary folder; test secrets,
@@ -84,7 +19,7 @@ public final class TestDevServer: Sendable {
     /// The port the server bound.
     public let port: Int
     /// The server's clock.
-    public let clock: DevServerClock
+    public let clock: ManualClock
     /// The settings it runs with (its port is the one asked for: 0 unless restarted).
     public let configuration: DevServerConfiguration
     /// A fresh temporary folder of this server's own, removed by ``stop()`` (by the end of
@@ -110,7 +45,7 @@ public final class TestDevServer: Sendable {
     }
 
     private init(
-        url: String, port: Int, clock: DevServerClock, configuration: DevServerConfiguration, folder: URL,
+        url: String, port: Int, clock: ManualClock, configuration: DevServerConfiguration, folder: URL,
         server: Server, sleep: @escaping @Sendable (Duration) async throws -> Void
     ) {
         self.url = url
@@ -141,15 +76,15 @@ public final class TestDevServer: Sendable {
     /// its sleeps go to `sleep`, by default recorded by the clock and skipped; it logs to `logger`
     /// (by default nowhere).
     public static func start(
-        _ configuration: DevServerConfiguration = configuration(), clock: DevServerClock = DevServerClock(),
+        _ configuration: DevServerConfiguration = configuration(), clock: ManualClock = .followingTheWallClock(),
         sleep: (@Sendable (Duration) async throws -> Void)? = nil,
         logger: Logger = Logger(label: "fitiq-dev-server", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> TestDevServer {
-        let sleep = sleep ?? { try await clock.sleep(for: $0) }
+        let sleep = sleep ?? { clock.skipSleep(for: $0) }
         let folder = try makeFolder()
         do {
             let running = try await RunningDevServer.start(
-                configuration, dependencies: DevServerDependencies(now: { clock.now }, sleep: sleep), logger: logger,
+                configuration, dependencies: DevServerDependencies(now: { clock.date() }, sleep: sleep), logger: logger,
                 executor: OwnQueueExecutor())
             return TestDevServer(
                 url: running.url, port: running.port, clock: clock, configuration: configuration, folder: folder,
@@ -162,7 +97,7 @@ public final class TestDevServer: Sendable {
 
     /// Runs `body` with a server started by ``start(_:clock:sleep:logger:)``, stopped afterwards whatever happens.
     public static func with<T: Sendable>(
-        _ configuration: DevServerConfiguration = configuration(), clock: DevServerClock = DevServerClock(),
+        _ configuration: DevServerConfiguration = configuration(), clock: ManualClock = .followingTheWallClock(),
         sleep: (@Sendable (Duration) async throws -> Void)? = nil, _ body: (TestDevServer) async throws -> T
     ) async throws -> T {
         let server = try await start(configuration, clock: clock, sleep: sleep)
@@ -187,7 +122,7 @@ public final class TestDevServer: Sendable {
     /// ``waitForRequest(_:within:)`` waits for. `executable` is another build of it (a release's),
     /// when given.
     public static func launch(
-        _ configuration: DevServerConfiguration = configuration(), clock: DevServerClock = DevServerClock(),
+        _ configuration: DevServerConfiguration = configuration(), clock: ManualClock = .followingTheWallClock(),
         logsRequests: Bool = false, executable: URL? = nil
     ) async throws -> TestDevServer {
         let folder = try makeFolder()
@@ -200,7 +135,7 @@ public final class TestDevServer: Sendable {
             return TestDevServer(
                 url: "http://127.0.0.1:\(process.port)", port: process.port, clock: clock,
                 configuration: configuration, folder: folder, server: .process(process),
-                sleep: { try await clock.sleep(for: $0) })
+                sleep: { clock.skipSleep(for: $0) })
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error

@@ -88,7 +88,7 @@ struct FaultEndToEndTests {
             for value in Self.heights(min(Self.edits, 10), from: 150) {
                 try await world.setHeight(value)
                 // The server's clock moves past the token: it is refused, and the client refreshes.
-                world.clock.advance(by: 6)
+                world.clock.advance(by: .seconds(6))
             }
             try await world.expectNothingLost()
         }
@@ -108,7 +108,7 @@ struct FaultEndToEndTests {
                 ((stored["session"] as? [String: Any])?["tokens"] as? [String: Any])?["refreshToken"] as? String)
             _ = try await world.server?.api(
                 "POST", "auth/refresh", body: .object([.init("refresh_token", .string(refresh))]))
-            world.clock.advance(by: 6)
+            world.clock.advance(by: .seconds(6))
             _ = try await world.cli(["sync"], timeout: .seconds(60))
             try await world.expectNothingLost()
         }
@@ -259,7 +259,7 @@ struct FaultEndToEndTests {
 /// restarts, its data in a file.
 final class FaultWorld: Sendable {
     let e2e: EndToEnd
-    let clock = DevServerClock()
+    let clock = ManualClock.followingTheWallClock()
     private let state = Mutex(State())
 
     private struct State {

@@ -19,7 +19,7 @@ struct SecurityEndToEndTests {
             var configuration = TestDevServer.configuration(database: e2e.database, accessTokenTTL: 30)
             configuration.apiKey = apiKey
             // The server's clock follows the wall clock and can be moved on: tokens expire without waiting.
-            let clock = DevServerClock()
+            let clock = ManualClock.followingTheWallClock()
             try await TestDevServer.with(configuration, clock: clock) { server in
                 let temporary = e2e.folder.appendingPathComponent("tmp")
                 try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -60,7 +60,7 @@ struct SecurityEndToEndTests {
                     ["import-health", export.path], ["profile", "show"],
                 ] {
                     // Access tokens live 30 s: moved past them, the server refuses them and the client refreshes.
-                    if arguments[0] == "sync" { clock.advance(by: 31) }
+                    if arguments[0] == "sync" { clock.advance(by: .seconds(31)) }
                     #expect(try await run(arguments).status == 0, "\(arguments)")
                 }
 

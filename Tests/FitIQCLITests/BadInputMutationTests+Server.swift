@@ -90,7 +90,7 @@ extension BadInputMutationTests {
             }
         }
         // The access token has expired: the sync refreshes it first, through the proxy.
-        server.clock.advance(by: 61)
+        server.clock.advance(by: .seconds(61))
         // Fewer mutants per run let more requests through to the later steps of a sync.
         proxy.mutating(random, probability: random.pick([0.25, 0.5, 0.75]))
         let synced = try await Mutants.run(cli.runner, ["sync", "--wait", "--timeout", "1"])

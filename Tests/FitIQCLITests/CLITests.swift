@@ -237,7 +237,7 @@ struct CLITests {
                 let issued = try sessionTokens(in: cli.folder)
                 // The server's clock passes the access token's expiry (an hour): the server refuses it, so
                 // both processes must refresh, and the refresh token may be spent only once.
-                server.clock.advance(by: 2 * 3600)
+                server.clock.advance(by: .seconds(2 * 3600))
                 let runner = cli
                 async let first = runner.run(["profile", "set", "--bio", "first"])
                 async let second = runner.run(["profile", "set", "--name", "Second"])
@@ -264,7 +264,7 @@ struct CLITests {
             #expect(try sessionTokens(in: cli.folder) == issued)
             // Two hours later on the server's clock the access token has expired: the next command
             // is refused once, refreshes and goes through.
-            server.clock.advance(by: 2 * 3600)
+            server.clock.advance(by: .seconds(2 * 3600))
             let after = try await cli.run(["profile", "set", "--bio", "after"])
             #expect(after.status == 0, "\(after)")
             let renewed = try sessionTokens(in: cli.folder)

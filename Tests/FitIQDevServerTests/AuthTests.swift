@@ -142,7 +142,7 @@ struct AuthTests {
             _ = try await api.createProfile(account)
             #expect(try await api.send(.get, "/api/v1/users/me", token: account.accessToken).status == .ok)
             // When the clock passes its expiry
-            clock.advance(by: 1)
+            clock.advance(by: .seconds(1))
             // Then protected calls answer 401 "Invalid authentication", and a refresh heals it
             let expired = try await api.send(.get, "/api/v1/users/me", token: account.accessToken)
             #expect(expired.status == .unauthorized)
@@ -187,7 +187,7 @@ struct AuthTests {
         let clock = TestSupport.clock()
         try await TestSupport.withServer(clock: clock) { api in
             let account = try await api.register()
-            clock.advance(by: 31 * 24 * 3600)
+            clock.advance(by: .seconds(31 * 24 * 3600))
             let reply = try await api.send(
                 .post, "/api/v1/auth/refresh", body: #"{"refresh_token":"\#(account.refreshToken)"}"#)
             #expect(reply.status == .unauthorized)

@@ -33,13 +33,13 @@ enum TestSupport {
     }
 
     /// A settable clock at ``fixedNow`` that records the server's sleeps instead of waiting.
-    static func clock() -> DevServerClock { DevServerClock(now: fixedNow) }
+    static func clock() -> ManualClock { ManualClock(start: fixedNow) }
 
     /// Runs the server on a free loopback port (``TestDevServer``) and `body` against it over HTTP, through
     /// the client's own libcurl session.
     static func withServer<Value: Sendable>(
         _ configuration: DevServerConfiguration = configuration(),
-        clock: DevServerClock = clock(),
+        clock: ManualClock = clock(),
         _ body: @Sendable (API) async throws -> Value
     ) async throws -> Value {
         try await TestDevServer.with(configuration, clock: clock) { server in

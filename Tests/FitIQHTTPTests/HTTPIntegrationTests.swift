@@ -57,7 +57,7 @@ struct HTTPIntegrationTests {
         try await LiveServer.with(shape: shape) { server in
             let email = "pager.\(UUID().uuidString.prefix(6))@example.com"
             let account = try await server.register(server.accounts(), email: email)
-            let today = CalendarDate(containing: server.now(), in: .utc)
+            let today = CalendarDate(containing: server.now.date(), in: .utc)
             for day in 1...130 { try await account.logHeight(170 + Double(day % 7) / 10, on: today.adding(days: -day)) }
             #expect(try await account.syncNow().isSynced)
             // A second machine signs in and reads the whole history.
@@ -110,7 +110,7 @@ struct HTTPIntegrationTests {
         try await LiveServer.with(accessTokenTTL: 2) { server in
             let account = try await server.register(server.accounts())
             for round in 1...4 {
-                server.now.advance(by: 3)
+                server.now.advance(by: .seconds(3))
                 try await account.updateMetadata(name: "Round \(round)")
                 #expect(try await account.syncNow().isSynced)
             }
@@ -123,7 +123,7 @@ struct HTTPIntegrationTests {
             let account = try await server.register(server.accounts())
             // A second directory on the same files has its own lock handles, as another process would.
             let twin = try server.accounts().account(for: account.key, email: account.email)
-            server.now.advance(by: 5)
+            server.now.advance(by: .seconds(5))
             async let first = account.session.validAccessToken()
             async let second = twin.session.validAccessToken()
             let (one, two) = try await (first, second)
@@ -142,7 +142,7 @@ struct HTTPIntegrationTests {
             let stored = try #require(try await account.sessions.load()?.tokens)
             _ = try await HTTPAuthRemote(transport: server.transport).refresh(refreshToken: stored.refreshToken)
             try await account.updateMetadata(bio: "kept while signed out")
-            server.now.advance(by: 5)
+            server.now.advance(by: .seconds(5))
             await #expect(
                 throws: SessionError.signedOut(server: account.key.server, reason: "refresh token has been revoked")
             ) {
@@ -183,7 +183,7 @@ struct HTTPIntegrationTests {
                 }
                 _ = try await account.engine.drain()
             }
-            let deadline = server.now().addingTimeInterval(3600)
+            let deadline = server.now.date().addingTimeInterval(3600)
             while try await !account.engine.drain(until: deadline).isSynced {}
             let remote = try await retrying(server) { try await server.serverProfile(account) }
             let local = try #require(try await account.cached().profile)
@@ -201,7 +201,7 @@ func retrying<T: Sendable>(_ server: LiveServer, _ operation: () async throws ->
         do {
             return try await operation()
         } catch let error as RemoteError where error.isRetryable {
-            server.now.advance(by: 1)
+            server.now.advance(by: .seconds(1))
         }
     }
     return try await operation()

@@ -8,12 +8,12 @@ import Logging
 @testable import FitIQCore
 
 /// The development server running in-process on a free loopback port (``TestDevServer``), and a client
-/// wired to it with a real cache in a temporary folder. The server and the client share one settable
-/// clock, so token expiry needs no sleeping.
+/// wired to it with a real cache in a temporary folder. The server and the client share one manual
+/// clock, so token expiry needs no sleeping, and the client's sleeps (retries, backoffs) skip ahead on it.
 struct LiveServer: Sendable {
     static let apiKey = TestDevServer.apiKey
     let baseURL: String
-    let now: DevServerClock
+    let now: ManualClock
     let folder: URL
     let transport: HTTPTransport
     /// Stops the server before the test ends (it is stopped afterwards anyway).
@@ -30,8 +30,8 @@ struct LiveServer: Sendable {
         let configuration = TestDevServer.configuration(
             accessTokenTTL: accessTokenTTL, shape: shape, registerCreatesProfile: registerCreatesProfile,
             latencyMilliseconds: latencyMilliseconds, failRate: failRate, dropRate: dropRate)
-        return try await TestDevServer.with(configuration, clock: DevServerClock(now: Date()), sleep: sleep) {
-            running in
+        let clock = ManualClock(start: Date(), sleeps: .skipAhead)
+        return try await TestDevServer.with(configuration, clock: clock, sleep: sleep) { running in
             let folder = running.folder.appendingPathComponent("client")
             var client = try LiveServer.client(port: running.port, now: running.clock, folder: folder)
             client.stop = { await running.stop() }
@@ -49,7 +49,7 @@ struct LiveServer: Sendable {
 
     /// A client for a server on `port`. Its request timeout only guards against hangs: the tests run in
     /// parallel, and under a sanitizer one answer can take seconds.
-    static func client(port: Int, now: DevServerClock, folder: URL) throws -> LiveServer {
+    static func client(port: Int, now: ManualClock, folder: URL) throws -> LiveServer {
         let transport = HTTPTransport(
             server: try ServerAddress("http://127.0.0.1:\(port)"), apiKey: apiKey,
             logger: Logger(label: "test-http", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -61,7 +61,7 @@ struct LiveServer: Sendable {
     func accounts(folder name: String = "client", progressPostsInFlight: Int = ProgressWindow.defaultLimit) -> Accounts
     {
         let directory = JSONFileAccountDirectory(paths: CachePaths(root: folder.appendingPathComponent(name)))
-        var environment = SyncEnvironment(clock: SkippingClock(shared: now), random: { 0.5 }, timeZone: .utc)
+        var environment = SyncEnvironment(clock: now, random: { 0.5 }, timeZone: .utc)
         environment.progressPostsInFlight = progressPostsInFlight
         return Accounts(
             server: baseURL, apiKey: Self.apiKey, directory: directory, backend: Backend(transport: transport),

@@ -53,7 +53,7 @@ struct WindowedSyncTests {
     /// is the current height).
     private func queueOlderHeights(_ count: Int, on server: LiveServer, inFlight: Int) async throws -> Account {
         let account = try await server.register(server.accounts(progressPostsInFlight: inFlight))
-        let today = CalendarDate(containing: server.now(), in: .utc)
+        let today = CalendarDate(containing: server.now.date(), in: .utc)
         try await account.logHeight(171, on: today)
         #expect(try await account.syncNow().isSynced)
         for day in 1...count { try await account.logHeight(160 + Double(day) / 10, on: today.adding(days: -day)) }
@@ -92,7 +92,7 @@ struct WindowedSyncTests {
             let writer = try await queueOlderHeights(949, on: server, inFlight: 8)
             // Weights and body fats too: every metric is read at once, within the same window (ten pages of
             // heights fill it, a window each would have ten in flight).
-            let today = CalendarDate(containing: server.now(), in: .utc)
+            let today = CalendarDate(containing: server.now.date(), in: .utc)
             for day in 1...150 {
                 try await writer.log(.weight, 70 + Double(day) / 10, on: today.adding(days: -day))
                 try await writer.log(.bodyFat, 20 + Double(day % 50) / 10, on: today.adding(days: -day))
