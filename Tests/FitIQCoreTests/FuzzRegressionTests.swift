@@ -37,8 +37,9 @@ struct FuzzRegressionTests {
         ] {
             #expect(RFC3339.parse(refused) == nil, "\(refused)")
         }
-        #expect(RFC3339.parse("2025-03-01T12:00:00Z") != nil)
-        #expect(RFC3339.parse("2025-03-01T12:00:00.250+01:00") != nil)
+        #expect(RFC3339.parse("2025-03-01T12:00:00Z") == Date(timeIntervalSince1970: 1_740_830_400))
+        #expect(RFC3339.parse("2025-03-01T12:00:00.250+01:00") == Date(timeIntervalSince1970: 1_740_826_800.25))
+        #expect(RFC3339.parse("2025-03-01T12:00:00.Z") == nil)
     }
 
     /// Garmin's `timestampGMT` of 1709280000 followed by 60 sevens (the `app-json` target, its first

@@ -20,9 +20,13 @@ public enum RFC3339 {
         let start = Array(text.utf8.prefix(5))
         guard start.count == 5, start[..<4].allSatisfy({ (0x30...0x39).contains($0) }), start[4] == UInt8(ascii: "-")
         else { return nil }
-        if let instant = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) {
-            return instant
-        }
-        return try? Date.ISO8601FormatStyle().parse(text)
+        // The style the text asks for first (a failed parse costs an error): a history's thousands of
+        // whole-second dates skip the fractional one.
+        let fractional = text.utf8.contains(UInt8(ascii: "."))
+        let styles = [
+            Date.ISO8601FormatStyle(includingFractionalSeconds: fractional),
+            Date.ISO8601FormatStyle(includingFractionalSeconds: !fractional),
+        ]
+        return styles.lazy.compactMap { try? $0.parse(text) }.first
     }
 }
