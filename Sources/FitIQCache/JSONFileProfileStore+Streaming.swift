@@ -8,20 +8,22 @@ import FitIQCore
 
 /// Reading one metric's history a month at a time, for exports of any length.
 extension JSONFileProfileStore {
-    /// Calls `body` with each entry of `metric`'s history, oldest first: `account.json` once, then one
-    /// segment file at a time with the journal's changes to it applied, so a long history is never
-    /// held whole. A segment replaced while it is read (another process wrote the history anew) makes
-    /// the read start over, under the account lock.
-    public func forEachEntry(of metric: Metric, _ body: (ProgressEntry) throws -> Void) async throws {
+    /// Calls `body` with each entry of `metric`'s history logged at or after `since` (all when `nil`),
+    /// oldest first: `account.json` once, then one segment file at a time with the journal's changes to
+    /// it applied, so a long history is never held whole, and no month before `since` is read. A
+    /// segment replaced while it is read (another process wrote the history anew) makes the read start
+    /// over, under the account lock.
+    public func forEachEntry(of metric: Metric, since: Date?, _ body: (ProgressEntry) throws -> Void) async throws {
         // The last entry given, so that a read started over gives none twice.
         var given: ProgressEntry?
         let giving: (ProgressEntry) throws -> Void = { entry in
+            if let since, entry.loggedAt < since { return }
             if let last = given, !Self.precedes(last, entry) { return }
             try body(entry)
             given = entry
         }
         do {
-            try stream(metric, giving)
+            try stream(metric, since: since, giving)
         } catch is Unsettled {
             // A segment was written anew (or damaged) while it was read: the rest from the whole state,
             // read under the lock (where damage is moved aside and named).
@@ -31,14 +33,20 @@ extension JSONFileProfileStore {
     }
 
     /// One read without the lock; throws ``Unsettled`` when the files changed under it.
-    private func stream(_ metric: Metric, _ body: (ProgressEntry) throws -> Void) throws {
+    private func stream(_ metric: Metric, since: Date?, _ body: (ProgressEntry) throws -> Void) throws {
         guard let data = try file.readData() else { return }
         let stored: StoredAccount
-        switch CacheFile<AccountFileV2>.decode(data) {
-        case .missing: return
-        case .value(let value): stored = value
-        case .newer(let version): throw file.newer(version)
-        case .unreadable: throw Unsettled()
+        // The bytes a read of this process decoded last need no decoding again (a sync's overview).
+        if let known = memory.decoded(for: data) {
+            stored = known
+        } else {
+            memory.count { $0.filesDecoded += 1 }
+            switch CacheFile<AccountFileV2>.decode(data) {
+            case .missing: return
+            case .value(let value): stored = value
+            case .newer(let version): throw file.newer(version)
+            case .unreadable: throw Unsettled()
+            }
         }
         if let inline = stored.inlineHistory {
             var entries = inline.filter { $0.type == metric.type }
@@ -50,8 +58,12 @@ extension JSONFileProfileStore {
         let journal = stored.index.journal
         var months = Set(segments.map(\.key.month))
         for change in journal { for key in change.keys where key.metric == metric.type { months.insert(key.month) } }
-        for month in months.sorted() {
-            var entries = try entries(of: SegmentKey(metric: metric.type, month: month), in: stored)
+        let first = since.map { SegmentKey(metric: metric.type, at: $0).month }
+        for month in months.sorted() where first.map({ month >= $0 }) ?? true {
+            let key = SegmentKey(metric: metric.type, month: month)
+            var entries = try entries(of: key, in: stored)
+            let files = segments.count { $0.key == key }
+            memory.count { $0.filesDecoded += files }
             Self.normalize(&entries)
             try entries.forEach(body)
         }

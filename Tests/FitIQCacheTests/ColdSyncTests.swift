@@ -51,6 +51,49 @@ struct ColdSyncTests {
         }
     }
 
+    /// A day of more readings than the latest entries held: a sync's read of what is new (from a day
+    /// before the newest synced entry) gives them again, and finds them known in their month alone,
+    /// without reading the rest of the history.
+    @Test func aSyncOverADayOfManyKnownReadingsReadsTheirMonthAlone() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let machines = Machines(root: root)
+            let (clock, backend) = (machines.clock, machines.backend)
+            let account = try await machines.signedIn()
+            let yesterday = clock.date().addingTimeInterval(-86_400)
+            let busyDay = (0..<60).map { minute in
+                ProgressEntry(
+                    serverId: "busy-\(minute)", type: Metric.weight.type, quantity: 70 + Double(minute) / 10,
+                    loggedAt: yesterday.addingTimeInterval(-Double(minute) * 60), source: .server)
+            }
+            let year = (1...365).map { day in
+                ProgressEntry(
+                    serverId: "day-\(day)", type: Metric.weight.type, quantity: 72,
+                    loggedAt: yesterday.addingTimeInterval(-Double(day) * 86_400), source: .server)
+            }
+            let synced = busyDay + year
+            try await account.store.update { $0.history.entries = synced }
+            let elsewhere = RemoteProgressEntry(id: "elsewhere", type: "weight", quantity: 71.5, loggedAt: clock.date())
+            await backend.setEntries(
+                synced.map {
+                    RemoteProgressEntry(
+                        id: $0.serverId ?? "", type: "weight", quantity: $0.quantity, loggedAt: $0.loggedAt)
+                }
+                    + [elsewhere])
+
+            let cold = try #require(try await machines.accounts().current())
+            let store = try #require(cold.store as? JSONFileProfileStore)
+            #expect(try await cold.syncNow().isSynced)
+
+            // account.json, and the busy day's month (or two, on a month's first day): not the year.
+            #expect(store.counters.filesDecoded <= 3, "\(store.counters)")
+            let summary = try #require(try await store.overview().summaries[Metric.weight.type])
+            #expect(summary.count == synced.count + 1)
+            #expect(summary.latest.first?.serverId == "elsewhere")
+            let weights = try await store.load().history(of: .weight)
+            #expect(weights.count == synced.count + 1 && Set(weights.compactMap(\.serverId)).count == weights.count)
+        }
+    }
+
     @Test func aColdSyncOfAnOlderEntryGivesItTheServersId() async throws {
         try await withTemporaryDirectory { (root: URL) async throws in
             let machines = Machines(root: root)

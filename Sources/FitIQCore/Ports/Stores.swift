@@ -28,9 +28,10 @@ public protocol ProfileStore: Sendable {
     func updateRecent<T: Sendable>(
         including: [EntryLocation], _ change: @Sendable (inout RecentAccountState) throws -> T
     ) async throws -> T
-    /// Calls `body` with each entry of `metric`'s history, oldest first, without holding the whole
-    /// history at once (an export of years of data).
-    func forEachEntry(of metric: Metric, _ body: (ProgressEntry) throws -> Void) async throws
+    /// Calls `body` with each entry of `metric`'s history logged at or after `since` (all of them when
+    /// `nil`), oldest first, without holding the whole history at once (an export of years of data) and
+    /// without reading the months before `since`.
+    func forEachEntry(of metric: Metric, since: Date?, _ body: (ProgressEntry) throws -> Void) async throws
     /// The account's goals: kept on this machine only, removed by ``erase()``.
     func goals() async throws -> Goals
     /// Reads the goals, applies `change` and saves the result, under the account lock.
@@ -56,9 +57,16 @@ extension ProfileStore {
     ) async throws -> T {
         try await update { state in try RecentEntries.apply(change, to: &state, including: Set(including.map(\.id))) }
     }
-    /// The entries of a full ``load()``: for stores whose history costs nothing to read (in memory).
+    /// Every entry of `metric`'s history, oldest first (``forEachEntry(of:since:_:)``).
     public func forEachEntry(of metric: Metric, _ body: (ProgressEntry) throws -> Void) async throws {
-        for entry in try await load().history(of: metric).reversed() { try body(entry) }
+        try await forEachEntry(of: metric, since: nil, body)
+    }
+
+    /// The entries of a full ``load()``: for stores whose history costs nothing to read (in memory).
+    public func forEachEntry(of metric: Metric, since: Date?, _ body: (ProgressEntry) throws -> Void) async throws {
+        for entry in try await load().history(of: metric).reversed() where since.map({ entry.loggedAt >= $0 }) ?? true {
+            try body(entry)
+        }
     }
 
     /// Summarises a full ``load()``: for stores whose history costs nothing to read (in memory).

@@ -11,11 +11,7 @@ extension SyncEngine {
     @discardableResult
     public func pull(nameForNewProfile: String? = nil, savingUnchanged: Bool = true) async throws -> RecentAccountState
     {
-        let local = try await store.overview().state
-        let metadata =
-            local.profile?.metadata
-            ?? ProfileMetadata(name: nameForNewProfile ?? Self.defaultName(for: identity.email))
-        let remote = try await fetchProfile(creatingWith: metadata)
+        let remote = try await readProfile(nameForNewProfile: nameForNewProfile)
         let identity = self.identity
         let now = environment.now()
         let (owner, isVoid) = (self.owner, self.isVoid)
@@ -28,15 +24,26 @@ extension SyncEngine {
         }
     }
 
-    /// Reads the profile and each metric's history, and merges them: the history's pages go out while
-    /// the profile's answer is awaited, and are merged after it, as ``pull(nameForNewProfile:savingUnchanged:)``
-    /// then ``refreshHistory(full:)`` would (a first sync of a short history waited for one more round trip).
+    /// The server's profile, created from the cached one (or with `nameForNewProfile`) when it has none.
+    private func readProfile(nameForNewProfile: String?) async throws -> RemoteProfile {
+        let local = try await store.overview().state
+        let metadata =
+            local.profile?.metadata
+            ?? ProfileMetadata(name: nameForNewProfile ?? Self.defaultName(for: identity.email))
+        return try await fetchProfile(creatingWith: metadata)
+    }
+
+    /// Reads the profile and each metric's history, and merges them in one write of the cache, the
+    /// profile first, as ``pull(nameForNewProfile:savingUnchanged:)`` then ``refreshHistory(full:)``
+    /// would: the history's pages go out while the profile's answer is awaited (a first sync of a short
+    /// history waited for one more round trip, and wrote the cache twice). A profile that cannot be read
+    /// merges nothing; a history that cannot be read is left out, and its error thrown after the write.
+    /// Returns the outbox as the merge left it.
     @discardableResult
-    public func pullAll(full: Bool, nameForNewProfile: String? = nil) async throws -> RecentAccountState {
+    public func pullAll(full: Bool, nameForNewProfile: String? = nil) async throws -> Outbox {
         async let histories = readHistories(full: full)
-        let pulled = try await pull(nameForNewProfile: nameForNewProfile)
-        try await merge(try await histories)
-        return pulled
+        let remote = try await readProfile(nameForNewProfile: nameForNewProfile)
+        return try await merge(await histories, profile: remote)
     }
 
     /// Reads each metric's history from the server and merges it; a full read of the heights also
@@ -47,7 +54,7 @@ extension SyncEngine {
     /// the cache; a metric that could not be read is not merged, and the first such error is thrown after
     /// the others were.
     public func refreshHistory(full: Bool) async throws {
-        try await merge(try await readHistories(full: full))
+        try await merge(await readHistories(full: full), profile: nil)
     }
 
     private func readHistories(full: Bool) async throws -> [HistoryOutcome] {
@@ -72,23 +79,29 @@ extension SyncEngine {
         }
     }
 
-    /// Merges the reads, in the metrics' order, in one write: of the latest entries when no read needs
-    /// more of the history than those. Then throws the first metric's error, if any.
-    private func merge(_ outcomes: [HistoryOutcome]) async throws {
+    /// Merges the server's `profile`, when given, then the reads in the metrics' order, in one write: of
+    /// the latest entries when no read needs more of the history than those. Then throws the first
+    /// metric's error, if any; returns the outbox as the merge left it.
+    @discardableResult
+    private func merge(_ outcomes: [HistoryOutcome], profile remote: RemoteProfile?) async throws -> Outbox {
         let reads = Metric.all.compactMap { metric in outcomes.first { $0.metric == metric }?.read }
         let failure = Metric.all.lazy.compactMap { metric in outcomes.first { $0.metric == metric }?.error }.first
-        if !reads.isEmpty {
-            let now = environment.now()
-            @Sendable func change(_ state: inout AccountRecord<some EntryList>) {
-                for read in reads { state.merge(read, now: now) }
+        // No read and no profile: every metric failed, and there is nothing to write.
+        if reads.isEmpty, remote == nil, let failure { throw failure }
+        let now = environment.now()
+        let (identity, owner, isVoid) = (self.identity, self.owner, self.isVoid)
+        @Sendable func change(_ state: inout AccountRecord<some EntryList>) -> Outbox {
+            if let remote {
+                state.mergeServerProfile(remote, identity: identity, now: now, judge: owner, isVoid: isVoid)
             }
-            if reads.allSatisfy({ !$0.complete || $0.holdsAll }) {
-                try await store.updateRecent { change(&$0) }
-            } else {
-                try await store.update { change(&$0) }
-            }
+            for read in reads { state.merge(read, now: now) }
+            return state.outbox
         }
+        let outbox =
+            reads.allSatisfy({ !$0.complete || $0.holdsAll })
+            ? try await store.updateRecent { change(&$0) } : try await store.update { change(&$0) }
         if let failure { throw failure }
+        return outbox
     }
 
     /// One metric's read, or why it failed.
@@ -127,8 +140,20 @@ extension SyncEngine {
         let knownBeforeRead =
             complete
             ? Set((holdsAll ? recent : try await store.load().history(of: metric)).compactMap(\.serverId)) : []
-        let entries = try await fetchAll(
+        var entries = try await fetchAll(
             ProgressQuery(type: metric.type, from: from, to: today.adding(days: 1)), window: window)
+        // A read of what is new starts a day before the newest synced entry: on a day of more entries
+        // than the latest ones held, it gives entries older than those, which the merge would take for
+        // new and place by reading the whole history. Which of them are known is read from their months.
+        if !complete, !holdsAll, let oldestHeld = recent.last?.loggedAt,
+            let oldestRead = entries.lazy.map(\.loggedAt).min(), oldestRead < oldestHeld
+        {
+            var known = Set<String>()
+            try await store.forEachEntry(of: metric, since: oldestRead) { entry in
+                if let id = entry.serverId { known.insert(id) }
+            }
+            entries.removeAll { known.contains($0.id) }
+        }
         return HistoryRead(
             metric: metric, entries: entries, complete: complete, holdsAll: holdsAll, knownBeforeRead: knownBeforeRead)
     }

@@ -26,10 +26,10 @@ extension Account {
         try await store.updateRecent { $0.outbox.retryPendingNow() }
         let checked = try await engine.checkForConflicts()
         try await engine.drain(until: deadline, checkFirst: !checked)
-        let pulled = try await engine.pullAll(full: false)
+        let outbox = try await engine.pullAll(full: false)
         // The pull or the history may queue work (a health value to push again, the initial height).
         let report = try await engine.drain(until: deadline)
-        guard pulled.outbox.physical?.includesBiologicalSex == true, report.isSynced else { return report }
+        guard outbox.physical?.includesBiologicalSex == true, report.isSynced else { return report }
         // A biological sex was sent again because the server did not hold the health source's value:
         // "synced" only once a second read shows the server has it (a read that still differs queues it
         // again, and the report says it is pending).
