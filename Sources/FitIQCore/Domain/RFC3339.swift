@@ -20,13 +20,57 @@ public enum RFC3339 {
         let start = Array(text.utf8.prefix(5))
         guard start.count == 5, start[..<4].allSatisfy({ (0x30...0x39).contains($0) }), start[4] == UInt8(ascii: "-")
         else { return nil }
-        // The style the text asks for first (a failed parse costs an error): a history's thousands of
-        // whole-second dates skip the fractional one.
+        if let instant = utcForm(text) { return instant }
+        // The style the text asks for first (a failed parse costs an error).
         let fractional = text.utf8.contains(UInt8(ascii: "."))
         let styles = [
             Date.ISO8601FormatStyle(includingFractionalSeconds: fractional),
             Date.ISO8601FormatStyle(includingFractionalSeconds: !fractional),
         ]
         return styles.lazy.compactMap { try? $0.parse(text) }.first
+    }
+
+    /// `YYYY-MM-DDThh:mm:ss[.fraction]Z` (up to nine digits of fraction), the form of the dates a
+    /// server answers with by the thousand, read without a parser (a first sync of 10,000 entries spent
+    /// 4-7% of its time in Foundation's); `nil` for any other text, which the parser reads. The instant
+    /// is the parser's: exactly for whole seconds, and to well under a microsecond with a fraction
+    /// (Foundation's sum may round the last bit of the `Double` otherwise).
+    static func utcForm(_ text: String) -> Date? {
+        var bytes = text.utf8.makeIterator()
+        var next = bytes.next()
+        func number(_ digits: Int) -> Int? {
+            var value = 0
+            for _ in 0..<digits {
+                guard let byte = next, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                next = bytes.next()
+            }
+            return value
+        }
+        func separator(_ character: Character) -> Bool {
+            guard next == character.asciiValue else { return false }
+            next = bytes.next()
+            return true
+        }
+        guard let year = number(4), separator("-"), let month = number(2), separator("-"), let day = number(2),
+            separator("T"), let hour = number(2), separator(":"), let minute = number(2), separator(":"),
+            let second = number(2)
+        else { return nil }
+        var nanoseconds = 0
+        if separator(".") {
+            var digits = 0
+            while let byte = next, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits < 9 {
+                nanoseconds = nanoseconds * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+                next = bytes.next()
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<9 { nanoseconds *= 10 }
+        }
+        guard separator("Z"), next == nil, let date = CalendarDate(year: year, month: month, day: day), hour < 24,
+            minute < 60, second < 60
+        else { return nil }
+        let seconds = date.daysSince1970 * 86_400 + hour * 3_600 + minute * 60 + second - 978_307_200
+        return Date(timeIntervalSinceReferenceDate: Double(seconds) + Double(nanoseconds) / 1e9)
     }
 }
