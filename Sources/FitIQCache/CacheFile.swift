@@ -93,10 +93,12 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
         return batch.map(\.data)
     }
 
-    /// Each value's bytes, encoded on every core (a first sync writes a hundred segments at once, and
-    /// the encoding is most of its time once the pages are in).
+    /// Each value's bytes: a batch of many (a first sync writes a hundred months at once, and their
+    /// encoding is most of its time once the pages are in) on every core. A fold's few months stay on
+    /// this thread: the long-running editor then starts no worker threads, nor the memory arenas that
+    /// each keeps.
     private static func encodeAll(_ values: [Format.Value]) -> [Result<Data, any Error>] {
-        guard values.count > 1 else { return values.map { value in Result { try encode(value) } } }
+        guard values.count >= filesEncodedTogether else { return values.map { value in Result { try encode(value) } } }
         let results = Mutex([Result<Data, any Error>?](repeating: nil, count: values.count))
         DispatchQueue.concurrentPerform(iterations: values.count) { index in
             let result = Result { try encode(values[index]) }
@@ -105,6 +107,9 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
         // Every index was run: none is left `nil`.
         return results.withLock { $0.compactMap { $0 } }
     }
+
+    /// How many files a batch holds before it is encoded on every core.
+    static var filesEncodedTogether: Int { 16 }
 
     /// Deletes the file; a missing file is not an error.
     func delete() throws(CacheError) {

@@ -60,7 +60,7 @@ for target in "${targets[@]}"; do
     cache)
         # shellcheck disable=SC2046
         "$SWIFTC" "${FLAGS[@]}" -module-name FitIQCache $(find Sources/FitIQCache -name '*.swift' | sort) \
-            Fuzz/Targets/cache.swift "${CORE[@]}" -o "$OUT/bin/cache" ;;
+            Fuzz/Targets/cache.swift -I Sources/CFileSync "${CORE[@]}" -o "$OUT/bin/cache" ;;
     wire)
         # The answer decoders only: the transport (libcurl) stays out.
         "$SWIFTC" "${FLAGS[@]}" -module-name FitIQHTTP Sources/FitIQHTTP/WireTypes.swift \
