@@ -66,8 +66,10 @@ struct AtomicFile: Sendable {
                     temporaries.append(temporary)
                     open.append((file, try file.writeTemporary(data, to: temporary)))
                 }
-                for (file, descriptor) in open where file.system.fsync(descriptor) != 0 {
-                    throw CacheError.writeFailed(path: file.url.path, reason: ErrnoText.current)
+                for (file, descriptor) in open {
+                    guard file.system.fsync(descriptor) == 0 else {
+                        throw CacheError.writeFailed(path: file.url.path, reason: ErrnoText.current)
+                    }
                 }
             }
             for ((file, _), temporary) in zip(files, temporaries) {
