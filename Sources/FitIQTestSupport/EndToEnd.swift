@@ -159,16 +159,31 @@ public struct EndToEnd: Sendable {
 
     /// The processes a traced `fitiq-tui` started: every `execve` but its own first one, and every
     /// `fork`, `vfork` or `clone` that made a process rather than a thread.
+    ///
+    /// A sanitizer's symbolizer is not the program's: under `make sanitize`, ThreadSanitizer starts
+    /// `llvm-symbolizer` to read a stack it then matches against its suppressions (a race inside
+    /// `Mutex`, `scripts/sanitize/tsan.supp`), in some runs and not others. Its `execve`, and the
+    /// `clone` that returned its process, are left out.
     public func startedProcesses() throws -> [String] {
-        let lines = try String(contentsOf: processTrace, encoding: .utf8).split(separator: "\n").map(String.init)
-        let execs = lines.filter { $0.contains("execve(") }
+        try Self.startedProcesses(inTrace: String(contentsOf: processTrace, encoding: .utf8))
+    }
+
+    /// ``startedProcesses()`` of the text of a trace written by `strace -f`.
+    public static func startedProcesses(inTrace trace: String) throws -> [String] {
+        let lines = trace.split(separator: "\n").map(String.init)
+        // strace -f starts each line with the process's id.
+        func process(_ line: String) -> Substring { line.prefix { $0 != " " } }
+        let symbolizers = lines.filter { $0.contains("execve(\"") && $0.contains("/llvm-symbolizer\"") }
+        let symbolizerProcesses = Set(symbolizers.map(process))
+        let execs = lines.filter { $0.contains("execve(") && !symbolizers.contains($0) }
         // Its own start is always there: a trace without it means strace traced nothing.
         guard execs.first?.contains("fitiq-tui") == true else {
             throw ChildProcess.Failure(description: "strace recorded no start of fitiq-tui: \(lines.prefix(5))")
         }
-        let forks = lines.filter {
-            ($0.contains("fork(") || $0.contains("clone(") || $0.contains("clone3(")) && !$0.contains("CLONE_THREAD")
-                && !$0.contains("resumed>")
+        let forks = lines.filter { line in
+            (line.contains("fork(") || line.contains("clone(") || line.contains("clone3("))
+                && !line.contains("CLONE_THREAD") && !line.contains("resumed>")
+                && !symbolizerProcesses.contains { line.hasSuffix(" = \($0)") }
         }
         return Array(execs.dropFirst()) + forks
     }

@@ -56,8 +56,29 @@ struct EndToEndTests {
             try await tui.send("q")
             try await expectCleanExit(e2e, tui)
             // Signing in, saving and syncing started no process: no child, no exec.
-            #expect(try e2e.startedProcesses() == [])
+            let started = try e2e.startedProcesses()
+            #expect(started == [], "\(started)")
         }
+    }
+
+    /// What the check above counts, on lines as strace writes them: a thread is not a process, and
+    /// the symbolizer ThreadSanitizer starts (with the clone that made it) is the sanitizer's.
+    @Test func aTraceCountsChildrenAndExecsButNotThreadsOrTheSanitizersSymbolizer() throws {
+        let start = #"9681  execve("/b/fitiq-tui", ["/b/fitiq-tui"], 0x7ffd /* 11 vars */) = 0"#
+        let thread = "9681  clone3({flags=CLONE_VM|CLONE_FS|CLONE_SIGHAND|CLONE_THREAD, exit_signal=0}, 88) = 9690"
+        let resumed = "9681  <... clone3 resumed> => {parent_tid=[9690]}, 88) = 9690"
+        let symbolizerClone = "9681  clone(child_stack=NULL, flags=SIGCHLD) = 9850"
+        let symbolizer =
+            #"9850  execve("/usr/bin/llvm-symbolizer", ["/usr/bin/llvm-symbolizer", "--demangle"], 0x7fff /* 11 vars */) = 0"#
+        let child = "9681  clone(child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD) = 9851"
+        let exec = #"9851  execve("/bin/sh", ["sh", "-c", "x"], 0x7fff /* 11 vars */) = 0"#
+
+        let quiet = [start, thread, resumed, symbolizerClone, symbolizer].joined(separator: "\n")
+        #expect(try EndToEnd.startedProcesses(inTrace: quiet) == [])
+        let busy = [start, thread, symbolizerClone, symbolizer, child, exec].joined(separator: "\n")
+        #expect(try EndToEnd.startedProcesses(inTrace: busy) == [exec, child])
+        // A trace without the program's own start traced nothing.
+        #expect(throws: (any Error).self) { try EndToEnd.startedProcesses(inTrace: thread) }
     }
 
     @Test func aNewNameWithAWideCharacterReachesTheServer() async throws {
