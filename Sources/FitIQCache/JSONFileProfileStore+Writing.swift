@@ -15,20 +15,25 @@ import FitIQCore
 /// Writing the cache: the journal, the month segments when it is full, and the files no longer named.
 extension JSONFileProfileStore {
     /// Writes `state` over what `known` read: the journal grows by the history's changes, or the
-    /// segments are written anew when it is full (or after an upgrade or a lost segment).
+    /// segments are written anew when it is full (or after an upgrade or a lost segment, or when an
+    /// empty history is filled).
     func save(_ state: AccountState, over known: Snapshot) throws {
         var stored = known.stored
         stored.state = state
         stored.state.history = []
         stored.inlineHistory = nil
         var obsolete: [String] = []
-        var folded = known.needsRewrite
-        if known.needsRewrite {
+        // An empty history given more entries than the journal holds (a first sync of thousands) is
+        // written as a rewrite is: every segment, without listing each entry as a change first.
+        let fills =
+            known.state.history.entries.isEmpty
+            && stored.index.journal.count + state.history.entries.count > HistoryIndex.journalLimit
+        var folded = known.needsRewrite || fills
+        if folded {
             let previous = Set(stored.index.segments.map(\.file))
             stored.index.segments = []
             stored.index.journal = []
-            let keys = Set(state.history.entries.map(SegmentKey.init))
-            try writeSegments(keys, of: state.history.entries, into: &stored.index)
+            try writeSegments(nil, of: state.history.entries, into: &stored.index)
             stored.summaries = Dictionary(grouping: state.history.entries, by: \.type).mapValues {
                 HistorySummary(of: $0)
             }
@@ -86,16 +91,13 @@ extension JSONFileProfileStore {
         return data
     }
 
-    /// Writes the segments `keys` from `history` as new files and lists them in `index` in place of
-    /// the old ones; a segment left empty is dropped.
-    func writeSegments(_ keys: Set<SegmentKey>, of history: [ProgressEntry], into index: inout HistoryIndex)
+    /// Writes the segments `keys` (every month of `history` when `nil`) from `history` as new files and
+    /// lists them in `index` in place of the old ones; a segment left empty is dropped.
+    func writeSegments(_ keys: Set<SegmentKey>?, of history: [ProgressEntry], into index: inout HistoryIndex)
         throws
     {
-        var grouped: [SegmentKey: [ProgressEntry]] = [:]
-        for entry in history {
-            let key = SegmentKey(entry)
-            if keys.contains(key) { grouped[key, default: []].append(entry) }
-        }
+        let grouped = Self.segments(of: history)
+        let keys = keys ?? Set(grouped.keys)
         var segments = index.segments.filter { !keys.contains($0.key) }
         var files: [(file: CacheFile<HistorySegmentFile>, value: HistorySegment)] = []
         for key in keys.sorted() {
@@ -109,6 +111,27 @@ extension JSONFileProfileStore {
         // Together: one look for stale temporary files and one flush of the folder, not one a segment.
         for data in try CacheFile.write(files) { _ = counted(data) }
         index.segments = segments.sorted { $0.key < $1.key }
+    }
+
+    /// The entries of `history` by the month segment each belongs in, in their order. An entry of the
+    /// same metric and month as the one before it (most of them: the history is in order) takes its
+    /// key without working out its month again.
+    static func segments(of history: [ProgressEntry]) -> [SegmentKey: [ProgressEntry]] {
+        var grouped: [SegmentKey: [ProgressEntry]] = [:]
+        var run: [ProgressEntry] = []
+        var runKey: SegmentKey?
+        var runMonth: Range<Date> = Date.distantPast..<Date.distantPast
+        for entry in history {
+            if entry.type == runKey?.metric, runMonth.contains(entry.loggedAt) {
+                run.append(entry)
+                continue
+            }
+            if let runKey { grouped[runKey, default: []] += run }
+            let key = SegmentKey(metric: entry.type, at: entry.loggedAt)
+            (runKey, runMonth, run) = (key, SegmentKey.month(containing: entry.loggedAt), [entry])
+        }
+        if let runKey { grouped[runKey, default: []] += run }
+        return grouped
     }
 
     /// The names of the segment files in `folder`: neither temporary files nor files moved aside.

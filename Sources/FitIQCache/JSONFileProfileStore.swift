@@ -148,7 +148,18 @@ public struct JSONFileProfileStore: ProfileStore {
                 guard let done = state.history.changes(since: recent.history),
                     stored.index.journal.count + done.added.count + done.changed.count <= HistoryIndex.journalLimit,
                     var summaries = Self.summaries(stored.summaries, adding: done.added)
-                else { return try updateWhole(whole) }
+                else {
+                    // When the latest entries were every entry (a first sync of thousands), `state`
+                    // is what the change makes of the whole history: it is saved, not made again.
+                    guard stored.summaries.values.allSatisfy({ $0.count == $0.latest.count }) else {
+                        return try updateWhole(whole)
+                    }
+                    let changed = state
+                    return try updateWhole { all in
+                        all = changed.with(WholeHistory(entries: changed.history.entries))
+                        return result
+                    }
+                }
                 Self.replace(done.changed, in: &summaries)
                 next.summaries = summaries
                 next.index.journal += (done.changed + done.added).map { .put($0, previous: nil) }

@@ -1,5 +1,6 @@
 import FitIQCore
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FitIQCache
@@ -265,6 +266,59 @@ struct HistoryLayoutTests {
             #expect(overview.state.history.first { $0.id == entry.id }?.serverId == "h-new")
             #expect(try await makeStore(in: folder).load().history.first { $0.id == entry.id }?.serverId == "h-new")
         }
+    }
+
+    /// A first sync of thousands into an empty history: the change on the latest entries (every entry,
+    /// there being none) is made once, not again on the whole history, and the history is written as
+    /// month segments with nothing in the journal, as a full journal is folded.
+    @Test func aFirstFillOfThousandsIsMadeOnceAndWrittenAsSegments() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            try await seeded(makeStore(in: folder), entries: 0)
+            let cold = makeStore(in: folder)
+            let entries = history(HistoryIndex.journalLimit + 200)
+            let runs = Mutex(0)
+
+            let added = try await cold.updateRecent { state in
+                runs.withLock { $0 += 1 }
+                state.history.entries += entries
+                return state.history.entries.count
+            }
+
+            #expect(added == entries.count)
+            #expect(runs.withLock { $0 } == 1)
+            let data = try Data(contentsOf: cold.folder.appendingPathComponent("account.json"))
+            let stored = try #require(CacheFile<AccountFileV2>.value(data))
+            #expect(stored.index.journal.isEmpty)
+            #expect(Set(stored.index.segments.map(\.key)) == Set(entries.map { SegmentKey($0) }))
+            #expect(historyFiles(cold).count == stored.index.segments.count)
+            let reread = try await makeStore(in: folder).load()
+            let byServerId = { (entries: [ProgressEntry]) in entries.sorted { $0.serverId ?? "" < $1.serverId ?? "" } }
+            #expect(byServerId(reread.history.entries) == byServerId(entries))
+            #expect(stored.summaries[ProgressEntry.heightType] == HistorySummary(of: reread.history))
+        }
+    }
+
+    /// Entries in any order, on both sides of a month's first instant and of its last second, go to
+    /// the month each was logged in.
+    @Test func aHistoryInAnyOrderIsGroupedByTheMonthOfEachEntry() {
+        let march = Date(timeIntervalSince1970: 1_740_787_200)  // 2025-03-01T00:00:00Z
+        let instants = [march - 1, march, march + 86_400 * 31 - 1, march + 86_400 * 31, march - 86_400 * 28]
+        var entries: [ProgressEntry] = []
+        for (index, instant) in instants.enumerated() {
+            for metric in [Metric.height, .weight] {
+                entries.append(
+                    ProgressEntry(
+                        serverId: "\(metric.id)-\(index)", type: metric.type, quantity: 1, loggedAt: instant,
+                        source: .server))
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for order in [entries, entries.reversed(), entries.shuffled(using: &generator)] {
+            let grouped = JSONFileProfileStore.segments(of: order)
+            #expect(grouped == Dictionary(grouping: order) { SegmentKey($0) })
+        }
+        let months = Set(JSONFileProfileStore.segments(of: entries).keys.map(\.month))
+        #expect(months == ["2025-02", "2025-03", "2025-04"])
     }
 
     @Test func theOverviewReadsNoSegment() async throws {
