@@ -24,6 +24,37 @@ struct AccountEncodingTests {
             inlineHistory: nil)
     }
 
+    /// An entry is written with its date and id as the number and the text they encode as: the bytes
+    /// are those of the synthesized encoding, whatever fields it has.
+    @Test func anEntrysBytesAreThoseOfItsSynthesizedEncoding() throws {
+        struct Synthesized: Encodable {
+            var id: UUID
+            var serverId: String?
+            var type: String
+            var quantity: Double
+            var loggedAt: Date
+            var notes: String?
+            var source: String
+        }
+        let instants = [0, 1e-7, -1.5, 786_297_600.123_456_7, 1e9 / 3, -3e9, 1e14]
+        for (index, instant) in instants.enumerated() {
+            let entry = ProgressEntry(
+                serverId: index.isMultiple(of: 2) ? "w-\(index)" : nil, type: Metric.all[index % 3].type,
+                quantity: 70 + Double(index) / 7, loggedAt: Date(timeIntervalSinceReferenceDate: instant),
+                notes: index.isMultiple(of: 3) ? "a \"note\" / \u{1F3C3}" : nil, source: .import)
+            let written = AccountFile.EntryV1(entry)
+            let expected = Synthesized(
+                id: written.id, serverId: written.serverId, type: written.type, quantity: written.quantity,
+                loggedAt: written.loggedAt, notes: written.notes, source: written.source)
+            for encoder in [CacheFileDecoding.compactEncoder, CacheFileDecoding.encoder] {
+                #expect(try encoder.encode(written) == encoder.encode(expected))
+            }
+            let read = try CacheFileDecoding.decoder.decode(
+                AccountFile.EntryV1.self, from: CacheFileDecoding.compactEncoder.encode(written))
+            #expect(read.domain == entry)
+        }
+    }
+
     @Test func theBytesAreTheWholeFilesWhateverThePartsKept() throws {
         let first = stored(entries: 500, name: "Ada")
         var parts: AccountFileV2.EncodedParts?
