@@ -27,14 +27,15 @@ struct AccountEncodingTests {
     /// An entry is written with its date and id as the number and the text they encode as: the bytes
     /// are those of the synthesized encoding, whatever fields it has.
     @Test func anEntrysBytesAreThoseOfItsSynthesizedEncoding() throws {
+        // The fields in the order the file lists them (keys sorted).
         struct Synthesized: Encodable {
             var id: UUID
-            var serverId: String?
-            var type: String
-            var quantity: Double
             var loggedAt: Date
             var notes: String?
+            var quantity: Double
+            var serverId: String?
             var source: String
+            var type: String
         }
         let instants = [0, 1e-7, -1.5, 786_297_600.123_456_7, 1e9 / 3, -3e9, 1e14]
         for (index, instant) in instants.enumerated() {
@@ -44,8 +45,8 @@ struct AccountEncodingTests {
                 notes: index.isMultiple(of: 3) ? "a \"note\" / \u{1F3C3}" : nil, source: .import)
             let written = AccountFile.EntryV1(entry)
             let expected = Synthesized(
-                id: written.id, serverId: written.serverId, type: written.type, quantity: written.quantity,
-                loggedAt: written.loggedAt, notes: written.notes, source: written.source)
+                id: written.id, loggedAt: written.loggedAt, notes: written.notes, quantity: written.quantity,
+                serverId: written.serverId, source: written.source, type: written.type)
             for encoder in [CacheFileDecoding.compactEncoder, CacheFileDecoding.encoder] {
                 #expect(try encoder.encode(written) == encoder.encode(expected))
             }

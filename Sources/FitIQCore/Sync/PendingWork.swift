@@ -53,27 +53,33 @@ public struct PendingWork: Sendable {
                     changeCount: change.changeIds.subtracting(covered).count,
                     hold: hold(change.delivery, conflicted: change.heightConflict && !change.includesBiologicalSex)))
         }
+        // A history entry to remove or to send (its metric, value and time), in the user's units and
+        // time zone.
+        func entryChange(
+            _ item: OutboxItemID, _ subject: (String, Double, CalendarDate, UnitSystem) -> PendingChange.Subject,
+            of entry: (type: String, quantity: Double, loggedAt: Date), delivery: Delivery, changeCount: Int
+        ) -> PendingChange {
+            let day = CalendarDate(containing: entry.loggedAt, in: timeZone)
+            return PendingChange(
+                item: item, subject: subject(entry.type, entry.quantity, day, units), rejection: delivery.rejection,
+                lastProblem: delivery.lastProblem, changeCount: changeCount, hold: hold(delivery))
+        }
         let corrections = Set(outbox.progress.map(\.changeId))
         for deletion in outbox.deletions {
-            let subject = PendingChange.Subject.removal(
-                type: deletion.entry.type, value: deletion.entry.quantity,
-                day: CalendarDate(containing: deletion.entry.loggedAt, in: timeZone), units: units)
             changes.append(
-                PendingChange(
-                    item: .deletion(deletion.id), subject: subject,
-                    rejection: deletion.delivery.rejection, lastProblem: deletion.delivery.lastProblem,
+                entryChange(
+                    .deletion(deletion.id), PendingChange.Subject.removal,
+                    of: (deletion.entry.type, deletion.entry.quantity, deletion.entry.loggedAt),
+                    delivery: deletion.delivery,
                     // A correction (delete and post) is one change, counted with its post.
-                    changeCount: corrections.contains(deletion.changeId) ? 0 : 1, hold: hold(deletion.delivery)))
+                    changeCount: corrections.contains(deletion.changeId) ? 0 : 1))
         }
         for post in outbox.progress {
-            let subject = PendingChange.Subject.entry(
-                type: post.entry.type, value: post.entry.quantity,
-                day: CalendarDate(containing: post.entry.loggedAt, in: timeZone), units: units)
             changes.append(
-                PendingChange(
-                    item: .progress(post.id), subject: subject,
-                    rejection: post.delivery.rejection, lastProblem: post.delivery.lastProblem, changeCount: 1,
-                    hold: hold(post.delivery)))
+                entryChange(
+                    .progress(post.id), PendingChange.Subject.entry,
+                    of: (post.entry.type, post.entry.quantity, post.entry.loggedAt), delivery: post.delivery,
+                    changeCount: 1))
         }
         return changes
     }
