@@ -50,13 +50,13 @@ public struct CachePaths: Sendable, Equatable {
     }
 
     /// `$XDG_CONFIG_HOME/fitiq/config.json`.
-    public var configFile: URL { configDirectory.appendingPathComponent("config.json") }
+    public var configFile: URL { configDirectory.appendingPathComponent("config.json", isDirectory: false) }
     /// `$XDG_STATE_HOME/fitiq/fitiq-tui.log`.
-    public var logFile: URL { stateDirectory.appendingPathComponent("fitiq-tui.log") }
+    public var logFile: URL { stateDirectory.appendingPathComponent("fitiq-tui.log", isDirectory: false) }
     /// `$XDG_STATE_HOME/fitiq/current.json`: which account is current.
-    public var currentAccountFile: URL { stateDirectory.appendingPathComponent("current.json") }
+    public var currentAccountFile: URL { stateDirectory.appendingPathComponent("current.json", isDirectory: false) }
     /// The lock guarding `current.json`.
-    public var currentAccountLockFile: URL { stateDirectory.appendingPathComponent("current.lock") }
+    public var currentAccountLockFile: URL { stateDirectory.appendingPathComponent("current.lock", isDirectory: false) }
 
     /// `<data>/accounts/<server-slug>/<user>/`: the account's cached profile, outbox and history.
     public func accountDataDirectory(for account: AccountKey) -> URL {
@@ -70,17 +70,17 @@ public struct CachePaths: Sendable, Equatable {
 
     /// `<data>/accounts/<server-slug>/<user>/account.json`.
     public func profileFile(for account: AccountKey) -> URL {
-        accountDataDirectory(for: account).appendingPathComponent(JSONFileProfileStore.fileName)
+        accountDataDirectory(for: account).appendingPathComponent(JSONFileProfileStore.fileName, isDirectory: false)
     }
 
     /// `<state>/accounts/<server-slug>/<user>/session.json`.
     public func sessionFile(for account: AccountKey) -> URL {
-        accountStateDirectory(for: account).appendingPathComponent(JSONFileSessionStore.fileName)
+        accountStateDirectory(for: account).appendingPathComponent(JSONFileSessionStore.fileName, isDirectory: false)
     }
 
     /// `<state>/accounts/<server-slug>/<user>/lock`.
     public func lockFile(for account: AccountKey) -> URL {
-        accountStateDirectory(for: account).appendingPathComponent("lock")
+        accountStateDirectory(for: account).appendingPathComponent("lock", isDirectory: false)
     }
 
     private func accountFolder(in base: URL, for account: AccountKey) -> URL {

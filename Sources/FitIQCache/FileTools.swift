@@ -61,7 +61,7 @@ struct AtomicFile: Sendable {
                 defer { for (_, descriptor) in open { close(descriptor) } }
                 for (file, data) in files[group..<min(group + Self.filesOpenAtOnce, files.count)] {
                     let temporary = folder.appendingPathComponent(
-                        "\(file.temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+                        "\(file.temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))", isDirectory: false
                     ).path
                     temporaries.append(temporary)
                     open.append((file, try file.writeTemporary(data, to: temporary)))
@@ -150,7 +150,7 @@ struct AtomicFile: Sendable {
             let rest = name.dropFirst(prefix.count)
             guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }) else { continue }
             if kill(pid, 0) != 0, errno == ESRCH {
-                unlink(folder.appendingPathComponent(name).path)
+                unlink(folder.appendingPathComponent(name, isDirectory: false).path)
             }
         }
     }

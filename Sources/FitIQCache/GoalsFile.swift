@@ -43,7 +43,7 @@ struct GoalsFile: VersionedFileFormat {
 extension JSONFileProfileStore {
     /// `folder/goals.json`.
     var goalsFile: CacheFile<GoalsFile> {
-        CacheFile(url: folder.appendingPathComponent(GoalsFile.fileName), now: now)
+        CacheFile(url: folder.appendingPathComponent(GoalsFile.fileName, isDirectory: false), now: now)
     }
 
     public func goals() async throws -> Goals {

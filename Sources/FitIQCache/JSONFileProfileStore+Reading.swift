@@ -49,7 +49,7 @@ extension JSONFileProfileStore {
             var entries: [ProgressEntry] = []
             for segment in stored.index.segments {
                 let segmentFile = CacheFile<HistorySegmentFile>(
-                    url: historyFolder.appendingPathComponent(segment.file), now: now)
+                    url: historyFolder.appendingPathComponent(segment.file, isDirectory: false), now: now)
                 switch try segmentFile.contents() {
                 case .value(let read) where read.key == segment.key:
                     memory.count { $0.filesDecoded += 1 }

@@ -76,7 +76,7 @@ extension JSONFileProfileStore {
         var entries: [ProgressEntry] = []
         for segment in stored.index.segments where segment.key == key {
             let segmentFile = CacheFile<HistorySegmentFile>(
-                url: historyFolder.appendingPathComponent(segment.file), now: now)
+                url: historyFolder.appendingPathComponent(segment.file, isDirectory: false), now: now)
             switch try segmentFile.contents() {
             case .value(let read) where read.key == key: entries += read.entries
             case .newer(let version): throw segmentFile.newer(version)

@@ -62,7 +62,7 @@ extension JSONFileProfileStore {
             // The segments replaced, and any left by a cache that was moved aside or lost.
             let kept = Set(stored.index.segments.map(\.file))
             for name in Set(obsolete).union(Self.segmentFiles(in: historyFolder)) where !kept.contains(name) {
-                unlink(historyFolder.appendingPathComponent(name).path)
+                unlink(historyFolder.appendingPathComponent(name, isDirectory: false).path)
             }
         }
         memory.remember(Snapshot(bytes: data, stored: stored, state: state, needsRewrite: false))
@@ -104,7 +104,8 @@ extension JSONFileProfileStore {
             guard let entries = grouped[key], !entries.isEmpty else { continue }
             let name = key.fileName(generation: index.nextGeneration)
             index.nextGeneration += 1
-            let segmentFile = CacheFile<HistorySegmentFile>(url: historyFolder.appendingPathComponent(name), now: now)
+            let segmentFile = CacheFile<HistorySegmentFile>(
+                url: historyFolder.appendingPathComponent(name, isDirectory: false), now: now)
             files.append((segmentFile, HistorySegment(key: key, entries: entries)))
             segments.append(HistoryIndex.Segment(key: key, file: name, count: entries.count))
         }

@@ -51,7 +51,7 @@ public struct JSONFileProfileStore: ProfileStore {
         self.folder = folder.standardizedFileURL
         self.lock = lock
         self.now = now
-        self.file = CacheFile(url: self.folder.appendingPathComponent(Self.fileName), now: now)
+        self.file = CacheFile(url: self.folder.appendingPathComponent(Self.fileName, isDirectory: false), now: now)
         self.memory = Memory()
     }
 
@@ -59,7 +59,7 @@ public struct JSONFileProfileStore: ProfileStore {
     public var fileURL: URL { file.url }
 
     /// `folder/history`.
-    public var historyFolder: URL { folder.appendingPathComponent(Self.historyFolderName) }
+    public var historyFolder: URL { folder.appendingPathComponent(Self.historyFolderName, isDirectory: true) }
 
     /// What one process has done to the files, for benchmarks and tests.
     public struct Counters: Sendable, Equatable {

@@ -21,7 +21,8 @@ public struct JSONFileSessionStore: SessionStore {
     /// Keeps the session in `folder/session.json`, guarded by `lock`; `now` names moved-aside files.
     public init(folder: URL, lock: AccountLock, now: @escaping @Sendable () -> Date = { Date() }) {
         self.lock = lock
-        self.file = CacheFile(url: folder.standardizedFileURL.appendingPathComponent(Self.fileName), now: now)
+        self.file = CacheFile(
+            url: folder.standardizedFileURL.appendingPathComponent(Self.fileName, isDirectory: false), now: now)
     }
 
     /// `folder/session.json`.
