@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQLocalization
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -61,7 +62,36 @@ extension HistoryChart {
     }
 
     /// One line per entry: the date, the value (right-aligned), its source and the pending marker.
+    ///
+    /// The editor draws a frame for every key and asks for the rows twice in it (the list's width,
+    /// then the list), while they change only with the entries in view and the settings: the last
+    /// rows made are kept, with what they were made of.
     private static func rows(
+        _ entries: some Collection<ProgressEntry>, metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone
+    ) -> [String] {
+        let made = Rows(
+            entries: Array(entries), metric: metric, unitSystem: unitSystem, timeZone: timeZone,
+            language: Localizer.current.language, decimalSeparator: DecimalText.separator)
+        if let lines = lastRows.withLock({ $0?.made == made ? $0?.lines : nil }) { return lines }
+        let lines = makeRows(entries, metric: metric, unitSystem: unitSystem, timeZone: timeZone)
+        lastRows.withLock { $0 = (made, lines) }
+        return lines
+    }
+
+    /// Everything the list's rows follow from.
+    private struct Rows: Equatable {
+        var entries: [ProgressEntry]
+        var metric: Metric
+        var unitSystem: UnitSystem
+        var timeZone: LocalZone
+        var language: Language
+        var decimalSeparator: String
+    }
+
+    private static let lastRows = Mutex<(made: Rows, lines: [String])?>(nil)
+
+    /// ``rows(_:metric:unitSystem:timeZone:)`` made anew.
+    private static func makeRows(
         _ entries: some Collection<ProgressEntry>, metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone
     ) -> [String] {
         let values = entries.map { metric.format($0.quantity, unitSystem: unitSystem) }

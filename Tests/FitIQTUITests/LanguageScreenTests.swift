@@ -71,7 +71,9 @@ struct LanguageScreenTests {
         #expect(screen(state).lines.joined().contains("Körper"), "the environment's German without a profile language")
         show(Self.account(language: "es"), in: &state)
         #expect(screen(state).lines.joined().contains("Estatura"), "the profile's Spanish")
-        state.language.settings.override = "pt-BR"
+        state.language = EditorLanguage(
+            settings: LanguageSettings(environment: ["FITIQ_LANG": "pt-BR", "LANG": "de_DE.UTF-8"]),
+            catalogs: .embedded)
         #expect(screen(state).lines.joined().contains("Altura"), "FITIQ_LANG first")
     }
 
