@@ -101,7 +101,7 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
     /// again.
     private func opened() async throws(CurlFailure) -> Handles {
         if let made = handles.withLock({ $0 }) { return made }
-        let task = opening.withLock { (opening: inout Task<Handles, any Error>?) in
+        let task = opening.withLock { opening in
             if let opening { return opening }
             let task = Task { () throws -> Handles in
                 do {
