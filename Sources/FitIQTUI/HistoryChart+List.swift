@@ -69,26 +69,25 @@ extension HistoryChart {
     private static func rows(
         _ entries: some Collection<ProgressEntry>, metric: Metric, unitSystem: UnitSystem, timeZone: LocalZone
     ) -> [String] {
-        let made = Rows(
-            entries: Array(entries), metric: metric, unitSystem: unitSystem, timeZone: timeZone,
-            language: Localizer.current.language, decimalSeparator: DecimalText.separator)
-        if let lines = lastRows.withLock({ $0?.made == made ? $0?.lines : nil }) { return lines }
+        let made = (entries: Array(entries), words: Words(metric: metric, unitSystem: unitSystem, timeZone: timeZone))
+        if let lines = lastRows.withLock({ $0.flatMap { $0.made == made ? $0.lines : nil } }) { return lines }
         let lines = makeRows(entries, metric: metric, unitSystem: unitSystem, timeZone: timeZone)
         lastRows.withLock { $0 = (made, lines) }
         return lines
     }
 
-    /// Everything the list's rows follow from.
-    private struct Rows: Equatable {
-        var entries: [ProgressEntry]
+    /// The rows last made, and the entries and ``Words`` they were made of.
+    private static let lastRows = Mutex<(made: (entries: [ProgressEntry], words: Words), lines: [String])?>(nil)
+
+    /// How the entries are written, in the chart's labels as in the list's rows: the metric, the
+    /// units, the time zone, and the language in force with its decimal separator.
+    struct Words: Equatable {
         var metric: Metric
         var unitSystem: UnitSystem
         var timeZone: LocalZone
-        var language: Language
-        var decimalSeparator: String
+        var language = Localizer.current.language
+        var decimalSeparator = DecimalText.separator
     }
-
-    private static let lastRows = Mutex<(made: Rows, lines: [String])?>(nil)
 
     /// ``rows(_:metric:unitSystem:timeZone:)`` made anew.
     private static func makeRows(

@@ -31,9 +31,8 @@ public enum HistoryChart {
     ) {
         guard width > 0, height > 0 else { return }
         let drawing = Drawing(
-            entries: entries, metric: metric, unitSystem: unitSystem, timeZone: timeZone, graphics: graphics,
-            width: width, height: height, style: style, total: total, language: Localizer.current.language,
-            decimalSeparator: DecimalText.separator)
+            entries: entries, words: Words(metric: metric, unitSystem: unitSystem, timeZone: timeZone),
+            graphics: graphics, width: width, height: height, style: style, total: total)
         if let cells = lastDrawn.withLock({ $0?.drawing == drawing ? $0?.cells : nil }) {
             buffer.put(cells, x: x, y: y)
             return
@@ -52,16 +51,12 @@ public enum HistoryChart {
     /// Comparing the entries costs little while they are the same array (its storage is compared first).
     struct Drawing: Equatable {
         var entries: [ProgressEntry]
-        var metric: Metric
-        var unitSystem: UnitSystem
-        var timeZone: LocalZone
+        var words: Words
         var graphics: ChartGraphics
         var width: Int
         var height: Int
         var style: CellStyle
         var total: Int?
-        var language: Language
-        var decimalSeparator: String
     }
 
     private static let lastDrawn = Mutex<(drawing: Drawing, cells: CellBuffer)?>(nil)
