@@ -83,10 +83,9 @@ struct SegmentKey: Hashable, Sendable, Comparable {
 
     /// The UTC month that holds `instant`, as the instants from its first day's start to the next's.
     static func month(containing instant: Date) -> Range<Date> {
-        let day = CalendarDate(containing: instant, in: .utc)
-        let first = CalendarDate(daysSince1970: day.daysSince1970 - day.day + 1)
-        let days = CalendarDate.daysIn(month: day.month, year: day.year)
-        return first.instant(atHour: 0, in: .utc)..<first.adding(days: days).instant(atHour: 0, in: .utc)
+        let first = SummaryPeriod.month.start(of: CalendarDate(containing: instant, in: .utc))
+        let next = SummaryPeriod.month.end(from: first).adding(days: 1)
+        return first.instant(atHour: 0, in: .utc)..<next.instant(atHour: 0, in: .utc)
     }
 
     /// `height/2025-03`.
