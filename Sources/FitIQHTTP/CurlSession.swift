@@ -94,14 +94,44 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
 
     /// libcurl and the multi handle, loaded and made on first use.
     ///
-    /// The first request loads them in a task that the requests sent meanwhile await: they suspend,
-    /// leaving their threads to the rest of the work, where waiting on a lock held for the 3 ms of the
-    /// `dlopen` kept each one busy (a contended `Mutex` spins in the kernel while its owner runs: 7%
-    /// of the samples of a first sync of an empty account). After a failure, the next request tries
-    /// again.
+    /// The first request (or ``prepare()``) loads them in a task that the requests sent meanwhile
+    /// await: they suspend, leaving their threads to the rest of the work, where waiting on a lock held
+    /// for the 3 ms of the `dlopen` kept each one busy (a contended `Mutex` spins in the kernel while
+    /// its owner runs: 7% of the samples of a first sync of an empty account). After a failure, the
+    /// next request tries again.
     private func opened() async throws(CurlFailure) -> Handles {
         if let made = handles.withLock({ $0 }) { return made }
-        let task = opening.withLock { opening in
+        do {
+            return try await loading().value
+        } catch let failure as CurlFailure {
+            throw failure
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// Starts loading libcurl and making the multi handle, unless that is done or under way; the
+    /// first request awaits it. For a caller about to send, so the load overlaps its own work. The
+    /// task returned ends with the load (a failed one is tried again by the next request).
+    @discardableResult
+    func prepare() -> Task<Void, Never> {
+        let load = handles.withLock({ $0 }) == nil ? loading() : nil
+        return Task { _ = try? await load?.value }
+    }
+
+    /// Waits for a load under way (``prepare()``) to end. The process must not exit while libcurl
+    /// initialises on another thread: OpenSSL's exit handlers would run beside its initialisation
+    /// (a command that failed before sending died of a segmentation fault, 2 runs in 12).
+    func settle() async {
+        _ = try? await opening.withLock({ $0 })?.value
+    }
+
+    /// Whether libcurl is loaded and the multi handle made.
+    var isOpen: Bool { handles.withLock { $0 } != nil }
+
+    /// The task that loads libcurl and makes the multi handle: the one under way or done, or a new one.
+    private func loading() -> Task<Handles, any Error> {
+        opening.withLock { opening in
             if let opening { return opening }
             let task = Task { () throws -> Handles in
                 do {
@@ -113,13 +143,6 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
             }
             opening = task
             return task
-        }
-        do {
-            return try await task.value
-        } catch let failure as CurlFailure {
-            throw failure
-        } catch {
-            throw .cancelled
         }
     }
 

@@ -46,8 +46,21 @@ public final class HTTPTransport: Sendable {
         self.environment = environment
     }
 
-    /// Nothing to close: connections are kept while the transport lives, and closed with it.
-    public func shutdown() async {}
+    /// Waits for a load of libcurl under way (``prepare()``), so the process may exit. Connections are
+    /// kept while the transport lives, and closed with it.
+    public func shutdown() async {
+        await session.settle()
+    }
+
+    /// Starts loading libcurl in the background, for a caller about to send: the first request
+    /// awaits the load instead of making it. The task returned ends with the load.
+    @discardableResult
+    public func prepare() -> Task<Void, Never> {
+        session.prepare()
+    }
+
+    /// Whether libcurl is loaded for this transport's requests.
+    var isOpen: Bool { session.isOpen }
 
     /// An answer: status, body and content type.
     struct Answer {

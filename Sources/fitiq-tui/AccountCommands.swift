@@ -31,7 +31,7 @@ struct Register: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, sending: true) { app in
             let accounts = try app.requireAccounts()
             let password = try PasswordReader.read(prompt: tr("Choose a password: "))
             if StandardStreams.isTerminal(0), try PasswordReader.read(prompt: tr("Repeat it: ")) != password {
@@ -62,7 +62,7 @@ struct Login: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, sending: true) { app in
             let accounts = try app.requireAccounts()
             let password = try PasswordReader.read(prompt: tr("Password for {email}: ", ["email": email]))
             announce(try await accounts.signIn(email: email, password: password, nameForNewProfile: name))

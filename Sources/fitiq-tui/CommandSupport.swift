@@ -27,24 +27,26 @@ enum Exit {
 /// English: keys and values of machine output are never translated, and a value built by a sentence's
 /// formatter (a height in a conflict) keeps its decimal point.
 func withApp(
-    _ globals: GlobalOptions, machineOutput: Bool = false, _ body: (App) async throws -> Void
+    _ globals: GlobalOptions, machineOutput: Bool = false, sending: Bool = false,
+    _ body: (App) async throws -> Void
 ) async throws {
-    try await withApp(.live(options: globals), machineOutput: machineOutput, body)
+    try await withApp(.live(options: globals), machineOutput: machineOutput, sending: sending, body)
 }
 
 /// Runs a command body with the app wired from `config`.
 ///
 /// Without `readingProfileFirst` (the editor, whose screens speak the profile's language on their
 /// own), the body speaks the environment's language, so nothing reads the cache before the editor
-/// does; a failure is still reported in the profile's.
+/// does; a failure is still reported in the profile's. With `sending`, the command is about to talk to
+/// the server: libcurl loads meanwhile (``makeApp(config:sending:)``).
 func withApp(
-    _ config: AppConfig, machineOutput: Bool = false, readingProfileFirst: Bool = true,
+    _ config: AppConfig, machineOutput: Bool = false, readingProfileFirst: Bool = true, sending: Bool = false,
     _ body: (App) async throws -> Void
 ) async throws {
     let settings = LanguageSettings(environment: config.environment)
     let app: App
     do {
-        app = try await makeApp(config: config)
+        app = try await makeApp(config: config, sending: sending)
     } catch {
         // No profile yet: the environment's language.
         throw speaking(Catalogs.embedded.localizer(settings, profile: nil)) { report(error) }

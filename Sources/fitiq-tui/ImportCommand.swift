@@ -64,7 +64,7 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         let zone = zone.flatMap(ImportZone.init)
         zone?.enterIfNamed()
-        try await withApp(globals) { app in
+        try await withApp(globals, sending: !noSync && !dryRun) { app in
             let account = try app.requireAccount()
             let url = URL(fileURLWithPath: UserPath.expand(path, home: ProcessInfo.processInfo.environment["HOME"]))
             let forced = format.flatMap(MeasurementCSV.Format.init)

@@ -91,7 +91,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await withApp(globals) { app in
+            try await withApp(globals, sending: !noSync) { app in
                 let account = try app.requireAccount()
                 guard let profile = try await account.view().profile else { throw AccountError.profileNotLoaded }
                 let units = profile.preferredUnitSystem
@@ -197,7 +197,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
 
         func run() async throws {
-            try await withApp(globals) { app in
+            try await withApp(globals, sending: !noSync) { app in
                 let account = try app.requireAccount()
                 let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                 guard case .deleted(let removed) = try await account.apply(.delete(metric, id: id)).outcome else {
@@ -229,7 +229,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
 
         func run() async throws {
-            try await withApp(globals) { app in
+            try await withApp(globals, sending: !noSync) { app in
                 let account = try app.requireAccount()
                 let units = try await account.view().profile?.preferredUnitSystem ?? .metric
                 let value = try metric.parse(words.joined(separator: " "), unitSystem: units)

@@ -74,7 +74,7 @@ struct ProfileCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await withApp(globals) { app in
+            try await withApp(globals, sending: !noSync) { app in
                 let account = try app.requireAccount()
                 let applied = try await account.apply(
                     .metadata(name: name, bio: bio, unitSystem: units, languageCode: language), sending: !noSync)

@@ -29,7 +29,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, sending: true) { app in
             let account = try app.requireAccount()
             if retryRejected {
                 let retried = try await account.retryRejected()
@@ -97,7 +97,7 @@ struct UndoCommand: AsyncParsableCommand {
     @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, sending: !noSync) { app in
             let account = try app.requireAccount()
             guard case .undone(let step?) = try await account.apply(.undo).outcome else {
                 print(tr("Nothing to undo."))
@@ -135,7 +135,7 @@ struct ResolveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, sending: !noSync) { app in
             let account = try app.requireAccount()
             guard try await account.resolveConflict(field.rawValue, keepLocal: keepLocal) else {
                 print(tr("No conflict on {field}.", ["field": field.rawValue]))

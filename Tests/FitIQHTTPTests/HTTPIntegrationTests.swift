@@ -52,6 +52,41 @@ struct HTTPIntegrationTests {
         }
     }
 
+    /// A command about to send loads libcurl while it reads the cache (`prepare`): the load happens
+    /// without a request, requests sent while it runs, or after it, are all answered, and shutting
+    /// down waits for it.
+    @Test func aPreparedTransportLoadsWithoutARequestAndAnswersThoseSentMeanwhile() async throws {
+        try await LiveServer.with { server in
+            let port = try #require(URL(string: server.baseURL)?.port)
+            func transport() throws -> HTTPTransport {
+                try LiveServer.client(port: port, now: server.now, folder: server.folder).transport
+            }
+            func health(_ transport: HTTPTransport) async throws -> [Int] {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<4 { group.addTask { try await transport.send(.GET, "health").status } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            let loaded = try transport()
+            #expect(!loaded.isOpen)
+            await loaded.prepare().value
+            #expect(loaded.isOpen)
+            loaded.prepare()
+            #expect(try await health(loaded) == [200, 200, 200, 200])
+            // Requests sent while the load runs wait for it.
+            let loading = try transport()
+            let load = loading.prepare()
+            #expect(try await health(loading) == [200, 200, 200, 200])
+            await load.value
+            #expect(loading.isOpen)
+            // Shutting down waits for a load under way: a process must not exit during one.
+            let leaving = try transport()
+            leaving.prepare()
+            await leaving.shutdown()
+            #expect(leaving.isOpen)
+        }
+    }
+
     @Test(arguments: DevServerConfiguration.ResponseShape.allCases)
     func historyPagesPastAHundredEntries(shape: DevServerConfiguration.ResponseShape) async throws {
         try await LiveServer.with(shape: shape) { server in
