@@ -134,13 +134,15 @@ class Size:
             self.log.thread.join(5)
             self.log = None
 
-    def fill(self, runs=3):
+    def fill(self, runs=3, curl=None):
         """Registers the account, restarts the server on its database with the entries seeded by the
         server itself (--seed-email, --seed-heights, --seed-weights, --seed-shape) and lets the client's
-        first sync fetch them: `runs` times, each from the cache as it was before the first (the median
-        is what curl's median of 3 is set beside; the first alone would also time the restarted server's
-        first answers). Returns (seconds to restart with the seeded history, median sync seconds, the
-        history pages the last sync read: paths with their queries, from the server's log)."""
+        first sync fetch them: once to warm the restarted server and read the history pages it asked for
+        (paths with their queries, from the server's log), then `runs` times, each from the cache as it
+        was before the first. With `curl`, each of those runs is followed by `curl --parallel
+        --parallel-max 8` fetching the same pages (what the first sync read, by a program that only
+        downloads), so the two see the machine alike. Returns (seconds to restart with the seeded
+        history, median sync seconds, the pages, curl's median seconds or None)."""
         self.email = f"scale{self.entries}w{self.weights}{self.shape}@example.com"
         self.start()
         register(self.cli, self.url, self.email)
@@ -152,24 +154,34 @@ class Size:
         home = self.env["HOME"]
         before = home + ".before-sync"
         shutil.copytree(home, before, symlinks=True)
-        samples = []
-        for run_index in range(runs):
-            if run_index:
-                shutil.rmtree(home)
-                shutil.copytree(before, home, symlinks=True)
-            since = self.log.mark()
+
+        def sync():
             started = time.perf_counter()
             run(self.tui, self.env, "sync", "--wait", "--timeout", str(SYNC_TIMEOUT), timeout=SYNC_TIMEOUT + 60)
-            samples.append(time.perf_counter() - started)
-        shutil.rmtree(before)
+            return time.perf_counter() - started
+
+        since = self.log.mark()
+        first = sync()
+        self.log.wait_quiet()
         with self.log.changed:
             lines = [line for _, line in self.log.lines[since:]]
         pages = [match.group(1) for match in map(PAGE.search, lines) if match]
-        return inserted, sorted(samples)[len(samples) // 2], pages
+        config = self.curl_config(pages) if curl else None
+        samples, by_curl = [], []
+        for _ in range(runs):
+            shutil.rmtree(home)
+            shutil.copytree(before, home, symlinks=True)
+            samples.append(sync())
+            if config:
+                by_curl.append(self.curl_once(curl, config))
+        shutil.rmtree(before)
+        if config:
+            os.remove(config)
+        median = sorted(samples)[len(samples) // 2] if samples else first
+        return inserted, median, pages, sorted(by_curl)[len(by_curl) // 2] if by_curl else None
 
-    def curl_pages(self, curl, pages, runs=3):
-        """Median seconds of `curl --parallel --parallel-max 8` fetching `pages` from this server, with the
-        account's token and the API key (what the first sync read, by a program that only downloads)."""
+    def curl_config(self, pages):
+        """A curl configuration fetching `pages` from this server, with the account's token and the API key."""
         token = fitiqtools.login(self.url, self.server_env["FITIQ_DEV_API_KEY"], self.email, fitiqtools.BENCH_PASSWORD)
         config = os.path.join(self.work, "curl.conf")
         with open(config, "w") as text:
@@ -177,14 +189,14 @@ class Size:
                        f'header = "Authorization: Bearer {token}"\n')
             for page in pages:
                 text.write(f'url = "{self.url}{page}"\noutput = "/dev/null"\n')
-        samples = []
-        for _ in range(runs):
-            started = time.perf_counter()
-            subprocess.run([curl, "--parallel", "--parallel-max", "8", "--no-progress-meter", "--fail",
-                            "--config", config], check=True, timeout=SYNC_TIMEOUT)
-            samples.append(time.perf_counter() - started)
-        os.remove(config)
-        return sorted(samples)[len(samples) // 2]
+        return config
+
+    def curl_once(self, curl, config):
+        """Seconds of one `curl --parallel --parallel-max 8` run of `config`."""
+        started = time.perf_counter()
+        subprocess.run([curl, "--parallel", "--parallel-max", "8", "--no-progress-meter", "--fail",
+                        "--config", config], check=True, timeout=SYNC_TIMEOUT)
+        return time.perf_counter() - started
 
 
 def run(tui, env, *arguments, timeout=300):
