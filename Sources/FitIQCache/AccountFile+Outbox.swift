@@ -43,6 +43,9 @@ extension AccountFile {
         var source: String?
         var changeId: UUID
         var delivery: DeliveryV1
+        /// Added later in version 1, written only when true (absent in older files, whose removals
+        /// count as never sent): the removal went out at least once.
+        var sendAttempted: Bool?
 
         init(_ deletion: ProgressDeletion) {
             let entry = deletion.entry
@@ -52,13 +55,16 @@ extension AccountFile {
             (notes, source, changeId, delivery) = (
                 entry.notes, entry.source.rawValue, deletion.changeId, deletion.delivery
             )
+            sendAttempted = deletion.sendAttempted ? true : nil
         }
 
         var domain: ProgressDeletion {
             let entry = ProgressEntry(
                 id: id, serverId: serverId, type: type ?? ProgressEntry.heightType, quantity: quantity,
                 loggedAt: loggedAt, notes: notes, source: source.flatMap(ProgressEntry.Source.init) ?? .server)
-            return ProgressDeletion(removing: entry, serverId: serverId, changeId: changeId, delivery: delivery)
+            return ProgressDeletion(
+                removing: entry, serverId: serverId, changeId: changeId, delivery: delivery,
+                sendAttempted: sendAttempted ?? false)
         }
     }
 

@@ -212,6 +212,7 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
         try await receive(.deleteProgress(id), token: accessToken)
         guard entries.contains(where: { $0.id == id }) else { throw .notFound(message: "Progress entry not found") }
         entries.removeAll { $0.id == id }
+        try finishWrite(.deleteProgress, ())
     }
 
     // MARK: Internals

@@ -60,6 +60,15 @@ enum CacheFixtures {
         state.server.acknowledged = ["bio": ["Counts"], "height": ["168.0", "169.9"]]
         state.outbox.progress[0].sendAttempted = true
         state.outbox.progress[0].delivery.claim = try claim(until: now.addingTimeInterval(30))
+        // A removal sent once without an answer, and one never sent.
+        for (serverId, sent) in [("p-0", true), ("p-00", false)] {
+            state.outbox.deletions.append(
+                ProgressDeletion(
+                    removing: ProgressEntry(
+                        serverId: serverId, quantity: 168, loggedAt: measured.addingTimeInterval(-172_800),
+                        source: .server),
+                    serverId: serverId, changeId: UUID(), sendAttempted: sent))
+        }
         return state
     }
 

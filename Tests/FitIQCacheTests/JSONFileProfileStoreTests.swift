@@ -16,6 +16,7 @@ struct JSONFileProfileStoreTests {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let state = try CacheFixtures.richState()
             #expect(state.outbox.metadata != nil && state.outbox.physical != nil && state.outbox.progress.count == 2)
+            #expect(state.outbox.deletions.map(\.sendAttempted) == [true, false])
             try await makeStore(in: folder).update { $0 = state }
             // A new store instance reads the file, not a copy in memory.
             let loaded = try await makeStore(in: folder).load()

@@ -90,6 +90,35 @@ struct UndoTests {
         #expect(await harness.backend.entries.contains { $0.quantity == 181 } == false)
     }
 
+    /// A correction is a deletion and a post. When the deletion reached the server but its answer was
+    /// lost, undoing it must not drop the deletion and keep the entry as the server's: the server no
+    /// longer holds it (found by the hour-long soak: a height in the cache, not on the server).
+    @Test func aCorrectionWhoseDeletionGotNoAnswerIsNotUndoneUntilItsFateIsKnown() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.logHeight(181)
+        #expect(try await account.syncNow().isSynced)
+        let entry = try #require(try await account.cached().history(of: .height).first { $0.quantity == 181 })
+        try await account.correctEntry(of: .height, id: try #require(entry.serverId), to: 183)
+        // The deletion reaches the server, but its answer is lost.
+        await harness.backend.inject(.dropAfterApplying, into: .deleteProgress)
+        try await account.engine.drain()
+        #expect(await harness.backend.entries.contains { $0.quantity == 181 } == false, "deleted there")
+
+        await #expect(throws: CorrectionError.beingSent) { try await account.undo() }
+        #expect(try await account.cached().undoLog.steps.count == 2, "the correction still undoable")
+
+        // Once the deletion is settled, undo posts the entry again and deletes the correction.
+        #expect(try await account.syncNow().isSynced)
+        try await account.undo()
+        #expect(try await account.syncNow().isSynced)
+        let onServer = await harness.backend.entries.filter { $0.type == Metric.height.type }
+        #expect(onServer.contains { $0.quantity == 181 && $0.loggedAt == entry.loggedAt })
+        #expect(!onServer.contains { $0.quantity == 183 })
+        let cached = try await account.cached().history(of: .height)
+        #expect(Set(cached.compactMap(\.serverId)) == Set(onServer.map(\.id)))
+    }
+
     @Test func undoingADeletionBringsTheEntryBackBeforeAndAfterSending() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()

@@ -115,6 +115,7 @@ extension AccountRecord {
         case .deletion(let id):
             guard let index = outbox.deletions.firstIndex(where: { $0.id == id }) else { return }
             outbox.deletions[index].delivery.claim = claim
+            outbox.deletions[index].sendAttempted = true
         }
     }
 

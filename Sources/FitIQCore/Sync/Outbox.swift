@@ -202,9 +202,16 @@ public struct ProgressDeletion: Sendable, Codable, Equatable {
     /// The user-visible change it belongs to (a correction's delete and post share one).
     public var changeId: UUID
     public var delivery: Delivery
+    /// Set when first claimed for sending: from then on the server may have deleted the entry, answered
+    /// or not, so dropping the removal would leave here an entry the server no longer holds.
+    public var sendAttempted: Bool
 
-    public init(removing entry: ProgressEntry, serverId: String, changeId: UUID, delivery: Delivery = Delivery()) {
+    public init(
+        removing entry: ProgressEntry, serverId: String, changeId: UUID, delivery: Delivery = Delivery(),
+        sendAttempted: Bool = false
+    ) {
         (self.entry, self.serverId, self.changeId, self.delivery) = (entry, serverId, changeId, delivery)
+        self.sendAttempted = sendAttempted
     }
 
     /// The local id of the removed entry.

@@ -55,20 +55,26 @@ extension AccountState {
     /// measurement's entry is deleted). Returns what was undone, or `nil` when there is nothing to undo.
     ///
     /// - Throws: ``CorrectionError/beingSent`` when the entry to remove went out once without an answer
-    ///   (whether the server holds it is known after the next sync); the change stays undoable.
+    ///   (whether the server holds it is known after the next sync), or when the removal of the entry
+    ///   to bring back did (whether the server still holds it is known then too); the change stays
+    ///   undoable.
     public mutating func undoLast(now: Date) throws(CorrectionError) -> UndoStep? {
         guard let step = undoLog.steps.last else { return nil }
-        let added: UUID? =
+        let (added, removed): (UUID?, UUID?) =
             switch step {
-            case .entryLogged(let entryId, _, _, _): entryId
-            case .entryCorrected(_, let afterId, _, _): afterId
-            case .metadata, .entryRemoved: nil
+            case .entryLogged(let entryId, _, _, _): (entryId, nil)
+            case .entryCorrected(let before, let afterId, _, _): (afterId, before.id)
+            case .entryRemoved(let entry, _, _): (nil, entry.id)
+            case .metadata: (nil, nil)
             }
         if let added, outbox.progress.contains(where: { $0.id == added && $0.sendAttempted }) { throw .beingSent }
+        if let removed, outbox.deletions.contains(where: { $0.id == removed && $0.sendAttempted }) {
+            throw .beingSent
+        }
         undoLog.removeLast()
 
-        // Puts a removed entry back: its queued deletion is dropped, or, when the deletion was sent, the
-        // entry is posted again.
+        // Puts a removed entry back: its queued deletion is dropped (never sent: checked above), or, when
+        // the deletion was delivered, the entry is posted again.
         func restore(_ entry: ProgressEntry, wasLatest: Bool) {
             if outbox.deletions.contains(where: { $0.id == entry.id }) {
                 discard(.deletion(entry.id))
