@@ -8,6 +8,16 @@ import Testing
 
 /// `undo` walks back through the recent saved changes, before and after they were sent.
 struct UndoTests {
+    /// A signed-in account whose height of 181 cm has reached the server, and its entry.
+    private func syncedHeight() async throws -> (TestHarness, Account, ProgressEntry) {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.logHeight(181)
+        #expect(try await account.syncNow().isSynced)
+        let entry = try #require(try await account.cached().history(of: .height).first { $0.quantity == 181 })
+        return (harness, account, entry)
+    }
+
     @Test func anUnsentEditLeavesTheOutboxAndThePreviousValuesComeBack() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
@@ -56,11 +66,7 @@ struct UndoTests {
     }
 
     @Test func undoingASentHeightDeletesItsEntryAndRestoresTheHeight() async throws {
-        let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.logHeight(181)
-        #expect(try await account.syncNow().isSynced)
-        let logged = try #require(try await account.cached().history(of: .height).first { $0.quantity == 181 })
+        let (harness, account, logged) = try await syncedHeight()
 
         let undone = try await account.undo()
         #expect(try await account.syncNow().isSynced)
@@ -94,11 +100,7 @@ struct UndoTests {
     /// lost, undoing it must not drop the deletion and keep the entry as the server's: the server no
     /// longer holds it (found by the hour-long soak: a height in the cache, not on the server).
     @Test func aCorrectionWhoseDeletionGotNoAnswerIsNotUndoneUntilItsFateIsKnown() async throws {
-        let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.logHeight(181)
-        #expect(try await account.syncNow().isSynced)
-        let entry = try #require(try await account.cached().history(of: .height).first { $0.quantity == 181 })
+        let (harness, account, entry) = try await syncedHeight()
         try await account.correctEntry(of: .height, id: try #require(entry.serverId), to: 183)
         // The deletion reaches the server, but its answer is lost.
         await harness.backend.inject(.dropAfterApplying, into: .deleteProgress)
@@ -120,11 +122,7 @@ struct UndoTests {
     }
 
     @Test func undoingADeletionBringsTheEntryBackBeforeAndAfterSending() async throws {
-        let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.logHeight(181)
-        #expect(try await account.syncNow().isSynced)
-        let entry = try #require(try await account.cached().history(of: .height).first { $0.quantity == 181 })
+        let (harness, account, entry) = try await syncedHeight()
 
         // Not sent yet: the deletion leaves the outbox and the entry is back as it was.
         try await account.deleteEntry(of: .height, id: try #require(entry.serverId))
