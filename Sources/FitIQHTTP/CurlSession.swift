@@ -124,6 +124,7 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
     /// (a command that failed before sending died of a segmentation fault, 2 runs in 12).
     func settle() async {
         _ = try? await opening.withLock({ $0 })?.value
+        await LibCurl.settle()
     }
 
     /// Whether libcurl is loaded and the multi handle made.
@@ -134,6 +135,8 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
         opening.withLock { opening in
             if let opening { return opening }
             let task = Task { () throws -> Handles in
+                // A load the process started already: joined, not waited for on its lock.
+                await LibCurl.settle()
                 do {
                     return try self.open()
                 } catch {

@@ -59,6 +59,18 @@ public final class HTTPTransport: Sendable {
         session.prepare()
     }
 
+    /// Starts loading libcurl for the whole process, before any transport is made: for a program
+    /// that knows early that it will send. Every transport's first request joins that load. Before the
+    /// process exits, ``settleLibrary()``.
+    public static func preloadLibrary() {
+        LibCurl.preload()
+    }
+
+    /// Waits for ``preloadLibrary()``'s load to end, so the process may exit.
+    public static func settleLibrary() async {
+        await LibCurl.settle()
+    }
+
     /// Whether libcurl is loaded for this transport's requests.
     var isOpen: Bool { session.isOpen }
 

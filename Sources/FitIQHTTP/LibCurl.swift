@@ -51,8 +51,26 @@ struct LibCurl: @unchecked Sendable {  // C function pointers, set once and neve
     private static let shared = Mutex<LibCurl?>(nil)
 
     /// The loaded library, loading and setting it up on first use (and trying again after a failure).
+    /// A caller that can wait awaits ``settle()`` first: a load under way holds the lock for its 3–5 ms.
     static func load() throws(Missing) -> LibCurl {
         try shared.made { () throws(Missing) -> LibCurl in try open(libraryName) }
+    }
+
+    private static let preloading = Mutex<Task<Void, Never>?>(nil)
+
+    /// Starts loading the library on a thread of the pool, once per process, for a program that will
+    /// send before long: a command starts it before it parses its arguments and reads the cache.
+    static func preload() {
+        preloading.withLock { task in
+            if task == nil { task = Task.detached { _ = try? load() } }
+        }
+    }
+
+    /// Waits for a ``preload()`` under way to end (none started: returns at once). The process must
+    /// not exit while libcurl initialises on another thread: OpenSSL's exit handlers would run beside
+    /// its initialisation.
+    static func settle() async {
+        await preloading.withLock({ $0 })?.value
     }
 
     private static func open(_ name: String) throws(Missing) -> LibCurl {

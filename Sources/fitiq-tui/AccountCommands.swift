@@ -9,7 +9,7 @@ import FitIQWords
     import Foundation
 #endif
 
-struct Register: AsyncParsableCommand {
+struct Register: AsyncParsableCommand, SendingCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
         abstract: "Create an account (13 or older) and sign in.",
@@ -44,7 +44,7 @@ struct Register: AsyncParsableCommand {
     }
 }
 
-struct Login: AsyncParsableCommand {
+struct Login: AsyncParsableCommand, SendingCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Sign in and load your profile.",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FitIQHTTP
 import FitIQTUI
 import FitIQVersion
 
@@ -69,8 +70,11 @@ struct FitIQCommand: AsyncParsableCommand {
         #if os(Linux)
             mallopt(M_MMAP_THRESHOLD, 128 * 1024)
         #endif
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // libcurl's load (4–5 ms) overlaps the parsing and the cache's read instead of following them.
+        if sendingCommand(arguments) != nil { HTTPTransport.preloadLibrary() }
         do {
-            if let server = editorServer(Array(CommandLine.arguments.dropFirst())) {
+            if let server = editorServer(arguments) {
                 try await openEditor(.live(serverFlag: server))
             } else {
                 var command = try parseAsRoot()
@@ -82,8 +86,36 @@ struct FitIQCommand: AsyncParsableCommand {
                 }
             }
         } catch {
+            await HTTPTransport.settleLibrary()
             exit(withError: error)
         }
+        await HTTPTransport.settleLibrary()
+    }
+
+    /// The command `arguments` name, when it is one that talks to the server as they ask (no
+    /// `--no-sync`, no `--help`): found by the names in each command's configuration, before the
+    /// argument parser (2 ms) runs. A wrong guess only costs a load of libcurl that is not used.
+    static func sendingCommand(_ arguments: [String]) -> (any SendingCommand.Type)? {
+        var command: any ParsableCommand.Type = FitIQCommand.self
+        var words = arguments[...]
+        while let word = words.popFirst() {
+            if word.hasPrefix("-") {
+                if !word.contains("="), ["--server", "--api-key-file", "--graphics"].contains(word) {
+                    _ = words.popFirst()
+                }
+                continue
+            }
+            let named = command.configuration.subcommands.first { subcommand in
+                let configuration = subcommand.configuration
+                return configuration.commandName == word || configuration.aliases.contains(word)
+            }
+            guard let named else { break }
+            command = named
+        }
+        guard let sending = command as? any SendingCommand.Type,
+            !arguments.contains(where: { ["--help", "-h"].contains($0) || sending.flagsThatKeepItLocal.contains($0) })
+        else { return nil }
+        return sending
     }
 
     /// The editor's server when `arguments` ask for the editor with at most `--server URL` (or
@@ -152,4 +184,13 @@ struct EditorOptions: ParsableArguments {
     static func wantsMouse(flag noMouse: Bool, environment: [String: String], config: Bool?) -> Bool {
         !noMouse && environment["FITIQ_MOUSE"]?.trimmingWhitespace() != "0" && config != false
     }
+}
+
+/// A command that sends to the server unless one of ``flagsThatKeepItLocal`` is given.
+protocol SendingCommand: ParsableCommand {
+    static var flagsThatKeepItLocal: [String] { get }
+}
+
+extension SendingCommand {
+    static var flagsThatKeepItLocal: [String] { ["--no-sync"] }
 }

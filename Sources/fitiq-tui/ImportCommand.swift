@@ -11,7 +11,7 @@ import FitIQWords
 #endif
 
 /// `fitiq-tui import PATH`: a person's history from the apps they already use, and Apple Health.
-struct ImportCommand: AsyncParsableCommand {
+struct ImportCommand: AsyncParsableCommand, SendingCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Import your history from Apple Health or another app's export.",
         discussion: """
@@ -40,6 +40,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Import the good rows and say how many bad ones were skipped.") var skipInvalid = false
     @Flag(help: "Only save on this machine, without asking the server; `sync` sends it later.") var noSync = false
     @Flag(help: "Print what was read and added as JSON (other apps' exports).") var json = false
+
+    static let flagsThatKeepItLocal = ["--no-sync", "--dry-run"]
 
     static var formatNames: String {
         (["apple-health"] + MeasurementCSV.Format.allCases.map(\.rawValue)).joined(separator: ", ")

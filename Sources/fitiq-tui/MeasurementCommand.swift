@@ -60,7 +60,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
             subcommands: [Set.self, History.self, Delete.self, Correct.self])
     }
 
-    struct Set: AsyncParsableCommand {
+    struct Set: AsyncParsableCommand, SendingCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 commandName: "set",
@@ -180,7 +180,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         }
     }
 
-    struct Delete: AsyncParsableCommand {
+    struct Delete: AsyncParsableCommand, SendingCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 commandName: "delete", abstract: "Remove a \(name) entry (a mistyped one).",
@@ -213,7 +213,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         }
     }
 
-    struct Correct: AsyncParsableCommand {
+    struct Correct: AsyncParsableCommand, SendingCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 commandName: "correct", abstract: "Replace the value of a \(name) entry, keeping when it was logged.",

@@ -42,7 +42,7 @@ struct ProfileCommand: AsyncParsableCommand {
         }
     }
 
-    struct Set: AsyncParsableCommand {
+    struct Set: AsyncParsableCommand, SendingCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Change name, bio, unit system or language (saved locally, then sent as one update).",

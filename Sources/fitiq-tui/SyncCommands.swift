@@ -9,7 +9,7 @@ import FitIQWords
     import Foundation
 #endif
 
-struct SyncCommand: AsyncParsableCommand {
+struct SyncCommand: AsyncParsableCommand, SendingCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync", abstract: "Send pending changes and fetch the server's copy.",
         discussion: "With --wait, retries until everything is delivered (exit 0) or the timeout passes (exit 4).")
@@ -84,7 +84,7 @@ struct StatusCommand: AsyncParsableCommand {
     }
 }
 
-struct UndoCommand: AsyncParsableCommand {
+struct UndoCommand: AsyncParsableCommand, SendingCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo", abstract: "Undo the last saved change, and say what was undone.",
         discussion: """
@@ -109,7 +109,7 @@ struct UndoCommand: AsyncParsableCommand {
     }
 }
 
-struct ResolveCommand: AsyncParsableCommand {
+struct ResolveCommand: AsyncParsableCommand, SendingCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve", abstract: "Settle a field that changed both here and on another device.",
         discussion: """
