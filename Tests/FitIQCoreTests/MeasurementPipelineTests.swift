@@ -37,12 +37,9 @@ struct MeasurementPipelineTests {
         let account = try await harness.signedIn()
         await #expect(throws: ValidationError.self) { try await account.log(.weight, 1.5) }
         await #expect(throws: ValidationError.self) { try await account.log(.bodyFat, 80) }
-        do {
-            try await account.log(.weight, 700)
-        } catch let error as ValidationError {
-            #expect(error.field == .weight)
-            #expect(error.description.contains("between 2 and 635 kg"))
-        }
+        let error = await #expect(throws: ValidationError.self) { try await account.log(.weight, 700) }
+        #expect(error?.field == .weight)
+        #expect(error?.description.contains("between 2 and 635 kg") == true)
         #expect(try await account.cached().outbox.isEmpty)
     }
 

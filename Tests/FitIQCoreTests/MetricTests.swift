@@ -32,13 +32,9 @@ struct MetricTests {
         ("-5", "Weight must be a number with an optional unit, e.g. 72.4 kg, 160 lb or 11 st 4 lb."),
     ])
     func aWeightOutsideTheRulesNamesFieldAndRule(text: String, message: String) {
-        #expect(throws: (any Error).self) { try Metric.weight.parse(text, unitSystem: .metric) }
-        do {
-            _ = try Metric.weight.parse(text, unitSystem: .metric)
-        } catch {
-            #expect(error.description == message)
-            #expect(error.field == .weight)
-        }
+        let error = #expect(throws: ValidationError.self) { try Metric.weight.parse(text, unitSystem: .metric) }
+        #expect(error?.description == message)
+        #expect(error?.field == .weight)
     }
 
     @Test func bodyFatIsAPercentageInEitherUnitSystem() throws {
