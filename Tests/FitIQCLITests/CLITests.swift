@@ -157,27 +157,6 @@ struct CLITests {
         }
     }
 
-    @Test func editsMadeWhileTheServerIsDownAreDeliveredWhenItStarts() async throws {
-        try await CLIHarness.with { cli in
-            let first = try await cli.registerOnAServerThatGoesAway(
-                database: cli.folder.appendingPathComponent("server.sqlite"))
-            #expect(try await cli.run(["profile", "set", "--name", "Offline Jane"]).status == 0)
-            #expect(try await cli.run(["height", "set", "172 cm"]).status == 0)
-            let pending = try await cli.jsonObject(["status", "--json"])
-            #expect(pending["pendingChanges"] as? Int == 2)
-            let second = try await first.restart()
-            defer { Task { await second.stop() } }
-            let synced = try await cli.run(["sync", "--wait", "--timeout", "20"])
-            #expect(synced.status == 0, "\(synced)")
-            let profile = try await cli.jsonObject(["profile", "show", "--json"])
-            #expect(profile["name"] as? String == "Offline Jane")
-            #expect(profile["heightCm"] as? Double == 172)
-            let history = try #require(
-                try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
-            #expect(history.count == 1)
-        }
-    }
-
     @Test func aClaimLeftByAProcessThatIsGoneDoesNotHoldTheSync() async throws {
         try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in

@@ -90,11 +90,12 @@ struct OfflineCLITests {
         #expect(Loopback.refuses(server.port))
     }
 
+    /// Edits made while the server is down try it once each, are kept, and are delivered when it starts.
     @Test func aWriteWhileTheServerIsDownTriesOnceAndSaysTheChangeIsKept() async throws {
         try await CLIHarness.with { cli in
             let server = try await cli.registerOnAServerThatGoesAway(
                 database: cli.folder.appendingPathComponent("server.sqlite"))
-            for command in [["weight", "set", "80.1"], ["profile", "set", "--name", "Offline Jane"]] {
+            for command in [["height", "set", "172 cm"], ["profile", "set", "--name", "Offline Jane"]] {
                 let (result, attempts) = try await cli.tracingConnections(command, to: server.port)
                 #expect(result.status == 0, "\(result)")
                 #expect(result.stdout.contains("Saved locally"), "\(result)")
@@ -114,6 +115,10 @@ struct OfflineCLITests {
             #expect(synced.status == 0, "\(synced)")
             let profile = try await cli.jsonObject(["profile", "show", "--json"])
             #expect(profile["name"] as? String == "Offline Jane")
+            #expect(profile["heightCm"] as? Double == 172)
+            let history = try #require(
+                try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
+            #expect(history.count == 1)
             #expect(try await cli.jsonObject(["status", "--json"])["pendingChanges"] as? Int == 0)
         }
     }
