@@ -45,6 +45,13 @@ public struct TestHarness: Sendable {
         return signedIn.account
     }
 
+    /// Signs in as ``signedIn(name:)`` does and syncs once: the account holds the server's profile.
+    public func synced(name: String? = nil) async throws -> Account {
+        let account = try await signedIn(name: name)
+        try await account.syncNow()
+        return account
+    }
+
     /// The in-memory store of `account`.
     public func store(of account: Account) -> InMemoryProfileStore {
         directory.inMemoryProfileStore(for: account.key)

@@ -10,6 +10,19 @@ import Testing
 struct LanguageEndToEndTests {
     static let sizes: [(Int, Int)] = [(40, 12), (120, 40)]
 
+    /// Runs `body` with `fitiq-tui demo` open in tmux at `size`, in `language` (FITIQ_LANG) if given.
+    static func withDemo(
+        language: String? = nil, size: (Int, Int), _ body: (TmuxSession) async throws -> Void
+    ) async throws {
+        try await EndToEnd.with { e2e in
+            let tui = try e2e.openTUI(
+                arguments: ["demo"], extraEnvironment: language.map { ["FITIQ_LANG": $0] } ?? [:],
+                size: (size.0, size.1))
+            defer { tui.kill() }
+            try await body(tui)
+        }
+    }
+
     /// The demo's profile screen with what every size shows of it, and its footer's help hint.
     static func profileScreen(_ rows: [String], _ parts: [String], help: String) -> Bool {
         rows.title.contains("fitiq-tui") && rows.contains { $0.contains("Alex Demo") }
@@ -19,10 +32,7 @@ struct LanguageEndToEndTests {
 
     @Test(arguments: sizes)
     func theDemoSpeaksGermanInTheEditorTheProgressScreenAndTheHelp(size: (Int, Int)) async throws {
-        try await EndToEnd.with { e2e in
-            let tui = try e2e.openTUI(
-                arguments: ["demo"], extraEnvironment: ["FITIQ_LANG": "de"], size: (size.0, size.1))
-            defer { tui.kill() }
+        try await Self.withDemo(language: "de", size: size) { tui in
             let profile = TmuxSession.rows(
                 of: try await tui.waitUntil("the demo's profile in German") {
                     Self.profileScreen(
@@ -61,10 +71,8 @@ struct LanguageEndToEndTests {
 
     @Test(arguments: sizes)
     func savingFrenchAsTheDemosLanguageSwitchesTheEditorToFrench(size: (Int, Int)) async throws {
-        try await EndToEnd.with { e2e in
-            // No FITIQ_LANG, a locale without a language: the profile's language (English) speaks.
-            let tui = try e2e.openTUI(arguments: ["demo"], size: (size.0, size.1))
-            defer { tui.kill() }
+        // No FITIQ_LANG, a locale without a language: the profile's language (English) speaks.
+        try await Self.withDemo(size: size) { tui in
             try await tui.waitUntil("the demo's profile in English") {
                 Self.profileScreen($0, ["● synced", "┌─ Profile ─", "┌─ Physical ─", "Language"], help: "? help")
             }
@@ -151,10 +159,7 @@ struct LanguageEndToEndTests {
 
     @Test(arguments: sizes)
     func thePseudoLanguageLeavesNoTextOfOursOutsideBracketsAndKeepsItsLayout(size: (Int, Int)) async throws {
-        try await EndToEnd.with { e2e in
-            let tui = try e2e.openTUI(
-                arguments: ["demo"], extraEnvironment: ["FITIQ_LANG": "qps"], size: (size.0, size.1))
-            defer { tui.kill() }
+        try await Self.withDemo(language: "qps", size: size) { tui in
             var screens: [(String, [String])] = []
             screens.append(
                 (

@@ -6,35 +6,23 @@ import Testing
 
 /// Current-account and erase behaviour shared by the JSON-file and in-memory directories.
 struct AccountDirectoryTests {
-    enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case inMemory, jsonFile
-        var testDescription: String { rawValue }
-
-        func make(in root: URL) -> any AccountDirectory {
-            switch self {
-            case .inMemory: InMemoryAccountDirectory()
-            case .jsonFile: JSONFileAccountDirectory(paths: CachePaths(root: root))
-            }
-        }
-    }
-
     static let ada = AccountKey(server: "https://one.example.com", userId: "ada")
     static let bob = AccountKey(server: "https://two.example.com", userId: "bob")
     static let cy = AccountKey(server: "https://one.example.com", userId: "cy")
 
-    @Test(arguments: Kind.allCases)
-    func noAccountIsCurrentAtFirst(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func noAccountIsCurrentAtFirst(kind: StoreKind) async throws {
         try await withTemporaryDirectory { (root: URL) async throws in
-            let directory = kind.make(in: root)
+            let directory = kind.directory(in: root)
             #expect(try await directory.currentAccount(server: nil) == nil)
             #expect(try await directory.currentAccount(server: Self.ada.server) == nil)
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func currentAccountIsTheLastSignedInPerServer(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func currentAccountIsTheLastSignedInPerServer(kind: StoreKind) async throws {
         try await withTemporaryDirectory { (root: URL) async throws in
-            let directory = kind.make(in: root)
+            let directory = kind.directory(in: root)
             try await directory.setCurrentAccount(Self.ada)
             try await directory.setCurrentAccount(Self.bob)
             #expect(try await directory.currentAccount(server: nil) == Self.bob)
@@ -45,10 +33,10 @@ struct AccountDirectoryTests {
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func eraseForgetsTheAccountAndItsData(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func eraseForgetsTheAccountAndItsData(kind: StoreKind) async throws {
         try await withTemporaryDirectory { (root: URL) async throws in
-            let directory = kind.make(in: root)
+            let directory = kind.directory(in: root)
             try await directory.profileStore(for: Self.ada).update { $0 = CacheFixtures.state(name: "Ada") }
             try await directory.sessionStore(for: Self.ada).save(
                 Session(account: Self.ada, email: "ada@example.com", tokens: nil))

@@ -6,35 +6,18 @@ import Testing
 
 /// The behaviour every ``ProfileStore`` shares, run against the in-memory and the JSON-file store.
 struct ProfileStoreContractTests {
-    enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case inMemory, jsonFile
-
-        var testDescription: String { rawValue }
-
-        func makeStore(in folder: URL) -> any ProfileStore {
-            switch self {
-            case .inMemory:
-                InMemoryProfileStore()
-            case .jsonFile:
-                JSONFileProfileStore(
-                    folder: folder.appendingPathComponent("account"),
-                    lock: AccountLock(file: folder.appendingPathComponent("lock")))
-            }
-        }
-    }
-
-    @Test(arguments: Kind.allCases)
-    func loadsEmptyWhenNothingWasSaved(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func loadsEmptyWhenNothingWasSaved(kind: StoreKind) async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let store = kind.makeStore(in: folder)
+            let store = kind.profileStore(in: folder)
             #expect(try await store.load() == .empty)
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func theRevisionMovesWithEveryWriteAndOnlyThen(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func theRevisionMovesWithEveryWriteAndOnlyThen(kind: StoreKind) async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let store = kind.makeStore(in: folder)
+            let store = kind.profileStore(in: folder)
             try await store.update { $0 = CacheFixtures.state(name: "Ada") }
             let first = try #require(await store.revision())
             _ = try await store.load()
@@ -48,8 +31,8 @@ struct ProfileStoreContractTests {
     @Test func anotherProcesssWriteMovesTheRevision() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             // Two stores on one folder stand for two processes of one account.
-            let mine = ProfileStoreContractTests.Kind.jsonFile.makeStore(in: folder)
-            let theirs = ProfileStoreContractTests.Kind.jsonFile.makeStore(in: folder)
+            let mine = StoreKind.jsonFile.profileStore(in: folder)
+            let theirs = StoreKind.jsonFile.profileStore(in: folder)
             try await mine.update { $0 = CacheFixtures.state(name: "Ada") }
             let before = await mine.revision()
             try await theirs.update { $0 = CacheFixtures.state(name: "Ada Lovelace") }
@@ -57,19 +40,19 @@ struct ProfileStoreContractTests {
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func loadsWhatAnUpdateSaved(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func loadsWhatAnUpdateSaved(kind: StoreKind) async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let store = kind.makeStore(in: folder)
+            let store = kind.profileStore(in: folder)
             try await store.update { $0 = CacheFixtures.state(name: "Ada") }
             #expect(try await store.load() == CacheFixtures.state(name: "Ada"))
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func updateReturnsTheChangesResult(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func updateReturnsTheChangesResult(kind: StoreKind) async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let store = kind.makeStore(in: folder)
+            let store = kind.profileStore(in: folder)
             let result = try await store.update { state -> String in
                 state.server.lastSyncAt = Date(timeIntervalSinceReferenceDate: 1)
                 return "done"
@@ -78,10 +61,10 @@ struct ProfileStoreContractTests {
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func updateSeesThePreviousUpdate(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func updateSeesThePreviousUpdate(kind: StoreKind) async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let store = kind.makeStore(in: folder)
+            let store = kind.profileStore(in: folder)
             try await store.update { $0 = CacheFixtures.state(name: "Ada") }
             let seen = try await store.update { state -> String? in
                 let name = state.profile?.name
@@ -93,11 +76,11 @@ struct ProfileStoreContractTests {
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func failingChangeSavesNothing(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func failingChangeSavesNothing(kind: StoreKind) async throws {
         struct Refused: Error {}
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let store = kind.makeStore(in: folder)
+            let store = kind.profileStore(in: folder)
             try await store.update { $0 = CacheFixtures.state(name: "Ada") }
             await #expect(throws: Refused.self) {
                 try await store.update { state in
@@ -109,10 +92,10 @@ struct ProfileStoreContractTests {
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func eraseForgetsEverything(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func eraseForgetsEverything(kind: StoreKind) async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let store = kind.makeStore(in: folder)
+            let store = kind.profileStore(in: folder)
             try await store.update { $0 = CacheFixtures.state(name: "Ada") }
             try await store.erase()
             #expect(try await store.load() == .empty)
@@ -121,10 +104,10 @@ struct ProfileStoreContractTests {
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func concurrentUpdatesAllLand(kind: Kind) async throws {
+    @Test(arguments: StoreKind.allCases)
+    func concurrentUpdatesAllLand(kind: StoreKind) async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let store = kind.makeStore(in: folder)
+            let store = kind.profileStore(in: folder)
             // Given two tasks each appending 25 entries at the same time
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for task in 0..<2 {

@@ -223,8 +223,7 @@ struct ConflictTests {
     @Test func aValueWhoseAnswerWasLostIsNoConflictWithTheNextEdit() async throws {
         // Given a name saved and sent, taken by the server, its answer lost
         let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.syncNow()
+        let account = try await harness.synced()
         try await account.updateMetadata(name: "Name 17", bio: "Bio 17")
         await harness.backend.inject(.dropAfterApplying, into: .updateMetadata)
         try await account.push()
@@ -244,8 +243,7 @@ struct ConflictTests {
     /// Whatever holds a change back says so in status: a backoff, a running sender, a conflict.
     @Test func statusSaysWhatHoldsEachChange() async throws {
         let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.syncNow()
+        let account = try await harness.synced()
         try await account.updateMetadata(bio: "Mine")
         await harness.backend.inject(.fail(.unavailable(status: 503, message: "down")), into: .updateMetadata)
         try await account.push()

@@ -39,8 +39,7 @@ struct SyncEngineTests {
 
     @Test func aSavePushedWritesOnceBeforeAndOnceAfterItsRequestAndReadsNothingAfterIt() async throws {
         let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.syncNow()
+        let account = try await harness.synced()
         let store = harness.store(of: account)
         let requestsBefore = await harness.backend.requests.count
         let savesBefore = await store.saveCount
@@ -64,8 +63,7 @@ struct SyncEngineTests {
     @Test(arguments: Metric.all)
     func aMeasurementSentAtOnceWritesOnceBeforeAndOnceAfterItsRequest(metric: Metric) async throws {
         let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.syncNow()
+        let account = try await harness.synced()
         let value = metric == .height ? 181.0 : metric == .weight ? 72.4 : 18.5
         let writes = try await Self.writes(of: account, in: harness) { () async throws in
             #expect(try await account.apply(.measurement(metric, value), sending: true).outcome.saved)
@@ -79,8 +77,7 @@ struct SyncEngineTests {
     /// another device's profile and readings of all three metrics cost one write, not four.
     @Test func aSyncMergesEveryMetricsHistoryInOneWrite() async throws {
         let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.syncNow()
+        let account = try await harness.synced()
         let day = harness.clock.date().addingTimeInterval(-86_400)
         await harness.backend.setEntries(
             zip(Metric.all, [181.0, 72.4, 18.5]).map { metric, value in
@@ -105,8 +102,7 @@ struct SyncEngineTests {
     /// sender can take it while its request is in flight.
     @Test func aReservationAboutToRunOutIsClaimedAgainBeforeItIsSent() async throws {
         let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.syncNow()
+        let account = try await harness.synced()
         let writes = try await Self.writes(of: account, in: harness) { () async throws in
             try await account.log(.weight, 72.4, sending: true)
             harness.clock.advance(by: .seconds(Outbox.claimDuration - 5))
@@ -118,8 +114,7 @@ struct SyncEngineTests {
     /// A change reserved at its save is still checked against the server before it goes out.
     @Test func aReservedChangeIsStillJudgedForConflicts() async throws {
         let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.syncNow()
+        let account = try await harness.synced()
         var phone = TestHarness.serverProfile
         phone.metadata.bio = "From the phone"
         phone.updatedAt = harness.clock.date()
@@ -166,8 +161,7 @@ struct SyncEngineTests {
 
     @Test func theNextSaveFindsTheServerAsThePutAnswerLeftItAndWritesNoMerge() async throws {
         let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.syncNow()
+        let account = try await harness.synced()
         let store = harness.store(of: account)
         // Each answer's updatedAt differs from the one before.
         harness.clock.advance(by: .seconds(60))
@@ -197,8 +191,7 @@ struct SyncEngineTests {
     @Test func aServerChangedOnlyInItsTimestampWritesNoMerge() async throws {
         let harness = TestHarness()
         await harness.backend.answerPatchesWithoutUpdatedAt(true)
-        let account = try await harness.signedIn()
-        try await account.syncNow()
+        let account = try await harness.synced()
         harness.clock.advance(by: .seconds(60))
         try await account.updateHeight(centimetres: 181, sending: true)
         try await account.push()
@@ -213,8 +206,7 @@ struct SyncEngineTests {
 
     @Test func savingTheValueAlreadyThereChangesNothing() async throws {
         let harness = TestHarness()
-        let account = try await harness.signedIn()
-        try await account.syncNow()
+        let account = try await harness.synced()
         let saves = await harness.store(of: account).saveCount
         let bio = try #require(try await account.cached().profile?.metadata.bio)
 
