@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 extension Account {
     /// The goals set on this machine.
     public func goals() async throws -> Goals {
