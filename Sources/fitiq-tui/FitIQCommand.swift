@@ -67,8 +67,15 @@ struct FitIQCommand: AsyncParsableCommand {
         // its threshold for mapping such buffers after the first is freed, and later ones then stay in
         // the heap when freed: a sync of 3,700 posts kept ~10 MB it no longer used. A fixed threshold
         // maps and returns every buffer from 128 KB up.
+        //
+        // glibc also gives each thread that meets another in malloc an arena of its own (up to 8 a core),
+        // and what is freed in an arena serves only the threads using it: over a soak, the editor's
+        // allocated memory rose 4.9 → 6.6 MB in 13 minutes and kept climbing, where with one arena it
+        // stayed at 5.0–5.3 MB. The threads seldom allocate at once (a first sync of 10,000 entries took
+        // as long either way).
         #if os(Linux)
             mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+            mallopt(M_ARENA_MAX, 1)
         #endif
         let arguments = Array(CommandLine.arguments.dropFirst())
         // libcurl's load (4–5 ms) overlaps the parsing and the cache's read instead of following them.
