@@ -60,8 +60,8 @@ public final class HTTPTransport: Sendable {
     }
 
     /// Starts loading libcurl for the whole process, before any transport is made: for a program
-    /// that knows early that it will send. Every transport's first request joins that load. Before the
-    /// process exits, ``settleLibrary()``.
+    /// that knows early that it will send. Every transport's first request joins that load. The
+    /// process calls ``settleLibrary()`` before it exits.
     public static func preloadLibrary() {
         LibCurl.preload()
     }

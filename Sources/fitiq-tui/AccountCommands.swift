@@ -83,7 +83,7 @@ func announce(_ signedIn: Accounts.SignedIn) {
     }
 }
 
-struct Logout: AsyncParsableCommand {
+struct Logout: AsyncParsableCommand, SendingCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Sign out and delete this account's cached data and tokens from this machine.",
@@ -92,8 +92,11 @@ struct Logout: AsyncParsableCommand {
     @OptionGroup var globals: GlobalOptions
     @Flag(help: "Sign out even if changes have not reached the server; they are lost.") var discardPending = false
 
+    /// It syncs first.
+    static func sends(_ arguments: [String]) -> Bool { true }
+
     func run() async throws {
-        try await withApp(globals) { app in
+        try await withApp(globals, sending: true) { app in
             let account = try app.requireAccount()
             try await app.requireAccounts().signOut(account, discardPending: discardPending)
             print(tr("Signed out; this account's cached data and tokens were deleted."))

@@ -38,7 +38,8 @@ func withApp(
 /// Without `readingProfileFirst` (the editor, whose screens speak the profile's language on their
 /// own), the body speaks the environment's language, so nothing reads the cache before the editor
 /// does; a failure is still reported in the profile's. With `sending`, the command is about to talk to
-/// the server: libcurl loads meanwhile (``makeApp(config:sending:)``).
+/// the server: libcurl loads meanwhile (``makeApp(config:sending:)``), unless `main` started loading it
+/// already (``FitIQCommand/willSend(_:)``, which leaves out what it cannot tell before parsing).
 func withApp(
     _ config: AppConfig, machineOutput: Bool = false, readingProfileFirst: Bool = true, sending: Bool = false,
     _ body: (App) async throws -> Void

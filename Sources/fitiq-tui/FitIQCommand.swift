@@ -79,7 +79,7 @@ struct FitIQCommand: AsyncParsableCommand {
         #endif
         let arguments = Array(CommandLine.arguments.dropFirst())
         // libcurl's load (4–5 ms) overlaps the parsing and the cache's read instead of following them.
-        if sendingCommand(arguments) != nil { HTTPTransport.preloadLibrary() }
+        if willSend(arguments) { HTTPTransport.preloadLibrary() }
         do {
             if let server = editorServer(arguments) {
                 try await openEditor(.live(serverFlag: server))
@@ -99,14 +99,16 @@ struct FitIQCommand: AsyncParsableCommand {
         await HTTPTransport.settleLibrary()
     }
 
-    /// The command `arguments` name, when it is one that talks to the server as they ask (no
-    /// `--no-sync`, no `--help`): found by the names in each command's configuration, before the
-    /// argument parser (2 ms) runs. A wrong guess only costs a load of libcurl that is not used.
-    static func sendingCommand(_ arguments: [String]) -> (any SendingCommand.Type)? {
+    /// Whether `arguments` name a command that talks to the server as they ask it
+    /// (``SendingCommand/sends(_:)``, and no `--help`): the command is found by the names in each
+    /// command's configuration, before the argument parser (2 ms) runs. A wrong guess costs a load of
+    /// libcurl that is not used, or one that starts later (``withApp(_:machineOutput:readingProfileFirst:sending:_:)``).
+    static func willSend(_ arguments: [String]) -> Bool {
         var command: any ParsableCommand.Type = FitIQCommand.self
         var words = arguments[...]
         while let word = words.popFirst() {
             if word.hasPrefix("-") {
+                // The options before a command's name that take a value: GlobalOptions' and `--graphics`.
                 if !word.contains("="), ["--server", "--api-key-file", "--graphics"].contains(word) {
                     _ = words.popFirst()
                 }
@@ -119,10 +121,8 @@ struct FitIQCommand: AsyncParsableCommand {
             guard let named else { break }
             command = named
         }
-        guard let sending = command as? any SendingCommand.Type,
-            !arguments.contains(where: { ["--help", "-h"].contains($0) || sending.flagsThatKeepItLocal.contains($0) })
-        else { return nil }
-        return sending
+        guard let sending = command as? any SendingCommand.Type else { return false }
+        return sending.sends(arguments) && !arguments.contains { ["--help", "-h"].contains($0) }
     }
 
     /// The editor's server when `arguments` ask for the editor with at most `--server URL` (or
@@ -193,11 +193,16 @@ struct EditorOptions: ParsableArguments {
     }
 }
 
-/// A command that sends to the server unless one of ``flagsThatKeepItLocal`` is given.
+/// A command that talks to the server, so that `main` starts loading libcurl before it parses the
+/// arguments (``FitIQCommand/willSend(_:)``).
 protocol SendingCommand: ParsableCommand {
-    static var flagsThatKeepItLocal: [String] { get }
+    /// Whether the command sends with these arguments (all of the program's, unparsed).
+    static func sends(_ arguments: [String]) -> Bool
 }
 
 extension SendingCommand {
-    static var flagsThatKeepItLocal: [String] { ["--no-sync"] }
+    /// Unless `--no-sync` keeps the change on this machine.
+    static func sends(_ arguments: [String]) -> Bool {
+        !arguments.contains("--no-sync")
+    }
 }

@@ -41,7 +41,11 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
     @Flag(help: "Only save on this machine, without asking the server; `sync` sends it later.") var noSync = false
     @Flag(help: "Print what was read and added as JSON (other apps' exports).") var json = false
 
-    static let flagsThatKeepItLocal = ["--no-sync", "--dry-run"]
+    /// Unless `--no-sync` or `--dry-run`; and not early with `--zone`, whose named zone is set in the
+    /// environment (`setenv`) before any other thread runs: the load follows it (``withApp``'s `sending`).
+    static func sends(_ arguments: [String]) -> Bool {
+        !arguments.contains { ["--no-sync", "--dry-run", "--zone"].contains($0) || $0.hasPrefix("--zone=") }
+    }
 
     static var formatNames: String {
         (["apple-health"] + MeasurementCSV.Format.allCases.map(\.rawValue)).joined(separator: ", ")

@@ -95,7 +95,9 @@ struct OfflineCLITests {
         try await CLIHarness.with { cli in
             let server = try await cli.registerOnAServerThatGoesAway(
                 database: cli.folder.appendingPathComponent("server.sqlite"))
-            for command in [["height", "set", "172 cm"], ["profile", "set", "--name", "Offline Jane"]] {
+            for command in [
+                ["weight", "set", "80.1"], ["height", "set", "172 cm"], ["profile", "set", "--name", "Offline Jane"],
+            ] {
                 let (result, attempts) = try await cli.tracingConnections(command, to: server.port)
                 #expect(result.status == 0, "\(result)")
                 #expect(result.stdout.contains("Saved locally"), "\(result)")
@@ -103,7 +105,7 @@ struct OfflineCLITests {
                 #expect(attempts == 1, "\(command): \(attempts) connection attempts\n\(result)")
             }
             let status = try await cli.jsonObject(["status", "--json"])
-            #expect(status["pendingChanges"] as? Int == 2)
+            #expect(status["pendingChanges"] as? Int == 3)
             // `sync --wait` keeps trying until its time is up.
             let (waited, attempts) = try await cli.tracingConnections(
                 ["sync", "--wait", "--timeout", "4"], to: server.port)
@@ -116,9 +118,11 @@ struct OfflineCLITests {
             let profile = try await cli.jsonObject(["profile", "show", "--json"])
             #expect(profile["name"] as? String == "Offline Jane")
             #expect(profile["heightCm"] as? Double == 172)
-            let history = try #require(
-                try CLIHarness.json(try await cli.run(["height", "history", "--json"])) as? [Any])
-            #expect(history.count == 1)
+            for metric in ["height", "weight"] {
+                let history = try #require(
+                    try CLIHarness.json(try await cli.run([metric, "history", "--json"])) as? [Any])
+                #expect(history.count == 1, "\(metric)")
+            }
             #expect(try await cli.jsonObject(["status", "--json"])["pendingChanges"] as? Int == 0)
         }
     }
