@@ -171,9 +171,12 @@ struct MouseAndCommandLineEndToEndTests {
                     try await tui.send(":")
                     try await tui.type("save")
                     try await tui.send("Enter")
+                    // The save's own message: until it comes, the `:set` line's "Bio will be From afar once
+                    // you save." shows the bio without a mark while the title still says synced from before.
                     try await tui.waitUntil("the bio saved and synced") { rows in
-                        rows.contains { $0.contains("From afar") && !$0.contains("*") }
-                            && rows.title.contains("● synced")
+                        rows.contains { $0.contains("Profile saved.") }
+                            && rows.contains { $0.contains("From afar") && !$0.contains("*") }
+                            && rows.title.contains("● synced") && !rows.title.contains("pending")
                     }
                     #expect(try await server.snapshot().bio == "From afar")
                 }
