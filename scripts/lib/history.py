@@ -156,9 +156,8 @@ class Size:
         shutil.copytree(home, before, symlinks=True)
 
         def sync():
-            started = time.perf_counter()
-            run(self.tui, self.env, "sync", "--wait", "--timeout", str(SYNC_TIMEOUT), timeout=SYNC_TIMEOUT + 60)
-            return time.perf_counter() - started
+            return run(self.tui, self.env, "sync", "--wait", "--timeout", str(SYNC_TIMEOUT),
+                       timeout=SYNC_TIMEOUT + 60) / 1000
 
         since = self.log.mark()
         first = sync()
@@ -193,18 +192,17 @@ class Size:
 
     def curl_once(self, curl, config):
         """Seconds of one `curl --parallel --parallel-max 8` run of `config`."""
-        started = time.perf_counter()
-        subprocess.run([curl, "--parallel", "--parallel-max", "8", "--no-progress-meter", "--fail",
-                        "--config", config], check=True, timeout=SYNC_TIMEOUT)
-        return time.perf_counter() - started
+        seconds, result = fitiqtools.timed([curl, "--parallel", "--parallel-max", "8", "--no-progress-meter",
+                                            "--fail", "--config", config], timeout=SYNC_TIMEOUT)
+        if result.returncode != 0:
+            raise RuntimeError(f"curl (exit {result.returncode}): {result.stderr[-600:]}")
+        return seconds
 
 
 def run(tui, env, *arguments, timeout=300):
     """Runs `fitiq-tui ARGUMENTS`; returns its wall time in ms (raises, with its output, on failure)."""
-    started = time.perf_counter()
-    result = subprocess.run([tui, *arguments], env=env, capture_output=True, text=True, timeout=timeout)
-    elapsed = (time.perf_counter() - started) * 1000
+    seconds, result = fitiqtools.timed([tui, *arguments], env=env, timeout=timeout)
     if result.returncode != 0:
         raise RuntimeError(f"fitiq-tui {' '.join(arguments)} (exit {result.returncode}): {result.stdout} "
                            f"{result.stderr}")
-    return elapsed
+    return seconds * 1000
