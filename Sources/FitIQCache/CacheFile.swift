@@ -200,8 +200,7 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
 
     /// The file's bytes for `value`.
     static func encode(_ value: Format.Value) throws -> Data {
-        try (Format.isIndented ? CacheFileDecoding.encoder : CacheFileDecoding.compactEncoder).encode(
-            Format(value: value))
+        try Format.encoded(value)
     }
 
     /// Reads `data` as this format, whatever its schema version; `nil` when it cannot be used.

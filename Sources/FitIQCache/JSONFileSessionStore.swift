@@ -1,4 +1,5 @@
 import FitIQCore
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -17,6 +18,13 @@ public struct JSONFileSessionStore: SessionStore {
     /// The lock shared with the account's profile store.
     public let lock: AccountLock
     var file: CacheFile<SessionFile>
+    /// The session last read or written, with the file's bytes: every request reads the file (another
+    /// process may have refreshed the tokens), and bytes seen before are not decoded again.
+    private let memory = Memory()
+
+    private final class Memory: Sendable {
+        let known = Mutex<(bytes: Data, session: Session)?>(nil)
+    }
 
     /// Keeps the session in `folder/session.json`, guarded by `lock`; `now` names moved-aside files.
     public init(folder: URL, lock: AccountLock, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -29,16 +37,20 @@ public struct JSONFileSessionStore: SessionStore {
     public var fileURL: URL { file.url }
 
     public func load() async throws -> Session? {
-        switch try file.contents() {
+        guard let data = try file.readData() else { return nil }
+        if let known = memory.known.withLock({ $0 }), known.bytes == data { return known.session }
+        switch CacheFile<SessionFile>.decode(data) {
         case .missing: return nil
         case .newer(let version): throw file.newer(version)
-        case .value(let session): return session
+        case .value(let session):
+            remember(session, data)
+            return session
         case .unreadable: return try await lock.withLock { try file.readRecovering() }
         }
     }
 
     public func save(_ session: Session) async throws {
-        _ = try await lock.withLock { try file.write(session) }
+        try await lock.withLock { try write(session) }
     }
 
     public func delete() async throws {
@@ -50,10 +62,18 @@ public struct JSONFileSessionStore: SessionStore {
             let current = try file.readRecovering()
             let next = try await body(current)
             if next != current {
-                if let next { try file.write(next) } else { try file.delete() }
+                if let next { try write(next) } else { try file.delete() }
             }
             return next
         }
+    }
+
+    private func write(_ session: Session) throws(CacheError) {
+        remember(session, try file.write(session))
+    }
+
+    private func remember(_ session: Session, _ bytes: Data) {
+        memory.known.withLock { $0 = (bytes, session) }
     }
 }
 

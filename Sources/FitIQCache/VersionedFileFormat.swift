@@ -22,9 +22,15 @@ protocol VersionedFileFormat: Codable, Sendable {
     static func decodeOlder(version: Int, from data: Data, with decoder: JSONDecoder) throws -> Value?
     /// Whether the file is written indented, for people to read; large files are written compact.
     static var isIndented: Bool { get }
+    /// The file's bytes for `value`: `JSONEncoder`'s, unless a format writes the same bytes faster.
+    static func encoded(_ value: Value) throws -> Data
 }
 
 extension VersionedFileFormat {
     static func decodeOlder(version: Int, from data: Data, with decoder: JSONDecoder) throws -> Value? { nil }
     static var isIndented: Bool { true }
+
+    static func encoded(_ value: Value) throws -> Data {
+        try (isIndented ? CacheFileDecoding.encoder : CacheFileDecoding.compactEncoder).encode(Self(value: value))
+    }
 }

@@ -104,4 +104,50 @@ struct AccountEncodingTests {
         value.state.outbox.progress = []
         #expect(try AccountFileV2.encode(value, reusing: &parts) == CacheFile<AccountFileV2>.encode(value))
     }
+
+    /// A month's file is written directly, not through `JSONEncoder`: the bytes must be the encoder's,
+    /// for texts with every character JSON escapes and numbers of every form `Double` prints.
+    @Test func aSegmentsBytesAreThoseJSONEncoderWrites() throws {
+        let controls = String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) })
+        let texts = [
+            "", "plain", controls, #"a "quoted" \ back\slash / and //"#, "\u{7F}\u{80}é\u{2028}\u{2029}\u{FEFF}🏃‍♀️",
+            "tab\tnew\nline\rcarriage", "\u{0}",
+        ]
+        let numbers = [
+            0, -0.0, 1, -1, 0.1, 70.25, 1e-7, 1e-5, 123_456_789.5, 1e15, 1e16, 1.5e300, -3e9,
+            Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude, .pi, 786_297_600.123_456_7,
+        ]
+        // Instants the cache reads back (far ones are refused as damage).
+        let instants = [0, 1e-7, -1.5, 786_297_600.123_456_7, 1e9 / 3, -3e9, 1e14]
+        var entries: [ProgressEntry] = []
+        for (index, number) in numbers.enumerated() {
+            entries.append(
+                ProgressEntry(
+                    serverId: index.isMultiple(of: 3) ? nil : texts[index % texts.count],
+                    type: index.isMultiple(of: 4) ? texts[(index + 1) % texts.count] : Metric.all[index % 3].type,
+                    quantity: number, loggedAt: Date(timeIntervalSinceReferenceDate: instants[index % instants.count]),
+                    notes: index.isMultiple(of: 2) ? texts[(index + 2) % texts.count] : nil,
+                    source: [.manual, .health, .server, .import][index % 4]))
+        }
+        for segment in [
+            HistorySegment(key: SegmentKey(metric: "height", month: "2025-03"), entries: entries),
+            HistorySegment(key: SegmentKey(metric: "we\"ight/", month: "1969-12"), entries: []),
+            HistorySegment(key: SegmentKey(metric: "weight", month: "2024-01"), entries: Array(entries.prefix(1))),
+        ] {
+            let written = try HistorySegmentFile.encoded(segment)
+            let expected = try CacheFileDecoding.compactEncoder.encode(HistorySegmentFile(value: segment))
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+            #expect(CacheFile<HistorySegmentFile>.value(written) == segment)
+        }
+        // What JSON cannot hold is refused, as the encoder refuses it.
+        for number in [Double.nan, .infinity, -.infinity] {
+            var entry = entries[0]
+            entry.quantity = number
+            let segment = HistorySegment(key: SegmentKey(metric: "height", month: "2025-03"), entries: [entry])
+            #expect(throws: EncodingError.self) { try HistorySegmentFile.encoded(segment) }
+            #expect(throws: EncodingError.self) {
+                try CacheFileDecoding.compactEncoder.encode(HistorySegmentFile(value: segment))
+            }
+        }
+    }
 }

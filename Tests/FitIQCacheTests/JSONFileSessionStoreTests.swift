@@ -21,6 +21,30 @@ struct JSONFileSessionStoreTests {
         }
     }
 
+    /// Every request loads the session, and bytes seen before are not decoded again: a session another
+    /// process saved, or a file changed under the store, is what the next load gives.
+    @Test func aLoadGivesWhatTheFileHoldsNowNotWhatWasReadBefore() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let paths = CachePaths(root: root)
+            let store = try JSONFileAccountDirectory(paths: paths).sessionStore(for: CacheFixtures.account)
+            let other = try JSONFileAccountDirectory(paths: paths).sessionStore(for: CacheFixtures.account)
+            try await store.save(Self.session)
+            #expect(try await store.load() == Self.session)
+            var refreshed = Self.session
+            refreshed.tokens = TokenPair(accessToken: "access-2", refreshToken: "refresh-2")
+            try await other.save(refreshed)
+            #expect(try await store.load() == refreshed)
+            // The same length, one byte changed: the file is read, not the memory.
+            let file = paths.sessionFile(for: CacheFixtures.account)
+            let text = try String(contentsOf: file, encoding: .utf8)
+            try text.replacingOccurrences(of: "access-2", with: "access-3").write(
+                to: file, atomically: false, encoding: .utf8)
+            #expect(try await store.load()?.tokens?.accessToken == "access-3")
+            try await other.delete()
+            #expect(try await store.load() == nil)
+        }
+    }
+
     @Test func sessionFileIsPrivateEvenOverALooserFile() async throws {
         try await withTemporaryDirectory { (root: URL) async throws in
             let paths = CachePaths(root: root)

@@ -15,6 +15,9 @@ public actor SessionManager {
     /// The last token this process renewed, and what replaced it: a 401 to that token that comes in after
     /// its renewal ended (a slow caller) takes the new token without exchanging the session again.
     private var renewed: (spent: String, token: String)?
+    /// The claims of the token last checked: every request checks its token, and a first sync of ten
+    /// thousand entries sends a hundred with one.
+    private var checked: (token: String, claims: AccessTokenClaims?)?
 
     public init(store: any SessionStore, auth: any AuthRemote, now: @escaping @Sendable () -> Date) {
         self.store = store
@@ -58,12 +61,20 @@ public actor SessionManager {
     public func validAccessToken() async throws -> String {
         guard let session = try await store.load() else { throw SessionError.notSignedIn }
         guard let tokens = session.tokens else { throw SessionError.ended(server: session.account.server) }
-        if let due = AccessTokenClaims(token: tokens.accessToken)?.refreshDue(receivedAt: session.tokensReceivedAt),
+        if let due = claims(of: tokens.accessToken)?.refreshDue(receivedAt: session.tokensReceivedAt),
             due <= now()
         {
             return try await refresh(replacing: tokens.accessToken)
         }
         return tokens.accessToken
+    }
+
+    /// `token`'s claims, decoded once while it stays the token in use.
+    private func claims(of token: String) -> AccessTokenClaims? {
+        if let checked, checked.token == token { return checked.claims }
+        let claims = AccessTokenClaims(token: token)
+        checked = (token, claims)
+        return claims
     }
 
     /// Renews the tokens after `spent` failed or fell due; concurrent callers share one refresh.
