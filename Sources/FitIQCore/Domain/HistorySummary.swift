@@ -52,6 +52,17 @@ public struct HistorySummary: Sendable, Equatable {
     /// The summary of `entries` (any order); entries with a value that is not finite are counted
     /// but left out of the series.
     public init(of entries: some Collection<ProgressEntry>) {
+        self.init(summarizing: entries)
+    }
+
+    /// The summary of an array of entries: the same, made by code specialised for arrays (another
+    /// module's call of the generic one walks each entry through the collection's witness table,
+    /// copying it: 2 ms of a first sync's 10,000 entries).
+    public init(of entries: [ProgressEntry]) {
+        self.init(summarizing: entries)
+    }
+
+    private init(summarizing entries: some Collection<ProgressEntry>) {
         var first: Date?
         var last: Date?
         var isOldestFirst = true
