@@ -1,8 +1,8 @@
 // libFuzzer target `cache`: the cache files as FitIQCache reads them from disk.
 //
 // Compiled into the module FitIQCache (scripts/fuzz/build.sh), so it calls the internal decoder each
-// store uses: every input is read as account.json (both schema versions), a history segment,
-// goals.json, session.json and current.json (through
+// store uses: every input is read as account.json (both schema versions), a history segment (whose
+// direct writer must write JSONEncoder's bytes), goals.json, session.json and current.json (through
 // `CacheFile.decode`, the schema version check included) and as the config file. A file may be
 // unreadable for any reason; one that is read must save and read back to the same bytes, and its
 // dates and heights must be usable the way the history screens use them (the day, the height shown).
@@ -28,6 +28,11 @@ public func fuzzCache(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         }
     }
     if let segment = readBack(HistorySegmentFile.self, data) {
+        // A month's file is written directly: the bytes must be JSONEncoder's.
+        let direct = try? HistorySegmentFile.encoded(segment)
+        guard direct == (try? CacheFileDecoding.compactEncoder.encode(HistorySegmentFile(value: segment))) else {
+            fatalError("a history segment is written otherwise than JSONEncoder writes it: \(segment)")
+        }
         use(AccountState(history: WholeHistory(entries: segment.entries)))
     }
     if let goals = readBack(GoalsFile.self, data) {
