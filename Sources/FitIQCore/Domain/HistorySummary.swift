@@ -57,7 +57,7 @@ public struct HistorySummary: Sendable, Equatable {
 
     /// The summary of an array of entries: the same, made by code specialised for arrays (another
     /// module's call of the generic one walks each entry through the collection's witness table,
-    /// copying it: 2 ms of a first sync's 10,000 entries).
+    /// copying it; the cache summarises a first sync's whole history).
     public init(of entries: [ProgressEntry]) {
         self.init(summarizing: entries)
     }
