@@ -206,13 +206,18 @@ class Editor:
     def resize(self, width, height):
         self.tmux("resize-window", "-t", "soak", "-x", str(width), "-y", str(height))
 
-    def until(self, what, predicate, timeout=UI_TIMEOUT):
-        """Polls the screen until `predicate(rows)` holds; raises Stuck with the screen otherwise."""
+    def until(self, what, predicate, timeout=UI_TIMEOUT, settled=False):
+        """Polls the screen until `predicate(rows)` holds; raises Stuck with the screen otherwise. With
+        `settled`, the rows must also be the same on the next poll: tmux may be read while it is still
+        taking in a frame, and a message read then is the new one's start over the old one's end (an
+        undo read as "Undid the body." counted the body fat it took back as lost)."""
         deadline = time.monotonic() + timeout
+        last = None
         while True:
             rows = self.screen()
-            if predicate(rows):
+            if predicate(rows) and (not settled or rows == last):
                 return rows
+            last = rows
             if not self.alive():
                 raise Stuck(f"the editor exited while waiting for {what}")
             if time.monotonic() > deadline:
@@ -380,7 +385,7 @@ class User:
         before = status_line(self.editor.screen())
         self.editor.keys("u")
         rows = self.editor.until("undo's answer", lambda r: any(answer in status_line(r) for answer in answers)
-                                 and status_line(r) != before)
+                                 and status_line(r) != before, settled=True)
         self.ledger.undone(status_line(rows))
 
     def import_csv(self):
