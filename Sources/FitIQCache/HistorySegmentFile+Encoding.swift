@@ -83,28 +83,9 @@ private struct JSONBytes {
     }
 
     private static let upperHex = Array("0123456789ABCDEF".utf8)
-    private static let lowerHex = Array("0123456789abcdef".utf8)
 
-    /// A string in quotes: `"` and `\` escaped, the control characters as `\b`, `\t`, `\n`, `\f`, `\r` or
-    /// `\u00XX`, everything else (slashes too) as it is.
+    /// A string in quotes, escaped as `JSONEncoder` escapes it.
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x00..<0x20:
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                bytes.append(Self.lowerHex[Int(byte >> 4)])
-                bytes.append(Self.lowerHex[Int(byte & 0x0F)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONText.appendQuoted(text, to: &bytes)
     }
 }

@@ -110,23 +110,9 @@ enum ExportText {
     static func jsonObject(_ fields: [(key: String, value: String)]) -> String {
         "{"
             + fields.map {
-                "\"\($0.key)\": " + (["value", "trend"].contains($0.key) ? $0.value : jsonString($0.value))
+                "\"\($0.key)\": " + (["value", "trend"].contains($0.key) ? $0.value : JSONText.quoted($0.value))
             }
             .joined(separator: ", ") + "}"
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case _ where scalar.value < 0x20:
-                quoted += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
     }
 
     /// `2026-03-01T12:00:00+01:00`: the local wall clock and its offset from UTC.
