@@ -28,6 +28,10 @@ struct Envelope<Payload: Decodable>: Decodable {
 struct WireText: Decodable, Equatable {
     let text: String
 
+    init(_ text: String) {
+        self.text = text
+    }
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
@@ -47,6 +51,10 @@ struct WireNumber: Decodable, Equatable {
     let value: Double
 
     var integer: Int? { value.isFinite && abs(value) < 1e15 ? Int(value) : nil }
+
+    init(_ value: Double) {
+        self.value = value
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -197,7 +205,7 @@ struct WireProfileAnswer: Decodable {
 }
 
 /// One progress entry: `date` in production, `logged_at` in the spec.
-struct WireProgressEntry: Decodable {
+struct WireProgressEntry: Decodable, Equatable {
     let id: WireText?
     let type: String?
     let quantity: WireNumber?
@@ -205,6 +213,10 @@ struct WireProgressEntry: Decodable {
     let notes: String?
 
     private enum Keys: String, CodingKey { case id, type, quantity, date, loggedAt = "logged_at", notes }
+
+    init(id: WireText?, type: String?, quantity: WireNumber?, date: String?, notes: String?) {
+        (self.id, self.type, self.quantity, self.date, self.notes) = (id, type, quantity, date, notes)
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -225,13 +237,17 @@ struct WireProgressEntry: Decodable {
 }
 
 /// A page of progress entries: `{"entries": […], "total", "limit", "offset"}`, or a bare list.
-struct WireProgressPage: Decodable {
+struct WireProgressPage: Decodable, Equatable {
     let entries: [WireProgressEntry]?
     let total: WireNumber?
     let limit: WireNumber?
     let offset: WireNumber?
 
     private enum Keys: String, CodingKey { case entries, total, limit, offset }
+
+    init(entries: [WireProgressEntry]?, total: WireNumber?, limit: WireNumber?, offset: WireNumber?) {
+        (self.entries, self.total, self.limit, self.offset) = (entries, total, limit, offset)
+    }
 
     init(from decoder: any Decoder) throws {
         if let list = try? [WireProgressEntry](from: decoder) {
