@@ -69,13 +69,7 @@ enum WireResponses {
     }
 
     static func progressPage(_ body: Data, query: ProgressQuery) throws(Unreadable) -> ProgressPage {
-        // The server's shapes are read directly; anything else by the decoder, which words what is wrong.
-        let page: WireProgressPage
-        if let scanned = WireProgressPage.scanned(body) {
-            page = scanned
-        } else {
-            page = try decode(Envelope<WireProgressPage>.self, from: body).payload
-        }
+        let page = try decode(Envelope<WireProgressPage>.self, from: body).payload
         guard let list = page.entries else { throw Unreadable(reason: "it has no entries list") }
         var entries: [RemoteProgressEntry] = []
         for item in list { entries.append(try item.entry()) }

@@ -28,10 +28,6 @@ struct Envelope<Payload: Decodable>: Decodable {
 struct WireText: Decodable, Equatable {
     let text: String
 
-    init(_ text: String) {
-        self.text = text
-    }
-
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
@@ -51,10 +47,6 @@ struct WireNumber: Decodable, Equatable {
     let value: Double
 
     var integer: Int? { value.isFinite && abs(value) < 1e15 ? Int(value) : nil }
-
-    init(_ value: Double) {
-        self.value = value
-    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -205,7 +197,7 @@ struct WireProfileAnswer: Decodable {
 }
 
 /// One progress entry: `date` in production, `logged_at` in the spec.
-struct WireProgressEntry: Decodable, Equatable {
+struct WireProgressEntry: Decodable {
     let id: WireText?
     let type: String?
     let quantity: WireNumber?
@@ -213,10 +205,6 @@ struct WireProgressEntry: Decodable, Equatable {
     let notes: String?
 
     private enum Keys: String, CodingKey { case id, type, quantity, date, loggedAt = "logged_at", notes }
-
-    init(id: WireText?, type: String?, quantity: WireNumber?, date: String?, notes: String?) {
-        (self.id, self.type, self.quantity, self.date, self.notes) = (id, type, quantity, date, notes)
-    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -237,17 +225,13 @@ struct WireProgressEntry: Decodable, Equatable {
 }
 
 /// A page of progress entries: `{"entries": […], "total", "limit", "offset"}`, or a bare list.
-struct WireProgressPage: Decodable, Equatable {
+struct WireProgressPage: Decodable {
     let entries: [WireProgressEntry]?
     let total: WireNumber?
     let limit: WireNumber?
     let offset: WireNumber?
 
     private enum Keys: String, CodingKey { case entries, total, limit, offset }
-
-    init(entries: [WireProgressEntry]?, total: WireNumber?, limit: WireNumber?, offset: WireNumber?) {
-        (self.entries, self.total, self.limit, self.offset) = (entries, total, limit, offset)
-    }
 
     init(from decoder: any Decoder) throws {
         if let list = try? [WireProgressEntry](from: decoder) {

@@ -36,7 +36,9 @@ public indirect enum JSONTree: Equatable, Sendable {
     /// The document in `bytes` (UTF-8), or `nil` when it is no JSON document.
     public init?(_ bytes: some Collection<UInt8>) {
         let bytes = Array(bytes)
-        guard String(validating: bytes, as: UTF8.self) != nil, let value = Self.read(bytes) else { return nil }
+        guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
+        var reader = Reader(bytes: bytes)
+        guard let value = reader.document() else { return nil }
         self = value
     }
 

@@ -64,8 +64,7 @@ for target in "${targets[@]}"; do
     wire)
         # The answer decoders only: the transport (libcurl) stays out.
         "$SWIFTC" "${FLAGS[@]}" -module-name FitIQHTTP Sources/FitIQHTTP/WireTypes.swift \
-            Sources/FitIQHTTP/WireResponses.swift Sources/FitIQHTTP/WireProgressPage+Scanning.swift \
-            Fuzz/Targets/wire.swift "${CORE[@]}" -o "$OUT/bin/wire" ;;
+            Sources/FitIQHTTP/WireResponses.swift Fuzz/Targets/wire.swift "${CORE[@]}" -o "$OUT/bin/wire" ;;
     health-xml | zip)
         # shellcheck disable=SC2046
         "$SWIFTC" "${FLAGS[@]}" -module-name FitIQHealth $(health_sources) "Fuzz/Targets/$target.swift" \
