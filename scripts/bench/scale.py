@@ -12,7 +12,9 @@ Per size, next to the trivial C ncurses program (scripts/bench/trivial.c) and `n
 same run:
 - first frame: exec on a pty until the profile's name is drawn, median of --runs, for `fitiq-tui`
   and `fitiq-tui --server URL` (the method of startup.py);
-- key → echo in the name field, p50 and p99 of --keys letters (the method of keystroke.py);
+- key → echo in the name field, p50 and p99 of --keys letters (the method of keystroke.py); nano's
+  p50 is of --keys letters typed before the editor's and as many after, so that one quiet or busy
+  moment of the machine does not make its half of the ratio;
 - Ctrl-S → request: from writing Ctrl-S to the pty (the name just edited) until the server's request
   log line for `PUT /api/v1/users/me` arrives on the server's stderr pipe (the server logs a request
   once it has answered it), median of --saves saves, and the most requests logged in between;
@@ -252,8 +254,9 @@ def measure_size(args, bin_dir, root, entries, tools, weights=0, shape="even"):
               f"server's database in {inserted:.2f} s; first sync filled the cache with {cached:,} in {synced:.3f} s "
               f"({len(pages)} pages; curl {by_curl:.3f} s)", flush=True)
         frames = first_frames(size, trivial, nano, text_file, args.runs)
-        echoes, requests, preceding, peak = editor_session(size, args.keys, args.saves)
         theirs = nano_echoes(nano, text_file, size.env, args.keys)
+        echoes, requests, preceding, peak = editor_session(size, args.keys, args.saves)
+        theirs += nano_echoes(nano, text_file, size.env, args.keys)
         # The traced save first: the timed `height set --no-sync` runs each leave an entry queued.
         traced = strace_save(size, strace, "182.5 cm") if strace else None
         version, height, status = command_times(size, args.runs)
