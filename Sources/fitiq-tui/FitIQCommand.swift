@@ -181,7 +181,8 @@ struct EditorOptions: ParsableArguments {
     @Flag(
         name: .customLong("no-mouse"),
         help: """
-            Leave the mouse to the terminal (to select text without Shift); also with FITIQ_MOUSE=0 or             "mouse": false in the config file.
+            Leave the mouse to the terminal (to select text without Shift); also with FITIQ_MOUSE=0 or \
+            "mouse": false in the config file.
             """)
     var noMouse = false
 

@@ -329,4 +329,33 @@ struct CLITests {
             #expect(heightHelp.stdout.contains("5'11\""))
         }
     }
+
+    /// Every command's help, down to the last subcommand (found in each help's SUBCOMMANDS), is wrapped
+    /// text without padding: a help string with a run of spaces (a literal's line joined without `\`)
+    /// came out as a line ending in spaces and the next one indented by one more.
+    @Test func everyHelpIsWrappedWithoutPadding() async throws {
+        try await CLIHarness.with { cli in
+            var paths: [[String]] = [[]]
+            var read = 0
+            while let path = paths.popLast() {
+                let help = try await cli.run(path + ["--help"]).stdout
+                read += 1
+                for line in help.split(separator: "\n") where line.last?.isWhitespace == true {
+                    Issue.record("fitiq-tui \((path + ["--help"]).joined(separator: " ")): \"\(line)\" ends in spaces")
+                }
+                guard let listed = help.firstRange(of: "SUBCOMMANDS:")?.upperBound else { continue }
+                for line in help[listed...].split(separator: "\n") {
+                    // A subcommand's line starts with two spaces and its name; wrapped text and the
+                    // closing "See 'fitiq-tui help …'" line do not.
+                    guard line.hasPrefix("  "), line.dropFirst(2).first?.isLetter == true,
+                        let name = line.dropFirst(2).split(whereSeparator: { $0 == " " || $0 == "," }).first,
+                        name != "See"
+                    else { continue }
+                    paths.append(path + [String(name)])
+                }
+            }
+            // The root, its 18 commands and their subcommands (height, weight, body-fat, profile, goal).
+            #expect(read > 30)
+        }
+    }
 }
