@@ -399,7 +399,10 @@ def main():
         text_file = os.path.join(root, "notes.txt")
         with open(text_file, "w") as f:
             f.write("nano-bench-marker: a file for the benchmark\n" + "lorem ipsum dolor sit amet\n" * 40)
-        print(f"binaries: {bin_dir}; sizes {', '.join(f'{size:,}' for size in sizes)}; "
+        # Named from the checkout when they are in it: the results go into docs/benchmarks.md.
+        checkout = os.path.dirname(os.path.dirname(HERE))
+        shown = os.path.relpath(bin_dir, checkout) if bin_dir.startswith(checkout + os.sep) else bin_dir
+        print(f"binaries: {shown}; sizes {', '.join(f'{size:,}' for size in sizes)}; "
               f"load average {os.getloadavg()[0]:.2f}", flush=True)
         tools = (trivial, nano, text_file, strace, curl)
         rows = []
