@@ -53,22 +53,23 @@ let package = Package(
         // its first request, and calls its variadic functions through typed wrappers.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libxml2's types and function pointer types, for the streaming health export reader. Nothing
-        // links libxml2: FitIQHealth opens it with dlopen when an import starts (the Debian package
+        // links libxml2: FitIQImport opens it with dlopen when an import starts (the Debian package
         // libxml2 at run time; no -dev package to build).
         .systemLibrary(name: "CLibXML2"),
         // zlib, to inflate the export member of export.zip and check its CRC-32.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CMalloc"),
-        // The exports people bring: Apple Health (export.zip / export.xml), and the files, zips and folders
-        // of other apps' exports, read entry by entry.
+        // Every other app's export format, Apple Health's included: a file per app (Apps/), the list of
+        // formats, and one walk of files, zips and folders that hands each entry to the format that
+        // recognises its content. Readers are pure and streaming; FitIQCore keeps the readings and the merge.
         .target(
-            name: "FitIQHealth",
+            name: "FitIQImport",
             dependencies: ["FitIQCore", "FitIQWords", "FitIQLocalization", "CLibXML2", "CZlib"]),
         // `fitiq-tui`, the one program: the editor and every command, wired once (the composition root).
         .executableTarget(
             name: "fitiq-tui",
             dependencies: [
-                "FitIQCore", "FitIQWords", "FitIQCache", "FitIQHTTP", "FitIQHealth", "FitIQTUI", "FitIQEditor",
+                "FitIQCore", "FitIQWords", "FitIQCache", "FitIQHTTP", "FitIQImport", "FitIQTUI", "FitIQEditor",
                 "NcursesTerminal",
                 "CMalloc", "FitIQVersion", "FitIQLocalization", "FitIQCatalogs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -152,7 +153,7 @@ let package = Package(
             ]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "FitIQTUI"]),
         .testTarget(
-            name: "FitIQHealthTests", dependencies: ["FitIQCore", "FitIQWords", "FitIQHealth", "FitIQTestBasics"],
+            name: "FitIQImportTests", dependencies: ["FitIQCore", "FitIQWords", "FitIQImport", "FitIQTestBasics"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "FitIQDevServerTests",

@@ -1,5 +1,5 @@
-// libFuzzer target `app-json`: the JSON files of other apps' exports for `import` (Fitbit's and Google
-// Fit's in Google Takeout, Garmin Connect's userBioMetrics).
+// libFuzzer target `app-json`: the JSON files of other apps' exports for `import`, every JSON format of
+// FitIQImport's list (Fitbit's and Google Fit's in Google Takeout, Garmin Connect's userBioMetrics).
 //
 // The input is read as each JSON format in turn. The reader may refuse the file whole (text that is no
 // JSON of the format, or weights whose unit cannot be told); otherwise every reading it accepts must be
@@ -18,15 +18,19 @@ import FitIQWords
 public func fuzzAppJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let data = Data(UnsafeBufferPointer(start: start, count: count))
     let head = Array(data.prefix(4_096))
-    _ = MeasurementJSON.format(ofHead: head, name: "userBioMetrics.json")
-    for format in [MeasurementCSV.Format.fitbit, .googleFit, .garmin] {
+    _ = ExportFormat.recognising(head: head, name: "userBioMetrics.json")
+    for format in ExportFormat.all {
+        guard case .json = format.layout else { continue }
         for height in [nil, 180.0] {
-            let options = MeasurementCSV.Options(zone: .fixed(secondsEastOfUTC: 3_600))
-            let file: MeasurementCSV
+            let options = ImportOptions(zone: .fixed(secondsEastOfUTC: 3_600))
+            let file: FileReadings
             do {
-                file = try MeasurementJSON.read(data, format: format, options, heightCm: height)
-            } catch {
+                file = try format.read(json: data, options, heightCm: height)
+            } catch let error as ImportError {
                 precondition(!error.description.isEmpty)
+                continue
+            } catch {
+                preconditionFailure("a reader threw what is not an ImportError: \(error)")
                 continue
             }
             for reading in file.readings {
@@ -35,7 +39,7 @@ public func fuzzAppJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
                 precondition(reading.line >= 1, "entry \(reading.line): \(reading)")
                 precondition(reading.source == format.source)
             }
-            for problem in file.problems {
+            for problem in file.badRows {
                 precondition(problem.isEntry && problem.line >= 1, "\(problem)")
                 precondition(!problem.description.isEmpty)
             }

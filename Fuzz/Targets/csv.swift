@@ -1,5 +1,5 @@
-// libFuzzer target `csv`: CSV files for `import` (fitiq-tui's export, openScale, wger, date,weight,
-// Withings, Samsung Health, Libra, Renpho).
+// libFuzzer target `csv`: the table (CSV) files of `import`, every table format of FitIQImport's list
+// (fitiq-tui's export, openScale, wger, date,weight, Withings, Samsung Health, Libra, Renpho).
 //
 // The input is read as UTF-8 text (invalid bytes become U+FFFD). The reader may refuse the file whole
 // (an unknown or missing header); otherwise every reading it accepts must be in its metric's range at
@@ -18,15 +18,15 @@ import FitIQWords
 public func fuzzCSV(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     let lines = text.utf8.reduce(into: 1) { lines, byte in if byte == UInt8(ascii: "\n") { lines += 1 } }
-    for (unit, order) in [(nil, nil), ("lb", MeasurementCSV.DateOrder.dayFirst), (nil, .monthFirst)] {
-        let options = MeasurementCSV.Options(unit: unit, zone: .fixed(secondsEastOfUTC: 3_600), dateOrder: order)
-        guard let csv = try? MeasurementCSV.read(text, options) else { continue }
+    for (unit, order) in [(nil, nil), ("lb", DateOrder.dayFirst), (nil, .monthFirst)] {
+        let options = ImportOptions(unit: unit, zone: .fixed(secondsEastOfUTC: 3_600), dateOrder: order)
+        guard let csv = try? TableReader.read(text, options) else { continue }
         for reading in csv.readings {
             precondition(reading.metric.allowedRange.contains(reading.value), "out of range: \(reading)")
             precondition(abs(reading.loggedAt.timeIntervalSince1970) < 1e12, "no usable instant: \(reading)")
             precondition((2...lines).contains(reading.line), "line \(reading.line) of \(lines): \(reading)")
         }
-        for problem in csv.problems {
+        for problem in csv.badRows {
             precondition((2...lines).contains(problem.line), "line \(problem.line) of \(lines): \(problem)")
             precondition(!problem.rule.description.isEmpty)
         }

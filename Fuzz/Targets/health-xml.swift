@@ -1,8 +1,8 @@
-// libFuzzer target `health-xml`: the health export's XML as FitIQHealth reads it: the DOCTYPE
+// libFuzzer target `health-xml`: the health export's XML as FitIQImport reads it: the DOCTYPE
 // stripper, libxml2's SAX2 push parser and the collector of Height, BodyMass and BodyFatPercentage
 // records (a Correlation's skipped), `<Me>` and `<ExportDate>`.
 //
-// Compiled into the module FitIQHealth without AppleHealthExport.swift (its NIO thread pool), so it
+// Compiled into the module FitIQImport without AppleHealthExport.swift (its NIO thread pool), so it
 // feeds `HealthXMLParser` directly, as `AppleHealthExport.readXML` does: in chunks, here of 1 to 64
 // bytes chosen by the input's first byte, so every chunk boundary of the stripper is reached too.
 import FitIQCore

@@ -1,8 +1,8 @@
-// libFuzzer target `zip`: export.zip as FitIQHealth reads it: the central directory (ZIP64
+// libFuzzer target `zip`: export.zip as FitIQImport reads it: the central directory (ZIP64
 // included), the choice of the export member, zlib's inflate of it in `ZipMemberStream`, the zip
 // bomb guard, the CRC-32 check and the XML parser behind them.
 //
-// Compiled into the module FitIQHealth without AppleHealthExport.swift (its NIO thread pool). The
+// Compiled into the module FitIQImport without AppleHealthExport.swift (its NIO thread pool). The
 // readers take an open file, so each input is written to a file of this process first (in /dev/shm
 // when there is one), then read as `AppleHealthExport.readNow` reads a zip.
 import FitIQCore

@@ -1,7 +1,7 @@
 #ifndef FITIQ_CLIBXML2_SHIM_H
 #define FITIQ_CLIBXML2_SHIM_H
 /* The few libxml2 types, constants and function signatures the health export reader uses, declared
- * here instead of included from <libxml/...>, so nothing links libxml2: FitIQHealth opens
+ * here instead of included from <libxml/...>, so nothing links libxml2: FitIQImport opens
  * libxml2.so.2 with dlopen when the first export is read (LibXML2.swift), and fitiq-tui starts
  * without libxml2 and the ICU libraries it pulls in. No function is declared, only pointer types for
  * dlsym.

@@ -253,7 +253,7 @@ final class EffectRunner: Sendable {
         if let exportFiles, !exportFiles.isAppleHealthExport(expanded) {
             do {
                 let profile = try await account.view().profile
-                let options = MeasurementCSV.Options(zone: account.environment.timeZone)
+                let options = ImportOptions(zone: account.environment.timeZone)
                 let files = try exportFiles.read(
                     expanded, format: nil, options: options, heightCm: profile?.heightCm, progress: percentReporter())
                 // Shown before anything is written: Enter imports it (confirmImport), Esc drops it.
@@ -266,7 +266,8 @@ final class EffectRunner: Sendable {
                         .preview(
                             preview.summary(
                                 of: files, preview: true, zone: exportFiles.zoneName,
-                                timeZone: account.environment.timeZone))))
+                                timeZone: account.environment.timeZone, describe: { exportFiles.describe(format: $0) }))
+                    ))
             } catch {
                 inbox.post(.healthImport(.failed(ShownError(error))))
             }
@@ -280,7 +281,13 @@ final class EffectRunner: Sendable {
             return
         }
         do {
-            let result = try await account.importHealth(from: source, progress: percentReporter())
+            let snapshot = try await source.read(progress: percentReporter())
+            try Task.checkCancellation()
+            guard
+                case .healthImported(let result) = try await account.apply(
+                    .importHealth(snapshot, fileName: source.name)
+                ).outcome
+            else { return }
             let profile = try? await account.view().profile
             inbox.post(
                 .healthImport(
@@ -308,7 +315,9 @@ final class EffectRunner: Sendable {
                     .finished(
                         result.summary(
                             of: files, preview: false, zone: exportFiles?.zoneName ?? "UTC",
-                            timeZone: account.environment.timeZone))))
+                            timeZone: account.environment.timeZone,
+                            describe: { exportFiles?.describe(format: $0) ?? $0 }
+                        ))))
             await inbox.publish(account)
             requestSync()
         } catch {

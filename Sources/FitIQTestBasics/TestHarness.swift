@@ -88,3 +88,15 @@ extension LocalZone {
         self.init { zone.secondsFromGMT(for: $0) }
     }
 }
+
+extension Account {
+    /// What `apply(.importHealth(snapshot, fileName:))` imported: the tests' way through the one way in.
+    public func importingHealth(_ snapshot: HealthSnapshot, fileName: String? = nil) async throws -> HealthImportResult
+    {
+        let applied = try await apply(.importHealth(snapshot, fileName: fileName))
+        guard case .healthImported(let result) = applied.outcome else {
+            preconditionFailure("an Apple Health import's outcome is healthImported: \(applied.outcome)")
+        }
+        return result
+    }
+}

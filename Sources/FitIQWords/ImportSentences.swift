@@ -72,13 +72,15 @@ extension BadRowsError: CustomStringConvertible {
 extension ReadingsImportResult {
     /// What an import of other apps' files did (or, `preview`, would do), for people: a line per file
     /// with the days its readings span, a line per metric, then what was left out and the zone local
-    /// times were read in.
-    public func summary(of files: [ImportedFile], preview: Bool, zone: String, timeZone: LocalZone) -> [String] {
+    /// times were read in. `describe` says what a format (by name) is.
+    public func summary(
+        of files: [ImportedFile], preview: Bool, zone: String, timeZone: LocalZone, describe: (String) -> String
+    ) -> [String] {
         var lines: [String] = []
         let day = { (date: Date) in CalendarDate(containing: date, in: timeZone).description }
         for imported in files {
             let file = imported.file
-            let values = ["file": TextSanitizer.sanitize(imported.name), "format": file.format.described]
+            let values = ["file": TextSanitizer.sanitize(imported.name), "format": describe(file.format)]
             if let first = file.readings.map(\.loggedAt).min(), let last = file.readings.map(\.loggedAt).max() {
                 lines.append(
                     trn(
@@ -94,7 +96,7 @@ extension ReadingsImportResult {
             }
         }
         lines += metricLines()
-        let skipped = files.reduce(0) { $0 + $1.file.problems.count }
+        let skipped = files.reduce(0) { $0 + $1.file.badRows.count }
         if skipped > 0 { lines.append(trn("Skipped {count} bad row.", "Skipped {count} bad rows.", count: skipped)) }
         let derived = files.reduce(0) { $0 + $1.file.derivedRowsSkipped }
         if derived > 0 {
@@ -112,7 +114,7 @@ extension ReadingsImportResult {
                     "Columns not imported: {columns}.",
                     ["columns": columns.map(TextSanitizer.sanitize).joined(separator: ", ")]))
         }
-        if files.contains(where: { $0.file.format.hasLocalTimes }) {
+        if files.contains(where: { $0.file.readsLocalTimes }) {
             lines.append(tr("Times without a zone were read in {zone}.", ["zone": TextSanitizer.sanitize(zone)]))
         }
         return lines
@@ -132,7 +134,7 @@ extension ReadingsImportResult {
     }
 }
 
-extension MeasurementCSV.Problem: CustomStringConvertible {
+extension BadRow: CustomStringConvertible {
     /// `line 4: date must be YYYY-MM-DD`.
     public var description: String {
         let place =
@@ -143,7 +145,7 @@ extension MeasurementCSV.Problem: CustomStringConvertible {
     }
 }
 
-extension MeasurementCSV.Rule: CustomStringConvertible {
+extension BadRow.Rule: CustomStringConvertible {
     /// What the row breaks, in a few words: `date must be YYYY-MM-DD`.
     public var description: String {
         switch self {
@@ -158,7 +160,8 @@ extension MeasurementCSV.Rule: CustomStringConvertible {
             tr(
                 "unit {unit} is not one of {measurement}'s",
                 ["unit": TextSanitizer.sanitize(unit), "measurement": metric.field.labelInSentence])
-        case .openScaleTime: tr("dateTime must be dd.MM.yyyy HH:mm")
+        case .writtenAs(let column, let pattern):
+            tr("{column} must be {pattern}", ["column": column, "pattern": pattern])
         case .number(let metric): tr("{field} must be a number", ["field": metric.field.label])
         case .value(let error): error.description
         case .time: tr("the time is not one this format writes")
@@ -170,14 +173,10 @@ extension ImportError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .empty: tr("The file is empty: it has no header.")
-        case .unknownHeader(let header):
+        case .unknownHeader(let header, let formats):
             tr(
                 "The header \"{header}\" is not one of the formats read: {formats}.",
-                [
-                    "header": header,
-                    "formats": MeasurementCSV.Format.allCases.filter { !$0.isJSON }.map(\.described)
-                        .joined(separator: "; "),
-                ])
+                ["header": header, "formats": formats.joined(separator: "; ")])
         case .dateOrderUnclear:
             tr(
                 "Every date could be day first or month first (03/04/2024); say which with --date-order dmy or --date-order mdy."
@@ -185,25 +184,6 @@ extension ImportError: CustomStringConvertible {
         case .unreadableJSON(let reason): tr("The JSON cannot be read: {reason}.", ["reason": reason])
         case .unitUnclear:
             tr("The file does not say whether its weights are in kg or lb, and its readings do not tell; use --unit.")
-        }
-    }
-}
-
-extension MeasurementCSV.Format {
-    /// The format as a person recognises it: the app and its file.
-    public var described: String {
-        switch self {
-        case .fitiq: tr("fitiq-tui's export (logged_at,metric,value,unit,source,id)")
-        case .openScale: tr("openScale's export (\"dateTime\",\"weight\",\"fat\",…)")
-        case .dateWeight: tr("wger's weight export or a plain file (date,weight)")
-        case .withings: tr("Withings Health Mate's export (weight.csv, height.csv)")
-        case .samsungHealth: tr("Samsung Health's export (com.samsung.health.weight.*.csv)")
-        case .libra: tr("Libra's CSV export")
-        case .renpho: tr("Renpho's CSV export")
-        case .fitbit: tr("Fitbit's weight in Google Takeout (weight-*.json)")
-        case .googleFit: tr("Google Fit in Google Takeout (All Data/*.json)")
-        case .garmin: tr("Garmin Connect's export (*userBioMetrics.json)")
-        case .healthConnect: tr("Android Health Connect's export (a SQLite database)")
         }
     }
 }

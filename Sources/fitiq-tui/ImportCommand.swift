@@ -1,6 +1,6 @@
 import ArgumentParser
 import FitIQCore
-import FitIQHealth
+import FitIQImport
 import FitIQLocalization
 import FitIQWords
 
@@ -48,17 +48,17 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
     }
 
     static var formatNames: String {
-        (["apple-health"] + MeasurementCSV.Format.allCases.map(\.rawValue)).joined(separator: ", ")
+        (["apple-health"] + ExportFormat.all.map(\.name)).joined(separator: ", ")
     }
 
     func validate() throws {
         if let unit, !["kg", "lb", "lbs"].contains(unit.lowercased()) {
             throw ValidationError("--unit must be kg or lb.")
         }
-        if let format, format != "apple-health", MeasurementCSV.Format(rawValue: format) == nil {
+        if let format, format != "apple-health", ExportFormat.named(format) == nil {
             throw ValidationError("--format must be one of \(Self.formatNames).")
         }
-        if let dateOrder, MeasurementCSV.DateOrder(rawValue: dateOrder) == nil {
+        if let dateOrder, DateOrder(rawValue: dateOrder) == nil {
             throw ValidationError("--date-order must be dmy or mdy.")
         }
         if let zone, ImportZone(zone) == nil {
@@ -73,8 +73,8 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
         try await withApp(globals, sending: !noSync && !dryRun) { app in
             let account = try app.requireAccount()
             let url = URL(fileURLWithPath: UserPath.expand(path, home: ProcessInfo.processInfo.environment["HOME"]))
-            let forced = format.flatMap(MeasurementCSV.Format.init)
-            if format == "apple-health" || (forced == nil && AppExport().isAppleHealthExport(url.path)) {
+            let forced = format.flatMap(ExportFormat.named)
+            if format == "apple-health" || (forced == nil && AppleHealthExport.isExport(url)) {
                 guard !dryRun else {
                     printError(
                         tr("Error: --dry-run reads other apps' exports; an Apple Health export is imported whole."))
@@ -83,14 +83,14 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
                 return try await importAppleHealth(url, into: account)
             }
             let profile = try await account.view().profile
-            let options = MeasurementCSV.Options(
+            let options = ImportOptions(
                 unit: unit, zone: zone?.local ?? account.environment.timeZone,
-                dateOrder: dateOrder.flatMap(MeasurementCSV.DateOrder.init))
+                dateOrder: dateOrder.flatMap(DateOrder.init))
             let meter = ProgressMeter(label: url.lastPathComponent, terminal: StandardStreams.isTerminal(2))
             let files: [ImportedFile]
             do {
-                files = try AppExport().read(
-                    url.path, format: forced, options: options, heightCm: profile?.heightCm, progress: meter.report)
+                files = try ExportWalk.read(
+                    url, format: forced, options: options, heightCm: profile?.heightCm, progress: meter.report)
                 meter.end()
             } catch let error as HealthImportError {
                 meter.end()
@@ -129,8 +129,8 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
                 return
             }
             for line in result.summary(
-                of: files, preview: dryRun, zone: zone?.name ?? AppExport().zoneName,
-                timeZone: account.environment.timeZone)
+                of: files, preview: dryRun, zone: zone?.name ?? ExportWalk().zoneName,
+                timeZone: account.environment.timeZone, describe: ExportFormat.describe)
             {
                 print(line)
             }
@@ -145,7 +145,11 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
         let started = ContinuousClock.now
         let result: HealthImportResult
         do {
-            result = try await account.importHealth(from: AppleHealthExport(url: url), progress: meter.report)
+            let export = AppleHealthExport(url: url)
+            let snapshot = try await export.read(progress: meter.report)
+            let applied = try await account.apply(.importHealth(snapshot, fileName: export.name))
+            guard case .healthImported(let imported) = applied.outcome else { return }
+            result = imported
         } catch {
             meter.end()
             throw error
@@ -206,9 +210,9 @@ struct ImportJSON: Encodable {
         self.dryRun = dryRun
         self.files = files.map {
             File(
-                name: TextSanitizer.sanitize($0.name), format: $0.file.format.rawValue,
+                name: TextSanitizer.sanitize($0.name), format: $0.file.format,
                 readings: $0.file.readings.count,
-                skippedRows: $0.file.problems.count, inferredUnit: $0.file.inferredUnit)
+                skippedRows: $0.file.badRows.count, inferredUnit: $0.file.inferredUnit)
         }
         metrics = result.metrics.mapValues { Counts(read: $0.read, new: $0.new, alreadyThere: $0.alreadyThere) }
     }

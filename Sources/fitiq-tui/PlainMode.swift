@@ -1,5 +1,5 @@
 import FitIQCore
-import FitIQHealth
+import FitIQImport
 import FitIQLocalization
 import FitIQTUI
 import FitIQWords
@@ -245,18 +245,19 @@ struct PlainMode {
     private func importHealth(_ typed: String) async {
         guard let account else { return say(tr("Nothing is signed in.")) }
         let expanded = UserPath.expand(typed, home: ProcessInfo.processInfo.environment["HOME"])
-        let exports = AppExport()
+        let exports = ExportWalk()
         if !exports.isAppleHealthExport(expanded) {
             do {
                 let profile = try await account.view().profile
-                let options = MeasurementCSV.Options(zone: account.environment.timeZone)
+                let options = ImportOptions(zone: account.environment.timeZone)
                 let files = try exports.read(
                     expanded, format: nil, options: options, heightCm: profile?.heightCm, progress: { _ in })
                 guard
                     case .imported(let result, _) = try await account.apply(.importFiles(files), sending: true).outcome
                 else { return }
                 for line in result.summary(
-                    of: files, preview: false, zone: exports.zoneName, timeZone: account.environment.timeZone)
+                    of: files, preview: false, zone: exports.zoneName, timeZone: account.environment.timeZone,
+                    describe: ExportFormat.describe)
                 {
                     say(line)
                 }
@@ -269,7 +270,12 @@ struct PlainMode {
         do {
             let source = try TUILauncher.openHealthExport(expanded)
             say(tr("Reading {file}; this can take a while.", ["file": TextSanitizer.sanitize(expanded)]))
-            let result = try await account.importHealth(from: source)
+            let snapshot = try await source.read(progress: { _ in })
+            guard
+                case .healthImported(let result) = try await account.apply(
+                    .importHealth(snapshot, fileName: source.name)
+                ).outcome
+            else { return }
             let profile = try? await account.view().profile
             for line in result.summary(
                 unitSystem: profile?.preferredUnitSystem ?? .metric, profileDateOfBirth: profile?.dateOfBirth)

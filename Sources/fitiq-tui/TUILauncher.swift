@@ -2,7 +2,7 @@ import FitIQCache
 import FitIQCatalogs
 import FitIQCore
 import FitIQEditor
-import FitIQHealth
+import FitIQImport
 import FitIQLocalization
 import FitIQTUI
 import FitIQWords
@@ -69,7 +69,7 @@ enum TUILauncher {
             clock: accounts.environment.clock, timeZone: accounts.environment.timeZone,
             home: environment["HOME"], healthSource: openHealthExport,
             externalEditor: { ExternalEditor(environment: environment).edit($0) },
-            exportFiles: AppExport(),
+            exportFiles: ExportWalk(),
             cacheWatch: accountFolderWatch, graphics: ChartGraphics.choose(environment: environment),
             language: EditorLanguage(settings: LanguageSettings(environment: environment), catalogs: .embedded))
         #if os(Linux)

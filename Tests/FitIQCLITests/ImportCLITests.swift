@@ -7,7 +7,7 @@ import Testing
 /// not added again from another, and a dry run that writes nothing.
 @Suite(.serialized) struct ImportCLITests {
     static let apps = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../FitIQHealthTests/Fixtures/apps").standardizedFileURL
+        .appendingPathComponent("../FitIQImportTests/Fixtures/apps").standardizedFileURL
 
     @Test func everyAppsExportImportsOnceAndADryRunWritesNothing() async throws {
         try await TestDevServer.with { server in

@@ -20,7 +20,7 @@ struct HealthImportTests {
     @Test func oneImportPostsEachSampleAndPatchesTheNewestWithTheSex() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        let result = try await account.importHealth(from: FixedHealthSource(Self.export))
+        let result = try await account.importingHealth(Self.export)
         #expect(result.biologicalSex == BiologicalSexSyncResult.queued(.female))
         #expect(result[.height].found == 3)
         #expect(result[.height].newEntries.count == 3)
@@ -48,11 +48,11 @@ struct HealthImportTests {
     @Test func importingTheSameExportAgainSendsNothing() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        _ = try await account.importHealth(from: FixedHealthSource(Self.export))
+        _ = try await account.importingHealth(Self.export)
         try await account.engine.drain()
         await harness.backend.clearRequests()
 
-        let again = try await account.importHealth(from: FixedHealthSource(Self.export))
+        let again = try await account.importingHealth(Self.export)
         #expect(again.biologicalSex == BiologicalSexSyncResult.unchanged(.female))
         #expect(again[.height].newEntries.isEmpty)
         #expect(again.currentHeight == nil)
@@ -74,7 +74,7 @@ struct HealthImportTests {
                 RemoteProgressEntry(
                     id: "server-\(index)", type: "height", quantity: sample.value, loggedAt: sample.measuredAt)
             })
-        let result = try await account.importHealth(from: FixedHealthSource(Self.export))
+        let result = try await account.importingHealth(Self.export)
         #expect(result[.height].newEntries.count == 1)
         try await account.engine.drain()
         #expect(await harness.backend.entries.count == 3)
@@ -84,7 +84,7 @@ struct HealthImportTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         await harness.backend.setOffline(true)
-        let result = try await account.importHealth(from: FixedHealthSource(Self.export))
+        let result = try await account.importingHealth(Self.export)
         #expect(result[.height].newEntries.count == 3)
         // Meanwhile another machine posted the same samples.
         await harness.backend.setEntries(
@@ -104,7 +104,7 @@ struct HealthImportTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         try await account.logHeight(168)
-        let result = try await account.importHealth(from: FixedHealthSource(Self.export))
+        let result = try await account.importingHealth(Self.export)
         #expect(result.currentHeight == nil)
         #expect(result[.height].newEntries.count == 3)
         #expect(try await account.cached().profile?.physical.heightCm == 168)
@@ -115,7 +115,7 @@ struct HealthImportTests {
         let account = try await harness.signedIn()
         var export = Self.export
         export.dateOfBirth = .value(birthday(21))
-        let result = try await account.importHealth(from: FixedHealthSource(export))
+        let result = try await account.importingHealth(export)
         #expect(result.dateOfBirthDiffers)
         let profile = try #require(try await account.cached().profile)
         #expect(profile.healthSync.healthDateOfBirth == birthday(21))
@@ -130,7 +130,7 @@ struct HealthImportTests {
         var export = Self.export
         export.biologicalSex = HealthValue.notSet
         export.samples.append(MeasurementSample(.height, value: 1_000, measuredAt: start - 5))
-        let result = try await account.importHealth(from: FixedHealthSource(export))
+        let result = try await account.importingHealth(export)
         #expect(result.biologicalSex == BiologicalSexSyncResult.notSet)
         #expect(result[.height].outOfRange == 1)
         #expect(result[.height].newEntries.count == 3)
@@ -138,14 +138,18 @@ struct HealthImportTests {
         #expect(try await account.cached().pending.physicalPatch == PhysicalPatch(heightCm: 172.4))
     }
 
-    @Test func aFailedReadingChangesNothing() async throws {
+    /// An import cancelled (the editor's Esc) before it saves changes nothing.
+    @Test func aCancelledImportChangesNothing() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         let before = try await account.cached()
-        await #expect(throws: FailingHealthSource.Failure.self) {
-            try await account.importHealth(from: FailingHealthSource())
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await account.apply(.importHealth(Self.export))
         }
+        await #expect(throws: CancellationError.self) { try await task.value }
         #expect(try await account.cached().outbox == before.outbox)
+        #expect(try await account.cached().history == before.history)
         #expect(try await account.cached().profile?.healthSync == before.profile?.healthSync)
     }
 }
@@ -154,39 +158,4 @@ struct HealthImportTests {
 func birthday(_ day: Int) -> CalendarDate {
     guard let date = CalendarDate(year: 1983, month: 7, day: day) else { preconditionFailure("not a date: \(day)") }
     return date
-}
-
-/// A health source whose reading fails.
-struct FailingHealthSource: HealthSource {
-    struct Failure: Error {}
-
-    func read(progress: @escaping @Sendable (HealthReadProgress) -> Void) async throws -> HealthSnapshot {
-        throw Failure()
-    }
-}
-
-/// The CSV import's look at the server before it queues readings.
-struct CSVImportServerTests {
-    static let file = "date,weight\n2025-03-01,80.5\n2025-03-08,79.8\n"
-
-    @Test func newReadingsAreCheckedAgainstTheServerFirst() async throws {
-        let harness = TestHarness()
-        let account = try await harness.signedIn()
-        await harness.backend.clearRequests()
-        let (_, result) = try await account.importCSV(Self.file)
-        #expect(result[.weight].new == 2)
-        #expect(await !harness.backend.requests(.listProgress).isEmpty)
-    }
-
-    /// `--no-sync`: nothing goes over the network, not even the look.
-    @Test func withoutReadingTheServerNothingIsAsked() async throws {
-        let harness = TestHarness()
-        let account = try await harness.signedIn()
-        await harness.backend.clearRequests()
-        let csv = try MeasurementCSV.read(Self.file, zone: .utc)
-        let result = try await account.importCSV(csv, readingServer: false)
-        #expect(result[.weight].new == 2)
-        #expect(await harness.backend.requests.isEmpty)
-        #expect(try await account.cached().outbox.progress.count == 2)
-    }
 }

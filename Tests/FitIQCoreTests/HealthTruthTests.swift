@@ -60,18 +60,10 @@ struct ImportRecordTests {
     @Test func anImportRecordsWhenAndFromWhichFile() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        _ = try await account.importHealth(from: NamedHealthSource())
+        _ = try await account.importingHealth(HealthSnapshot(biologicalSex: .value(.female)), fileName: "export.zip")
         let health = try #require(try await account.cached().profile?.healthSync)
         #expect(health.lastImportFileName == "export.zip")
         #expect(health.lastHealthSyncAt == harness.clock.date())
-    }
-}
-
-/// A health source with a file name.
-struct NamedHealthSource: HealthSource {
-    var name: String? { "export.zip" }
-    func read(progress: @escaping @Sendable (HealthReadProgress) -> Void) async throws -> HealthSnapshot {
-        HealthSnapshot(biologicalSex: .value(.female))
     }
 }
 

@@ -41,22 +41,17 @@ build_library FitIQCore
 build_library FitIQWords
 CORE=(-L "$OUT/lib" -lFitIQWords -lFitIQCore -lFitIQLocalization)
 
-health_sources() {
-    # AppleHealthExport.swift runs the read on a NIO thread pool: the targets call the readers directly.
-    find Sources/FitIQHealth -name '*.swift' ! -name AppleHealthExport.swift | sort
+import_sources() {
+    find Sources/FitIQImport -name '*.swift' | sort
 }
-# libxml2 is not linked: the reader opens it with dlopen (Sources/FitIQHealth/LibXML2.swift), as fitiq-tui does.
-HEALTH_C=(-I Sources/CLibXML2 -I Sources/CZlib -lz)
+# libxml2 is not linked: the reader opens it with dlopen (Sources/FitIQImport/LibXML2.swift), as fitiq-tui does.
+IMPORT_C=(-I Sources/CLibXML2 -I Sources/CZlib -lz)
 
 for target in "${targets[@]}"; do
     echo "fuzz: building $target"
     case "$target" in
     text)
         "$SWIFTC" "${FLAGS[@]}" -module-name FuzzText Fuzz/Targets/text.swift "${CORE[@]}" -o "$OUT/bin/text" ;;
-    csv)
-        "$SWIFTC" "${FLAGS[@]}" -module-name FuzzCSV Fuzz/Targets/csv.swift "${CORE[@]}" -o "$OUT/bin/csv" ;;
-    app-json)
-        "$SWIFTC" "${FLAGS[@]}" -module-name FuzzAppJSON Fuzz/Targets/app-json.swift "${CORE[@]}" -o "$OUT/bin/app-json" ;;
     cache)
         # shellcheck disable=SC2046
         "$SWIFTC" "${FLAGS[@]}" -module-name FitIQCache $(find Sources/FitIQCache -name '*.swift' | sort) \
@@ -65,10 +60,11 @@ for target in "${targets[@]}"; do
         # The answer decoders only: the transport (libcurl) stays out.
         "$SWIFTC" "${FLAGS[@]}" -module-name FitIQHTTP Sources/FitIQHTTP/WireTypes.swift \
             Sources/FitIQHTTP/WireResponses.swift Fuzz/Targets/wire.swift "${CORE[@]}" -o "$OUT/bin/wire" ;;
-    health-xml | zip)
+    health-xml | zip | csv | app-json)
+        # The readers of FitIQImport, compiled with the target into that module (its internal readers).
         # shellcheck disable=SC2046
-        "$SWIFTC" "${FLAGS[@]}" -module-name FitIQHealth $(health_sources) "Fuzz/Targets/$target.swift" \
-            "${HEALTH_C[@]}" "${CORE[@]}" -o "$OUT/bin/$target" ;;
+        "$SWIFTC" "${FLAGS[@]}" -module-name FitIQImport $(import_sources) "Fuzz/Targets/$target.swift" \
+            "${IMPORT_C[@]}" "${CORE[@]}" -o "$OUT/bin/$target" ;;
     *)
         echo "fuzz: unknown target $target (targets: ${ALL_TARGETS[*]})" >&2
         exit 2 ;;

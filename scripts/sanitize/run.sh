@@ -17,7 +17,7 @@ here="$repo_root/scripts/sanitize"
 swift="${SWIFT:-swift}"
 sanitizers=("$@")
 [[ ${#sanitizers[@]} -gt 0 ]] || sanitizers=(thread address)
-read -r -a suites <<<"${SANITIZE_SUITES:-FitIQLocalizationTests FitIQCoreTests FitIQCacheTests FitIQHTTPTests FitIQHealthTests FitIQTUITests FitIQEditorTests NcursesTerminalTests FitIQDevServerTests FitIQCLITests EndToEndTests}"
+read -r -a suites <<<"${SANITIZE_SUITES:-FitIQLocalizationTests FitIQCoreTests FitIQCacheTests FitIQHTTPTests FitIQImportTests FitIQTUITests FitIQEditorTests NcursesTerminalTests FitIQDevServerTests FitIQCLITests EndToEndTests}"
 
 # What every sanitizer report starts with (the run fails on any of them, whatever the exit code).
 report_pattern='WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer'

@@ -58,12 +58,6 @@ public struct ProgressEntry: Sendable, Codable, Equatable, Identifiable {
 
     /// Whether the server has this entry.
     public var isSynced: Bool { serverId != nil }
-
-    /// Whether `other` records the same measurement (same instant to the second, same quantity).
-    public func isSameMeasurement(as other: ProgressEntry) -> Bool {
-        type == other.type && abs(quantity - other.quantity) < 0.005
-            && abs(loggedAt.timeIntervalSince(other.loggedAt)) < 1
-    }
 }
 
 extension ProgressEntry {

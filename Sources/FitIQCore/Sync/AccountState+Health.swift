@@ -150,34 +150,6 @@ extension BiologicalSexSyncResult {
     }
 }
 
-/// What makes two entries one reading: the metric, the minute, and the value to a hundredth.
-/// What makes two readings one: the same metric, the same minute, and the same value at the precision
-/// the metric is shown in (0.1 kg, 0.1 %, 0.1 cm), whichever app or file each came from.
-struct ReadingKey: Hashable {
-    var type: String
-    var minute: Int64
-    var tenths: Int64
-
-    init(_ entry: ProgressEntry) {
-        self.init(type: entry.type, loggedAt: entry.loggedAt, quantity: entry.quantity)
-    }
-
-    /// Without an entry made for it (an entry's id is a fresh UUID: random bytes from the system).
-    init(type: String, loggedAt: Date, quantity: Double) {
-        self.type = type
-        let seconds = loggedAt.timeIntervalSince1970
-        let value = quantity * 10
-        minute = seconds.isFinite ? Int64((seconds / 60).rounded(.down).clamped(to: -1e15...1e15)) : 0
-        tenths = value.isFinite ? Int64(value.rounded().clamped(to: -1e15...1e15)) : Int64.min
-    }
-}
-
-extension Double {
-    fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
-        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
-    }
-}
-
 extension ProgressEntry {
     /// The history entry of a health sample (to a hundredth of the metric's unit).
     init(_ sample: MeasurementSample) {

@@ -98,7 +98,7 @@ extension AccountRecord {
             if let post = outbox.progress.first(where: { post in
                 guard let index = postedAt[post.id] else { return false }
                 let entry = history[index]
-                return (post.sendAttempted || entry.source == .health) && entry.isSameMeasurement(as: candidate)
+                return (post.sendAttempted || entry.source == .health) && entry.isSameReading(as: candidate)
             }) {
                 outbox.progress.removeAll { $0.id == post.id }
                 if let index = postedAt[post.id] { history[index].serverId = remote.id }

@@ -106,7 +106,7 @@ extension SyncEngine {
         let wanted = ProgressEntry(
             type: entry.type, quantity: entry.quantity, loggedAt: entry.loggedAt, source: .manual)
         return candidates.first { candidate in
-            wanted.isSameMeasurement(
+            wanted.isSameReading(
                 as: ProgressEntry(
                     type: candidate.type, quantity: candidate.quantity, loggedAt: candidate.loggedAt, source: .server))
         }?.id

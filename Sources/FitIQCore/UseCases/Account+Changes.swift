@@ -29,6 +29,10 @@ public enum ChangeRequest: Sendable, Equatable {
     /// `preview`, only what importing them would do (nothing is written). A bad row stops it unless
     /// `skipInvalid`.
     case importFiles([ImportedFile], skipInvalid: Bool = false, preview: Bool = false)
+    /// What the health source held (read by its adapter: an Apple Health export): biological sex, the
+    /// measurements' histories, the current height and the health date of birth (shown, never sent).
+    /// `fileName` names it in the account's record of the last import.
+    case importHealth(HealthSnapshot, fileName: String? = nil)
 }
 
 /// What ``Account/apply(_:sending:)`` did.
@@ -55,6 +59,8 @@ public enum ChangeOutcome: Sendable, Equatable {
     case undone(UndoStep?)
     /// Files were imported (or, `preview`, read to say what importing them would do).
     case imported(ReadingsImportResult, preview: Bool)
+    /// The health source's data was imported.
+    case healthImported(HealthImportResult)
 
     /// Whether anything was saved.
     public var saved: Bool {
@@ -110,6 +116,8 @@ extension Account {
             let result = try await importFiles(
                 files, skipInvalid: skipInvalid, preview: preview, readingServer: !preview && sending)
             outcome = .imported(result, preview: preview)
+        case .importHealth(let snapshot, let fileName):
+            outcome = .healthImported(try await importHealth(snapshot, fileName: fileName))
         }
         return AppliedChange(outcome: outcome, view: try await view())
     }

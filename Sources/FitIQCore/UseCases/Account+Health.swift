@@ -38,22 +38,20 @@ extension Account {
         }
     }
 
-    /// Imports the health data of `source`: biological sex, the histories of height, weight and body fat, the current height, and the
-    /// health date of birth (shown, never sent). Saved locally at once; the sync engine sends it.
+    /// Imports `snapshot`, the health data of a source (``ChangeRequest/importHealth(_:fileName:)``):
+    /// biological sex, the histories of the measurements, the current height, and the health date of
+    /// birth (shown, never sent). Saved locally at once; the sync engine sends it.
     ///
-    /// When the export holds readings this machine has not seen, the server's histories are read
+    /// When the snapshot holds readings this machine has not seen, the server's histories are read
     /// first (two seconds at most), so that samples it already holds (imported on another machine) are
-    /// not posted again; an export with nothing new never touches the network.
-    public func importHealth(
-        from source: any HealthSource, progress: @escaping @Sendable (HealthReadProgress) -> Void = { _ in }
-    ) async throws -> HealthImportResult {
+    /// not posted again; a snapshot with nothing new never touches the network.
+    func importHealth(_ snapshot: HealthSnapshot, fileName: String?) async throws -> HealthImportResult {
         guard try await store.load().profile != nil else { throw AccountError.profileNotLoaded }
-        let snapshot = try await source.read(progress: progress)
         if try await store.load().history.hasNewReadings(in: snapshot) { await readServerHistoryBriefly() }
         try Task.checkCancellation()
         let now = environment.now()
         return try await store.update { state in
-            guard let result = state.importHealth(snapshot, now: now, fileName: source.name) else {
+            guard let result = state.importHealth(snapshot, now: now, fileName: fileName) else {
                 throw AccountError.profileNotLoaded
             }
             return result

@@ -30,7 +30,7 @@ extension Account {
     /// was wiped) are not posted again.
     ///
     /// With `readingServer` false (`--no-sync`: nothing goes over the network) the server is not asked.
-    public func importReadings(_ readings: [MeasurementCSV.Reading], readingServer: Bool = true) async throws
+    func importReadings(_ readings: [Reading], readingServer: Bool = true) async throws
         -> ReadingsImportResult
     {
         if readingServer {
@@ -46,7 +46,7 @@ extension Account {
 
     /// What ``importReadings(_:readingServer:)`` would do with `readings` on the history as this
     /// machine holds it: how many are new and how many already held. Nothing is written or sent.
-    public func previewReadings(_ readings: [MeasurementCSV.Reading]) async throws -> ReadingsImportResult {
+    func previewReadings(_ readings: [Reading]) async throws -> ReadingsImportResult {
         var state = try await store.load()
         guard state.profile != nil else { throw AccountError.profileNotLoaded }
         return state.merge(readings)
@@ -56,7 +56,7 @@ extension Account {
 extension AccountState {
     /// Adds the readings the history lacks, each a history entry and a queued `POST /progress`; one
     /// already held (``ReadingKey``), or twice in `readings`, counts once.
-    mutating func merge(_ readings: [MeasurementCSV.Reading]) -> ReadingsImportResult {
+    mutating func merge(_ readings: [Reading]) -> ReadingsImportResult {
         var result = ReadingsImportResult()
         var seen: [ReadingKey: Int] = [:]
         for (index, entry) in history.enumerated() { seen[ReadingKey(entry)] = index }
@@ -83,25 +83,27 @@ extension AccountState {
 /// A file of another app's export, read: its name in the folder or zip, and what it held.
 public struct ImportedFile: Sendable, Equatable {
     public var name: String
-    public var file: MeasurementCSV
+    public var file: FileReadings
 
-    public init(name: String, file: MeasurementCSV) {
+    public init(name: String, file: FileReadings) {
         self.name = name
         self.file = file
     }
 }
 
 /// The I/O of `import`: what a path holds (a file, a zip, a folder), read entry by entry by the
-/// importers' table (FitIQHealth's `AppExport`).
+/// importers' table (FitIQImport's `AppExport`).
 public protocol ExportFiles: Sendable {
     /// Whether `path` is an Apple Health export (read by a ``HealthSource`` instead).
     func isAppleHealthExport(_ path: String) -> Bool
     /// The machine's zone as people name it (`Europe/Berlin`), for the summary's word on local times.
     var zoneName: String { get }
-    /// Every file of a known format at `path` (only those of `format`, when given); `progress` hears how
-    /// many bytes of the path are read.
+    /// What the format named `format` is, for people (the app and its file).
+    func describe(format: String) -> String
+    /// Every file of a known format at `path` (only those of the format named `format`, when given);
+    /// `progress` hears how many bytes of the path are read.
     func read(
-        _ path: String, format: MeasurementCSV.Format?, options: MeasurementCSV.Options, heightCm: Double?,
+        _ path: String, format: String?, options: ImportOptions, heightCm: Double?,
         progress: @escaping @Sendable (HealthReadProgress) -> Void
     ) throws -> [ImportedFile]
 }
@@ -115,7 +117,7 @@ extension Account {
         _ files: [ImportedFile], skipInvalid: Bool = false, preview: Bool = false, readingServer: Bool = true
     ) async throws -> ReadingsImportResult {
         let problems = files.flatMap { imported in
-            imported.file.problems.map { problem in
+            imported.file.badRows.map { problem in
                 var named = problem
                 named.file = files.count > 1 ? imported.name : nil
                 return named
@@ -128,30 +130,10 @@ extension Account {
     }
 }
 
-/// A CSV file with rows that break a rule, imported not at all.
+/// Files with rows that break a rule, imported not at all.
 public struct BadRowsError: Error, Equatable, Sendable {
-    public var problems: [MeasurementCSV.Problem]
+    public var problems: [BadRow]
 
-}
-
-extension Account {
-    /// Reads a CSV file's `text` (see ``MeasurementCSV``) and imports its readings: none when a row
-    /// breaks a rule, unless `skipInvalid`.
-    public func importCSV(_ text: String, unit: String? = nil, skipInvalid: Bool = false) async throws -> (
-        file: MeasurementCSV, result: ReadingsImportResult
-    ) {
-        let csv = try MeasurementCSV.read(text, unit: unit, zone: environment.timeZone)
-        return (csv, try await importCSV(csv, skipInvalid: skipInvalid))
-    }
-
-    /// Imports the readings of a CSV file already read (``MeasurementCSV/Reader``): none when a row
-    /// breaks a rule, unless `skipInvalid`.
-    public func importCSV(_ csv: MeasurementCSV, skipInvalid: Bool = false, readingServer: Bool = true) async throws
-        -> ReadingsImportResult
-    {
-        if !csv.problems.isEmpty && !skipInvalid { throw BadRowsError(problems: csv.problems) }
-        return try await importReadings(csv.readings, readingServer: readingServer)
-    }
 }
 
 extension ReadingsImportResult {
@@ -161,7 +143,7 @@ extension ReadingsImportResult {
 }
 
 extension ReadingKey {
-    init(_ reading: MeasurementCSV.Reading) {
+    init(_ reading: Reading) {
         self.init(type: reading.metric.type, loggedAt: reading.loggedAt, quantity: reading.value)
     }
 }

@@ -1,0 +1,39 @@
+import FitIQCore
+import FitIQLocalization
+
+/// fitiq-tui's own export (`export --csv`): `logged_at,metric,value,unit,source,id`, one reading a row
+/// in UTC, the unit of the row's, the source it came from.
+extension ExportFormat {
+    static let fitiq = ExportFormat(
+        name: "fitiq", source: .import, readsLocalTimes: false,
+        described: { tr("fitiq-tui's export (logged_at,metric,value,unit,source,id)") },
+        layout: .table(
+            TableLayout(
+                recognise: { columns, _ in columns == FitIQCSV.header ? columns : nil }, columnsRead: nil,
+                rows: { _, _ in RowByRow(readRow: FitIQCSV.read) })))
+}
+
+enum FitIQCSV {
+    static let header = ["logged_at", "metric", "value", "unit", "source", "id"]
+
+    static func read(_ row: [String: String], line: Int, into file: inout FileReadings) {
+        let type = row["metric"] ?? ""
+        if type == "bmi" {
+            file.derivedRowsSkipped += 1
+            return
+        }
+        guard let metric = Metric.ofType(type) else { return file.refuse(line, .metricType) }
+        guard let at = RFC3339.parse(row["logged_at"] ?? "") else { return file.refuse(line, .loggedAt) }
+        let unit = row["unit"] ?? ""
+        let factors: [String: Double] = [
+            "cm": 1, "kg": 1, "%": 1, "in": 2.54, "lb": FileReadings.kilogramsPerPound,
+        ]
+        guard let factor = factors[unit], unit == metric.unit || metric.value(1, in: .imperial).unit == unit else {
+            return file.refuse(line, .unit(unit, of: metric))
+        }
+        file.add(metric, row["value"] ?? "", factor: factor, at: at, line: line)
+        if file.readings.last?.line == line {
+            file.readings[file.readings.count - 1].source = ProgressEntry.Source(rawValue: row["source"] ?? "")
+        }
+    }
+}
