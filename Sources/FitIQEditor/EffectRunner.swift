@@ -281,13 +281,9 @@ final class EffectRunner: Sendable {
             return
         }
         do {
-            let snapshot = try await source.read(progress: percentReporter())
+            let request = try await source.importRequest(progress: percentReporter())
             try Task.checkCancellation()
-            guard
-                case .healthImported(let result) = try await account.apply(
-                    .importHealth(snapshot, fileName: source.name)
-                ).outcome
-            else { return }
+            guard case .healthImported(let result) = try await account.apply(request).outcome else { return }
             let profile = try? await account.view().profile
             inbox.post(
                 .healthImport(

@@ -1,4 +1,5 @@
 import FitIQCore
+import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -16,10 +17,10 @@ public struct ExportFormat: Sendable {
     public let source: ProgressEntry.Source
     /// Whether its files hold local times without a zone (read in the zone of the options).
     public let readsLocalTimes: Bool
-    /// The format as a person recognises it: the app and its file.
-    public let described: @Sendable () -> String
     /// How its entries are told apart and read.
     let layout: Layout
+    /// The format as a person recognises it: the app and its file.
+    public let described: @Sendable () -> String
 
     /// The three kinds of entry the formats are: a table read as its bytes arrive, a JSON document read
     /// whole, a SQLite database read from a file.
@@ -33,6 +34,45 @@ public struct ExportFormat: Sendable {
     func emptyReadings() -> FileReadings {
         FileReadings(format: name, source: source, readsLocalTimes: readsLocalTimes)
     }
+}
+
+extension ExportFormat {
+    // The formats: what each is and where its readings come from; each reads as its app's file says
+    // (Apps/, a file per app).
+    static let fitiq = ExportFormat(
+        name: "fitiq", source: .import, readsLocalTimes: false, layout: FitIQCSV.layout,
+        described: { tr("fitiq-tui's export (logged_at,metric,value,unit,source,id)") })
+    static let openScale = ExportFormat(
+        name: "openscale", source: .import, readsLocalTimes: true, layout: OpenScaleCSV.layout,
+        described: { tr("openScale's export (\"dateTime\",\"weight\",\"fat\",…)") })
+    static let dateWeight = ExportFormat(
+        name: "wger", source: .import, readsLocalTimes: true, layout: WgerCSV.layout,
+        described: { tr("wger's weight export or a plain file (date,weight)") })
+    static let withings = ExportFormat(
+        name: "withings", source: .withings, readsLocalTimes: true, layout: WithingsExport.layout,
+        described: { tr("Withings Health Mate's export (weight.csv, height.csv)") })
+    static let samsungHealth = ExportFormat(
+        name: "samsung-health", source: .samsungHealth, readsLocalTimes: false, layout: SamsungHealthExport.layout,
+        described: { tr("Samsung Health's export (com.samsung.health.weight.*.csv)") })
+    static let libra = ExportFormat(
+        name: "libra", source: .libra, readsLocalTimes: true, layout: LibraCSV.layout,
+        described: { tr("Libra's CSV export") })
+    static let renpho = ExportFormat(
+        name: "renpho", source: .renpho, readsLocalTimes: true, layout: RenphoCSV.layout,
+        described: { tr("Renpho's CSV export") })
+    static let fitbit = ExportFormat(
+        name: "fitbit", source: .fitbit, readsLocalTimes: true, layout: FitbitTakeout.layout,
+        described: { tr("Fitbit's weight in Google Takeout (weight-*.json)") })
+    static let googleFit = ExportFormat(
+        name: "google-fit", source: .googleFit, readsLocalTimes: false, layout: GoogleFitTakeout.layout,
+        described: { tr("Google Fit in Google Takeout (All Data/*.json)") })
+    static let garmin = ExportFormat(
+        name: "garmin", source: .garmin, readsLocalTimes: false, layout: GarminExport.layout,
+        described: { tr("Garmin Connect's export (*userBioMetrics.json)") })
+    static let healthConnect = ExportFormat(
+        name: "health-connect", source: .healthConnect, readsLocalTimes: false, layout: HealthConnectDatabase.layout,
+        described: { tr("Android Health Connect's export (a SQLite database)") })
+
 }
 
 extension ExportFormat {

@@ -145,10 +145,8 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
         let started = ContinuousClock.now
         let result: HealthImportResult
         do {
-            let export = AppleHealthExport(url: url)
-            let snapshot = try await export.read(progress: meter.report)
-            let applied = try await account.apply(.importHealth(snapshot, fileName: export.name))
-            guard case .healthImported(let imported) = applied.outcome else { return }
+            let request = try await AppleHealthExport(url: url).importRequest(progress: meter.report)
+            guard case .healthImported(let imported) = try await account.apply(request).outcome else { return }
             result = imported
         } catch {
             meter.end()

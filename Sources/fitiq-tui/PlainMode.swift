@@ -270,12 +270,8 @@ struct PlainMode {
         do {
             let source = try TUILauncher.openHealthExport(expanded)
             say(tr("Reading {file}; this can take a while.", ["file": TextSanitizer.sanitize(expanded)]))
-            let snapshot = try await source.read(progress: { _ in })
-            guard
-                case .healthImported(let result) = try await account.apply(
-                    .importHealth(snapshot, fileName: source.name)
-                ).outcome
-            else { return }
+            let request = try await source.importRequest()
+            guard case .healthImported(let result) = try await account.apply(request).outcome else { return }
             let profile = try? await account.view().profile
             for line in result.summary(
                 unitSystem: profile?.preferredUnitSystem ?? .metric, profileDateOfBirth: profile?.dateOfBirth)

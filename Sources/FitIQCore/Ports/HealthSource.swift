@@ -81,4 +81,11 @@ public protocol HealthSource: Sendable {
 
 extension HealthSource {
     public var name: String? { nil }
+
+    /// Reads the source (reporting progress) into the change that imports it (``Account/apply(_:sending:)``).
+    public func importRequest(progress: @escaping @Sendable (HealthReadProgress) -> Void = { _ in }) async throws
+        -> ChangeRequest
+    {
+        .importHealth(try await read(progress: progress), fileName: name)
+    }
 }

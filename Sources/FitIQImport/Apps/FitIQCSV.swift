@@ -1,19 +1,14 @@
 import FitIQCore
-import FitIQLocalization
 
 /// fitiq-tui's own export (`export --csv`): `logged_at,metric,value,unit,source,id`, one reading a row
 /// in UTC, the unit of the row's, the source it came from.
-extension ExportFormat {
-    static let fitiq = ExportFormat(
-        name: "fitiq", source: .import, readsLocalTimes: false,
-        described: { tr("fitiq-tui's export (logged_at,metric,value,unit,source,id)") },
-        layout: .table(
-            TableLayout(
-                recognise: { columns, _ in columns == FitIQCSV.header ? columns : nil }, columnsRead: nil,
-                rows: { _, _ in RowByRow(readRow: FitIQCSV.read) })))
-}
-
 enum FitIQCSV {
+    /// How its entries are recognised and read.
+    static let layout = ExportFormat.Layout.table(
+        TableLayout(
+            recognise: { columns, _ in columns == FitIQCSV.header ? columns : nil }, columnsRead: nil,
+            rows: { _, _ in RowByRow(readRow: FitIQCSV.read) }))
+
     static let header = ["logged_at", "metric", "value", "unit", "source", "id"]
 
     static func read(_ row: [String: String], line: Int, into file: inout FileReadings) {

@@ -1,5 +1,4 @@
 import FitIQCore
-import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -10,21 +9,17 @@ import FitIQLocalization
 /// Fitbit's `weight-YYYY-MM-DD.json` in Google Takeout: a list of `{logId, weight, bmi, fat, date,
 /// time}`, local `date` (`MM/DD/YY`) and `time`. The weight's unit is not written: it comes from the
 /// options, else from weight ÷ BMI (height² in kg, or about 2.2 times that in lb).
-extension ExportFormat {
-    static let fitbit = ExportFormat(
-        name: "fitbit", source: .fitbit, readsLocalTimes: true,
-        described: { tr("Fitbit's weight in Google Takeout (weight-*.json)") },
-        layout: .json(
-            JSONLayout(
-                recognise: { head, _ in head.contains("\"logId\"") && head.contains("\"weight\"") },
-                read: { data, options, heightCm, file in
-                    try FitbitTakeout.read(
-                        JSONDocument.decode([FitbitTakeout.Weight].self, from: data), options, heightCm: heightCm,
-                        into: &file)
-                })))
-}
-
 enum FitbitTakeout {
+    /// How its entries are recognised and read.
+    static let layout = ExportFormat.Layout.json(
+        JSONLayout(
+            recognise: { head, _ in head.contains("\"logId\"") && head.contains("\"weight\"") },
+            read: { data, options, heightCm, file in
+                try FitbitTakeout.read(
+                    JSONDocument.decode([FitbitTakeout.Weight].self, from: data), options, heightCm: heightCm,
+                    into: &file)
+            }))
+
     struct Weight: Decodable {
         var weight: Double?
         var bmi: Double?

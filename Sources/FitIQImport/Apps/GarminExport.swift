@@ -1,5 +1,4 @@
 import FitIQCore
-import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -9,21 +8,17 @@ import FitIQLocalization
 
 /// Garmin Connect's `*userBioMetrics.json`: a list of biometrics, the weight in grams (0 is a failed
 /// reading) with `timestampGMT`; entries without a weight are other biometrics.
-extension ExportFormat {
-    static let garmin = ExportFormat(
-        name: "garmin", source: .garmin, readsLocalTimes: false,
-        described: { tr("Garmin Connect's export (*userBioMetrics.json)") },
-        layout: .json(
-            JSONLayout(
-                recognise: { head, name in
-                    head.contains("\"timestampGMT\"") || (head.contains("\"metaData\"") && name.contains("BioMetrics"))
-                },
-                read: { data, _, _, file in
-                    GarminExport.read(try JSONDocument.decode([GarminExport.Entry].self, from: data), into: &file)
-                })))
-}
-
 enum GarminExport {
+    /// How its entries are recognised and read.
+    static let layout = ExportFormat.Layout.json(
+        JSONLayout(
+            recognise: { head, name in
+                head.contains("\"timestampGMT\"") || (head.contains("\"metaData\"") && name.contains("BioMetrics"))
+            },
+            read: { data, _, _, file in
+                GarminExport.read(try JSONDocument.decode([GarminExport.Entry].self, from: data), into: &file)
+            }))
+
     struct Entry: Decodable {
         struct Weight: Decodable {
             var weight: Double?

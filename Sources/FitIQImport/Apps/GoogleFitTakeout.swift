@@ -1,5 +1,4 @@
 import FitIQCore
-import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -9,20 +8,16 @@ import FitIQLocalization
 
 /// Google Fit's `All Data/*.json` in Google Takeout: `{"Data Points": [...]}`, the kind of each point
 /// its `dataTypeName`, times in nanoseconds since 1970.
-extension ExportFormat {
-    static let googleFit = ExportFormat(
-        name: "google-fit", source: .googleFit, readsLocalTimes: false,
-        described: { tr("Google Fit in Google Takeout (All Data/*.json)") },
-        layout: .json(
-            JSONLayout(
-                recognise: { head, _ in head.contains("\"Data Points\"") },
-                read: { data, _, _, file in
-                    GoogleFitTakeout.read(
-                        try JSONDocument.decode(GoogleFitTakeout.File.self, from: data).points, into: &file)
-                })))
-}
-
 enum GoogleFitTakeout {
+    /// How its entries are recognised and read.
+    static let layout = ExportFormat.Layout.json(
+        JSONLayout(
+            recognise: { head, _ in head.contains("\"Data Points\"") },
+            read: { data, _, _, file in
+                GoogleFitTakeout.read(
+                    try JSONDocument.decode(GoogleFitTakeout.File.self, from: data).points, into: &file)
+            }))
+
     struct File: Decodable {
         var points: [Point]
         enum CodingKeys: String, CodingKey { case points = "Data Points" }

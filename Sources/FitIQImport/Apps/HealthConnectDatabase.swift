@@ -1,5 +1,4 @@
 import FitIQCore
-import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -7,34 +6,30 @@ import FitIQLocalization
     import Foundation
 #endif
 
+/// The records of Health Connect's database, as the adapter reads them from its tables; turning them
+/// into readings is pure (no SQLite).
 /// Android Health Connect's export: a SQLite database (alone, or in a zip). Its tables
 /// `weight_record_table.weight` (grams), `body_fat_record_table.percentage` and
 /// `height_record_table.height` (metres), each with `time` in milliseconds since 1970, UTC.
-extension ExportFormat {
-    static let healthConnect = ExportFormat(
-        name: "health-connect", source: .healthConnect, readsLocalTimes: false,
-        described: { tr("Android Health Connect's export (a SQLite database)") },
-        layout: .database(
-            DatabaseLayout(read: { path, format in
-                let queries = HealthConnectDatabase.Table.allCases.map {
-                    "SELECT \($0.valueColumn), time FROM \($0.rawValue) ORDER BY time"
-                }
-                guard let tables = try LibSQLite3.load().valuesAndTimes(at: path, queries: queries) else { return nil }
-                let records = zip(HealthConnectDatabase.Table.allCases, tables).flatMap { table, rows in
-                    rows.enumerated().map { index, row in
-                        HealthConnectDatabase.Record(
-                            table: table, row: index + 1, value: row.value, milliseconds: row.time)
-                    }
-                }
-                var file = format.emptyReadings()
-                HealthConnectDatabase.read(records, into: &file)
-                return file
-            })))
-}
-
-/// The records of Health Connect's database, as the adapter reads them from its tables; turning them
-/// into readings is pure (no SQLite).
 public enum HealthConnectDatabase {
+    /// How its entries are recognised and read.
+    static let layout = ExportFormat.Layout.database(
+        DatabaseLayout(read: { path, format in
+            let queries = HealthConnectDatabase.Table.allCases.map {
+                "SELECT \($0.valueColumn), time FROM \($0.rawValue) ORDER BY time"
+            }
+            guard let tables = try LibSQLite3.load().valuesAndTimes(at: path, queries: queries) else { return nil }
+            let records = zip(HealthConnectDatabase.Table.allCases, tables).flatMap { table, rows in
+                rows.enumerated().map { index, row in
+                    HealthConnectDatabase.Record(
+                        table: table, row: index + 1, value: row.value, milliseconds: row.time)
+                }
+            }
+            var file = format.emptyReadings()
+            HealthConnectDatabase.read(records, into: &file)
+            return file
+        }))
+
     /// The table a record comes from, and what its value is.
     public enum Table: String, Sendable, CaseIterable {
         case weight = "weight_record_table"

@@ -1,5 +1,4 @@
 import FitIQCore
-import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -9,18 +8,14 @@ import FitIQLocalization
 
 /// openScale's export (Android): `"dateTime","weight","fat",…`, local times `dd.MM.yyyy HH:mm`; 0.0 is
 /// no value.
-extension ExportFormat {
-    static let openScale = ExportFormat(
-        name: "openscale", source: .import, readsLocalTimes: true,
-        described: { tr("openScale's export (\"dateTime\",\"weight\",\"fat\",…)") },
-        layout: .table(
-            TableLayout(
-                recognise: { columns, _ in columns.first == "datetime" && columns.contains("weight") ? columns : nil },
-                columnsRead: ["datetime", "weight", "fat"],
-                rows: { options, _ in RowByRow { row, line, file in OpenScaleCSV.read(row, line, options, &file) } })))
-}
-
 enum OpenScaleCSV {
+    /// How its entries are recognised and read.
+    static let layout = ExportFormat.Layout.table(
+        TableLayout(
+            recognise: { columns, _ in columns.first == "datetime" && columns.contains("weight") ? columns : nil },
+            columnsRead: ["datetime", "weight", "fat"],
+            rows: { options, _ in RowByRow { row, line, file in OpenScaleCSV.read(row, line, options, &file) } }))
+
     static func read(_ row: [String: String], _ line: Int, _ options: ImportOptions, _ file: inout FileReadings) {
         guard let at = date(row["datetime"] ?? "", zone: options.zone) else {
             return file.refuse(line, .writtenAs(column: "dateTime", pattern: "dd.MM.yyyy HH:mm"))

@@ -1,5 +1,4 @@
 import FitIQCore
-import FitIQLocalization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -10,21 +9,17 @@ import FitIQLocalization
 /// Renpho's CSV: `Date, Time, Weight(kg), BMI, Body Fat(%),…`; `--` is a value the scale did not
 /// measure. Whether `03/04/2024` is 3 April or 4 March is told by the first row that settles it, so
 /// rows wait until one does; the option's order is taken only for a file where none does.
-extension ExportFormat {
-    static let renpho = ExportFormat(
-        name: "renpho", source: .renpho, readsLocalTimes: true,
-        described: { tr("Renpho's CSV export") },
-        layout: .table(
-            TableLayout(
-                recognise: { columns, _ in
-                    let has = { columns.contains($0) }
-                    return has("date") && has("time") && (has("weight(kg)") || has("weight(lb)")) ? columns : nil
-                },
-                columnsRead: ["date", "time", "weight(kg)", "weight(lb)", "body fat(%)"],
-                rows: { options, _ in RenphoCSV(options: options) })))
-}
-
 struct RenphoCSV: TableRows {
+    /// How its entries are recognised and read.
+    static let layout = ExportFormat.Layout.table(
+        TableLayout(
+            recognise: { columns, _ in
+                let has = { columns.contains($0) }
+                return has("date") && has("time") && (has("weight(kg)") || has("weight(lb)")) ? columns : nil
+            },
+            columnsRead: ["date", "time", "weight(kg)", "weight(lb)", "body fat(%)"],
+            rows: { options, _ in RenphoCSV(options: options) }))
+
     let options: ImportOptions
     /// The order of day and month, once a row told it.
     var dateOrder: DateOrder?

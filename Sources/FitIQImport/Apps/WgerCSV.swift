@@ -1,22 +1,19 @@
 import FitIQCore
-import FitIQLocalization
 
 /// wger's weight export, or any plain `date,weight` file: a day (at noon, local time) or an RFC 3339
 /// time, and a weight in kg unless the options say lb.
-extension ExportFormat {
-    static let dateWeight = ExportFormat(
-        name: "wger", source: .import, readsLocalTimes: true,
-        described: { tr("wger's weight export or a plain file (date,weight)") },
-        layout: .table(
-            TableLayout(
-                recognise: { columns, _ in columns == ["date", "weight"] ? columns : nil }, columnsRead: nil,
-                rows: { options, _ in
-                    RowByRow { row, line, file in
-                        guard let at = WrittenTime.date(row["date"] ?? "", zone: options.zone) else {
-                            return file.refuse(line, .day)
-                        }
-                        let factor = options.pounds ? FileReadings.kilogramsPerPound : 1
-                        file.add(.weight, row["weight"] ?? "", factor: factor, at: at, line: line)
+enum WgerCSV {
+    /// How its entries are recognised and read.
+    static let layout = ExportFormat.Layout.table(
+        TableLayout(
+            recognise: { columns, _ in columns == ["date", "weight"] ? columns : nil }, columnsRead: nil,
+            rows: { options, _ in
+                RowByRow { row, line, file in
+                    guard let at = WrittenTime.date(row["date"] ?? "", zone: options.zone) else {
+                        return file.refuse(line, .day)
                     }
-                })))
+                    let factor = options.pounds ? FileReadings.kilogramsPerPound : 1
+                    file.add(.weight, row["weight"] ?? "", factor: factor, at: at, line: line)
+                }
+            }))
 }

@@ -1,28 +1,22 @@
 import FitIQCore
-import FitIQLocalization
 
 /// Withings Health Mate's export: `weight.csv` (`Date,"Weight (kg)","Fat mass (kg)",…`) and
 /// `height.csv`, local times without a zone; the fat is a mass, so body fat is fat mass ÷ weight.
-extension ExportFormat {
-    static let withings = ExportFormat(
-        name: "withings", source: .withings, readsLocalTimes: true,
-        described: { tr("Withings Health Mate's export (weight.csv, height.csv)") },
-        layout: .table(
-            TableLayout(
-                recognise: { columns, _ in
-                    let has = { columns.contains($0) }
-                    return columns.first == "date"
-                        && (has("weight (kg)") || has("weight (lb)") || has("height (m)") || has("height (cm)"))
-                        ? columns : nil
-                },
-                columnsRead: [
-                    "date", "weight (kg)", "weight (lb)", "fat mass (kg)", "fat mass (lb)", "height (m)", "height (cm)",
-                ],
-                rows: { options, _ in RowByRow { row, line, file in WithingsExport.read(row, line, options, &file) } }))
-    )
-}
-
 enum WithingsExport {
+    /// How its entries are recognised and read.
+    static let layout = ExportFormat.Layout.table(
+        TableLayout(
+            recognise: { columns, _ in
+                let has = { columns.contains($0) }
+                return columns.first == "date"
+                    && (has("weight (kg)") || has("weight (lb)") || has("height (m)") || has("height (cm)"))
+                    ? columns : nil
+            },
+            columnsRead: [
+                "date", "weight (kg)", "weight (lb)", "fat mass (kg)", "fat mass (lb)", "height (m)", "height (cm)",
+            ],
+            rows: { options, _ in RowByRow { row, line, file in WithingsExport.read(row, line, options, &file) } }))
+
     static func read(_ row: [String: String], _ line: Int, _ options: ImportOptions, _ file: inout FileReadings) {
         guard let at = WrittenTime.localTime(row["date"] ?? "", zone: options.zone) else {
             return file.refuse(line, .time)
