@@ -193,7 +193,7 @@ struct PlainMode {
             (status.signedIn
                 ? tr("You are signed in as {email} on {server}.", values)
                 : tr("You are signed out as {email} on {server}.", values)) + " " + when)
-        if status.changes.isEmpty { return say(tr("Every change is on the server.")) }
+        if status.changes.isEmpty { return say(ProfileSentences.everyChangeSent) }
         for change in status.changes {
             if let rejection = change.rejection {
                 say(
@@ -324,7 +324,7 @@ struct PlainMode {
         do {
             let signedIn = try await accounts.signIn(email: email, password: password)
             account = signedIn.account
-            say(tr("Signed in as {email}.", ["email": TextSanitizer.sanitize(signedIn.account.email)]))
+            say(ProfileSentences.signedIn(as: signedIn.account.email))
             return true
         } catch {
             say(tr("Not signed in: {error}", ["error": ShownError(error).description]))
