@@ -122,19 +122,9 @@ struct PlainMode {
     }
 
     private mutating func set(_ field: ProfileField, _ value: String) async {
-        guard let editable = field.editable else { return say(readOnlyReason(field, canImport: true)) }
-        guard let view = await cachedView() else { return say(tr("No profile is cached yet; run sync.")) }
-        do {
-            if try edits.set(editable, value, over: view) {
-                let shown = edits.shown(editable, over: view) ?? ""
-                say(tr("{field} will be {value} once you save.", ["field": field.label, "value": shown]))
-            } else {
-                let shown = edits.text(editable, over: view)
-                say(tr("{field} is already {value}; nothing to save for it.", ["field": field.label, "value": shown]))
-            }
-        } catch {
-            say(error.description)
-        }
+        let view = await cachedView()
+        if field.editable != nil, view == nil { return say(tr("No profile is cached yet; run sync.")) }
+        say(edits.draft(field, value, over: view, canImport: true).sentence)
     }
 
     private mutating func save() async {
