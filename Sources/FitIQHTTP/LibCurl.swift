@@ -96,10 +96,19 @@ struct LibCurl: @unchecked Sendable {  // C function pointers, set once and neve
                 slistFreeAll: try opened.symbol("curl_slist_free_all", as: fitiq_curl_slist_free_all.self),
                 setopt: try opened.address("curl_easy_setopt"), getinfo: try opened.address("curl_easy_getinfo"))
         } catch {
-            throw Missing(reason: error.reason)
+            throw Missing(reason: reason(error.problem))
         }
         // Once per process, before any handle (the library is never unloaded).
         guard globalInit(Int(CURL_GLOBAL_ALL)) == CURLE_OK else { throw Missing(reason: "curl_global_init failed") }
         return library
+    }
+
+    /// Why the library cannot be used, in a few words, as FitIQWords says it for the libraries of an
+    /// import (this module does not import FitIQWords).
+    private static func reason(_ problem: DynamicLibrary.Problem) -> String {
+        switch problem {
+        case .notOpened(let said): said ?? tr("dlopen failed")
+        case .lacks(let symbol): tr("it has no {function}", ["function": symbol])
+        }
     }
 }

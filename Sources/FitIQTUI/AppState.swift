@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -122,10 +123,10 @@ public struct SignInForm: Sendable, Equatable {
 
         var label: String {
             switch self {
-            case .email: tr("Email")
-            case .password: tr("Password")
-            case .name: tr("Name")
-            case .dateOfBirth: tr("Date of birth")
+            case .email: FieldLabel.email.text
+            case .password: FieldLabel.password.text
+            case .name: FieldLabel.name.text
+            case .dateOfBirth: FieldLabel.dateOfBirth.text
             }
         }
     }
@@ -224,19 +225,19 @@ public enum ProfileField: Int, CaseIterable, Sendable, Hashable {
     static let metadataFields: [ProfileField] = [.name, .bio, .unitSystem, .language]
     static let physicalFields: [ProfileField] = [.height, .weight, .bodyFat, .bmi, .dateOfBirth, .biologicalSex]
 
+    /// Its label (``FieldLabel``): `Date of birth`.
     public var label: String {
         switch self {
-        case .name: tr("Name")
-        case .bio: tr("Bio")
-        case .unitSystem: tr("Unit system")
-        case .language: tr("Language")
-        case .height: tr("Height")
-        case .weight: tr("Weight")
-        case .bodyFat: tr("Body fat")
-        case .bmi: tr("BMI")
-        case .dateOfBirth: tr("Date of birth")
-        case .biologicalSex: tr("Biological sex")
-
+        case .name: FieldLabel.name.text
+        case .bio: FieldLabel.bio.text
+        case .unitSystem: FieldLabel.unitSystem.text
+        case .language: FieldLabel.language.text
+        case .height: FieldLabel.height.text
+        case .weight: FieldLabel.weight.text
+        case .bodyFat: FieldLabel.bodyFat.text
+        case .bmi: FieldLabel.bmi.text
+        case .dateOfBirth: FieldLabel.dateOfBirth.text
+        case .biologicalSex: FieldLabel.biologicalSex.text
         }
     }
 

@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -124,10 +125,10 @@ public enum HistoryChart {
         let latest = metric.format(newest.quantity, unitSystem: unitSystem)
         let day = CalendarDate(containing: newest.loggedAt, in: timeZone)
         guard (total ?? points.count) > 1 else {
-            return tr("{value} on {day}", ["value": latest, "day": day.description])
+            return ProfileSentences.value(latest, on: day)
         }
         let since = CalendarDate(containing: oldest.loggedAt, in: timeZone)
-        return tr("{value} on {day}", ["value": latest, "day": day.description]) + " "
+        return ProfileSentences.value(latest, on: day) + " "
             + trn(
                 "({count} entry since {day})", "({count} entries since {day})", count: total ?? points.count,
                 ["day": since.description])

@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -57,7 +58,7 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
         if choices.isEmpty {
             lines.append("  " + tr("(no match: Enter uses \"{text}\")", ["text": TextSanitizer.sanitize(filter.text)]))
         }
-        let origin = drawPanel(tr("Language"), lines: lines + ["", ""], state: state, into: &buffer)
+        let origin = drawPanel(FieldLabel.language.text, lines: lines + ["", ""], state: state, into: &buffer)
         let label = tr("Filter:")
         let column = filter.render(
             into: &buffer, x: origin.x + 2 + DisplayWidth.of(label), y: origin.y + origin.height - 1, width: 20,

@@ -1,5 +1,6 @@
 import FitIQCore
 import FitIQLocalization
+import FitIQWords
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -153,16 +154,16 @@ private func display(
     var style = focused ? Styles.focused : CellStyle.plain
     switch field {
     case .biologicalSex:
-        if text.isEmpty { text = tr("not set") }
+        if text.isEmpty { text = ProfileSentences.notSet }
     case .dateOfBirth:
         if let birth = state.account?.profile?.dateOfBirth {
             let age = birth.years(until: CalendarDate(containing: state.now, in: state.timeZone))
             text += " · " + tr("age {age}", ["age": String(age)])
         } else {
-            text = tr("not set")
+            text = ProfileSentences.notSet
         }
     case .height:
-        if text.isEmpty { text = tr("not set") }
+        if text.isEmpty { text = ProfileSentences.notSet }
     case .weight, .bodyFat:
         // The latest reading and how long ago: "72.4 kg · 3 days ago".
         if let metric = field.metric, let entry = state.account?.latestEntry(of: metric), !draft {
@@ -220,21 +221,8 @@ private func extraLines(_ field: ProfileField, state: AppState) -> [(text: Strin
             let text = state.canImportHealth ? tr("press i to import health data") : tr("comes from health data")
             return [(text, Styles.muted)]
         }
-        var lines = [
-            (
-                sex.source == .health
-                    ? tr("from health source") : tr("from account — import health data to confirm"),
-                Styles.muted
-            )
-        ]
-        if let imported = profile.healthSync.lastHealthSyncAt {
-            let day = CalendarDate(containing: imported, in: state.timeZone).description
-            let text =
-                profile.healthSync.lastImportFileName.map {
-                    tr("imported {day} from {file}", ["day": day, "file": TextSanitizer.sanitize($0)])
-                } ?? tr("imported {day}", ["day": day])
-            lines.append((text, Styles.muted))
-        }
+        var lines = [(sex.source.shown, Styles.muted)]
+        if let imported = profile.healthSync.lastImport(in: state.timeZone) { lines.append((imported, Styles.muted)) }
         return lines
     case .bmi:
         // The category shows in the row itself; under 20 the adult ranges do not apply, and it says so.
@@ -254,7 +242,7 @@ private func resultRows(_ status: FormChangeStatus, state: AppState, width: Int)
     let text: String
     let style: CellStyle
     if let rejection = status.rejection {
-        text = "! " + tr("Rejected by the server: {message}", ["message": TextSanitizer.sanitize(rejection)])
+        text = "! " + ProfileSentences.rejected(TextSanitizer.sanitize(rejection))
         style = Styles.error
     } else {
         text = "○ " + tr("Saved here, not on the server yet")
@@ -364,7 +352,7 @@ func syncDetailLines(_ state: AppState, account: AccountView, width: Int) -> [(t
         ?? tr("Never synced")
     let server = tr("server {server}", ["server": account.server])
     var lines = wrap("\(last) · \(server)", width: width, maximumLines: 4).map { ($0, Styles.muted) }
-    if changes.isEmpty { return lines + [(tr("Every change is on the server."), Styles.good)] }
+    if changes.isEmpty { return lines + [(ProfileSentences.everyChangeSent, Styles.good)] }
     for conflict in account.conflicts {
         let line =
             "! "

@@ -129,24 +129,11 @@ private func run(_ text: String, _ state: inout AppState) -> [Effect] {
 /// `set FIELD VALUE`: the value as a draft of the form, as typing it into the field and pressing Enter
 /// would leave it (saved by `save` or Ctrl-S).
 private func set(_ field: ProfileField, _ value: String, _ typed: String, _ state: inout AppState) -> [Effect] {
-    guard let editable = field.editable else {
-        return mistake(readOnlyReason(field, canImport: state.canImportHealth), typed, &state)
-    }
-    do {
-        try state.profile.edits.set(editable, value, over: state.account)
-    } catch {
-        return mistake(error.description, typed, &state)
-    }
+    let answer = state.profile.edits.draft(field, value, over: state.account, canImport: state.canImportHealth)
+    if answer.isMistake { return mistake(answer.sentence, typed, &state) }
     state.screen = .profile
     state.profile.errors[field] = nil
-    if let shown = state.profile.edits.shown(editable, over: state.account) {
-        state.message = (tr("{field} will be {value} once you save.", ["field": field.label, "value": shown]), false)
-    } else {
-        let current = state.profile.edits.text(editable, over: state.account)
-        state.message = (
-            tr("{field} is already {value}; nothing to save for it.", ["field": field.label, "value": current]), false
-        )
-    }
+    state.message = (answer.sentence, false)
     return []
 }
 

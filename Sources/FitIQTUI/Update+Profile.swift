@@ -56,7 +56,7 @@ private func perform(_ action: KeyAction, key: Key, _ state: inout AppState) -> 
         let metric = state.profile.focus.metric ?? state.historyMetric
         state.historyMetric = metric
         if state.account?.history(of: metric).entries.isEmpty ?? true {
-            state.message = (tr("No {measurement} entries yet.", ["measurement": metric.field.labelInSentence]), false)
+            state.message = (metric.noEntriesYet, false)
         } else {
             state.historySelection = 0
         }

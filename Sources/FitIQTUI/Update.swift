@@ -90,7 +90,7 @@ private func show(_ view: AccountView, _ state: inout AppState) -> [Effect] {
     state.screen = .profile
     if wasSignIn {
         state.signIn = SignInForm()
-        state.message = (tr("Signed in as {email}.", ["email": TextSanitizer.sanitize(view.email)]), false)
+        state.message = (ProfileSentences.signedIn(as: view.email), false)
     }
     return []
 }
@@ -121,7 +121,7 @@ private func handlePaste(_ state: inout AppState, _ text: String) -> [Effect] {
         state.overlay = .importPrompt(path: path, error: nil)
         return []
     case .languagePicker(var filter, _)?:
-        paste(into: &filter, label: tr("Language"))
+        paste(into: &filter, label: FieldLabel.language.text)
         state.overlay = .languagePicker(filter: filter, selection: 0)
         return []
     case nil:

@@ -66,3 +66,20 @@ extension CorrectionError: CustomStringConvertible {
         }
     }
 }
+
+extension DynamicLibrary.Problem: CustomStringConvertible {
+    /// Why a library cannot be used, in a few words: the system's own (`libxml2.so.2: cannot open
+    /// shared object file`), or the function it lacks (`it has no xmlInitParser`).
+    public var description: String {
+        switch self {
+        case .notOpened(let said?): said
+        case .notOpened(nil): tr("dlopen failed")
+        case .lacks(let symbol): tr("it has no {function}", ["function": symbol])
+        }
+    }
+}
+
+extension DynamicLibrary.Missing {
+    /// Why the library cannot be used, in a few words (``DynamicLibrary/Problem``).
+    public var reason: String { problem.description }
+}

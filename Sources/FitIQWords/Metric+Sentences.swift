@@ -13,6 +13,9 @@ extension Metric {
     /// The metric in a sentence: `height`, `weight`, `body fat`.
     public var name: String { field.labelInSentence }
 
+    /// A history without entries: `No weight entries yet.`
+    public var noEntriesYet: String { tr("No {measurement} entries yet.", ["measurement": name]) }
+
     /// The metric in a summary line: `Heights`, `Weights`, `Body fat readings`.
     public var pluralName: String {
         switch field {

@@ -9,7 +9,13 @@ import FitIQLocalization
 
 extension RemoteError: CustomStringConvertible {
     /// The message to show: the server's own where it sent one, else why there was no answer.
-    public var message: String { serverMessage ?? transportFailure?.description ?? "" }
+    public var message: String {
+        if case .tokensKeptChanging = self { return Self.tokensReason }
+        return serverMessage ?? transportFailure?.description ?? ""
+    }
+
+    /// Why ``tokensKeptChanging`` got no answer to use.
+    private static var tokensReason: String { tr("the session's tokens kept changing; will retry") }
 
     /// Why there was no usable answer, when the failure was on the way.
     private var transportFailure: TransportFailure? {
@@ -30,6 +36,10 @@ extension RemoteError: CustomStringConvertible {
         case .unauthorized(let message): tr("The server refused the credentials: {message}", ["message": message])
         case .notFound(let message), .conflict(let message), .rejected(_, let message):
             tr("The server said: {message}", ["message": message])
+        case .tokensKeptChanging:
+            tr(
+                "The server is unavailable (HTTP {status}): {message}",
+                ["status": "401", "message": Self.tokensReason])
         }
     }
 }

@@ -1,49 +1,6 @@
 import FitIQCore
 import FitIQLocalization
 
-extension Field {
-    /// The label a person sees for this field.
-    public var label: String {
-        switch self {
-        case .name: tr("Name")
-        case .bio: tr("Bio")
-        case .unitSystem: tr("Unit system")
-        case .languageCode: tr("Language")
-        case .height: tr("Height")
-        case .weight: tr("Weight")
-        case .bodyFat: tr("Body fat")
-        case .dateOfBirth: tr("Date of birth")
-        case .email: tr("Email")
-        case .password: tr("Password")
-        case .notes: tr("Notes")
-        case .date: tr("Date")
-        case .goal: tr("A goal")
-        case .goalDate: tr("The goal's date")
-        }
-    }
-
-    /// The label inside a sentence (`Remove this weight?`): lower case in English, as each language
-    /// writes the noun there.
-    public var labelInSentence: String {
-        switch self {
-        case .name: trc("in a sentence", "name")
-        case .bio: trc("in a sentence", "bio")
-        case .unitSystem: trc("in a sentence", "unit system")
-        case .languageCode: trc("in a sentence", "language")
-        case .height: trc("in a sentence", "height")
-        case .weight: trc("in a sentence", "weight")
-        case .bodyFat: trc("in a sentence", "body fat")
-        case .dateOfBirth: trc("in a sentence", "date of birth")
-        case .email: trc("in a sentence", "email")
-        case .password: trc("in a sentence", "password")
-        case .notes: trc("in a sentence", "notes")
-        case .date: trc("in a sentence", "date")
-        case .goal: trc("in a sentence", "goal")
-        case .goalDate: trc("in a sentence", "goal date")
-        }
-    }
-}
-
 extension ValidationError: CustomStringConvertible {
     /// The sentence naming the field and the rule: `Weight must be between 2 and 635 kg (…).`
     public var description: String {

@@ -79,7 +79,7 @@ extension MeasurementSeries {
     public var label: String {
         switch self {
         case .metric(let metric): metric.field.label
-        case .bmi: tr("BMI")
+        case .bmi: FieldLabel.bmi.text
         }
     }
 

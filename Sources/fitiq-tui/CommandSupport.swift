@@ -137,8 +137,7 @@ func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
         print(tr("Saved and synced."))
     } else if report.rejected > 0 {
         for change in view.pendingChanges where change.rejection != nil {
-            print(
-                tr("Rejected by the server: {message}", ["message": change.summary + ": " + (change.rejection ?? "")]))
+            print(ProfileSentences.rejected(change.summary + ": " + (change.rejection ?? "")))
         }
     } else {
         let reason = report.lastProblem.map { " (\(TextSanitizer.sanitize($0.description)))" } ?? ""

@@ -106,30 +106,26 @@ enum Output {
         let clean = TextSanitizer.sanitize
         let units = profile.preferredUnitSystem
         var rows: [(label: String, value: String)] = [
-            (tr("Name"), clean(profile.name)),
-            (tr("Bio"), clean(profile.bio ?? "")),
-            (tr("Unit system"), units.rawValue),
-            (tr("Language"), clean(profile.languageCode ?? "")),
-            (tr("Height"), profile.heightCm.map { Height.format($0, unitSystem: units) } ?? tr("not set")),
-            (tr("Weight"), latest(.weight, in: view, units: units, timeZone: timeZone)),
-            (tr("Body fat"), latest(.bodyFat, in: view, units: units, timeZone: timeZone)),
-            (tr("BMI"), view.bodyMassIndex?.description ?? tr("not known (needs a weight and a height)")),
+            (FieldLabel.name.text, clean(profile.name)),
+            (FieldLabel.bio.text, clean(profile.bio ?? "")),
+            (FieldLabel.unitSystem.text, units.rawValue),
+            (FieldLabel.language.text, clean(profile.languageCode ?? "")),
             (
-                tr("Date of birth"),
+                FieldLabel.height.text,
+                profile.heightCm.map { Height.format($0, unitSystem: units) } ?? ProfileSentences.notSet
+            ),
+            (FieldLabel.weight.text, latest(.weight, in: view, units: units, timeZone: timeZone)),
+            (FieldLabel.bodyFat.text, latest(.bodyFat, in: view, units: units, timeZone: timeZone)),
+            (FieldLabel.bmi.text, view.bodyMassIndex?.description ?? tr("not known (needs a weight and a height)")),
+            (
+                FieldLabel.dateOfBirth.text,
                 profile.dateOfBirth.map {
                     tr("{day} (age {age})", ["day": $0.description, "age": String($0.years(until: today))])
-                } ?? tr("not set")
+                } ?? ProfileSentences.notSet
             ),
-            (tr("Biological sex"), biologicalSexText(profile.biologicalSex)),
+            (FieldLabel.biologicalSex.text, biologicalSexText(profile.biologicalSex)),
         ]
-        if let imported = profile.healthSync.lastHealthSyncAt {
-            let day = CalendarDate(containing: imported, in: timeZone).description
-            let text =
-                profile.healthSync.lastImportFileName.map {
-                    tr("imported {day} from {file}", ["day": day, "file": clean($0)])
-                } ?? tr("imported {day}", ["day": day])
-            rows.append((tr("Health data"), text))
-        }
+        if let imported = profile.healthSync.lastImport(in: timeZone) { rows.append((tr("Health data"), imported)) }
         if let health = profile.healthSync.healthDateOfBirth, health != profile.dateOfBirth {
             rows.append(("", tr("(health data says date of birth {day})", ["day": health.description])))
         }
@@ -167,20 +163,13 @@ enum Output {
     /// The latest value of `metric` and its day: `72.4 kg on 2026-11-20`.
     static func latest(_ metric: Metric, in view: AccountView, units: UnitSystem, timeZone: LocalZone) -> String {
         guard let entry = view.latestEntry(of: metric) else { return tr("not logged yet") }
-        return tr(
-            "{value} on {day}",
-            [
-                "value": metric.format(entry.quantity, unitSystem: units),
-                "day": CalendarDate(containing: entry.loggedAt, in: timeZone).description,
-            ])
+        let day = CalendarDate(containing: entry.loggedAt, in: timeZone)
+        return ProfileSentences.value(metric.format(entry.quantity, unitSystem: units), on: day)
     }
 
     static func biologicalSexText(_ sex: SourcedBiologicalSex?) -> String {
         guard let sex else { return tr("not set — import an Apple Health export (fitiq-tui import) to set it") }
-        switch sex.source {
-        case .health: return sex.value.shown + "  " + tr("from health source")
-        case .account: return sex.value.shown + "  " + tr("from account — import health data to confirm")
-        }
+        return sex.value.shown + "  " + sex.source.shown
     }
 
     /// `status --json`.
@@ -334,7 +323,7 @@ enum Output {
         -> String
     {
         guard !entries.isEmpty else {
-            return tr("No {measurement} entries yet.", ["measurement": metric.field.labelInSentence])
+            return metric.noEntriesYet
         }
         return entries.map { entry in
             let day = CalendarDate(containing: entry.loggedAt, in: timeZone)

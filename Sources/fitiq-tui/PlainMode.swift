@@ -122,19 +122,9 @@ struct PlainMode {
     }
 
     private mutating func set(_ field: ProfileField, _ value: String) async {
-        guard let editable = field.editable else { return say(readOnlyReason(field, canImport: true)) }
-        guard let view = await cachedView() else { return say(tr("No profile is cached yet; run sync.")) }
-        do {
-            if try edits.set(editable, value, over: view) {
-                let shown = edits.shown(editable, over: view) ?? ""
-                say(tr("{field} will be {value} once you save.", ["field": field.label, "value": shown]))
-            } else {
-                let shown = edits.text(editable, over: view)
-                say(tr("{field} is already {value}; nothing to save for it.", ["field": field.label, "value": shown]))
-            }
-        } catch {
-            say(error.description)
-        }
+        let view = await cachedView()
+        if field.editable != nil, view == nil { return say(tr("No profile is cached yet; run sync.")) }
+        say(edits.draft(field, value, over: view, canImport: true).sentence)
     }
 
     private mutating func save() async {
@@ -193,7 +183,7 @@ struct PlainMode {
             (status.signedIn
                 ? tr("You are signed in as {email} on {server}.", values)
                 : tr("You are signed out as {email} on {server}.", values)) + " " + when)
-        if status.changes.isEmpty { return say(tr("Every change is on the server.")) }
+        if status.changes.isEmpty { return say(ProfileSentences.everyChangeSent) }
         for change in status.changes {
             if let rejection = change.rejection {
                 say(
@@ -326,7 +316,7 @@ struct PlainMode {
         do {
             let signedIn = try await accounts.signIn(email: email, password: password)
             account = signedIn.account
-            say(tr("Signed in as {email}.", ["email": TextSanitizer.sanitize(signedIn.account.email)]))
+            say(ProfileSentences.signedIn(as: signedIn.account.email))
             return true
         } catch {
             say(tr("Not signed in: {error}", ["error": ShownError(error).description]))

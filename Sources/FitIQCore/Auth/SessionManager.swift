@@ -54,7 +54,7 @@ public actor SessionManager {
             issuedForThisCall = renewal.isIssued
         }
         // Others kept rotating the tokens under this call: nothing says the session is over; try later.
-        throw RemoteError.unavailable(status: 401, message: "the session's tokens kept changing; will retry")
+        throw RemoteError.tokensKeptChanging
     }
 
     /// The current access token, refreshed first when it is due.

@@ -19,11 +19,14 @@ public enum RemoteError: Error, Equatable, Sendable, Codable {
     case conflict(message: String)
     /// Another 4xx: the server refused the request; `message` is the server's.
     case rejected(status: Int, message: String)
+    /// 401 again and again: other requests or processes kept rotating the session's tokens under a
+    /// call. Nothing says the session is over: try again later.
+    case tokensKeptChanging
 
     /// Whether trying again later may succeed.
     public var isRetryable: Bool {
         switch self {
-        case .unreachable, .offline, .unavailable, .invalidResponse: true
+        case .unreachable, .offline, .unavailable, .invalidResponse, .tokensKeptChanging: true
         default: false
         }
     }
@@ -31,7 +34,7 @@ public enum RemoteError: Error, Equatable, Sendable, Codable {
     /// The server's own message, when the server answered (never for a failure on the way).
     public var serverMessage: String? {
         switch self {
-        case .unreachable, .offline, .invalidResponse: nil
+        case .unreachable, .offline, .invalidResponse, .tokensKeptChanging: nil
         case .unavailable(_, let message), .unauthorized(let message), .notFound(let message),
             .conflict(let message), .rejected(_, let message):
             message

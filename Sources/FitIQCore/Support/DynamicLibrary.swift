@@ -15,7 +15,15 @@ public struct DynamicLibrary {
         public let library: String
         /// The Debian package that installs it.
         public let package: String
-        public let reason: String
+        public let problem: Problem
+    }
+
+    /// What went wrong with a library, as data (FitIQWords says it).
+    public enum Problem: Sendable, Equatable {
+        /// `dlopen` failed; the system's own words (`dlerror`), when it gave any.
+        case notOpened(systemSays: String?)
+        /// The library has no function `symbol`.
+        case lacks(symbol: String)
     }
 
     public let name: String
@@ -31,8 +39,8 @@ public struct DynamicLibrary {
     /// ways). The functions this program calls are looked up at the open all the same (``address(_:)``).
     public init(_ name: String, package: String) throws(Missing) {
         guard let handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL) else {
-            throw Missing(
-                library: name, package: package, reason: dlerror().map { String(cString: $0) } ?? "dlopen failed")
+            let said = dlerror().map { String(cString: $0) }
+            throw Missing(library: name, package: package, problem: .notOpened(systemSays: said))
         }
         self.name = name
         self.package = package
@@ -43,7 +51,7 @@ public struct DynamicLibrary {
     public func address(_ symbol: String) throws(Missing) -> UnsafeMutableRawPointer {
         guard let address = dlsym(handle, symbol) else {
             dlclose(handle)
-            throw Missing(library: name, package: package, reason: "it has no \(symbol)")
+            throw Missing(library: name, package: package, problem: .lacks(symbol: symbol))
         }
         return address
     }
