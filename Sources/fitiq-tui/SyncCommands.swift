@@ -137,7 +137,8 @@ struct ResolveCommand: AsyncParsableCommand, SendingCommand {
     func run() async throws {
         try await withApp(globals, sending: !noSync) { app in
             let account = try app.requireAccount()
-            guard try await account.resolveConflict(field.rawValue, keepLocal: keepLocal) else {
+            let request = ChangeRequest.resolveConflict(field: field.rawValue, keepLocal: keepLocal)
+            guard try await account.apply(request, sending: !noSync).outcome.saved else {
                 print(tr("No conflict on {field}.", ["field": field.rawValue]))
                 return
             }

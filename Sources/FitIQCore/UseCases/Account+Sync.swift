@@ -63,13 +63,12 @@ extension Account {
             conflicts: state.pending.conflicts)
     }
 
-    /// Settles a conflict on `field` (`name`, `bio`, `units`, `language` or `height`): `keepLocal`
-    /// sends this machine's value over the server's; otherwise this machine takes the server's value.
+    /// Settles a conflict on `field` (``ChangeRequest/resolveConflict(field:keepLocal:)``); with
+    /// `sending`, the same write claims what goes out first.
     ///
     /// - Returns: whether `field` was conflicted.
-    @discardableResult
-    public func resolveConflict(_ field: String, keepLocal: Bool) async throws -> Bool {
-        try await store.update { $0.resolve(field, keepLocal: keepLocal) }
+    func resolveConflict(_ field: String, keepLocal: Bool, sending: Bool = false) async throws -> Bool {
+        try await save(sending: sending) { $0.resolve(field, keepLocal: keepLocal) }
     }
 
     /// Sends a rejected or backing-off change again at the next chance.
