@@ -477,6 +477,32 @@ struct SyncEngineTests {
         #expect(await harness.backend.requests(.updateMetadata).count == 2)
     }
 
+    /// A delivery tries again only within its one deadline, on the account's clock, and starts nothing
+    /// after it: what is still pending then waits for the next sync.
+    @Test func aDeliveryKeepsToItsDeadlineOnTheAccountsClock() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(bio: "Busy server")
+        await harness.backend.inject(
+            .fail(.unavailable(status: 503, message: "busy")), into: .updateMetadata, times: 50)
+        await harness.backend.clearRequests()
+        let start = harness.clock.date()
+        let done = Mutex(false)
+        let delivery = Task {
+            defer { done.withLock { $0 = true } }
+            return try await account.deliver()
+        }
+        // Each retry waits on the manual clock: it moves on to the next wait until the delivery ends.
+        while !done.withLock({ $0 }) {
+            if harness.clock.sleeperCount > 0 { harness.clock.advanceToNextDeadline() } else { await Task.yield() }
+        }
+        let report = try await delivery.value
+        #expect(report.pending == 1)
+        #expect(await harness.backend.requests(.updateMetadata).count > 1)
+        let deadline = start.addingTimeInterval(Double(Account.deliveryDeadline.components.seconds))
+        #expect(harness.clock.date() <= deadline)
+    }
+
     @Test func manyHeightEntriesGoInBatchesOfFewCacheWrites() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()

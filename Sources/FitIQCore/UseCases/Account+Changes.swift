@@ -81,7 +81,7 @@ public struct AppliedChange: Sendable {
 
 extension Account {
     /// Carries out `request`: checked by the profile's rules, saved on this machine first, and, with
-    /// `sending`, claimed in the same write for the engine to send at once (``push(until:)``). The one
+    /// `sending`, claimed in the same write for the engine to send at once (``deliver()``). The one
     /// place that decides what a change does (a height becomes the current height, a weight is a
     /// reading) for the editor, plain mode and the commands.
     ///

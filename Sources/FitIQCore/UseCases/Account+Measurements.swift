@@ -13,7 +13,7 @@ extension Account {
     ///
     /// - Parameters:
     ///   - date: a past measurement, logged at 12:00 local time on that day.
-    ///   - sending: the caller sends it at once (``push(until:)``): the save's write also claims what goes
+    ///   - sending: the caller sends it at once (``deliver()``): the save's write also claims what goes
     ///     out first, so the send needs no write of its own.
     /// - Returns: the entry logged, and whether it became the current height.
     @discardableResult
