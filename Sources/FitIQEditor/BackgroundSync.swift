@@ -18,8 +18,6 @@ import Synchronization
 final class BackgroundSync: Sendable {
     /// How often the account is synced without being asked.
     static let interval = Duration.seconds(30)
-    /// How long one sync may take before it is reported as unfinished.
-    static let deadline: TimeInterval = 20
 
     private let slot: AccountSlot
     private let inbox: EventInbox
@@ -37,7 +35,7 @@ final class BackgroundSync: Sendable {
         case push
     }
 
-    /// Syncs `slot`'s account, posting to `inbox`; `clock` times the rounds and dates the sync's deadline.
+    /// Syncs `slot`'s account, posting to `inbox`; `clock` times the rounds.
     init(
         slot: AccountSlot, inbox: EventInbox, clock: any DatedClock,
         afterRound: @escaping @Sendable (Account) async -> Void = { _ in }
@@ -98,10 +96,12 @@ final class BackgroundSync: Sendable {
     private func sync(_ account: Account, _ round: Round) async {
         inbox.post(.connection(.syncing))
         do {
-            let deadline = clock.date().addingTimeInterval(Self.deadline)
+            // A save is delivered as every front end delivers one; a round of the schedule keeps to the
+            // same deadline, on the account's clock.
             let report =
                 round == .push
-                ? try await account.push(until: deadline) : try await account.syncNow(until: deadline)
+                ? try await account.deliver()
+                : try await account.syncNow(until: account.environment.clock.date(after: Account.deliveryDeadline))
             if report.pending > 0, let reason = report.lastProblem?.description {
                 inbox.post(.connection(.offline(reason)))
             } else {

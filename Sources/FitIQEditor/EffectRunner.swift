@@ -106,7 +106,11 @@ final class EffectRunner: Sendable {
         case .retryRejected:
             spawn { await self.changeOutbox { try await $0.retryRejected() } }
         case .resolveConflict(let field, let keepLocal):
-            spawn { await self.changeOutbox { try await $0.resolveConflict(field, keepLocal: keepLocal) } }
+            spawn {
+                await self.changeOutbox {
+                    try await $0.apply(.resolveConflict(field: field, keepLocal: keepLocal))
+                }
+            }
         case .discardRejected:
             spawn { await self.changeOutbox { try await $0.discardRejected() } }
         case .undo:

@@ -106,12 +106,12 @@ func finishWrite(_ account: Account, noSync: Bool) async throws {
     print(tr("Saved locally; `fitiq-tui sync` (or the next write) sends it."))
 }
 
-/// Saves were made locally; tries to deliver them for up to `seconds` and says what is still pending.
-func syncAfterWrite(_ account: Account, seconds: Double = 15) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
+/// Saves were made locally; delivers them (``Account/deliver()``, within its one deadline) and says
+/// what is still pending.
+func syncAfterWrite(_ account: Account) async throws {
     let report: SyncReport
     do {
-        report = try await withDeadline(seconds: seconds + 1) { try await account.push(until: deadline) }
+        report = try await account.deliver()
     } catch let error as SessionError {
         throw error
     } catch {

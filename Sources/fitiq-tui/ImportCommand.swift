@@ -122,10 +122,7 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
             if json {
                 print(Output.json(ImportJSON(files: files, result: result, dryRun: dryRun)))
                 // Sent as after any write; what is still pending shows in `status --json`, not here.
-                if !dryRun && result.queuedAnything && !noSync {
-                    let deadline = Date().addingTimeInterval(15)
-                    _ = try? await withDeadline(seconds: 16) { try await account.push(until: deadline) }
-                }
+                if !dryRun && result.queuedAnything && !noSync { _ = try? await account.deliver() }
                 return
             }
             for line in result.summary(

@@ -143,13 +143,18 @@ struct PlainMode {
         }
         edits = ProfileEdits()
         say(tr("Saved on this machine."))
-        await sync()
+        await tell { try await account.deliver() }
     }
 
     private func sync() async {
         guard let account else { return say(tr("Nothing is signed in.")) }
+        await tell { try await account.syncNow(until: account.environment.clock.date(after: Account.deliveryDeadline)) }
+    }
+
+    /// Says how a send went: a save's delivery, or a sync.
+    private func tell(_ sending: () async throws -> SyncReport) async {
         do {
-            let report = try await account.syncNow(until: Date().addingTimeInterval(15))
+            let report = try await sending()
             if report.isSynced {
                 say(tr("Synced: the server has every change."))
             } else if report.rejected > 0 {

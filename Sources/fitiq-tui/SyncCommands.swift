@@ -47,10 +47,12 @@ struct SyncCommand: AsyncParsableCommand, SendingCommand {
                             "Discarded: {changes}. This machine shows the server's values for them again.",
                             ["changes": dropped.map(\.summary).joined(separator: "; ")]))
             }
-            let seconds = wait ? timeout : 15
-            let deadline = Date().addingTimeInterval(seconds)
+            // Without --wait, a sync keeps to a delivery's deadline; on the account's clock either way.
+            let limit = wait ? Duration.seconds(timeout) : Account.deliveryDeadline
+            let deadline = account.environment.clock.date(after: limit)
             do {
-                _ = try await withDeadline(seconds: seconds + 1) { try await account.syncNow(until: deadline) }
+                let seconds = Double(limit.components.seconds) + 1
+                _ = try await withDeadline(seconds: seconds) { try await account.syncNow(until: deadline) }
             } catch let error as SessionError {
                 throw error
             } catch {
@@ -137,7 +139,8 @@ struct ResolveCommand: AsyncParsableCommand, SendingCommand {
     func run() async throws {
         try await withApp(globals, sending: !noSync) { app in
             let account = try app.requireAccount()
-            guard try await account.resolveConflict(field.rawValue, keepLocal: keepLocal) else {
+            let request = ChangeRequest.resolveConflict(field: field.rawValue, keepLocal: keepLocal)
+            guard try await account.apply(request, sending: !noSync).outcome.saved else {
                 print(tr("No conflict on {field}.", ["field": field.rawValue]))
                 return
             }

@@ -171,7 +171,7 @@ struct AccountFileFormatTests {
             let heightStep = try await account.undo()
             #expect(heightStep?.description == "the height 181.0 cm logged on 2026-11-25")
             #expect(heightStep.map { if case .entryLogged = $0 { true } else { false } } == true)
-            try await account.log(.weight, 80.5)
+            try await account.apply(.measurement(.weight, 80.5))
             let converted = try await store.load()
             #expect(converted.history(of: .height).count == 100)
             #expect(converted.history(of: .weight).map(\.quantity) == [80.5])

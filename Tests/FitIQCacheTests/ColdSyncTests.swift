@@ -101,7 +101,7 @@ struct ColdSyncTests {
             let first = try await machines.signedIn(withSyncedHistory: 500)
             // An entry a year back, logged without sending: far older than the latest entries.
             let today = CalendarDate(containing: clock.date(), in: .utc)
-            try await first.logHeight(168.5, on: today.adding(days: -365))
+            try await first.apply(.measurement(.height, 168.5, day: today.adding(days: -365)))
 
             // Another process sends it: the acknowledgement gives that older entry the server's id.
             let cold = try #require(try await machines.accounts().current())

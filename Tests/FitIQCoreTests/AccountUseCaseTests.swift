@@ -55,17 +55,22 @@ struct AccountUseCaseTests {
     @Test func aPastHeightIsLoggedButDoesNotBecomeCurrent() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        try await account.logHeight(181)
+        try await account.apply(.measurement(.height, 181))
         let lastMonth = CalendarDate(containing: harness.clock.date(), in: .utc).adding(days: -30)
-        #expect(try await !account.logHeight(175, on: lastMonth))
+        let past = try await account.apply(.measurement(.height, 175, day: lastMonth)).outcome
+        guard case .logged(_, let isCurrentHeight) = past else {
+            Issue.record("\(past)")
+            return
+        }
+        #expect(!isCurrentHeight)
         let state = try await account.cached()
         #expect(state.profile?.heightCm == 181)
         // Newest first; the initial height from the profile (170) is the oldest.
         #expect(state.history(of: .height).map(\.quantity) == [181, 175, 170])
         #expect(state.history(of: .height)[1].loggedAt == lastMonth.instant(atHour: 12, in: .utc))
         await #expect(throws: ValidationError.self) {
-            try await account.logHeight(
-                175, on: CalendarDate(containing: harness.clock.date(), in: .utc).adding(days: 1))
+            let tomorrow = CalendarDate(containing: harness.clock.date(), in: .utc).adding(days: 1)
+            try await account.apply(.measurement(.height, 175, day: tomorrow))
         }
     }
 
@@ -141,7 +146,7 @@ struct AccountUseCaseTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         await harness.backend.setOffline(true)
-        try await account.logHeight(180.5)
+        try await account.apply(.measurement(.height, 180.5))
         try await account.updateMetadata(name: "Offline")
         _ = try await account.engine.drain()
         let status = try await account.status()

@@ -32,7 +32,9 @@ struct ChangeSentenceTests {
         await harness.backend.setOffline(true)
         let value = Self.value(of: metric)
 
-        // When a reading is logged: status names it, and undo says what it undid
+        // When a reading is logged: status names it, and undo says what it undid. The reading is logged
+        // by the use case itself (`log`), each time: `apply` finds a height the same as the current one
+        // unchanged and logs nothing.
         try await account.log(metric, value)
         let status = try await account.status()
         let pending = try #require(status.changes.last)

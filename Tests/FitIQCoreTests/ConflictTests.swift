@@ -258,7 +258,7 @@ struct ConflictTests {
         #expect(try await account.status().changes.first?.hold == .conflict)
         #expect(PendingChange.Hold.conflict.advice(now: harness.clock.date()).contains("resolved"))
         // Resolved, it goes out at the next sync.
-        try await account.resolveConflict("bio", keepLocal: true)
+        try await account.apply(.resolveConflict(field: "bio", keepLocal: true))
         #expect(try await account.status().changes.first?.hold == nil)
         #expect(try await account.syncNow().isSynced)
         #expect(await harness.backend.profile?.metadata.bio == "Mine")

@@ -37,7 +37,8 @@ extension Account {
     /// Logs a height for each of the first `days` days of September 2026: 160.1, 160.2, … cm.
     func logSeptemberHeights(_ days: Int) async throws {
         for day in 1...days {
-            try await logHeight(160 + Double(day) / 10, on: CalendarDate(year: 2026, month: 9, day: day))
+            try await apply(
+                .measurement(.height, 160 + Double(day) / 10, day: CalendarDate(year: 2026, month: 9, day: day)))
         }
     }
 }

@@ -148,7 +148,7 @@ struct GoalTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         let today = CalendarDate(containing: harness.clock.date(), in: .utc)
-        try await account.log(.weight, 80, on: today.adding(days: -1))
+        try await account.apply(.measurement(.weight, 80, day: today.adding(days: -1)))
         let goal = try await account.setGoal(.weight, target: 75, by: today.adding(days: 100))
         #expect(goal.start == 80)
         #expect(try await account.goals().known == [goal])

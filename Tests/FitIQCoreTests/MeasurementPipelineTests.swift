@@ -14,8 +14,12 @@ struct MeasurementPipelineTests {
         let heightBefore = try await account.cached().profile?.heightCm
         let value = metric == .weight ? 72.4 : 18.5
 
-        let logged = try await account.log(metric, value)
-        #expect(!logged.isCurrentHeight)
+        let logged = try await account.apply(.measurement(metric, value)).outcome
+        guard case .logged(_, let isCurrentHeight) = logged else {
+            Issue.record("\(logged)")
+            return
+        }
+        #expect(!isCurrentHeight)
         #expect(try await account.syncNow().isSynced)
 
         let posts = await harness.backend.requests(.logProgress).compactMap { request -> NewProgressEntry? in
@@ -35,9 +39,9 @@ struct MeasurementPipelineTests {
     @Test func aValueOutOfRangeIsRefusedWithTheFieldAndTheRuleAndNothingIsQueued() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        await #expect(throws: ValidationError.self) { try await account.log(.weight, 1.5) }
-        await #expect(throws: ValidationError.self) { try await account.log(.bodyFat, 80) }
-        let error = await #expect(throws: ValidationError.self) { try await account.log(.weight, 700) }
+        await #expect(throws: ValidationError.self) { try await account.apply(.measurement(.weight, 1.5)) }
+        await #expect(throws: ValidationError.self) { try await account.apply(.measurement(.bodyFat, 80)) }
+        let error = await #expect(throws: ValidationError.self) { try await account.apply(.measurement(.weight, 700)) }
         #expect(error?.field == .weight)
         #expect(error?.description.contains("between 2 and 635 kg") == true)
         #expect(try await account.cached().outbox.isEmpty)
@@ -46,8 +50,8 @@ struct MeasurementPipelineTests {
     @Test func aWeightIsCorrectedRemovedAndUndoneOnTheServer() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        try await account.log(.weight, 80.2)
-        try await account.log(.bodyFat, 20.1)
+        try await account.apply(.measurement(.weight, 80.2))
+        try await account.apply(.measurement(.bodyFat, 20.1))
         #expect(try await account.syncNow().isSynced)
         let weight = try #require(try await account.cached().history(of: .weight).first)
         let weightId = try #require(weight.serverId)
@@ -85,9 +89,9 @@ struct MeasurementPipelineTests {
     @Test func undoingALoggedWeightRemovesItAndKeepsTheCurrentHeight() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        try await account.logHeight(181)
+        try await account.apply(.measurement(.height, 181))
         #expect(try await account.syncNow().isSynced)
-        try await account.log(.weight, 75)
+        try await account.apply(.measurement(.weight, 75))
         let step = try await account.undo()
         #expect(step?.description.hasPrefix("the weight 75.0 kg logged on") == true)
         let cached = try await account.cached()

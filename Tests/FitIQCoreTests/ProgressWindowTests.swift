@@ -34,7 +34,8 @@ struct ProgressWindowTests {
         await harness.backend.clearRequests()
         #expect(await account.engine.progressPostsInFlight == 8)
         for day in 1...16 {
-            try await account.logHeight(150 + Double(day) / 10, on: CalendarDate(year: 2026, month: 8, day: day))
+            try await account.apply(
+                .measurement(.height, 150 + Double(day) / 10, day: CalendarDate(year: 2026, month: 8, day: day)))
         }
         await harness.backend.inject(.fail(.unavailable(status: 429, message: "Too many requests")), into: .logProgress)
 

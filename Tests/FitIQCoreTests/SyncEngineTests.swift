@@ -104,7 +104,7 @@ struct SyncEngineTests {
         let harness = TestHarness()
         let account = try await harness.synced()
         let writes = try await Self.writes(of: account, in: harness) { () async throws in
-            try await account.log(.weight, 72.4, sending: true)
+            try await account.apply(.measurement(.weight, 72.4), sending: true)
             harness.clock.advance(by: .seconds(Outbox.claimDuration - 5))
             #expect(try await account.push().isSynced)
         }
@@ -146,7 +146,7 @@ struct SyncEngineTests {
         let signedIn = try await accounts.signIn(email: harness.backend.email, password: await harness.backend.password)
         let account = signedIn.account
         try await account.syncNow()
-        try await account.log(.weight, 72.4, sending: true)
+        try await account.apply(.measurement(.weight, 72.4), sending: true)
         // While its process runs, another sender leaves the reserved entry alone.
         let other = try #require(try await accounts.current())
         #expect(try await other.engine.drain().pending == 1)
@@ -355,7 +355,7 @@ struct SyncEngineTests {
     @Test func a404OnPatchForAnExistingProfileStaysPending() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        try await account.logHeight(182)
+        try await account.apply(.measurement(.height, 182))
         await harness.backend.inject(.fail(.notFound(message: "User profile not found")), into: .updatePhysical)
         try await account.engine.drain()
         let kinds = await harness.backend.requests.map(\.kind)
@@ -377,7 +377,7 @@ struct SyncEngineTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         try await account.updateMetadata(name: "Fine")
-        try await account.logHeight(150)
+        try await account.apply(.measurement(.height, 150))
         await harness.backend.inject(
             .fail(.rejected(status: 400, message: "Height is not plausible")), into: .updatePhysical)
         let report = try await account.engine.drain()
@@ -394,7 +394,7 @@ struct SyncEngineTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         await harness.backend.inject(.dropAfterApplying, into: .logProgress)
-        try await account.logHeight(183)
+        try await account.apply(.measurement(.height, 183))
         try await account.engine.drain()
         harness.clock.advance(by: .seconds(5))
         try await account.engine.drain()
@@ -446,7 +446,7 @@ struct SyncEngineTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         try await account.updateMetadata(name: "Offline")
-        try await account.log(.weight, 80.1)
+        try await account.apply(.measurement(.weight, 80.1))
         await harness.backend.setOffline(true)
         await harness.backend.clearRequests()
         // A deadline far off, and no sleep: the first refused attempt ends the push.
@@ -477,6 +477,32 @@ struct SyncEngineTests {
         #expect(await harness.backend.requests(.updateMetadata).count == 2)
     }
 
+    /// A delivery tries again only within its one deadline, on the account's clock, and starts nothing
+    /// after it: what is still pending then waits for the next sync.
+    @Test func aDeliveryKeepsToItsDeadlineOnTheAccountsClock() async throws {
+        let harness = TestHarness()
+        let account = try await harness.signedIn()
+        try await account.updateMetadata(bio: "Busy server")
+        await harness.backend.inject(
+            .fail(.unavailable(status: 503, message: "busy")), into: .updateMetadata, times: 50)
+        await harness.backend.clearRequests()
+        let start = harness.clock.date()
+        let done = Mutex(false)
+        let delivery = Task {
+            defer { done.withLock { $0 = true } }
+            return try await account.deliver()
+        }
+        // Each retry waits on the manual clock: it moves on to the next wait until the delivery ends.
+        while !done.withLock({ $0 }) {
+            if harness.clock.sleeperCount > 0 { harness.clock.advanceToNextDeadline() } else { await Task.yield() }
+        }
+        let report = try await delivery.value
+        #expect(report.pending == 1)
+        #expect(await harness.backend.requests(.updateMetadata).count > 1)
+        let deadline = start.addingTimeInterval(Double(Account.deliveryDeadline.components.seconds))
+        #expect(harness.clock.date() <= deadline)
+    }
+
     @Test func manyHeightEntriesGoInBatchesOfFewCacheWrites() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
@@ -498,7 +524,8 @@ struct SyncEngineTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         for day in 1...3 {
-            try await account.logHeight(170 + Double(day) / 10, on: CalendarDate(year: 2026, month: 9, day: day))
+            try await account.apply(
+                .measurement(.height, 170 + Double(day) / 10, day: CalendarDate(year: 2026, month: 9, day: day)))
         }
         await harness.backend.inject(.fail(.unavailable(status: 503, message: "busy")), into: .logProgress)
         try await account.engine.drain()

@@ -128,9 +128,9 @@ struct ProgressReportTests {
         let today = CalendarDate(containing: harness.clock.date(), in: .utc)
         // 70 daily weights falling 0.1 kg a day, and a height that must not mix in.
         for day in 0..<70 {
-            try await account.log(.weight, 90 - Double(day) / 10, on: today.adding(days: day - 69))
+            try await account.apply(.measurement(.weight, 90 - Double(day) / 10, day: today.adding(days: day - 69)))
         }
-        try await account.log(.height, 181, on: today.adding(days: -3))
+        try await account.apply(.measurement(.height, 181, day: today.adding(days: -3)))
         let since = today.adding(days: -27).instant(atHour: 0, in: .utc)
 
         let report = try await account.progress(of: .metric(.weight), since: since)
@@ -159,10 +159,10 @@ struct BodyMassIndexProgressTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         let today = CalendarDate(containing: harness.clock.date(), in: .utc)
-        try await account.log(.height, 160, on: today.adding(days: -60))
-        try await account.log(.weight, 64, on: today.adding(days: -50))
-        try await account.log(.height, 180, on: today.adding(days: -40))
-        try await account.log(.weight, 81, on: today.adding(days: -30))
+        try await account.apply(.measurement(.height, 160, day: today.adding(days: -60)))
+        try await account.apply(.measurement(.weight, 64, day: today.adding(days: -50)))
+        try await account.apply(.measurement(.height, 180, day: today.adding(days: -40)))
+        try await account.apply(.measurement(.weight, 81, day: today.adding(days: -30)))
 
         let report = try await account.progress(of: .bmi, since: nil)
 

@@ -12,7 +12,7 @@ struct UndoTests {
     private func syncedHeight() async throws -> (TestHarness, Account, ProgressEntry) {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        try await account.logHeight(181)
+        try await account.apply(.measurement(.height, 181))
         #expect(try await account.syncNow().isSynced)
         let entry = try #require(try await account.cached().history(of: .height).first { $0.quantity == 181 })
         return (harness, account, entry)
@@ -41,7 +41,7 @@ struct UndoTests {
         await harness.backend.setOffline(true)
         try await speaking(.pseudo) {
             try await account.updateMetadata(name: "Typo Nmae")
-            try await account.log(.weight, 72.4)
+            try await account.apply(.measurement(.weight, 72.4))
         }
 
         let weight = try await account.undo()
@@ -80,7 +80,7 @@ struct UndoTests {
     @Test func aHeightWhosePostGotNoAnswerIsNotUndoneUntilItsFateIsKnown() async throws {
         let harness = TestHarness()
         let account = try await harness.signedIn()
-        try await account.logHeight(181)
+        try await account.apply(.measurement(.height, 181))
         // The post reaches the server, but its answer is lost.
         await harness.backend.inject(.dropAfterApplying, into: .logProgress)
         try await account.engine.drain()

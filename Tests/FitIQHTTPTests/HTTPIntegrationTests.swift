@@ -93,7 +93,10 @@ struct HTTPIntegrationTests {
             let email = "pager.\(UUID().uuidString.prefix(6))@example.com"
             let account = try await server.register(server.accounts(), email: email)
             let today = CalendarDate(containing: server.now.date(), in: .utc)
-            for day in 1...130 { try await account.logHeight(170 + Double(day % 7) / 10, on: today.adding(days: -day)) }
+            for day in 1...130 {
+                try await account.apply(
+                    .measurement(.height, 170 + Double(day % 7) / 10, day: today.adding(days: -day)))
+            }
             #expect(try await account.syncNow().isSynced)
             // A second machine signs in and reads the whole history.
             let other = try await server.accounts(folder: "second").signIn(
@@ -212,7 +215,7 @@ struct HTTPIntegrationTests {
                 if edit % 3 == 0 {
                     let height = 150 + Double(edit)
                     heights.append(height)
-                    try await account.logHeight(height)
+                    try await account.apply(.measurement(.height, height))
                 } else {
                     try await account.updateMetadata(name: "Edit \(edit)")
                 }

@@ -1,9 +1,10 @@
-import FitIQCore
 import FitIQDevServer
 import FitIQTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FitIQCore
 
 /// Height entries go to the development server in a bounded window of posts at once, and the server
 /// stops cleanly with posts in flight.
@@ -54,9 +55,11 @@ struct WindowedSyncTests {
     private func queueOlderHeights(_ count: Int, on server: LiveServer, inFlight: Int) async throws -> Account {
         let account = try await server.register(server.accounts(progressPostsInFlight: inFlight))
         let today = CalendarDate(containing: server.now.date(), in: .utc)
-        try await account.logHeight(171, on: today)
+        try await account.apply(.measurement(.height, 171, day: today))
         #expect(try await account.syncNow().isSynced)
-        for day in 1...count { try await account.logHeight(160 + Double(day) / 10, on: today.adding(days: -day)) }
+        for day in 1...count {
+            try await account.apply(.measurement(.height, 160 + Double(day) / 10, day: today.adding(days: -day)))
+        }
         return account
     }
 
@@ -94,8 +97,9 @@ struct WindowedSyncTests {
             // heights fill it, a window each would have ten in flight).
             let today = CalendarDate(containing: server.now.date(), in: .utc)
             for day in 1...150 {
-                try await writer.log(.weight, 70 + Double(day) / 10, on: today.adding(days: -day))
-                try await writer.log(.bodyFat, 20 + Double(day % 50) / 10, on: today.adding(days: -day))
+                try await writer.apply(.measurement(.weight, 70 + Double(day) / 10, day: today.adding(days: -day)))
+                try await writer.apply(
+                    .measurement(.bodyFat, 20 + Double(day % 50) / 10, day: today.adding(days: -day)))
             }
             #expect(try await writer.syncNow().isSynced)
             slow.withLock { $0 = true }

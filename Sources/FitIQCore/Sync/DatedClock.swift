@@ -15,6 +15,9 @@ public protocol DatedClock: Clock, Sendable where Duration == Swift.Duration {
 extension DatedClock {
     /// The date now.
     public func date() -> Date { date(of: now) }
+
+    /// The date `duration` from now: a deadline on this clock.
+    public func date(after duration: Duration) -> Date { date(of: now.advanced(by: duration)) }
 }
 
 /// The system's time: a continuous clock for sleeps, the wall clock for dates.

@@ -4,15 +4,6 @@
     import Foundation
 #endif
 
-/// What a drain does once an attempt finds no way to the server (``RemoteError/offline(message:)``).
-public enum OfflineRule: Sendable {
-    /// Waits out backoffs and tries again until the deadline (`sync --wait`, the editor's sync).
-    case keepTrying
-    /// Stops at once, keeping what is pending with the reason: a command that saved locally says so
-    /// without waiting.
-    case stop
-}
-
 /// Drains one account's outbox to the backend and pulls the server's copy (docs/architecture.md "Local-first sync").
 ///
 /// Every step re-reads the cache under the account lock, so several processes may run engines for
@@ -53,7 +44,7 @@ public actor SyncEngine {
 
     /// What a save claimed for this engine in its own write (``AccountState/claimNext``) and this
     /// engine has not sent yet: the next drain sends it without a claim write of its own.
-    private var reserved: [SyncOperation] = []
+    var reserved: [SyncOperation] = []
 
     /// Whether a claim no longer holds before its time: its holder has ended.
     nonisolated var isVoid: @Sendable (Claim) -> Bool {
@@ -99,124 +90,6 @@ public actor SyncEngine {
     /// The entries reserved for this engine by saves and not sent yet.
     var reservedItems: Set<OutboxItemID> { Set(reserved.map(\.item)) }
 
-    /// The reserved operations that `batch` is made of, when every one of it was reserved with the same
-    /// values; `nil` otherwise (something changed it since: a conflict found, another edit).
-    private func reservedOperations(for batch: [SyncOperation]) -> [SyncOperation]? {
-        guard !batch.isEmpty else { return nil }
-        var found: [SyncOperation] = []
-        for taken in batch {
-            guard let held = reserved.first(where: { $0.item == taken.item }) else { return nil }
-            // A reserved post was marked as attempted by its own claim; it was not sent.
-            if case .logProgress = taken {
-                found.append(held)
-            } else if taken == held {
-                found.append(held)
-            } else {
-                return nil
-            }
-        }
-        return found
-    }
-
-    /// Sends what is due until the outbox is empty (or only holds rejected entries).
-    ///
-    /// The metadata `PUT` and each deletion go one at a time. Progress posts are claimed
-    /// ``windowsPerBatch`` windows at a time (with the physical `PATCH` when one is due) and sent through
-    /// a sliding window (``send``): over a network's latency they overlap instead of queueing. Each batch
-    /// costs two cache writes (claimed and written ahead, then acknowledged) however many posts it holds;
-    /// a batch a save reserved in its own write (``reserve(_:)``) costs only the second.
-    ///
-    /// - Parameters:
-    ///   - deadline: waits for backoffs up to this instant; with `nil`, stops at the first wait.
-    ///   - checkFirst: check for conflicts before the first send (the caller's check did not reach
-    ///     the server).
-    ///   - whenOffline: what to do once an attempt finds no way to the server (refused, an unknown
-    ///     name, no route): keep trying until `deadline`, or stop at once, keeping what is pending.
-    ///   - offline: why the caller's own attempt found no way to the server; with ``OfflineRule/stop``,
-    ///     nothing more is tried.
-    /// - Throws: ``SessionError`` when the account is or becomes signed out; the outbox is kept.
-    @discardableResult
-    public func drain(
-        until deadline: Date? = nil, checkFirst: Bool = false, whenOffline: OfflineRule = .keepTrying,
-        offline known: SyncProblem? = nil
-    ) async throws -> SyncReport {
-        // A profile or height change that failed may wait out a backoff while another device
-        // changes the server: it is checked for conflicts again before it is sent again.
-        var recheck = checkFirst
-        // Once no way to the server was found, and the caller stops then: everything due is marked with
-        // why (so `status` says it) without another attempt, and the drain ends at the first wait.
-        var offline = whenOffline == .stop ? known.flatMap { $0.isOffline ? $0 : nil } : nil
-        while true {
-            try Task.checkCancellation()
-            let now = environment.now()
-            let owner = self.owner
-            let holder = environment.process
-            let isVoid = self.isVoid
-            // Checked right before a profile or height change goes out. Why the check did not reach the
-            // server is kept: the change is then not sent unchecked (the server may come back between
-            // the check and the send), it is tried again later.
-            var unchecked: SyncProblem?
-            if recheck, offline == nil,
-                case .send(let operation) = try await store.overview().state.nextAction(
-                    for: owner, now: now, isVoid: isVoid),
-                operation.item == .metadata || operation.item == .physical
-            {
-                unchecked = try await conflictCheck()
-                recheck = unchecked != nil
-                if whenOffline == .stop, unchecked?.isOffline == true { offline = unchecked }
-            }
-            let limit = self.window.size * Self.windowsPerBatch
-            let held = reservedItems
-            if !held.isEmpty {
-                // A save claimed what goes out next in its own write: it is sent without another one,
-                // unless something changed it since (a conflict found, another edit).
-                var state = try await store.overview().state
-                // Still this engine's, and for long enough that no other sender takes it meanwhile.
-                let stillHeld = held.allSatisfy {
-                    state.outbox.isClaimed($0, by: owner, until: now.addingTimeInterval(10))
-                }
-                let next = state.claimNext(
-                    for: owner, now: now, holder: holder, isVoid: isVoid, limit: limit, reserved: held)
-                if stillHeld, case .send = next.action, let batch = reservedOperations(for: next.batch) {
-                    let sent = Set(batch.map(\.item))
-                    reserved.removeAll { sent.contains($0.item) }
-                    let outcome = try await send(batch, unchecked: unchecked, offline: offline)
-                    recheck = outcome.recheck || recheck
-                    if whenOffline == .stop { offline = offline ?? outcome.offline }
-                    continue
-                }
-            }
-            reserved.removeAll { held.contains($0.item) }
-            // Claims touch the outbox alone: a cold process reads and writes account.json only.
-            let (action, batch) = try await store.updateRecent { state -> (SyncAction, [SyncOperation]) in
-                let next = state.claimNext(
-                    for: owner, now: now, holder: holder, isVoid: isVoid, limit: limit, reserved: held)
-                // What was reserved and is not sent now is let go of, for other senders.
-                state.outbox.release(held.subtracting(next.batch.map(\.item)), of: owner)
-                return next
-            }
-            switch action {
-            case .idle:
-                return SyncReport(try await store.overview().state)
-            case .wait(let until):
-                let state = try await store.overview().state
-                guard let deadline, until <= deadline else { return SyncReport(state) }
-                // What waits does so because its last attempt found no way to the server: no wait now
-                // would find one.
-                if whenOffline == .stop {
-                    let found = offline != nil || state.pending.changes().contains { $0.lastProblem?.isOffline == true }
-                    if found { return SyncReport(state) }
-                }
-                try await environment.clock.sleep(for: .seconds(max(0, until.timeIntervalSince(now))))
-            case .send:
-                // A check still owed (the batch held no profile or height change) stays owed.
-                let outcome = try await send(batch, unchecked: unchecked, offline: offline)
-                recheck = outcome.recheck || recheck
-                if whenOffline == .stop { offline = offline ?? outcome.offline }
-            }
-        }
-    }
-
     /// Performs `batch`, then records every outcome in one cache write. Progress posts go through a
     /// sliding window (a new one starts as each answer arrives, at most ``window`` in flight), a height's
     /// `PATCH` among them; anything else goes alone. After a 429 the window is halved and no further post of the batch starts (they
@@ -231,15 +104,15 @@ public actor SyncEngine {
     ///     is tried again later, for that reason.
     /// - Returns: whether a profile or height change is to be tried again, and why an attempt of this
     ///   batch found no way to the server, when one did.
-    private func send(_ batch: [SyncOperation], unchecked: SyncProblem?, offline: SyncProblem? = nil) async throws
-        -> (recheck: Bool, offline: SyncProblem?)
+    func send(_ batch: [SyncOperation], unchecked: SyncProblem?, offline: SyncProblem? = nil) async throws
+        -> SendOutcome
     {
         var outcomes = [SyncOutcome](repeating: .abandoned, count: batch.count)
         var toStart: [(index: Int, operation: SyncOperation)] = []
         for (index, operation) in batch.enumerated() {
             if let offline {
                 outcomes[index] = .retry(offline)
-            } else if let unchecked, operation.item == .metadata || operation.item == .physical {
+            } else if let unchecked, operation.isProfileChange {
                 outcomes[index] = .retry(unchecked)
             } else {
                 toStart.append((index, operation))
@@ -274,13 +147,13 @@ public actor SyncEngine {
         if let failure { throw failure }
         let recheck = zip(batch, settled).contains { operation, outcome in
             guard case .retry = outcome else { return false }
-            return operation.item == .metadata || operation.item == .physical
+            return operation.isProfileChange
         }
         let offline = settled.lazy.compactMap { outcome -> SyncProblem? in
             guard case .retry(let problem) = outcome, problem.isOffline else { return nil }
             return problem
         }.first
-        return (recheck, offline)
+        return SendOutcome(recheck: recheck, offline: offline)
     }
 
     /// Records the outcome of each operation of `batch`.
@@ -349,9 +222,9 @@ public actor SyncEngine {
     }
 
     /// ``checkForConflicts()``, saying why the server was not reached (`nil` when it was, or when
-    /// nothing needed a check).
-    func conflictCheck() async throws -> SyncProblem? {
-        let state = try await store.overview().state
+    /// nothing needed a check); `state` is the cache as the caller last read it (by default, read now).
+    func conflictCheck(in state: RecentAccountState? = nil) async throws -> SyncProblem? {
+        let state = if let state { state } else { try await store.overview().state }
         let metadataBased = !(state.outbox.metadata?.bases.isEmpty ?? true)
         let heightBased = state.outbox.physical.map { $0.includesHeight && $0.hasHeightBase } ?? false
         guard metadataBased || heightBased else { return nil }

@@ -24,6 +24,10 @@ public enum SyncOperation: Sendable, Equatable {
         case .deleteProgress(let id, _): .deletion(id)
         }
     }
+
+    /// Whether it sends a profile or height change: one made from a server value, checked for conflicts
+    /// right before it goes out.
+    var isProfileChange: Bool { item == .metadata || item == .physical }
 }
 
 /// What the outbox asks for next.

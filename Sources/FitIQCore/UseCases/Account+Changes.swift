@@ -25,6 +25,9 @@ public enum ChangeRequest: Sendable, Equatable {
     case clearGoal(Metric)
     /// Undoes the last change saved (walking back through the recent ones).
     case undo
+    /// Settles the conflict on `field` (`name`, `bio`, `units`, `language` or `height`): `keepLocal`
+    /// sends this machine's value over the server's; otherwise this machine takes the server's value.
+    case resolveConflict(field: String, keepLocal: Bool)
     /// The readings of other apps' files, each a history entry unless one is held already; with
     /// `preview`, only what importing them would do (nothing is written). A bad row stops it unless
     /// `skipInvalid`.
@@ -57,6 +60,8 @@ public enum ChangeOutcome: Sendable, Equatable {
     case goalCleared(existed: Bool)
     /// The last change was undone; `nil` when there was nothing left to undo.
     case undone(UndoStep?)
+    /// A conflict was settled; `existed` is false when the field was not conflicted.
+    case conflictResolved(existed: Bool)
     /// Files were imported (or, `preview`, read to say what importing them would do).
     case imported(ReadingsImportResult, preview: Bool)
     /// The health source's data was imported.
@@ -65,7 +70,9 @@ public enum ChangeOutcome: Sendable, Equatable {
     /// Whether anything was saved.
     public var saved: Bool {
         switch self {
-        case .metadataUnchanged, .heightUnchanged, .goalCleared(existed: false), .undone(nil): false
+        case .metadataUnchanged, .heightUnchanged, .goalCleared(existed: false), .undone(nil),
+            .conflictResolved(existed: false):
+            false
         case .imported(let result, let preview): !preview && result.queuedAnything
         default: true
         }
@@ -80,7 +87,7 @@ public struct AppliedChange: Sendable {
 
 extension Account {
     /// Carries out `request`: checked by the profile's rules, saved on this machine first, and, with
-    /// `sending`, claimed in the same write for the engine to send at once (``push(until:)``). The one
+    /// `sending`, claimed in the same write for the engine to send at once (``deliver()``). The one
     /// place that decides what a change does (a height becomes the current height, a weight is a
     /// reading) for the editor, plain mode and the commands.
     ///
@@ -112,6 +119,9 @@ extension Account {
             outcome = .goalCleared(existed: try await clearGoal(metric))
         case .undo:
             outcome = .undone(try await undo())
+        case .resolveConflict(let field, let keepLocal):
+            outcome = .conflictResolved(
+                existed: try await resolveConflict(field, keepLocal: keepLocal, sending: sending))
         case .importFiles(let files, let skipInvalid, let preview):
             let result = try await importFiles(
                 files, skipInvalid: skipInvalid, preview: preview, readingServer: !preview && sending)

@@ -8,15 +8,16 @@
 /// the history.
 extension Account {
     /// Logs a measurement of `metric` (`value` in its unit): a history entry and one `POST /progress`.
-    /// A height becomes the current height (one `PATCH`) when it is the newest measurement.
+    /// A height becomes the current height (one `PATCH`) when it is the newest measurement. Front ends
+    /// and tests ask for it through ``apply(_:sending:)`` (``ChangeRequest/measurement(_:_:day:notes:)``).
     ///
     /// - Parameters:
     ///   - date: a past measurement, logged at 12:00 local time on that day.
-    ///   - sending: the caller sends it at once (``push(until:)``): the save's write also claims what goes
+    ///   - sending: the caller sends it at once (``deliver()``): the save's write also claims what goes
     ///     out first, so the send needs no write of its own.
     /// - Returns: the entry logged, and whether it became the current height.
     @discardableResult
-    public func log(
+    func log(
         _ metric: Metric, _ value: Double, on date: CalendarDate? = nil, notes: String? = nil, sending: Bool = false
     ) async throws -> (entry: ProgressEntry, isCurrentHeight: Bool) {
         try metric.check(value)
@@ -46,7 +47,7 @@ extension Account {
 
     /// ``log(_:_:on:notes:)`` for a height; returns whether it became the current height.
     @discardableResult
-    public func logHeight(
+    func logHeight(
         _ centimetres: Double, on date: CalendarDate? = nil, notes: String? = nil, sending: Bool = false
     ) async throws -> Bool {
         try await log(.height, centimetres, on: date, notes: notes, sending: sending).isCurrentHeight

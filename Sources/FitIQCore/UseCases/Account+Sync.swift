@@ -37,17 +37,28 @@ extension Account {
         return SyncReport(try await store.overview().state)
     }
 
-    /// Sends pending changes and reads nothing else: what a save needs. A `PUT` or `PATCH` that is
-    /// acknowledged leaves the server's copy in the cache, so no `GET` follows it, and a profile save
-    /// reads no history. A change made from a server value is checked for conflicts first.
+    /// How long a delivery may take (``deliver()``), on the account's clock; a sync that nobody asked to
+    /// wait longer keeps to it too (`sync` without `--wait`, plain mode's `sync`, the editor's rounds).
+    public static let deliveryDeadline = Duration.seconds(15)
+
+    /// Delivers what was just saved: the one way out for the editor, plain mode and every command. It
+    /// sends pending changes and reads nothing else: a `PUT` or `PATCH` that is acknowledged leaves the
+    /// server's copy in the cache, so no `GET` follows it, and a profile save reads no history. A change
+    /// made from a server value is checked for conflicts right before it goes out.
     ///
-    /// Timeouts, 429 and 5xx answers are tried again until `deadline`; an attempt that finds no way to
-    /// the server (refused, an unknown name, no route) ends the push at once, the changes kept with
-    /// that reason (``OfflineRule/stop``).
+    /// It keeps to ``deliveryDeadline`` on the account's clock: timeouts, 429 and 5xx answers are tried
+    /// again within it, nothing new starts after it, and an attempt that finds no way to the server
+    /// (refused, an unknown name, no route) ends it at once, the changes kept with that reason
+    /// (``OfflineRule/stop``).
     @discardableResult
-    public func push(until deadline: Date? = nil) async throws -> SyncReport {
-        let problem = try await engine.conflictCheck()
-        return try await engine.drain(until: deadline, checkFirst: problem != nil, whenOffline: .stop, offline: problem)
+    public func deliver() async throws -> SyncReport {
+        try await push(until: environment.clock.date(after: Self.deliveryDeadline))
+    }
+
+    /// ``deliver()`` with a deadline of the caller's (`nil`: it stops at the first wait), for tests.
+    @discardableResult
+    func push(until deadline: Date? = nil) async throws -> SyncReport {
+        try await engine.drain(until: deadline, checkFirst: true, whenOffline: .stop)
     }
 
     /// Where the account stands, from the cache alone.
@@ -63,13 +74,12 @@ extension Account {
             conflicts: state.pending.conflicts)
     }
 
-    /// Settles a conflict on `field` (`name`, `bio`, `units`, `language` or `height`): `keepLocal`
-    /// sends this machine's value over the server's; otherwise this machine takes the server's value.
+    /// Settles a conflict on `field` (``ChangeRequest/resolveConflict(field:keepLocal:)``); with
+    /// `sending`, the same write claims what goes out first.
     ///
     /// - Returns: whether `field` was conflicted.
-    @discardableResult
-    public func resolveConflict(_ field: String, keepLocal: Bool) async throws -> Bool {
-        try await store.update { $0.resolve(field, keepLocal: keepLocal) }
+    func resolveConflict(_ field: String, keepLocal: Bool, sending: Bool = false) async throws -> Bool {
+        try await save(sending: sending) { $0.resolve(field, keepLocal: keepLocal) }
     }
 
     /// Sends a rejected or backing-off change again at the next chance.

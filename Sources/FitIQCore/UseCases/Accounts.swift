@@ -65,11 +65,14 @@ public struct Accounts: Sendable {
         return try account(for: key, email: session.email)
     }
 
-    /// Signs out: syncs first, refuses while changes are pending unless `discardPending`, then deletes
-    /// the account's cached data and tokens.
-    public func signOut(_ account: Account, discardPending: Bool, syncFor seconds: TimeInterval = 15) async throws {
+    /// Signs out: delivers what is pending first (for `seconds`; by default ``Account/deliveryDeadline``),
+    /// refuses while changes are pending unless `discardPending`, then deletes the account's cached data
+    /// and tokens.
+    public func signOut(_ account: Account, discardPending: Bool, syncFor seconds: TimeInterval? = nil) async throws {
         if !discardPending {
-            let deadline = environment.now().addingTimeInterval(seconds)
+            let deadline =
+                seconds.map { environment.now().addingTimeInterval($0) }
+                ?? environment.clock.date(after: Account.deliveryDeadline)
             _ = try? await account.engine.drain(until: deadline, whenOffline: .stop)
             let state = try await account.store.load()
             let open = state.pending.changes(timeZone: environment.timeZone)
