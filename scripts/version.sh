@@ -20,8 +20,9 @@ version=$release
 # safe.directory: `sudo make install` in a checkout owned by someone else still reads it.
 git() { command git -c safe.directory="$repo" -C "$repo" "$@"; }
 if [ -e "$repo/.git" ] && head=$(git rev-parse --short=7 HEAD 2>/dev/null); then
-    # The release commit: the last one that changed VERSION (none yet when VERSION is uncommitted).
-    bump=$(git log -1 --format=%H -- VERSION 2>/dev/null) || bump=""
+    # The release commit: the last one that changed VERSION, along the first parents (so a merge that
+    # brings a new number is the release, not the branch's commit). None while VERSION is uncommitted.
+    bump=$(git log -1 --first-parent --format=%H -- VERSION 2>/dev/null) || bump=""
     shallow=$(git rev-parse --git-path shallow)
     case "$shallow" in /*) ;; *) shallow="$repo/$shallow" ;; esac
     if [ -n "$bump" ] && [ -f "$shallow" ] && grep -qx "$bump" "$shallow"; then
