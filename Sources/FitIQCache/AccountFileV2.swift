@@ -229,7 +229,7 @@ struct AccountFileV2: VersionedFileFormat {
     }
 
     /// A point of a summary's series, `[seconds, value]`: read as one pair rather than as an array of
-    /// any length (the series is most of what the first frame reads: a third less time decoding it).
+    /// any length: the series is most of what the first frame reads (docs/benchmarks.md "bench-scale").
     struct PointV2: Codable, Sendable {
         var seconds: Double
         var value: Double
@@ -262,7 +262,7 @@ struct AccountFileV2: VersionedFileFormat {
         var last: Date?
         var latest: [AccountFile.EntryV1]
         /// `[seconds since 2001, value]` pairs: whole seconds and hundredths, finer than any chart
-        /// draws, so that a summary of each metric costs a save little (a series point is about 18 bytes).
+        /// draws, so that a summary of each metric costs a save little.
         var series: [PointV2]
 
         init(_ summary: HistorySummary) {

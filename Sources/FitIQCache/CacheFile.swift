@@ -93,8 +93,8 @@ struct CacheFile<Format: VersionedFileFormat>: Sendable {
         return batch.map(\.data)
     }
 
-    /// Each value's bytes: a batch of many (a first sync writes a hundred months at once, and their
-    /// encoding is most of its time once the pages are in) on every core. A fold's few months stay on
+    /// Each value's bytes: a batch of many (a first sync writes all its months at once, and encoding
+    /// them is its main work once the pages are in) on every core. A fold's few months stay on
     /// this thread: the long-running editor then starts no worker threads, nor the memory arenas that
     /// each keeps.
     private static func encodeAll(_ values: [Format.Value]) -> [Result<Data, any Error>] {

@@ -8,9 +8,10 @@ import FitIQCore
 
 extension HistorySegmentFile {
     /// The file's bytes for `segment`, written directly: what `JSONEncoder` writes for it as every cache
-    /// file is written (compact, keys sorted, slashes as they are), byte for byte. A first sync of ten
-    /// thousand entries writes a hundred months at once, and `JSONEncoder` (a dictionary a value, keys
-    /// sorted a value) spent 16 ms of its last 50 on them.
+    /// file is written (compact, keys sorted, slashes as they are), byte for byte. A first sync of a
+    /// long history writes its months at once, and `JSONEncoder` (a dictionary a value, keys sorted a
+    /// value) took far longer on them: docs/benchmarks.md "bench-scale" gives the figures and the test
+    /// that holds these bytes to the encoder's.
     static func encoded(_ segment: HistorySegment) throws -> Data {
         var json = JSONBytes(capacity: 64 + segment.entries.count * 170)
         json.append(#"{"entries":["#)

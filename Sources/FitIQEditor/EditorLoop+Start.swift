@@ -11,8 +11,8 @@ extension EditorLoop {
     /// Runs the editor until the user quits, then waits for what it leaves running (``finish()``).
     ///
     /// `open` opens the terminal on a thread of its own, which the terminal belongs to for its whole
-    /// life (docs/ncurses.md "One thread"), while this task reads the account: on two cores the first
-    /// frame comes about 0.4 ms sooner. It returns the screen to draw on and what gives the terminal
+    /// life (docs/ncurses.md "One thread"), while this task reads the account, so that the first frame
+    /// comes sooner (docs/benchmarks.md "bench-startup"). It returns the screen to draw on and what gives the terminal
     /// back, which runs on that thread before this returns. `read` is told once the account is read.
     public func run(
         notice: String? = nil,

@@ -96,9 +96,8 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
     ///
     /// The first request (or ``prepare()``) loads them in a task that the requests sent meanwhile
     /// await: they suspend, leaving their threads to the rest of the work, where waiting on a lock held
-    /// for the 3 ms of the `dlopen` kept each one busy (a contended `Mutex` spins in the kernel while
-    /// its owner runs: 7% of the samples of a first sync of an empty account). After a failure, the
-    /// next request tries again.
+    /// for the whole `dlopen` kept each one busy (a contended `Mutex` spins in the kernel while its
+    /// owner runs; docs/benchmarks.md "bench-scale"). After a failure, the next request tries again.
     private func opened() async throws(CurlFailure) -> Handles {
         if let made = handles.withLock({ $0 }) { return made }
         do {

@@ -51,7 +51,7 @@ struct LibCurl: @unchecked Sendable {  // C function pointers, set once and neve
     private static let shared = Mutex<LibCurl?>(nil)
 
     /// The loaded library, loading and setting it up on first use (and trying again after a failure).
-    /// A caller that can wait awaits ``settle()`` first: a load under way holds the lock for its 4–5 ms.
+    /// A caller that can wait awaits ``settle()`` first: a load under way holds the lock until it ends.
     static func load() throws(Missing) -> LibCurl {
         try shared.made { () throws(Missing) -> LibCurl in try open(libraryName) }
     }

@@ -8,7 +8,7 @@ public enum DisplayWidth {
         var rest = scalars.makeIterator()
         guard let first = rest.next() else { return 0 }
         // Most of a frame: letters, box drawing, braille and blocks, one column each without asking the
-        // Unicode tables (which took a quarter of a keystroke's time with a chart on screen).
+        // Unicode tables, which made a keystroke slow with a chart on screen (docs/benchmarks.md).
         if rest.next() == nil, isNarrow(first.value) { return 1 }
         if scalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji { return 2 }
         if first.properties.isEmojiPresentation { return 2 }

@@ -52,8 +52,8 @@ struct App: Sendable {
 
 /// Builds the application: the local setup (``LocalSetup``), a file logger, and the HTTP backend.
 /// With `sending` (a command about to talk to the server), libcurl starts loading now, while the cache
-/// is read, if `main` did not start it already: its 4–5 ms on this machine would otherwise come before
-/// the first request.
+/// is read, if `main` did not start it already: the load would otherwise come before the first request
+/// (docs/benchmarks.md "bench-startup").
 func makeApp(config: AppConfig, sending: Bool = false) async throws -> App {
     let setup = try await LocalSetup.resolve(config)
     let sink = FileLogHandler.Sink(url: setup.paths.logFile)

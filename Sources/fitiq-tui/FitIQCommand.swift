@@ -59,25 +59,25 @@ struct FitIQCommand: AsyncParsableCommand {
     }
 
     /// Bare `fitiq-tui` and `fitiq-tui --server URL` open the editor without the argument parser (it
-    /// reflects over every command's options first: about 2 ms before the first frame); anything else
-    /// is parsed as a command.
+    /// reflects over every command's options first, which the first frame would wait for); anything
+    /// else is parsed as a command.
     static func main() async {
         StartupTrace.mark("main entered")
-        // A cache write of an outbox of thousands (an import) is a buffer of a megabyte or so. glibc raises
-        // its threshold for mapping such buffers after the first is freed, and later ones then stay in
-        // the heap when freed: a sync of 3,700 posts kept ~10 MB it no longer used. A fixed threshold
-        // maps and returns every buffer from 128 KB up.
+        // A cache write of an outbox of thousands (an import) is a large buffer. glibc raises its
+        // threshold for mapping such buffers after the first is freed, and later ones then stay in the
+        // heap when freed, unused (docs/benchmarks.md "bench-saves"). A fixed threshold maps and
+        // returns every buffer from 128 KB up.
         //
         // glibc also gives each thread that meets another in malloc an arena of its own (up to 8 a core),
         // and what is freed in an arena serves only the threads using it: over an hour's soak, the
-        // editor's allocated memory rose 4.8 → 6.5 MB with an arena per thread, 4.6 → 5.8 MB with one.
-        // The threads seldom allocate at once (a first sync of 10,000 entries took as long either way).
+        // editor's allocated memory grew less with one arena, and the threads seldom allocate at once
+        // (docs/benchmarks.md "bench-saves").
         #if os(Linux)
             mallopt(M_MMAP_THRESHOLD, 128 * 1024)
             mallopt(M_ARENA_MAX, 1)
         #endif
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // libcurl's load (4–5 ms) overlaps the parsing and the cache's read instead of following them.
+        // libcurl's load overlaps the parsing and the cache's read instead of following them.
         if willSend(arguments) { HTTPTransport.preloadLibrary() }
         do {
             if let server = editorServer(arguments) {
@@ -100,7 +100,7 @@ struct FitIQCommand: AsyncParsableCommand {
 
     /// Whether `arguments` name a command that talks to the server as they ask it
     /// (``SendingCommand/sends(_:)``, and no `--help`): the command is found by the names in each
-    /// command's configuration, before the argument parser (2 ms) runs. A wrong guess costs a load of
+    /// command's configuration, before the argument parser runs. A wrong guess costs a load of
     /// libcurl that is not used, or one that starts later (``withApp(_:machineOutput:readingProfileFirst:sending:_:)``).
     static func willSend(_ arguments: [String]) -> Bool {
         var command: any ParsableCommand.Type = FitIQCommand.self

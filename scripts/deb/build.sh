@@ -49,7 +49,8 @@ finish() { # finish PACKAGE ROOT
 
 installed_size() { du -sk --exclude=DEBIAN "$1" | cut -f1; }
 
-# fitiq-tui: the program, its man page, completions where Debian's shells look, the README.
+# fitiq-tui: the program, its man page, completions where Debian's shells look, the README and the
+# changelog (CHANGELOG.md).
 root="$work/fitiq-tui"
 mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$root/usr/share/doc/fitiq-tui" \
     "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
@@ -65,6 +66,7 @@ sed '1{/^#!/d}' "$stage/share/bash-completion/completions/fitiq-tui" > "$root/us
 cp "$stage/share/zsh/site-functions/_fitiq-tui" "$root/usr/share/zsh/vendor-completions/"
 cp "$stage/share/fish/vendor_completions.d/fitiq-tui.fish" "$root/usr/share/fish/vendor_completions.d/"
 gzip -9nc README.md > "$root/usr/share/doc/fitiq-tui/README.md.gz"
+gzip -9nc CHANGELOG.md > "$root/usr/share/doc/fitiq-tui/changelog.gz"
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: fitiq-tui
 Version: $version

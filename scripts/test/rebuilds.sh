@@ -3,7 +3,8 @@
 #   - a second `make release` compiles nothing;
 #   - `make stage` (what install, dist and demo build first) compiles nothing;
 #   - after it, .build/release/fitiq-tui still has the static Swift runtime;
-#   - a new commit, which changes only the version, compiles one file (Sources/FitIQVersion).
+#   - a new commit, which changes only the version (VERSION's number + the commit), compiles one file
+#     (Sources/FitIQVersion).
 # "Compiles" counts the object files a build wrote.
 #
 #   scripts/test/rebuilds.sh
@@ -50,7 +51,9 @@ commit=$(GIT_AUTHOR_NAME=rebuilds GIT_AUTHOR_EMAIL=rebuilds@localhost GIT_COMMIT
     GIT_COMMITTER_EMAIL=rebuilds@localhost git commit-tree "HEAD^{tree}" -p HEAD -m "rebuilds: a version-only commit")
 git update-ref -m "rebuilds: a version-only commit" HEAD "$commit"
 written=$(objects_written_by make --no-print-directory release)
-.build/release/fitiq-tui --version | grep -q "${commit:0:7}" || fail "the new version did not reach fitiq-tui"
+# The number in VERSION, then the commit as its suffix (scripts/version.sh).
+.build/release/fitiq-tui --version | grep -qE "^$(sed 's/\./\\./g' VERSION)\+[0-9]+\.g${commit:0:7}" \
+    || fail "the new version did not reach fitiq-tui: $(.build/release/fitiq-tui --version)"
 [ "$written" = ".build/release/FitIQVersion.build/Version.swift.o" ] \
     || fail "a version-only commit compiled $(count <<<"$written") files, not Sources/FitIQVersion alone: $written"
 git update-ref -m "rebuilds: back" HEAD "$head_before"

@@ -31,8 +31,8 @@ public enum RFC3339 {
     }
 
     /// `YYYY-MM-DDThh:mm:ss[.fraction]Z` (up to nine digits of fraction), the form of the dates a
-    /// server answers with by the thousand, read without a parser (a first sync of 10,000 entries spent
-    /// 4-7% of its time in Foundation's); `nil` for any other text, which the parser reads. The instant
+    /// server answers with by the thousand, read without a parser (Foundation's cost a first sync
+    /// dearly: docs/benchmarks.md "bench-scale"); `nil` for any other text, which the parser reads. The instant
     /// is the parser's: exactly for whole seconds, and to well under a microsecond with a fraction
     /// (Foundation's sum may round the last bit of the `Double` otherwise).
     static func utcForm(_ text: String) -> Date? {

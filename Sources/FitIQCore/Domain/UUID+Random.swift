@@ -13,8 +13,8 @@ import Synchronization
 extension UUID {
     /// A random (version 4) UUID from the kernel's generator, read 4 KB at a time. Foundation's `UUID()`
     /// opens and reads `/dev/urandom` for each one on Linux, and `SystemRandomNumberGenerator` makes a
-    /// system call per 8 bytes: a first sync of 10,000 entries, each given a local id, made 10,000 opens
-    /// (then 20,000 calls).
+    /// system call per 8 bytes: a first sync gives every entry a local id (docs/benchmarks.md
+    /// "bench-scale").
     public static func generated() -> UUID {
         var bytes = RandomBytes.shared.sixteen()
         bytes.6 = bytes.6 & 0x0F | 0x40  // version 4

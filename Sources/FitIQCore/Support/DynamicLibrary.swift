@@ -34,9 +34,9 @@ public struct DynamicLibrary {
     /// Opens `name`; throws when it cannot.
     ///
     /// Its functions, and those of the libraries it needs, are bound at their first call (`RTLD_LAZY`),
-    /// not all at the open: libcurl needs some 25 libraries, and binding every one of their functions
-    /// made a third of the open's time (3.1 ms against 4.8 ms, measured by a C program opening it both
-    /// ways). The functions this program calls are looked up at the open all the same (``address(_:)``).
+    /// not all at the open: libcurl needs many libraries, and binding every one of their functions
+    /// lengthened the open (docs/benchmarks.md "bench-startup"). The functions this program calls are
+    /// looked up at the open all the same (``address(_:)``).
     public init(_ name: String, package: String) throws(Missing) {
         guard let handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL) else {
             let said = dlerror().map { String(cString: $0) }

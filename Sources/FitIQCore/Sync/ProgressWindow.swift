@@ -1,8 +1,8 @@
 /// How many progress posts go out at once: up to a limit, halved when the server says it is
 /// overwhelmed (429 Too Many Requests), widened again by one after each batch it takes whole.
 public struct ProgressWindow: Sendable, Equatable {
-    /// The limit unless the user sets another: about as many as a server 50 ms away needs to keep
-    /// 500 posts under 5 s, few enough to stay polite.
+    /// The limit unless the user sets another: about as many as a distant server needs to meet
+    /// `make bench-sync`'s target (docs/benchmarks.md), few enough to stay polite.
     public static let defaultLimit = 8
     /// The most allowed, whatever the user sets.
     public static let maximumLimit = 32
