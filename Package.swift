@@ -76,8 +76,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // `fitiqVersion`, from `git describe` at build time (scripts/version.sh). A module of its own, so a
-        // new version compiles it alone.
+        // `fitiqVersion`, the release number of VERSION (between releases, with the commits since) at build
+        // time (scripts/version.sh). A module of its own, so a new version compiles it alone.
         .target(name: "FitIQVersion", plugins: [.plugin(name: "BuildVersion")]),
         .plugin(name: "BuildVersion", capability: .buildTool()),
         // Terminal UI, pure: state → update → render into a cell buffer. No ncurses.
