@@ -73,7 +73,10 @@ final class CurlSession: @unchecked Sendable {  // The multi handle is used by t
         let multi: UnsafeMutableRawPointer
     }
     private let maximumBodyBytes: Int
-    private let state = Mutex(State())
+    /// What the callers hand the thread. A lock ThreadSanitizer sees (``PthreadMutex``): a transfer
+    /// is made on the caller's thread and then read by the session's thread alone, libcurl's header
+    /// and write callbacks included, and this lock is all that orders the two.
+    private let state = PthreadMutex(State())
 
     private struct State {
         /// Requests waiting for the thread, and the ids of those whose tasks were cancelled.

@@ -39,16 +39,13 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-let arguments = CommandLine.arguments
-guard arguments.count == 4, let number = Int(arguments[3]) else {
-    fail("usage: fitiq-cache-crash-child save-loop|increment|hold-lock <folder> <number>")
-}
-let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
-let lock = AccountLock(file: folder.appendingPathComponent("lock"), timeout: .seconds(30))
-let store = JSONFileProfileStore(folder: folder, lock: lock)
-
-do {
-    switch arguments[1] {
+/// Runs `mode`. The store and its lock are this function's: a store a global kept until exit would hold
+/// its memory's `Data` through pointers whose spare bits hold an enum's case, which LeakSanitizer does
+/// not take for pointers, so the sanitizer run would report them as leaked.
+func run(_ mode: String, folder: URL, number: Int) async throws {
+    let lock = AccountLock(file: folder.appendingPathComponent("lock"), timeout: .seconds(30))
+    let store = JSONFileProfileStore(folder: folder, lock: lock)
+    switch mode {
     case "save-loop":
         var counter = number
         while true {
@@ -71,8 +68,16 @@ do {
             try await Task.sleep(for: .milliseconds(number))
         }
     default:
-        fail("unknown mode \(arguments[1])")
+        fail("unknown mode \(mode)")
     }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let number = Int(arguments[3]) else {
+    fail("usage: fitiq-cache-crash-child save-loop|increment|hold-lock <folder> <number>")
+}
+do {
+    try await run(arguments[1], folder: URL(fileURLWithPath: arguments[2], isDirectory: true), number: number)
 } catch {
     fail("\(error)")
 }

@@ -35,6 +35,14 @@ struct PluralRuleTests {
         #expect(try #require(PluralRule(header: "nplurals=2; plural=(n != 1);")).form(for: 0) == 1)
     }
 
+    /// Rules compare by their expressions: German's header reads as the built-in rule, French's not.
+    @Test func germanHeaderReadsAsTheBuiltInRule() throws {
+        #expect(PluralRule(header: "nplurals=2; plural=(n != 1);") == .germanic)
+        #expect(PluralRule(header: "nplurals=2;plural=n!=1") == .germanic)
+        #expect(PluralRule(header: "nplurals=2; plural=(n > 1);") != .germanic)
+        #expect(PluralRule(header: "nplurals=3; plural=(n != 1);") != .germanic)
+    }
+
     @Test(arguments: [
         "", "nplurals=2;", "plural=(n != 1);", "nplurals=x; plural=n;", "nplurals=2; plural=(n != 1;",
         "nplurals=2; plural=n ? 1;", "nplurals=2; plural=m;", "nplurals=2; plural=n 1;", "nplurals=0; plural=0;",
