@@ -92,7 +92,7 @@ public struct ImportedFile: Sendable, Equatable {
 }
 
 /// The I/O of `import`: what a path holds (a file, a zip, a folder), read entry by entry by the
-/// importers' table (FitIQImport's `AppExport`).
+/// importers' list of formats (FitIQImport's `ExportWalk`).
 public protocol ExportFiles: Sendable {
     /// Whether `path` is an Apple Health export (read by a ``HealthSource`` instead).
     func isAppleHealthExport(_ path: String) -> Bool
