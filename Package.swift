@@ -116,7 +116,7 @@ let package = Package(
         // Fixtures are read from the source tree (#filePath), not bundled.
         .testTarget(name: "FitIQLocalizationTests", dependencies: ["FitIQLocalization", "FitIQCatalogs"]),
         .testTarget(
-            name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQWords", "FitIQTestBasics"], exclude: ["Fixtures"]),
+            name: "FitIQCoreTests", dependencies: ["FitIQCore", "FitIQWords", "FitIQTestBasics"]),
         .testTarget(
             name: "FitIQCacheTests", dependencies: ["FitIQCore", "FitIQCache", "FitIQTestBasics"],
             exclude: ["Fixtures"]),
