@@ -158,6 +158,15 @@ final class EffectRunner: Sendable {
                     self.inbox.post(.notice(ShownError(error).description, isError: true))
                 }
             }
+        case .loadToday:
+            spawn {
+                guard let account = self.slot.account else { return }
+                do {
+                    try await self.postLatest("today") { .todayLoaded(try await account.today()) }
+                } catch {
+                    self.inbox.post(.notice(ShownError(error).description, isError: true))
+                }
+            }
         case .setGoal(let metric, let target, let by):
             spawn {
                 await self.report { account in

@@ -54,6 +54,16 @@ public struct Localizer: Sendable {
         }
     }
 
+    /// What groups a long number's digits by three: `.` in German, Spanish and Portuguese, a narrow
+    /// no-break space in French, `,` in English (and `qps`).
+    public var groupSeparator: String {
+        switch language.base {
+        case "de", "es", "pt": "."
+        case "fr": "\u{202F}"
+        default: ","
+        }
+    }
+
     /// A number written with a dot (`72.4`) as this language writes it (`72,4`).
     public func decimal(_ machineText: String) -> String {
         decimalSeparator == "." ? machineText : machineText.replacing(".", with: decimalSeparator)

@@ -16,6 +16,8 @@ public struct AppState: Sendable {
         case profile
         /// One measurement's chart and trend (`p`).
         case progress
+        /// Every metric's day (`t`, `:today`).
+        case today
     }
 
     /// What the lower part of the profile screen shows.
@@ -79,6 +81,8 @@ public struct AppState: Sendable {
     public var historyMetric = Metric.height
     /// The progress screen's metric, range and data.
     public var progress = ProgressScreen()
+    /// The Today screen's metrics and the row chosen.
+    public var today = TodayScreen()
     /// The symbols charts are drawn with.
     public var graphics = ChartGraphics.braille
     /// The first line shown of the help and of the sync details when they are longer than the screen.

@@ -34,6 +34,8 @@ public enum Event: Sendable {
     case progressLoaded(ProgressHistory)
     /// The goals were read, or changed.
     case goalsLoaded(Goals)
+    /// The Today screen's data was read.
+    case todayLoaded([MetricToday])
 }
 
 /// How editing a field in the user's own editor ended.
@@ -86,6 +88,8 @@ public enum Effect: Sendable, Equatable {
     case undo
     /// Read a series' whole history with its trend (each range is cut from it).
     case loadProgress(MeasurementSeries)
+    /// Read every metric's day for the Today screen (``Account/today()``).
+    case loadToday
     /// Remove the entry of `metric`'s history with this id.
     case deleteEntry(Metric, id: String)
     /// Replace the value of the entry of `metric`'s history with this id (`value` in its unit).
@@ -104,7 +108,7 @@ public enum SaveTarget: Sendable, Equatable {
     /// The form a save of `request` is for: the profile, or a measurement's field.
     public init(_ request: ChangeRequest) {
         switch request {
-        case .measurement(let metric, _, _, _): self = .measurement(metric)
+        case .measurement(let metric, _, _, _, _): self = .measurement(metric)
         default: self = .metadata
         }
     }

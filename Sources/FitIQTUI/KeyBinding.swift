@@ -16,6 +16,8 @@ enum KeyAction: Sendable, Equatable {
     // The progress screen.
     case leaveProgress, nextRange, previousRange, nextSeries, previousSeries, editGoal, toggleSummary
     case scrollTableUp, scrollTableDown
+    // The Today screen.
+    case openToday, leaveToday, todayDown, todayUp, logChosen, openChosenProgress
     // Boxes over the screen.
     case scrollHelpDown, scrollHelpUp, pageHelpDown, pageHelpUp, close
     case quitDiscarding, saveAndQuit, confirmDiscard, startImport, cancelImport, confirmImport, declineImport,
@@ -39,6 +41,8 @@ struct KeyBinding: Sendable {
         case editing
         /// The progress screen.
         case progress
+        /// The Today screen.
+        case today
         /// The `:` command line at the bottom.
         case commandLine
         /// Every screen and box, before anything else.
@@ -55,6 +59,7 @@ struct KeyBinding: Sendable {
             case .list: tr("History list")
             case .editing: tr("Editing a field")
             case .progress: tr("Progress screen")
+            case .today: tr("Today screen")
             case .commandLine: tr("Command line (:)")
             case .help: tr("Help")
             case .quitPrompt: tr("Quit with unsaved edits")

@@ -5,7 +5,7 @@ import FitIQLocalization
 enum KeyTable {
     /// Every binding, by place; within a place in order of importance: the first that matches a key
     /// wins, and the footer shows the hints that fit in this order.
-    static let all: [KeyBinding] = anywhere + profile + editing + progress + commandLine + boxes
+    static let all: [KeyBinding] = anywhere + profile + editing + progress + today + commandLine + boxes
 
     static let anywhere: [KeyBinding] = [
         KeyBinding([.control("c")], in: .anywhere, .quitNow, help: Phrase("quit at once")),
@@ -58,6 +58,9 @@ enum KeyTable {
         KeyBinding(
             [.character("i")], when: { $0.canImportHealth }, .importHealth, hint: Phrase("i import"),
             help: Phrase("import your history: an Apple Health export, or another app's file, zip or folder")),
+        KeyBinding(
+            [.character("t")], .openToday, hint: Phrase("t today"),
+            help: Phrase("Today: every metric's day, its 7-day average and goal; l logs one")),
         KeyBinding(
             [.character("p")], .openProgress, hint: Phrase("p progress"),
             help: Phrase("progress: the measurement's chart, trend and weekly rate")),
@@ -151,6 +154,26 @@ enum KeyTable {
             [.character(":")], in: .progress, .openCommandLine, hint: Phrase(": command"),
             help: Phrase("a command line, as on the profile")),
         KeyBinding([.character("?")], in: .progress, .help, hint: Phrase("? help"), help: Phrase("this help")),
+    ]
+
+    static let today: [KeyBinding] = [
+        KeyBinding(
+            [.character("l"), .enter], in: .today, .logChosen, hint: Phrase("l log"),
+            help: Phrase("log the metric chosen: the command line opens with log METRIC, for the value")),
+        KeyBinding(
+            [.down, .character("j"), .wheelDown], in: .today, .todayDown, hint: Phrase("↑↓ choose"),
+            help: Phrase("the next metric")),
+        KeyBinding([.up, .character("k"), .wheelUp], in: .today, .todayUp, help: Phrase("the previous metric")),
+        KeyBinding(
+            [.character("p")], in: .today, .openChosenProgress, hint: Phrase("p progress"),
+            help: Phrase("the chosen metric's chart and trend")),
+        KeyBinding(
+            [.escape, .character("q"), .character("t")], in: .today, .leaveToday, hint: Phrase("Esc back"),
+            help: Phrase("back to the profile")),
+        KeyBinding(
+            [.character(":")], in: .today, .openCommandLine, hint: Phrase(": command"),
+            help: Phrase("a command line, as on the profile")),
+        KeyBinding([.character("?")], in: .today, .help, hint: Phrase("? help"), help: Phrase("this help")),
     ]
 
     static let commandLine: [KeyBinding] = [
@@ -247,6 +270,7 @@ enum KeyTable {
         switch state.screen {
         case .signIn: return []
         case .progress: return [.progress]
+        case .today: return [.today]
         case .profile:
             if state.profile.editing != nil { return [.editing] }
             return state.historySelection == nil ? [.form] : [.list, .form]

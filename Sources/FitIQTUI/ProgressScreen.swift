@@ -157,6 +157,7 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
     let today = CalendarDate(containing: state.now, in: state.timeZone)
     let sentences =
         report.sentences(range: screen.range, units: units, timeZone: state.timeZone)
+        + growthSentence(state, units: units, today: today)
         + (goal?.sentences(units: units, today: today) ?? [])
     var lines = sentences.flatMap { wrap($0, width: inner.width - 2, maximumLines: 2) }
     // The chart needs its rows of plot, a row of dates and a blank row above it; short of rows, the
@@ -199,6 +200,16 @@ func renderProgress(_ state: AppState, into buffer: inout CellBuffer, bottom: In
         graphics: state.graphics, dateOfBirth: state.account?.profile?.dateOfBirth, goal: goal?.goal
     ).draw(
         into: &buffer, x: inner.x, y: row + gap, width: inner.width, height: rest)
+}
+
+/// A child's or a teenager's growth a year, on the height's progress screen (from its whole history,
+/// whatever the range shown).
+private func growthSentence(_ state: AppState, units: UnitSystem, today: CalendarDate) -> [String] {
+    guard state.progress.series == .metric(.height), let history = state.progress.history else { return [] }
+    return GrowthSentences.sentence(
+        heights: history.points.map(\.entry), dateOfBirth: state.account?.profile?.dateOfBirth, today: today,
+        units: units
+    ).map { [$0] } ?? []
 }
 
 /// The rows of plot the progress screen keeps for its chart, folding its sentences to make room.

@@ -25,10 +25,16 @@ public enum PromptCommand: Sendable, Equatable {
     case clearGoal(Metric)
     /// `import PATH`.
     case importFile(String)
+    /// `today`: every metric's day.
+    case today
+    /// `log METRIC VALUE [--date DAY] [--at TIME] [--note TEXT]`, the value as typed (parsed in the
+    /// user's units when it is logged).
+    case log(Metric, value: String, when: LogWhen)
 
     /// The command words, in the order `help` lists them.
     public static let words = [
-        "show", "set", "save", "sync", "status", "history", "trend", "goal", "import", "undo", "help", "quit",
+        "show", "set", "save", "sync", "status", "today", "log", "history", "trend", "goal", "import", "undo", "help",
+        "quit",
     ]
 
     /// `line` parsed, or what is wrong with it.
@@ -57,6 +63,8 @@ public enum PromptCommand: Sendable, Equatable {
         case "goal": return goal(rest)
         case "import":
             return rest.isEmpty ? .failure(.importWhich) : .success(.importFile(rest))
+        case "today": return .success(.today)
+        case "log": return log(rest)
         default:
             return .failure(.notACommand(first))
         }
@@ -86,13 +94,44 @@ public enum PromptCommand: Sendable, Equatable {
         guard let name = words.first else { return .success(.goals) }
         words.removeFirst()
         if words.isEmpty || words.map({ $0.lowercased() }) == ["clear"] {
-            guard let metric = Metric.named(name), metric.goalBand != nil else { return .failure(.goalWhich) }
+            guard let metric = Metric.named(name), metric.takesGoals else { return .failure(.goalWhich) }
             return .success(words.isEmpty ? .goal(metric) : .clearGoal(metric))
         }
         // A date, when the last word is one; the rest is the value, typed as the metric is.
         let date = words.count > 1 && words.last?.contains("-") == true ? words.last : nil
         let target = (date == nil ? words : words.dropLast()).joined(separator: " ")
         return .success(.setGoal(name, target: target, by: date))
+    }
+
+    /// `log water 0.25 l --at 09:00 --note after the run`: the options may come in any order after the
+    /// metric; a note runs to the next option or the end.
+    private static func log(_ arguments: String) -> Result<PromptCommand, PromptProblem> {
+        var words = arguments.split(separator: " ").map(String.init)
+        guard let name = words.first, let metric = Metric.named(name.lowercased()) ?? Metric.ofType(name.lowercased())
+        else { return .failure(.logWhich) }
+        words.removeFirst()
+        var value: [String] = []
+        var when = LogWhen()
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            guard ["--date", "--at", "--note"].contains(word) else {
+                value.append(word)
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < words.count, !["--date", "--at", "--note"].contains(words[end]) { end += 1 }
+            let text = words[(index + 1)..<end].joined(separator: " ")
+            switch word {
+            case "--date": when.day = text
+            case "--at": when.time = text
+            default: when.note = text
+            }
+            index = end
+        }
+        guard !value.isEmpty else { return .failure(.logValue(metric)) }
+        return .success(.log(metric, value: value.joined(separator: " "), when: when))
     }
 
     /// The series `trend` names by a command word: `height`, `weight`, `body-fat`, `bmi`.
@@ -115,7 +154,8 @@ public enum PromptCommand: Sendable, Equatable {
         switch (before.first, before.count) {
         case (nil, _): candidates = Self.words
         case ("set"?, 1): candidates = ProfileField.allCases.filter { $0.editable != nil }.map(\.name)
-        case ("history"?, 1): candidates = Metric.all.map(\.id)
+        case ("history"?, 1), ("log"?, 1): candidates = Metric.all.map(\.id)
+        case ("log"?, _): candidates = ["--date", "--at", "--note"]
         case ("goal"?, 1): candidates = Goal.metrics.map(\.id)
         case ("goal"?, 2): candidates = ["clear"]
         case ("trend"?, _):
@@ -149,7 +189,13 @@ public enum PromptCommand: Sendable, Equatable {
                     "trend weight 4w (or height, body-fat, bmi; 3m, 1y, all) says the latest value, the trend, its weekly rate and the goal; add --by week or --by month for the table."
                 ),
                 tr(
-                    "goal weight 75 [2027-06-01] sets a goal (weight or body fat; kept on this machine), goal weight clear clears it, goal alone says where each stands."
+                    "today shows each metric's day: today's value, the 7-day average and the goal."
+                ),
+                tr(
+                    "log water 0.25 l [--date 2026-11-30] [--at 07:30] [--note TEXT] logs any metric: steps, water, sleep, food, mood…"
+                ),
+                tr(
+                    "goal weight 75 [2027-06-01] sets a goal (kept on this machine); goal steps 10000 or goal sleep 8 a daily one; goal weight clear clears it, goal alone says where each stands."
                 ),
                 tr("import PATH reads an Apple Health export (export.zip or export.xml)."),
                 tr("undo takes back the last saved change (again: the one before)."),
@@ -169,6 +215,8 @@ public enum PromptProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case trendWhich(String)
     case goalWhich
     case importWhich
+    case logWhich
+    case logValue(Metric)
 
     public var description: String {
         switch self {
@@ -191,11 +239,42 @@ public enum PromptProblem: Error, Sendable, Equatable, CustomStringConvertible {
                     "words": TextSanitizer.sanitize(words),
                 ])
         case .goalWhich:
+            tr("Say which goal: {metrics}.", ["metrics": Goal.metrics.map(\.id).joined(separator: "|")])
+        case .logWhich:
             tr(
-                "Say which goal: {first} or {second}.",
-                ["first": Goal.metrics.first?.id ?? "", "second": Goal.metrics.last?.id ?? ""])
+                "Say what to log: log {metrics} VALUE [--date DAY] [--at HH:MM] [--note TEXT].",
+                ["metrics": Metric.all.map(\.id).joined(separator: "|")])
+        case .logValue(let metric):
+            tr("Give a value, e.g. log {metric} {example}.", ["metric": metric.id, "example": metric.example])
         case .importWhich:
             tr("Say which file: import PATH (an export file, zip or folder; see fitiq-tui import --help).")
         }
+    }
+}
+
+/// When `log` says an entry was measured, and its note, as typed: checked when it is logged.
+public struct LogWhen: Sendable, Equatable {
+    public var day: String?
+    public var time: String?
+    public var note: String?
+
+    public init(day: String? = nil, time: String? = nil, note: String? = nil) {
+        self.day = day
+        self.time = time
+        self.note = note
+    }
+
+    /// The day and time given, or the rule they break (a real day, a time `HH:MM`).
+    public func resolved() throws(ValidationError) -> (day: CalendarDate?, time: TimeOfDay?) {
+        var day: CalendarDate?
+        if let text = self.day {
+            guard let parsed = CalendarDate(parsing: text), text.count == 10 else {
+                throw .invalidFormat(.date, rule: .realDay)
+            }
+            day = parsed
+        }
+        guard let time else { return (day, nil) }
+        guard let parsed = TimeOfDay.parse(at: time, day: day) else { throw .invalidFormat(.time, rule: .timeOfDay) }
+        return (parsed.day ?? day, parsed.time)
     }
 }

@@ -47,6 +47,7 @@ private func renderScreen(_ state: AppState, into buffer: inout CellBuffer) -> (
     case .signIn: cursor = renderSignIn(state, into: &buffer, bottom: bottom)
     case .profile: cursor = renderProfile(state, into: &buffer, bottom: bottom)
     case .progress: renderProgress(state, into: &buffer, bottom: bottom)
+    case .today: renderToday(state, into: &buffer, bottom: bottom)
     }
     renderBottom(state, messageLines: messageLines, into: &buffer)
     if let line = state.commandLine {
@@ -160,7 +161,7 @@ func keyHints(_ state: AppState) -> [String] {
         return state.signIn.registering
             ? [tr("Enter register"), tr("Tab next field"), tr("Ctrl-R back to sign-in"), tr("Esc quit")]
             : [tr("Enter sign in"), tr("Tab next field"), tr("Ctrl-R register a new account"), tr("Esc quit")]
-    case .progress, .profile:
+    case .progress, .profile, .today:
         return KeyTable.hints(state)
     }
 }

@@ -118,6 +118,17 @@ private func run(_ text: String, _ state: inout AppState) -> [Effect] {
         }
     case .clearGoal(let metric):
         return [.clearGoal(metric)]
+    case .today:
+        return openToday(&state)
+    case .log(let metric, let value, let when):
+        do {
+            let parsed = try metric.parse(value, unitSystem: ProfileValues(state).unitSystem)
+            let (day, time) = try when.resolved()
+            if let note = when.note { _ = try ProfileRules.notes(note) }
+            return [.save(.measurement(metric, parsed, day: day, time: time, notes: when.note))]
+        } catch {
+            return mistake(error.description, typed, &state)
+        }
     case .importFile(let path):
         state.screen = .profile
         state.overlay = .importing(path: TextField(path), fraction: 0)

@@ -41,6 +41,13 @@ func perform(_ binding: KeyBinding, key: Key, _ state: inout AppState) -> [Effec
         }
         if action == .openCommandLine { return openCommandLine(&state) }
         return performOnProgress(action, &state)
+    case .today:
+        if action == .help {
+            state.overlay = .help
+            return []
+        }
+        if action == .openCommandLine { return openCommandLine(&state) }
+        return performOnToday(action, &state)
     case .help, .quitPrompt, .discardPrompt, .importPrompt, .importing, .importPreview, .importResult, .removePrompt,
         .correction,
         .goalPrompt, .languagePicker:
@@ -73,7 +80,7 @@ private func type(_ key: Key, _ state: inout AppState) -> [Effect] {
         switch state.screen {
         case .signIn: return handleSignIn(&state, key)
         case .profile: typeWhileEditing(key, &state)
-        case .progress: break
+        case .progress, .today: break
         }
     default:
         break

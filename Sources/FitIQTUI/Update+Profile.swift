@@ -64,6 +64,8 @@ private func perform(_ action: KeyAction, key: Key, _ state: inout AppState) -> 
         return [.undo]
     case .openProgress:
         return openProgress(&state)
+    case .openToday:
+        return openToday(&state)
     case .edit:
         startEditing(&state, state.profile.focus)
     case .save:

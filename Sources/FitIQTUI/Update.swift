@@ -75,6 +75,10 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
     case .goalsLoaded(let goals):
         state.progress.goals = goals
         return []
+    case .todayLoaded(let metrics):
+        state.today.metrics = metrics
+        state.today.selection = min(state.today.selection, max(0, metrics.count - 1))
+        return []
     }
 }
 
@@ -87,6 +91,8 @@ private func show(_ view: AccountView, _ state: inout AppState) -> [Effect] {
         state.progress.histories = [:]
         return [.loadProgress(state.progress.series)]
     }
+    // A log from Today, a sync: the rows stay, and are read again.
+    if state.screen == .today { return [.loadToday] }
     state.screen = .profile
     if wasSignIn {
         state.signIn = SignInForm()
@@ -130,7 +136,7 @@ private func handlePaste(_ state: inout AppState, _ text: String) -> [Effect] {
         return []
     }
     switch state.screen {
-    case .progress:
+    case .progress, .today:
         return []
     case .signIn:
         var field = state.signIn.fields[state.signIn.focus] ?? TextField("")

@@ -6,7 +6,8 @@ import FitIQLocalization
 /// their labels from it.
 public enum FieldLabel: Sendable, Hashable, CaseIterable {
     case name, bio, unitSystem, language, height, weight, bodyFat, bmi, dateOfBirth, biologicalSex, email, password
-    case notes, date, goal, goalDate
+    case notes, date, goal, goalDate, time
+    case steps, distance, activeMinutes, caloriesOut, caloriesIn, water, protein, carbs, fat, sleep, restingHeartRate, mood
 
     /// The label as it heads a field or a row: `Date of birth`.
     public var text: String {
@@ -27,6 +28,19 @@ public enum FieldLabel: Sendable, Hashable, CaseIterable {
         case .date: tr("Date")
         case .goal: tr("A goal")
         case .goalDate: tr("The goal's date")
+        case .time: tr("Time")
+        case .steps: tr("Steps")
+        case .distance: tr("Distance")
+        case .activeMinutes: tr("Active minutes")
+        case .caloriesOut: tr("Calories burned")
+        case .caloriesIn: tr("Calories eaten")
+        case .water: tr("Water")
+        case .protein: tr("Protein")
+        case .carbs: tr("Carbohydrates")
+        case .fat: tr("Fat")
+        case .sleep: tr("Sleep")
+        case .restingHeartRate: tr("Resting heart rate")
+        case .mood: tr("Mood")
         }
     }
 
@@ -48,6 +62,19 @@ public enum FieldLabel: Sendable, Hashable, CaseIterable {
             case .date: .date
             case .goal: .goal
             case .goalDate: .goalDate
+            case .time: .time
+            case .steps: .steps
+            case .distance: .distance
+            case .activeMinutes: .activeMinutes
+            case .caloriesOut: .caloriesOut
+            case .caloriesIn: .caloriesIn
+            case .water: .water
+            case .protein: .protein
+            case .carbs: .carbs
+            case .fat: .fat
+            case .sleep: .sleep
+            case .restingHeartRate: .restingHeartRate
+            case .mood: .mood
             }
     }
 }
@@ -74,6 +101,19 @@ extension Field {
         case .date: trc("in a sentence", "date")
         case .goal: trc("in a sentence", "goal")
         case .goalDate: trc("in a sentence", "goal date")
+        case .time: trc("in a sentence", "time")
+        case .steps: trc("in a sentence", "steps")
+        case .distance: trc("in a sentence", "distance")
+        case .activeMinutes: trc("in a sentence", "active minutes")
+        case .caloriesOut: trc("in a sentence", "calories burned")
+        case .caloriesIn: trc("in a sentence", "calories eaten")
+        case .water: trc("in a sentence", "water")
+        case .protein: trc("in a sentence", "protein")
+        case .carbs: trc("in a sentence", "carbohydrates")
+        case .fat: trc("in a sentence", "fat")
+        case .sleep: trc("in a sentence", "sleep")
+        case .restingHeartRate: trc("in a sentence", "resting heart rate")
+        case .mood: trc("in a sentence", "mood")
         }
     }
 }

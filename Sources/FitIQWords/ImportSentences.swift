@@ -154,7 +154,8 @@ extension BadRow.Rule: CustomStringConvertible {
         case .fieldCount(let fields, let columns):
             tr("has {count} fields; the header has {columns}", ["count": String(fields), "columns": String(columns)])
         case .day: tr("date must be YYYY-MM-DD")
-        case .metricType: tr("metric must be height, weight or body_fat_percentage")
+        case .metricType:
+            tr("metric must be one of {types}", ["types": Metric.all.map(\.type).joined(separator: ", ")])
         case .loggedAt: tr("logged_at must be an RFC 3339 time")
         case .unit(let unit, let metric):
             tr(

@@ -22,6 +22,9 @@ extension Metric {
         case .height: tr("Heights")
         case .weight: tr("Weights")
         case .bodyFat: tr("Body fat readings")
+        case .restingHeartRate: tr("Resting heart rates")
+        case .mood: tr("Moods")
+        case .sleep: tr("Nights")
         default: field.label
         }
     }

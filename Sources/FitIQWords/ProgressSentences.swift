@@ -169,3 +169,16 @@ extension GoalStatus {
         return head + ": " + side + when
     }
 }
+
+/// What the height's trend says of a child's or a teenager's growth.
+public enum GrowthSentences {
+    /// `Grew 6.0 cm a year over the last year.` (`2.4 in` in imperial), for a person under 21 with a
+    /// height about a year back; `nil` otherwise.
+    public static func sentence(
+        heights: some Collection<ProgressEntry>, dateOfBirth: CalendarDate?, today: CalendarDate, units: UnitSystem
+    ) -> String? {
+        guard let rate = Growth.perYear(heights, dateOfBirth: dateOfBirth, today: today) else { return nil }
+        let (value, unit) = Metric.height.value(rate, in: units)
+        return tr("Grew {value} a year over the last year.", ["value": DecimalText.shown(value, places: 1) + " " + unit])
+    }
+}

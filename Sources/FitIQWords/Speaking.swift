@@ -5,7 +5,11 @@ import FitIQLocalization
 /// number's decimals (`72,4` in German). Every front end enters a language this way.
 public func speaking<T>(_ localizer: Localizer, _ body: () throws -> T) rethrows -> T {
     try Localizer.$current.withValue(localizer) {
-        try DecimalText.$separator.withValue(localizer.decimalSeparator, operation: body)
+        try DecimalText.$separator.withValue(localizer.decimalSeparator) {
+            try DecimalText.$groupSeparator.withValue(localizer.groupSeparator) {
+                try UnitNames.$shown.withValue(UnitWords.shown, operation: body)
+            }
+        }
     }
 }
 
@@ -14,6 +18,20 @@ public func speaking<T>(
     _ localizer: Localizer, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
 ) async rethrows -> T {
     try await Localizer.$current.withValue(localizer) {
-        try await DecimalText.$separator.withValue(localizer.decimalSeparator, operation: body)
+        try await DecimalText.$separator.withValue(localizer.decimalSeparator) {
+            try await DecimalText.$groupSeparator.withValue(localizer.groupSeparator) {
+                try await UnitNames.$shown.withValue(UnitWords.shown, operation: body)
+            }
+        }
+    }
+}
+
+/// The units that are words, said in the language in force (``UnitNames``).
+enum UnitWords {
+    @Sendable static func shown(_ unit: String) -> String {
+        switch unit {
+        case "steps": trc("unit", "steps")
+        default: unit
+        }
     }
 }

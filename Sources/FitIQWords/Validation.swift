@@ -48,23 +48,28 @@ extension ValidationRule {
                 ["inches": DecimalText.decimal(DecimalText.plain(inches))])
         case .goalMetric(let given, let allowed):
             tr(
-                "can be set for {first} or {second}, not {name}",
-                [
-                    "first": allowed.first ?? "", "second": allowed.last ?? "",
-                    "name": TextSanitizer.sanitize(given),
-                ])
+                "can be set for {metrics}, not {name}",
+                ["metrics": allowed.joined(separator: ", "), "name": TextSanitizer.sanitize(given)])
         case .clearedGoalMetric(let given, let allowed):
             tr(
-                "can be cleared for {first} or {second}, not {name}",
-                [
-                    "first": allowed.first ?? "", "second": allowed.last ?? "",
-                    "name": TextSanitizer.sanitize(given),
-                ])
+                "can be cleared for {metrics}, not {name}",
+                ["metrics": allowed.joined(separator: ", "), "name": TextSanitizer.sanitize(given)])
+        case .noDateForDailyGoal: tr("is not set for a daily goal: it is met or not each day")
+        case .timeOfDay: tr("must be a time written HH:MM (07:30), or a day and a time (2026-11-30 07:30)")
         case .measurementText:
             switch field {
             case .height: tr("must be a number with an optional unit, e.g. 180.5 cm, 1.8 m, 5'11\" or 71 in")
             case .weight: tr("must be a number with an optional unit, e.g. 72.4 kg, 160 lb or 11 st 4 lb")
             case .bodyFat: tr("must be a percentage, e.g. 18.5 or 18.5 %")
+            case .steps: tr("must be a whole number, e.g. 4000 or 4,000 steps")
+            case .distance: tr("must be a number with an optional unit, e.g. 5.2 km, 800 m or 3.1 mi")
+            case .activeMinutes: tr("must be minutes, e.g. 45, 45 min or 1h30m")
+            case .caloriesOut, .caloriesIn: tr("must be a number with an optional unit, e.g. 2300 kcal or 9600 kJ")
+            case .water: tr("must be a number with an optional unit, e.g. 0.25 l, 250 ml or 8 fl oz")
+            case .protein, .carbs, .fat: tr("must be grams, e.g. 30 or 30 g")
+            case .sleep: tr("must be hours, e.g. 7.5, 7h30m or 7:30")
+            case .restingHeartRate: tr("must be beats a minute, e.g. 58 or 58 bpm")
+            case .mood: tr("must be a whole number from 1 to 10, e.g. 7")
             default: tr("must be a number")
             }
         case .allowedRange:
@@ -72,8 +77,28 @@ extension ValidationRule {
             case .height: tr("must be between 50 and 300 cm (1 ft 8 in and 9 ft 10 in)")
             case .weight: tr("must be between 2 and 635 kg (4.4 and 1,400 lb)")
             case .bodyFat: tr("must be between 1 and 75 %")
-            default: tr("is outside its allowed range")
+            default:
+                if let metric = Metric.all.first(where: { $0.field == field }) {
+                    metric.rangeSentence
+                } else {
+                    tr("is outside its allowed range")
+                }
             }
         }
+    }
+}
+
+extension Metric {
+    /// The end of the range rule's sentence: `must be a whole number between 1 and 100,000`, `must be
+    /// between 0.01 and 10 l`.
+    var rangeSentence: String {
+        let bound = { (value: Double) in DecimalText.grouped(value, places: DecimalText.places(value)) }
+        let values = [
+            "low": bound(allowedRange.lowerBound), "high": bound(allowedRange.upperBound),
+            "unit": unit.isEmpty || self == .steps ? "" : " " + UnitNames.shown(unit),
+        ]
+        return self == .steps || self == .mood
+            ? tr("must be a whole number between {low} and {high}{unit}", values)
+            : tr("must be between {low} and {high}{unit}", values)
     }
 }

@@ -16,10 +16,12 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write your measurements as CSV or JSON.",
         discussion: """
-            Columns: logged_at (RFC 3339 with the local offset), metric (height, weight, \
-            body_fat_percentage, bmi), value, unit, source (manual, health, server, derived), id. BMI rows \
-            are derived, one per weight entry, with the height at its date. Values are in cm, kg and % \
-            unless --units imperial (in, lb); the unit column says which. --trend adds a trend column: the \
+            Columns: logged_at (RFC 3339 with the local offset), metric (the backend's type: height, \
+            weight, body_fat_percentage, bmi, steps, distance_km, water_liters, sleep_hours…), value, unit, \
+            source (manual, health, server, derived), id, notes. BMI rows are derived, one per weight \
+            entry, with the height at its date. Values are in the backend's units (cm, kg, %, km, l…) \
+            unless --units imperial (in, lb, mi, fl oz); the unit column says which. `import` reads the \
+            CSV back. --trend adds a trend column: the \
             time-aware trend after each reading. With --json, the goals set on this machine follow the \
             readings as rows whose source is goal: the target, dated the day to reach it by (else the day \
             it was set), id goal. The output is streamed: long histories are never held whole.
@@ -30,7 +32,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Write a JSON array of rows with the same keys as the CSV columns.") var json = false
     @Option(
         name: .customLong("metric"),
-        help: "A metric to export: height, weight, body_fat_percentage (or body-fat), bmi; repeatable (default: all).")
+        help: "A metric to export: its type or name (weight, body-fat, water_liters, steps…) or bmi; repeatable (default: all).")
     var metrics: [String] = []
     @OptionGroup var span: DaysAndUnits
     @Flag(help: "Add a trend column: the time-aware trend after each reading, in the row's unit.") var trend = false
@@ -39,8 +41,8 @@ struct ExportCommand: AsyncParsableCommand {
         if csv && json { throw ValidationError("Choose one of --csv and --json.") }
         for name in metrics where MeasurementSeries.named(name) == nil {
             throw ValidationError(
-                "--metric \(TextSanitizer.sanitize(name)) is not a metric: use height, weight, "
-                    + "body_fat_percentage (or body-fat) or bmi.")
+                "--metric \(TextSanitizer.sanitize(name)) is not a metric: use one of "
+                    + (Metric.all.map(\.id) + ["bmi"]).joined(separator: ", ") + ".")
         }
     }
 
@@ -55,7 +57,7 @@ struct ExportCommand: AsyncParsableCommand {
             let output = BufferedOutput(descriptor: STDOUT_FILENO)
             let zone = LocalZone.system
             var first = true
-            output.write(json ? "[" : "logged_at,metric,value,unit,source,id\(trend ? ",trend" : "")\r\n")
+            output.write(json ? "[" : "logged_at,metric,value,unit,source,id,notes\(trend ? ",trend" : "")\r\n")
             let unitSystem = span.unitSystem
             try await account.export(
                 series, since: span.firstDay, until: span.lastDay,
@@ -96,7 +98,7 @@ enum ExportText {
         [
             ("logged_at", localRFC3339(row.loggedAt, timeZone)), ("metric", row.metric),
             ("value", DecimalText.format(row.value, places: 2)), ("unit", row.unit), ("source", row.source),
-            ("id", TextSanitizer.sanitize(row.id)),
+            ("id", TextSanitizer.sanitize(row.id)), ("notes", row.notes),
         ] + (trend ? [("trend", DecimalText.format(row.trend, places: 2))] : [])
     }
 

@@ -19,12 +19,14 @@ struct FitIQCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fitiq-tui",
         abstract:
-            "Your FitIQ profile and measurements in a terminal: the profile, height, weight and body fat with their history, trends and goals.",
+            "All of your FitIQ in a terminal: the profile, the body, steps, water, sleep, food, mood… with their history, trends and goals.",
         usage: "fitiq-tui [--server URL] [<command>]    (no command: the interactive editor)",
         discussion: """
             With no command, the interactive editor: the profile (name, bio, units, language), height, \
-            weight and body fat with the BMI derived, each measurement's history and trend, goals, and the \
-            sync status. The commands below do the same from scripts (--json, --csv). `import` brings your \
+            weight and body fat with the BMI derived, each measurement's history and trend, goals, Today, \
+            and the sync status. `log` logs any of the sixteen kinds of progress the server records (log \
+            water 0.25 l, log steps 4000, log sleep 7h30m) and `today` shows the day. The commands below do \
+            the same from scripts (--json, --csv). `import` brings your \
             history from Apple Health, Withings, Samsung Health, Fitbit, Google Fit, Garmin, Libra or Renpho. \
             Biological sex comes only from an Apple Health export and is never edited.
 
@@ -38,7 +40,7 @@ struct FitIQCommand: AsyncParsableCommand {
         version: fitiqVersion,
         subcommands: [
             Register.self, Login.self, Logout.self, Whoami.self, ProfileCommand.self, HeightCommand.self,
-            WeightCommand.self, BodyFatCommand.self, GoalCommand.self, SummaryCommand.self, ExportCommand.self,
+            WeightCommand.self, BodyFatCommand.self, LogCommand.self, HistoryCommand.self, TodayCommand.self, GoalCommand.self, SummaryCommand.self, ExportCommand.self,
             ImportCommand.self,
             SyncCommand.self, StatusCommand.self, ResolveCommand.self, UndoCommand.self,
             DemoCommand.self,

@@ -70,60 +70,31 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                 discussion: Text.valueForms + "\n"
                     + (metric == .height
                         ? "With --date, a past measurement: logged on that day, and the current height only if newest."
-                        : "With --date, a past measurement, logged at 12:00 on that day."))
+                        : "With --date, a past measurement, logged at 12:00 on that day (--at sets the time)."))
         }
 
         @OptionGroup var globals: GlobalOptions
-        @Argument(help: "The value, e.g. \(Text.example) (several words are joined).")
+        @OptionGroup var logging: LoggingOptions
+        // Unrecognised words too: a negative number is a value (refused by the metric's rule), not an option.
+        @Argument(parsing: .allUnrecognized, help: "The value, e.g. \(Text.example) (several words are joined).")
         var words: [String]
 
-        var value: String { words.joined(separator: " ") }
-        @Option(help: "The day of a past measurement, YYYY-MM-DD.") var date: String?
+        /// The words of the value (a `--` that ends the options is no part of it).
+        var value: String { words.filter { $0 != "--" }.joined(separator: " ") }
         @Flag(help: "Only save on this machine; `sync` sends it later (for scripts making many changes).")
         var noSync = false
 
         func validate() throws {
             guard !words.isEmpty else { throw ValidationError("Give a \(name), e.g. \(Text.example).") }
-            if let date, CalendarDate(parsing: date) == nil || date.count != 10 {
-                throw ValidationError("Date must be a real date written YYYY-MM-DD.")
+            if let option = words.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
+                throw ValidationError(tr("Unknown option '{option}'.", ["option": TextSanitizer.sanitize(option)]))
             }
             // The value itself is parsed once, in the account's units, when the profile has been read.
         }
 
         func run() async throws {
             try await withApp(globals, sending: !noSync) { app in
-                let account = try app.requireAccount()
-                guard let profile = try await account.view().profile else { throw AccountError.profileNotLoaded }
-                let units = profile.preferredUnitSystem
-                let parsed = try metric.parse(value, unitSystem: units)
-                let shown = metric.format(parsed, unitSystem: units)
-                let day = date.flatMap { CalendarDate(parsing: $0) }
-                let applied = try await account.apply(.measurement(metric, parsed, day: day), sending: !noSync)
-                switch applied.outcome {
-                case .heightUnchanged(let current):
-                    print(
-                        tr(
-                            "Height unchanged ({value}).",
-                            ["value": current.map { Height.format($0, unitSystem: units) } ?? ""]))
-                    return
-                case .heightSet(let height):
-                    print(tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)]))
-                case .logged(_, let isCurrentHeight):
-                    guard let day else {
-                        print(tr("Logged {value}.", ["value": shown]))
-                        break
-                    }
-                    let values = ["value": shown, "day": day.description]
-                    print(
-                        metric != .height
-                            ? tr("Logged {value} on {day}.", values)
-                            : isCurrentHeight
-                                ? tr("Logged {value} on {day}; it is your current height.", values)
-                                : tr("Logged {value} on {day} (an earlier measurement).", values))
-                default:
-                    break
-                }
-                try await finishWrite(account, noSync: noSync)
+                try await logging.log(metric, value, on: try app.requireAccount(), sending: !noSync)
             }
         }
     }
@@ -134,49 +105,17 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                 commandName: "history",
                 abstract: "List your \(name) history, newest first.",
                 discussion:
-                    "--json prints [{id, loggedAt, \(metric.valueKey), source, synced}]; --csv prints "
-                    + "id,logged_at,\(metric.csvColumn),source,synced. The id names an entry for "
+                    "--json prints [{id, loggedAt, \(metric.valueKey), source, synced, notes}]; --csv prints "
+                    + "id,logged_at,\(metric.csvColumn),source,synced,notes. The id names an entry for "
                     + "`\(metric.id) delete` and `\(metric.id) correct`."
             )
         }
 
         @OptionGroup var globals: GlobalOptions
-        @Flag(help: "Print JSON.") var json = false
-        @Flag(help: "Print CSV.") var csv = false
-        @Option(help: "Only entries on or after this day, YYYY-MM-DD.") var since: String?
-
-        func validate() throws {
-            if json && csv { throw ValidationError("Choose one of --json and --csv.") }
-            if let since, CalendarDate(parsing: since) == nil || since.count != 10 {
-                throw ValidationError("--since must be a real date written YYYY-MM-DD.")
-            }
-        }
+        @OptionGroup var listing: HistoryListing
 
         func run() async throws {
-            try await withApp(globals, machineOutput: json || csv) { app in
-                let account = try app.requireAccount()
-                do {
-                    let metric = metric
-                    _ = try await withDeadline(seconds: 10) { try await account.history(of: metric, refresh: true) }
-                } catch let error as SessionError {
-                    throw error
-                } catch {
-                    printError(
-                        tr(
-                            "Offline: showing the cached history ({error}).",
-                            ["error": ShownError(error).description]))
-                }
-                let entries = try await account.history(
-                    of: metric, refresh: false, since: since.flatMap(CalendarDate.init))
-                if json {
-                    print(Output.json(Output.historyJSON(entries, of: metric)))
-                } else if csv {
-                    print(Output.historyCSV(entries, of: metric))
-                } else {
-                    let units = try await account.view().profile?.preferredUnitSystem ?? .metric
-                    print(Output.historyText(entries, of: metric, units: units, timeZone: .system))
-                }
-            }
+            try await listing.print(metric, globals: globals)
         }
     }
 
@@ -246,5 +185,72 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
                 try await finishWrite(account, noSync: noSync)
             }
         }
+    }
+}
+
+/// `--json`, `--csv` and `--since` of a history, and its printing: `weight history` and `history METRIC`.
+struct HistoryListing: ParsableArguments {
+    @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Print CSV.") var csv = false
+    @Option(help: "Only entries on or after this day, YYYY-MM-DD.") var since: String?
+
+    func validate() throws {
+        if json && csv { throw ValidationError("Choose one of --json and --csv.") }
+        if let since, CalendarDate(parsing: since) == nil || since.count != 10 {
+            throw ValidationError("--since must be a real date written YYYY-MM-DD.")
+        }
+    }
+
+    /// Refreshes `metric`'s history (the cached one when offline, said so) and prints it.
+    func print(_ metric: Metric, globals: GlobalOptions) async throws {
+        try await withApp(globals, machineOutput: json || csv) { app in
+            let account = try app.requireAccount()
+            do {
+                _ = try await withDeadline(seconds: 10) { try await account.history(of: metric, refresh: true) }
+            } catch let error as SessionError {
+                throw error
+            } catch {
+                printError(
+                    tr("Offline: showing the cached history ({error}).", ["error": ShownError(error).description]))
+            }
+            let entries = try await account.history(of: metric, refresh: false, since: since.flatMap(CalendarDate.init))
+            if json {
+                Swift.print(Output.json(Output.historyJSON(entries, of: metric)))
+            } else if csv {
+                Swift.print(Output.historyCSV(entries, of: metric))
+            } else {
+                let units = try await account.view().profile?.preferredUnitSystem ?? .metric
+                Swift.print(Output.historyText(entries, of: metric, units: units, timeZone: .system))
+            }
+        }
+    }
+}
+
+/// `fitiq-tui history METRIC`: any metric's history (`weight history` is the same for weight).
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "List a metric's history, newest first: history water, history sleep.",
+        discussion: """
+            METRIC is one of \(Metric.all.map(\.id).joined(separator: ", ")). A day's amount (steps, water, \
+            food…) and sleep list each day's total with its entries under it. --json prints [{id, loggedAt, \
+            <value key>, source, synced, notes}]; --csv the same columns.
+            """)
+
+    @OptionGroup var globals: GlobalOptions
+    @Argument(help: "The metric, e.g. water.") var metric: String
+    @OptionGroup var listing: HistoryListing
+
+    func validate() throws {
+        guard LogCommand.metric(named: metric) != nil else {
+            throw ValidationError(
+                tr(
+                    "Unknown metric '{name}': use one of {metrics}.",
+                    ["name": TextSanitizer.sanitize(metric), "metrics": Metric.all.map(\.id).joined(separator: ", ")]))
+        }
+    }
+
+    func run() async throws {
+        guard let chosen = LogCommand.metric(named: metric) else { return }
+        try await listing.print(chosen, globals: globals)
     }
 }

@@ -281,6 +281,7 @@ enum Output {
         let valueKey: String
         let source: String
         let synced: Bool
+        let notes: String?
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
@@ -289,6 +290,7 @@ enum Output {
             try container.encode(value, forKey: Key(valueKey))
             try container.encode(source, forKey: Key("source"))
             try container.encode(synced, forKey: Key("synced"))
+            try container.encode(Null(wrappedValue: notes), forKey: Key("notes"))
         }
     }
 
@@ -305,31 +307,55 @@ enum Output {
         entries.map {
             HistoryEntryJSON(
                 id: $0.publicId, loggedAt: RFC3339.format($0.loggedAt), value: $0.quantity,
-                valueKey: metric.valueKey, source: $0.source.rawValue, synced: $0.isSynced)
+                valueKey: metric.valueKey, source: $0.source.rawValue, synced: $0.isSynced,
+                notes: $0.notes.map { TextSanitizer.sanitize($0) })
         }
     }
 
     static func historyCSV(_ entries: [ProgressEntry], of metric: Metric) -> String {
-        var lines = ["id,logged_at,\(metric.csvColumn),source,synced"]
+        var lines = ["id,logged_at,\(metric.csvColumn),source,synced,notes"]
         for entry in entries {
             lines.append(
                 "\(entry.publicId),\(RFC3339.format(entry.loggedAt)),\(format(entry.quantity)),"
-                    + "\(entry.source.rawValue),\(entry.isSynced)")
+                    + "\(entry.source.rawValue),\(entry.isSynced),"
+                    + ExportText.csvField(TextSanitizer.sanitize(entry.notes ?? "")))
         }
         return lines.joined(separator: "\n")
     }
 
+    /// The history for people, newest first: an entry a line with its day, time, value, source and note;
+    /// a day's amount or a night lists each day's value, with its entries under it.
     static func historyText(_ entries: [ProgressEntry], of metric: Metric, units: UnitSystem, timeZone: LocalZone)
         -> String
     {
         guard !entries.isEmpty else {
             return metric.noEntriesYet
         }
-        return entries.map { entry in
-            let day = CalendarDate(containing: entry.loggedAt, in: timeZone)
+        let line = { (entry: ProgressEntry, prefix: String) in
             let mark = entry.isSynced ? "" : "  " + tr("(not synced yet)")
-            return "\(day)  \(metric.format(entry.quantity, unitSystem: units))  \(entry.source.shown)\(mark)"
-        }.joined(separator: "\n")
+            let note = entry.notes.map { TextSanitizer.sanitize($0) }.map { $0.isEmpty ? "" : "  " + $0 } ?? ""
+            return "\(prefix)\(TimeOfDay(of: entry.loggedAt, in: timeZone))  "
+                + "\(metric.format(entry.quantity, unitSystem: units))  \(entry.source.shown)\(mark)\(note)"
+        }
+        guard metric.kind != .reading else {
+            return entries.map { line($0, "\(CalendarDate(containing: $0.loggedAt, in: timeZone)) ") }
+                .joined(separator: "\n")
+        }
+        // Newest first, so a day's entries are together.
+        var lines: [String] = []
+        var index = entries.startIndex
+        while index < entries.endIndex {
+            let day = CalendarDate(containing: entries[index].loggedAt, in: timeZone)
+            var end = index
+            while end < entries.endIndex, CalendarDate(containing: entries[end].loggedAt, in: timeZone) == day {
+                end += 1
+            }
+            let total = entries[index..<end].reduce(0) { $0 + $1.quantity }
+            lines.append("\(day)  \(metric.format(total, unitSystem: units))")
+            lines += entries[index..<end].map { line($0, "  ") }
+            index = end
+        }
+        return lines.joined(separator: "\n")
     }
 
     private static func format(_ value: Double) -> String {

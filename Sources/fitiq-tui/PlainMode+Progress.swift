@@ -22,6 +22,13 @@ extension PlainMode {
             let zone = accounts.environment.timeZone
             say(tr("{measurement} {range}:", ["measurement": series.label, "range": range.span]))
             for line in report.sentences(range: range, units: units, timeZone: zone) { say(line) }
+            if series == .metric(.height),
+                let growth = GrowthSentences.sentence(
+                    heights: history.points.map(\.entry), dateOfBirth: try await account.view().profile?.dateOfBirth,
+                    today: CalendarDate(containing: account.environment.now(), in: zone), units: units)
+            {
+                say(growth)
+            }
             if let metric = series.metric, let goal = try await account.goals().goal(for: metric),
                 let status = GoalStatus(goal: goal, history: history.points, rate: report.weeklyRate, in: zone)
             {
@@ -47,6 +54,11 @@ extension PlainMode {
         do {
             let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
             switch command {
+            case .goal(let metric) where metric.hasDailyGoal:
+                guard let line = try await account.today().first(where: { $0.metric == metric && $0.goal != nil }) else {
+                    return say(tr("No {measurement} goal is set.", ["measurement": metric.field.labelInSentence]))
+                }
+                say(metric.field.label + ": " + line.goalText(units: units))
             case .goal(let metric):
                 let statuses = try await account.goalStatuses().filter { $0.metric == metric }
                 if statuses.isEmpty {
@@ -65,10 +77,12 @@ extension PlainMode {
                         metric: name, target: target, by: date, on: account, units: units, today: today))
             default:
                 let statuses = try await account.goalStatuses()
-                if statuses.isEmpty { return say(tr("No goals are set. goal weight 75 sets one.")) }
+                let daily = try await account.today().filter { $0.dailyGoal != nil }
+                if statuses.isEmpty && daily.isEmpty { return say(tr("No goals are set. goal weight 75 sets one.")) }
                 for status in statuses {
                     for line in status.sentences(units: units, today: today) { say(line) }
                 }
+                for line in daily { say(line.metric.field.label + ": " + line.goalText(units: units)) }
             }
         } catch {
             say(tr("Not set: {error}", ["error": ShownError(error).description]))

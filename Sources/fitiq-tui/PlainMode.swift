@@ -92,6 +92,8 @@ struct PlainMode {
         case .trend(let series, let range, let period): await trend(series, range, by: period)
         case .goals, .goal, .setGoal, .clearGoal: await goal(command)
         case .importFile(let path): await importHealth(path)
+        case .today: await today()
+        case .log(let metric, let value, let when): await log(metric, value, when)
         case .help: help()
         case .quit: return await quit()
         }
@@ -144,6 +146,45 @@ struct PlainMode {
         edits = ProfileEdits()
         say(tr("Saved on this machine."))
         await tell { try await account.deliver() }
+    }
+
+    /// `log METRIC VALUE …`: logged on this machine, then sent, as a command's `log` is.
+    private func log(_ metric: Metric, _ value: String, _ when: LogWhen) async {
+        guard let account else { return say(tr("Nothing is signed in.")) }
+        do {
+            guard let profile = try await account.view().profile else { return say(tr("No profile is cached yet; run sync.")) }
+            let units = profile.preferredUnitSystem
+            let parsed = try metric.parse(value, unitSystem: units)
+            let (day, time) = try when.resolved()
+            let applied = try await account.apply(
+                .measurement(metric, parsed, day: day, time: time, notes: when.note))
+            switch applied.outcome {
+            case .logged(let entry, let isCurrentHeight):
+                say(LogSentences.logged(entry, of: metric, units: units, day: day, time: time, isCurrentHeight: isCurrentHeight))
+            case .heightSet(let height):
+                say(tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)]))
+            case .heightUnchanged:
+                return say(tr("Nothing to save."))
+            default:
+                break
+            }
+        } catch {
+            return say(tr("Nothing was saved: {error}", ["error": ShownError(error).description]))
+        }
+        await tell { try await account.deliver() }
+    }
+
+    /// `today`: what `fitiq-tui today` prints.
+    private func today() async {
+        guard let account else { return say(tr("Nothing is signed in.")) }
+        do {
+            let metrics = try await account.today()
+            let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
+            let day = CalendarDate(containing: account.environment.now(), in: account.environment.timeZone)
+            say(Output.todayText(metrics, units: units, today: day, graphics: .ascii))
+        } catch {
+            say(ShownError(error).description)
+        }
     }
 
     private func sync() async {

@@ -66,12 +66,21 @@ struct SummaryCommand: AsyncParsableCommand {
                     .addingTimeInterval(-0.001))
             let summaries = report.summaries(by: period, in: zone)
             guard csv || json else {
-                let shown = try await account.view().profile?.preferredUnitSystem ?? .metric
+                let profile = try await account.view().profile
+                let shown = profile?.preferredUnitSystem ?? .metric
                 if summaries.isEmpty {
                     return print(tr("No {missing} in that range.", ["missing": series.missingText]))
                 }
-                return print(
-                    SummaryTable(summaries, of: series, units: shown, by: period).lines().joined(separator: "\n"))
+                print(SummaryTable(summaries, of: series, units: shown, by: period).lines().joined(separator: "\n"))
+                // A child's or a teenager's heights say how fast they grow.
+                if series == .metric(.height),
+                    let growth = GrowthSentences.sentence(
+                        heights: history.points.map(\.entry), dateOfBirth: profile?.dateOfBirth,
+                        today: CalendarDate(containing: Date(), in: zone), units: shown)
+                {
+                    print(growth)
+                }
+                return
             }
             let unitSystem = span.unitSystem
             let value = { (number: Double) in series.value(number, in: unitSystem).value }

@@ -22,11 +22,11 @@ struct ExportCLITests {
                 let csv = try await lisbon.run(["export", "--csv"])
                 #expect(csv.status == 0, "\(csv)")
                 let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-                #expect(lines.first == "logged_at,metric,value,unit,source,id")
+                #expect(lines.first == "logged_at,metric,value,unit,source,id,notes")
                 let rows = lines.dropFirst().map {
                     $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                 }
-                #expect(rows.allSatisfy { $0.count == 6 })
+                #expect(rows.allSatisfy { $0.count == 7 })
                 let shown = rows.map { "\($0[0]) \($0[1]) \($0[2]) \($0[3]) \($0[4])" }
                 // Local time with its offset (summer time in Lisbon in July, none in January).
                 #expect(shown.contains("2025-01-10T12:00:00+00:00 height 160.00 cm manual"), "\(shown)")
@@ -49,13 +49,13 @@ struct ExportCLITests {
                 #expect(objects.first?["value"] as? Double == 70.87)
                 #expect(objects.first?["unit"] as? String == "in")
                 #expect(
-                    Set(objects.first?.keys ?? [:].keys) == ["logged_at", "metric", "value", "unit", "source", "id"])
+                    Set(objects.first?.keys ?? [:].keys) == ["logged_at", "metric", "value", "unit", "source", "id", "notes"])
 
                 let until = try await lisbon.run(["export", "--metric", "weight", "--until", "2025-03-01"])
                 #expect(until.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 2, "\(until)")
-                let refused = try await lisbon.run(["export", "--metric", "steps"])
+                let refused = try await lisbon.run(["export", "--metric", "naps"])
                 #expect(refused.status == 64)
-                #expect(refused.stderr.contains("--metric steps is not a metric"), "\(refused)")
+                #expect(refused.stderr.contains("--metric naps is not a metric"), "\(refused)")
                 let graphics = try await lisbon.run(["--graphics", "sixel"])
                 #expect(graphics.status == 64)
                 #expect(graphics.stderr.contains("--graphics must be braille, block or ascii."), "\(graphics)")

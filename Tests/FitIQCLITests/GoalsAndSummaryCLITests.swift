@@ -134,7 +134,7 @@ struct GoalsAndSummaryCLITests {
                 let by = today.adding(days: 200)
 
                 for (arguments, rule) in [
-                    (["goal", "set", "bmi", "22"], "A goal can be set for weight or body-fat, not bmi."),
+                    (["goal", "set", "bmi", "22"], "A goal can be set for weight, body-fat, steps, distance, active-minutes, calories-out, water, calories-in, protein, carbs, fat, sleep, resting-heart-rate, not bmi."),
                     (["goal", "set", "weight", "700"], "Weight must be between 2 and 635 kg"),
                     (["goal", "set", "weight", "75", "--by", "2020-01-01"], "The goal's date must be today ("),
                     (["goal", "set", "body-fat", "0.2"], "Body fat must be between 1 and 75 %"),
@@ -167,7 +167,7 @@ struct GoalsAndSummaryCLITests {
                 #expect(export.last?["source"] as? String == "goal" && export.last?["id"] as? String == "goal")
                 #expect(export.dropLast().allSatisfy { $0["trend"] is Double })
                 let csv = try await cli.run(["export", "--metric", "weight", "--trend"])
-                #expect(csv.stdout.hasPrefix("logged_at,metric,value,unit,source,id,trend\r\n"), "\(csv)")
+                #expect(csv.stdout.hasPrefix("logged_at,metric,value,unit,source,id,notes,trend\r\n"), "\(csv)")
                 #expect(!csv.stdout.contains(",goal,"))
 
                 #expect(try await cli.run(["goal", "clear", "weight"]).stdout.contains("The weight goal is cleared."))

@@ -27,7 +27,7 @@ struct LocalTimeCLITests {
                 let logged = entries.first { ($0["heightCm"] as? Double) == 171 }
                 #expect(logged?["loggedAt"] as? String == loggedAt, "\(entries)")
                 let text = try await local.run(["height", "history"])
-                #expect(text.stdout.contains("\(date)  171.0 cm"), "\(text)")
+                #expect(text.stdout.contains("\(date) 12:00  171.0 cm"), "\(text)")
             }
         }
     }

@@ -23,12 +23,12 @@ struct MeasurementsCLITests {
 
                 let history = try await cli.jsonRows(["weight", "history", "--json"])
                 #expect(history.count == 2)
-                #expect(Set(history.first?.keys ?? [:].keys) == ["id", "loggedAt", "weightKg", "source", "synced"])
+                #expect(Set(history.first?.keys ?? [:].keys) == ["id", "loggedAt", "weightKg", "source", "synced", "notes"])
                 #expect(history.map { $0["weightKg"] as? Double } == [80.01, 71.67])
                 #expect(history.allSatisfy { $0["synced"] as? Bool == true })
                 let csv = try await cli.run(["body-fat", "history", "--csv"])
-                #expect(csv.stdout.hasPrefix("id,logged_at,body_fat_percent,source,synced\n"))
-                #expect(csv.stdout.contains(",18.50,manual,true"))
+                #expect(csv.stdout.hasPrefix("id,logged_at,body_fat_percent,source,synced,notes\n"))
+                #expect(csv.stdout.contains(",18.50,manual,true,"))
 
                 let profile = try await cli.jsonObject(["profile", "show", "--json"])
                 #expect(profile["weightKg"] as? Double == 80.01)

@@ -75,7 +75,7 @@ struct PlainModeCLITests {
                 let run = try await cli.run(
                     ["--plain"],
                     input: "help\nset weight 160 lb\nset body-fat 80\nset body-fat 18.5 %\nset bmi 22\nsave\n"
-                        + "history weight\nhistory body-fat\nhistory steps\nquit\n")
+                        + "history weight\nhistory body-fat\nhistory naps\nquit\n")
 
                 #expect(run.status == 0, "\(run)")
                 // The help lists every field of the editor's table.
@@ -89,7 +89,7 @@ struct PlainModeCLITests {
                 #expect(run.stdout.contains("Synced: the server has every change."), "\(run)")
                 #expect(run.stdout.contains(": 72.6 kg, manual, on the server."), "\(run)")
                 #expect(run.stdout.contains(": 18.5 %, manual, on the server."), "\(run)")
-                #expect(run.stdout.contains("Say which history: history height|weight|body-fat."), "\(run)")
+                #expect(run.stdout.contains("Say which history: history height|weight|body-fat|steps|distance|active-minutes|calories-out|water|calories-in|protein|carbs|fat|sleep|resting-heart-rate|mood."), "\(run)")
 
                 let other = try #require(try await cli.otherMachine())
                 let weights = try await other.jsonRows(["weight", "history", "--json"])
@@ -140,14 +140,14 @@ struct PlainModeCLITests {
                 #expect(run.stdout.contains("No height entries over the whole history."), "\(run)")
                 #expect(
                     run.stdout.contains(
-                        "Say which trend: trend height|weight|body-fat|bmi 4w|3m|1y|all [--by week|month] (5x is neither)."
+                        "Say which trend: trend height|weight|body-fat|steps|distance|active-minutes|calories-out|water|calories-in|protein|carbs|fat|sleep|resting-heart-rate|mood|bmi 4w|3m|1y|all [--by week|month] (5x is neither)."
                     )
                 )
                 #expect(run.stdout.contains("Goal set: 78.0 kg by \(by). It is kept on this machine"), "\(run)")
                 let standing = "Goal 78.0 kg by \(by): the trend, 80.3 kg, is 2.3 kg above it."
                 // Said by `goal` and by `goal weight`.
                 #expect(run.stdout.components(separatedBy: standing).count == 3, "\(run)")
-                #expect(run.stdout.contains("Not set: A goal can be set for weight or body-fat, not bmi."), "\(run)")
+                #expect(run.stdout.contains("Not set: A goal can be set for weight, body-fat, steps, distance, active-minutes, calories-out, water, calories-in, protein, carbs, fat, sleep, resting-heart-rate, not bmi."), "\(run)")
                 #expect(run.stdout.contains("The weight goal is cleared."), "\(run)")
                 #expect(run.stdout.contains("No goals are set."), "\(run)")
             }

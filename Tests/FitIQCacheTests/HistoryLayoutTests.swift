@@ -60,14 +60,16 @@ struct HistoryLayoutTests {
         }
     }
 
-    /// Every metric's summary travels in `account.json`: with 10,000 entries of each of the three
-    /// metrics (fractional seconds, unrounded pounds), a save still writes less than 64 KB.
+    /// Every metric's summary travels in `account.json`: with 10,000 entries of each of the body's
+    /// three metrics (fractional seconds, unrounded pounds), a save still writes less than 64 KB. (The
+    /// other metrics' summaries are a few entries each, ``theOtherMetricsSummariesAreAFewEntries()``;
+    /// their months' index still grows with the history, docs/benchmarks.md "bench-saves".)
     @Test func theAccountFileStaysSmallWithLongHistoriesOfEveryMetric() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = makeStore(in: folder)
             let start = Date(timeIntervalSince1970: 1_793_491_200.123_456)
             var entries: [ProgressEntry] = []
-            for metric in Metric.all {
+            for metric in Metric.body {
                 for index in 0..<10_000 {
                     entries.append(
                         ProgressEntry(
@@ -85,7 +87,34 @@ struct HistoryLayoutTests {
             let size = try Data(contentsOf: store.folder.appendingPathComponent("account.json")).count
             #expect(size < 64 * 1_024, "account.json is \(size) bytes")
             let overview = try await makeStore(in: folder).overview()
-            #expect(Metric.all.allSatisfy { overview.summaries[$0.type]?.count == 10_000 })
+            #expect(Metric.body.allSatisfy { overview.summaries[$0.type]?.count == 10_000 })
+        }
+    }
+
+    /// A summary of steps, water or sleep keeps its four newest entries and no series: the profile
+    /// screen lists and charts the body alone, and Today reads the weeks it shows from the months.
+    @Test func theOtherMetricsSummariesAreAFewEntries() async throws {
+        try await withTemporaryDirectory { (folder: URL) async throws in
+            let store = makeStore(in: folder)
+            let start = Date(timeIntervalSince1970: 1_793_491_200)
+            let others = Metric.all.filter { !Metric.body.contains($0) }
+            let history = others.flatMap { metric in
+                (0..<500).map { index in
+                    ProgressEntry(
+                        serverId: "\(metric.id)-\(index)", type: metric.type, quantity: metric.allowedRange.upperBound,
+                        loggedAt: start - Double(index) * 86_400, source: .server)
+                }
+            }
+            try await store.update { state in
+                state = CacheFixtures.state(name: "Ada")
+                state.history.entries = history
+            }
+            let overview = try await makeStore(in: folder).overview()
+            for metric in others {
+                let summary = try #require(overview.summaries[metric.type])
+                #expect(summary.count == 500 && summary.latest.count == HistorySummary.otherLatestLimit)
+                #expect(summary.latest.first?.loggedAt == start && summary.series.isEmpty)
+            }
         }
     }
 

@@ -64,7 +64,9 @@ struct SyncEngineTests {
     func aMeasurementSentAtOnceWritesOnceBeforeAndOnceAfterItsRequest(metric: Metric) async throws {
         let harness = TestHarness()
         let account = try await harness.synced()
-        let value = metric == .height ? 181.0 : metric == .weight ? 72.4 : 18.5
+        let value =
+            metric == .height
+            ? 181.0 : metric == .weight ? 72.4 : ((metric.allowedRange.lowerBound + metric.allowedRange.upperBound) / 2).rounded()
         let writes = try await Self.writes(of: account, in: harness) { () async throws in
             #expect(try await account.apply(.measurement(metric, value), sending: true).outcome.saved)
             #expect(try await account.push().isSynced)
@@ -80,8 +82,9 @@ struct SyncEngineTests {
         let account = try await harness.synced()
         let day = harness.clock.date().addingTimeInterval(-86_400)
         await harness.backend.setEntries(
-            zip(Metric.all, [181.0, 72.4, 18.5]).map { metric, value in
-                RemoteProgressEntry(id: "phone-\(metric.type)", type: metric.type, quantity: value, loggedAt: day)
+            Metric.all.map { metric in
+                RemoteProgressEntry(
+                    id: "phone-\(metric.type)", type: metric.type, quantity: metric.allowedRange.upperBound, loggedAt: day)
             })
         var phone = TestHarness.serverProfile
         phone.metadata.bio = "From the phone"

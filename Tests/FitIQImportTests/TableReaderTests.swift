@@ -42,7 +42,7 @@ struct TableReaderTests {
             2025-03-01T12:00:00+00:00,weight,80.00,kg,manual,a
             yesterday,weight,80.00,kg,manual,b
             2025-03-01T12:00:00+00:00,weight,9000,kg,manual,c
-            2025-03-01T12:00:00+00:00,steps,10,count,manual,d
+            2025-03-01T12:00:00+00:00,naps,10,count,manual,d
             2025-03-01T12:00:00+00:00,weight,80,cm,manual,e
             2025-03-01T12:00:00+00:00,bmi,24.7,kg/m²,derived,a
             "2025-03-01T12:00:00+00:00,weight
@@ -54,7 +54,7 @@ struct TableReaderTests {
             csv.badRows.map(\.description) == [
                 "line 3: logged_at must be an RFC 3339 time",
                 "line 4: Weight must be between 2 and 635 kg (4.4 and 1,400 lb).",
-                "line 5: metric must be height, weight or body_fat_percentage",
+                "line 5: metric must be one of " + Metric.all.map(\.type).joined(separator: ", "),
                 "line 6: unit cm is not one of weight's",
                 "line 8: has 1 fields; the header has 6",
             ])

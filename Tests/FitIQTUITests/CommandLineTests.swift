@@ -30,7 +30,7 @@ struct CommandLineTests {
         #expect(lines.contains { $0.contains("Weight will be 72.4 kg once you save.") })
         let effects = Self.command("save", &state)
         #expect(effects.count == 1)
-        guard case .save(.measurement(.weight, let value, _, _))? = effects.first else {
+        guard case .save(.measurement(.weight, let value, _, _, _))? = effects.first else {
             Issue.record("\(effects)")
             return
         }
@@ -53,7 +53,7 @@ struct CommandLineTests {
         for (line, said) in [
             ("nonsense 3", "nonsense is not a command."),
             ("set biological-sex male", "Biological sex comes only from your health"),
-            ("trend weight 2d", "(2d is neither)"), ("history steps", "Say which history"),
+            ("trend weight 2d", "(2d is neither)"), ("history naps", "Say which history"),
             ("goal bmi 22", "not bmi"), ("goal weight 70 2020-01-01", "today (2026-11-18) or later"),
         ] {
             var other = profileState(width: 100, height: 30)

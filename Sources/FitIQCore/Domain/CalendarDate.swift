@@ -79,7 +79,12 @@ public struct CalendarDate: Sendable, Hashable, Comparable, Codable, CustomStrin
 
     /// The instant at `hour`:00 on this day on the local clock of `timeZone`.
     public func instant(atHour hour: Int, in timeZone: LocalZone) -> Date {
-        let local = Int64(daysSince1970) * 86_400 + Int64(hour) * 3600
+        instant(atMinute: hour * 60, in: timeZone)
+    }
+
+    /// The instant `minute` minutes after midnight on this day on the local clock of `timeZone`.
+    func instant(atMinute minute: Int, in timeZone: LocalZone) -> Date {
+        let local = Int64(daysSince1970) * 86_400 + Int64(minute) * 60
         // The offset depends on the instant sought: start from the offset at the local time read as
         // UTC, then take the offset at that first guess (right on both sides of a DST change).
         var instant = Date(timeIntervalSince1970: Double(local))

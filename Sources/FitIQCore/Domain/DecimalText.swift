@@ -7,11 +7,40 @@ public enum DecimalText {
     /// What separates a number's whole part from its decimals where people read it: a notation, not a
     /// word, so the core keeps it; FitIQWords' `speaking(_:)` sets it with the language.
     @TaskLocal public static var separator = "."
+    /// What groups a long number's digits by three where people read it (`100,000`, `100.000` in
+    /// German, a narrow space in French); set with ``separator``.
+    @TaskLocal public static var groupSeparator = ","
 
     /// `value` with `places` decimals as people read it where ``separator`` is in force: `72.4`, or
     /// `72,4` in German, Spanish, French and Portuguese.
     public static func shown(_ value: Double, places: Int) -> String {
         decimal(format(value, places: places))
+    }
+
+    /// ``shown(_:places:)`` with the digits of a whole part of four digits or more grouped by three:
+    /// `100,000`, `4,000.5`; `100.000` in German.
+    public static func grouped(_ value: Double, places: Int) -> String {
+        let text = format(value, places: places)
+        let sign = text.hasPrefix("-") ? "-" : ""
+        let unsigned = text.dropFirst(sign.count)
+        let whole = unsigned.prefix { $0 != "." }
+        let fraction = unsigned.dropFirst(whole.count).dropFirst()
+        guard whole.count >= 4, whole.allSatisfy(\.isNumber) else { return decimal(text) }
+        var groups: [Substring] = []
+        var end = whole.endIndex
+        while end > whole.startIndex {
+            let start = whole.index(end, offsetBy: -3, limitedBy: whole.startIndex) ?? whole.startIndex
+            groups.insert(whole[start..<end], at: 0)
+            end = start
+        }
+        return sign + groups.joined(separator: groupSeparator) + (fraction.isEmpty ? "" : separator + fraction)
+    }
+
+    /// The fewest decimals (0…2) that write `value` to a hundredth: 0 for `10`, 2 for `0.01`.
+    public static func places(_ value: Double) -> Int {
+        let hundredths = (value * 100).rounded()
+        if hundredths.truncatingRemainder(dividingBy: 100) == 0 { return 0 }
+        return hundredths.truncatingRemainder(dividingBy: 10) == 0 ? 1 : 2
     }
 
     /// A number written with a dot (`72.4`) with ``separator`` instead (`72,4`).

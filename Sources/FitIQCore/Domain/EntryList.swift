@@ -111,7 +111,7 @@ public struct EntryChanges: Sendable, Equatable {
 }
 
 extension RecentEntries {
-    /// The latest entries of each metric in `history` (``HistorySummary/latestLimit`` of each), and the
+    /// The latest entries of each metric in `history` (``HistorySummary/limits(ofType:)`` of each), and the
     /// entries `including` names.
     public init(latestOf history: some Collection<ProgressEntry>, including wanted: Set<UUID> = []) {
         var entries = Dictionary(grouping: history, by: \.type).values.flatMap { HistorySummary(of: $0).latest }

@@ -15,6 +15,8 @@ public struct Reading: Sendable, Equatable {
     public var line: Int
     /// Where the reading came from, when the file or its format says.
     public var source: ProgressEntry.Source?
+    /// The entry's note, when the file has one (fitiq-tui's own export).
+    public var notes: String?
 
     public init(metric: Metric, value: Double, loggedAt: Date, line: Int, source: ProgressEntry.Source? = nil) {
         self.metric = metric

@@ -4,8 +4,9 @@
     import Foundation
 #endif
 
-/// A target the user set for a metric (weight, body fat), with an optional date. The FitIQ service
-/// has no goals: they stay with the account on this machine.
+/// A target the user set for a metric, kept on this machine (the FitIQ service has no goals): for a
+/// reading (weight, body fat), a value to reach, with an optional date; for a day's amount or a night
+/// (steps, water, sleep), a value to reach each day (``Metric/hasDailyGoal``), met or not day by day.
 public struct Goal: Sendable, Codable, Equatable {
     /// The metric's `/progress` type. Kept as text: a goal for a metric this build does not know is
     /// kept, and ignored.
@@ -46,19 +47,21 @@ public struct Goal: Sendable, Codable, Equatable {
         return start + (target - start) * fraction
     }
 
-    /// The metrics goals are set for: those with a ``Metric/goalBand``.
-    public static var metrics: [Metric] { Metric.all.filter { $0.goalBand != nil } }
+    /// The metrics goals are set for (``Metric/takesGoals``).
+    public static var metrics: [Metric] { Metric.all.filter(\.takesGoals) }
 
     /// A goal of `metric` from what a person typed, or the refusal naming the rule: a metric goals are
-    /// set for, a value in its range (typed as the metric is), and a date from `today` on.
+    /// set for, a value in its range (typed as the metric is), and a date from `today` on (none for a
+    /// daily goal: it is met or not each day).
     public static func parse(
         metric name: String, target: String, by date: String?, unitSystem: UnitSystem, today: CalendarDate
     ) throws(ValidationError) -> (metric: Metric, target: Double, by: CalendarDate?) {
-        guard let metric = Metric.named(name), metric.goalBand != nil else {
+        guard let metric = Metric.named(name), metric.takesGoals else {
             throw .invalidFormat(.goal, rule: .goalMetric(given: name, allowed: metrics.map(\.id)))
         }
         let value = try metric.parse(target, unitSystem: unitSystem)
         guard let date else { return (metric, value, nil) }
+        if metric.hasDailyGoal { throw .invalidFormat(.goalDate, rule: .noDateForDailyGoal) }
         guard let day = CalendarDate(parsing: date.trimmingWhitespace()) else {
             throw .invalidFormat(.goalDate, rule: .day)
         }

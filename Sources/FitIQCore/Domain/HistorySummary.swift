@@ -48,6 +48,18 @@ public struct HistorySummary: Sendable, Equatable {
     public static let latestLimit = 48
     /// How many points the series keeps: more columns than a chart on a wide terminal has.
     public static let seriesLimit = 480
+    /// What a summary of another metric (steps, water, sleep…) keeps: its few newest entries and no
+    /// series. The profile screen lists and charts the body alone, and Today reads the last weeks from
+    /// the history's months: fifteen metrics' summaries still keep `account.json` under 64 KB.
+    public static let otherLatestLimit = 4
+
+    /// How many newest entries and points a summary of `type` keeps: the body's (height, weight, body
+    /// fat, and a type this build does not know) ``latestLimit`` and ``seriesLimit``, the other metrics'
+    /// ``otherLatestLimit`` and none.
+    public static func limits(ofType type: String) -> (latest: Int, series: Int) {
+        guard let metric = Metric.ofType(type), !Metric.body.contains(metric) else { return (latestLimit, seriesLimit) }
+        return (otherLatestLimit, 0)
+    }
 
     /// The summary of `entries` (any order); entries with a value that is not finite are counted
     /// but left out of the series.
@@ -74,16 +86,17 @@ public struct HistorySummary: Sendable, Equatable {
         self.count = entries.count
         self.first = first
         self.last = last
+        let limits = entries.first.map { Self.limits(ofType: $0.type) } ?? (latest: Self.latestLimit, series: Self.seriesLimit)
         // The cache keeps the history oldest first: its latest entries are its last ones.
         self.latest =
             isOldestFirst
-            ? Array(entries.suffix(Self.latestLimit).reversed()) : Self.newest(entries, limit: Self.latestLimit)
-        guard let first, let last else {
+            ? Array(entries.suffix(limits.latest).reversed()) : Self.newest(entries, limit: limits.latest)
+        guard let first, let last, limits.series > 0 else {
             self.series = []
             return
         }
         let span = last.timeIntervalSince(first)
-        let slots = Self.seriesLimit
+        let slots = limits.series
         var newestInSlot = [ProgressEntry?](repeating: nil, count: slots)
         for entry in entries where entry.quantity.isFinite {
             let fraction = span > 0 ? entry.loggedAt.timeIntervalSince(first) / span : 0
@@ -104,7 +117,7 @@ public struct HistorySummary: Sendable, Equatable {
         summary.count = count + 1
         summary.first = first.map { min($0, entry.loggedAt) } ?? entry.loggedAt
         summary.last = last.map { max($0, entry.loggedAt) } ?? entry.loggedAt
-        summary.latest = Array(([entry] + latest).prefix(Self.latestLimit))
+        summary.latest = Array(([entry] + latest).prefix(Self.limits(ofType: entry.type).latest))
         return summary
     }
 

@@ -4,18 +4,31 @@
     import Foundation
 #endif
 
-/// A body measurement logged over time as `/progress` entries: height, weight, body fat.
+/// Something logged over time as `/progress` entries: a body measurement (height, weight, body fat),
+/// a day's amount (steps, water, food), a night's sleep, or a reading (resting heart rate, mood).
 ///
-/// Everything that differs between them is in this table: the backend `type`, the field named in
-/// messages, the unit values are kept in, how a person types and reads them in each unit system, and
-/// the allowed range. Code that handles entries (the history, the outbox, corrections, the health
-/// import, the commands) takes a metric rather than naming one, so a new measurement is a new entry
-/// here.
+/// Everything that differs between them is in this table: the backend `type`, its ``Kind``, the field
+/// named in messages, the unit values are kept in, how a person types and reads them in each unit
+/// system, and the allowed range. Code that handles entries (the history, the outbox, corrections, the
+/// imports, the commands, Today) takes a metric rather than naming one, so a new kind of progress is a
+/// new entry here.
 public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible {
-    /// The name in commands and cache keys: `height`, `weight`, `body-fat`.
+    /// How a metric's entries make a day's value.
+    public enum Kind: String, Sendable, Hashable {
+        /// The latest entry stands and a trend smooths them (weight, resting heart rate, mood).
+        case reading
+        /// A day's value is the sum of that local day's entries (two glasses of water are two entries).
+        case dailyAmount = "daily amount"
+        /// One a night, belonging to the local day it ends on (sleep).
+        case night
+    }
+
+    /// The name in commands and cache keys: `height`, `weight`, `body-fat`, `steps`, `water`.
     public let id: String
     /// The `type` of its `/progress` entries.
     public let type: String
+    /// How its entries make a day's value.
+    public let kind: Kind
     /// The field named in validation messages.
     public let field: Field
     /// The unit values are kept and sent in: `cm`, `kg`, `%`.
@@ -35,16 +48,34 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     /// The coarsest step a value is shown in, in ``unit``: a bound shown rounded (2 kg as `4.4 lb`, 635 kg
     /// as about `1,400 lb`) is typed back as shown, and taken as the bound.
     let shownStep: Double
-    private let parseValue: @Sendable (String, UnitSystem) throws(ValidationError) -> Double
-    private let formatValue: @Sendable (Double, UnitSystem) -> String
+    let parseValue: @Sendable (String, UnitSystem) throws(ValidationError) -> Double
+    let formatValue: @Sendable (Double, UnitSystem) -> String
 
     public var description: String { id }
 
     public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.id == rhs.id }
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 
-    /// Every metric, in the order forms and commands list them.
-    public static let all: [Metric] = [.height, .weight, .bodyFat]
+    /// Every metric, in the order forms, commands and Today list them: the body, then the day's
+    /// activity, food, sleep and the other readings.
+    public static let all: [Metric] = [
+        .height, .weight, .bodyFat, .steps, .distance, .activeMinutes, .caloriesOut, .water, .caloriesIn, .protein,
+        .carbs, .fat, .sleep, .restingHeartRate, .mood,
+    ]
+
+    /// The body measurements of the physical form.
+    public static let body: [Metric] = [.height, .weight, .bodyFat]
+
+    /// Whether a day's goal is met by reaching the target (amounts and nights); a reading's goal is a
+    /// band to reach and stay in (``goalBand``).
+    public var hasDailyGoal: Bool { kind != .reading }
+
+    /// Whether goals are set for it: a day's amount, a night, or a reading with a ``goalBand``.
+    public var takesGoals: Bool { hasDailyGoal || goalBand != nil }
+
+    /// The imperial unit and how many of ``unit`` one of it is, exactly (`lb`, 0.45359237); `nil` for
+    /// a metric that is the same in either unit system.
+    public var imperial: (unit: String, size: Double)? { imperialUnit.map { ($0.name, $0.size) } }
 
     /// `height_cm`, `weight_kg`, `body_fat_percent`.
     public var csvColumn: String {
@@ -60,14 +91,15 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
         return ((value / imperialUnit.size * 100).rounded() / 100, imperialUnit.name)
     }
 
-    /// The allowed range for people: `50–300 cm`.
+    /// The allowed range for people: `50–300 cm`, `1–100,000 steps`, `0.01–10 l`.
     public var rangeText: String {
-        DecimalText.format(allowedRange.lowerBound, places: 0) + "–"
-            + DecimalText.format(allowedRange.upperBound, places: 0)
-            + " " + unit
+        DecimalText.grouped(allowedRange.lowerBound, places: DecimalText.places(allowedRange.lowerBound)) + "–"
+            + DecimalText.grouped(allowedRange.upperBound, places: DecimalText.places(allowedRange.upperBound))
+            + (unit.isEmpty ? "" : " " + UnitNames.shown(unit))
     }
 
-    /// The metric of a `/progress` entry type; `nil` for types this client does not track (`bmi`, `steps`).
+    /// The metric of a `/progress` entry type; `nil` for a type this build does not log (`bmi`, which
+    /// it derives).
     public static func ofType(_ type: String) -> Metric? {
         all.first { $0.type == type }
     }
@@ -82,7 +114,14 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     public func parse(_ text: String, unitSystem: UnitSystem) throws(ValidationError) -> Double {
         // Kept to a hundredth of the unit: finer than any value is shown, and a pound or a stone in
         // kilograms does not carry twelve digits into the history.
-        let value = (try parseValue(text, unitSystem) * 100).rounded() / 100
+        let value: Double
+        do {
+            value = (try parseValue(text, unitSystem) * 100).rounded() / 100
+        } catch .invalidFormat(_, _) where text.trimmingWhitespace().hasPrefix("-") {
+            // A negative number is a value, refused by the range: `-5 kg` is not a form to learn.
+            _ = try parseValue(String(text.trimmingWhitespace().dropFirst()), unitSystem)
+            throw .outOfRange(field, rule: .allowedRange)
+        }
         guard value.isFinite else { throw .outOfRange(field, rule: .allowedRange) }
         if allowedRange.contains(value) { return value }
         if value < allowedRange.lowerBound, allowedRange.lowerBound - value <= shownStep {
@@ -120,7 +159,7 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
 extension Metric {
     /// Height in centimetres (``Height`` parses and formats it); also the profile's current height.
     public static let height = Metric(
-        id: "height", type: ProgressEntry.heightType, field: .height, unit: "cm", valueKey: "heightCm",
+        id: "height", type: ProgressEntry.heightType, kind: .reading, field: .height, unit: "cm", valueKey: "heightCm",
         allowedRange: Height.allowedRange,
         minimumChartSpan: 2, goalBand: nil, imperialUnit: ("in", 2.54),
         shownStep: 0,
@@ -130,7 +169,7 @@ extension Metric {
     /// Body weight in kilograms: `72.4`, `72.4 kg`, `160 lb`, `160.4 lbs`, `11 st 4 lb`; shown to 0.1 kg
     /// or 0.1 lb.
     public static let weight = Metric(
-        id: "weight", type: "weight", field: .weight, unit: "kg", valueKey: "weightKg", allowedRange: 2...635,
+        id: "weight", type: "weight", kind: .reading, field: .weight, unit: "kg", valueKey: "weightKg", allowedRange: 2...635,
         minimumChartSpan: 1, goalBand: 1.5,
         imperialUnit: ("lb", Weight.kilogramsPerPound),
         shownStep: 0.1 * Weight.kilogramsPerPound,
@@ -139,7 +178,7 @@ extension Metric {
 
     /// Body fat in percent of body weight, the same in either unit system: `18.5`, `18.5 %`; shown to 0.1 %.
     public static let bodyFat = Metric(
-        id: "body-fat", type: "body_fat_percentage", field: .bodyFat, unit: "%", valueKey: "bodyFatPercent",
+        id: "body-fat", type: "body_fat_percentage", kind: .reading, field: .bodyFat, unit: "%", valueKey: "bodyFatPercent",
         allowedRange: 1...75,
         minimumChartSpan: 1, goalBand: 1, imperialUnit: nil,
         shownStep: 0.1,

@@ -8,6 +8,9 @@
 public enum Field: String, Sendable, Codable, CaseIterable {
     case name, bio, unitSystem, languageCode, height, weight, bodyFat, dateOfBirth, email, password, notes, date, goal,
         goalDate
+    case steps, distance, activeMinutes, caloriesOut, caloriesIn, water, protein, carbs, fat, sleep, restingHeartRate, mood
+    /// The time of day an entry is logged at (`--at`).
+    case time
 }
 
 /// Why a value was refused, as data: the field, the rule and the values. FitIQWords says it, naming the
@@ -65,6 +68,10 @@ public enum ValidationRule: Sendable, Hashable {
     case allowedRange
     /// A goal is set for one of `allowed` (metric ids), not `given`.
     case goalMetric(given: String, allowed: [String])
+    /// A daily goal (steps, water, sleep) has no date: it is met or not each day.
+    case noDateForDailyGoal
+    /// A time of day written `HH:MM`, or a day and a time (`2026-11-30 07:30`).
+    case timeOfDay
     /// A goal is cleared for one of `allowed` (metric ids), not `given`.
     case clearedGoalMetric(given: String, allowed: [String])
 }

@@ -13,7 +13,7 @@ public enum ChangeRequest: Sendable, Equatable {
     /// becomes the current height and a weight or body fat is a reading of now; with a day, it is a
     /// reading of that day (at noon, local time), and a height of a day after the newest one becomes the
     /// current height.
-    case measurement(Metric, Double, day: CalendarDate? = nil, notes: String? = nil)
+    case measurement(Metric, Double, day: CalendarDate? = nil, time: TimeOfDay? = nil, notes: String? = nil)
     /// A new value for the entry of the metric named `id` (its server id, or its local one while pending),
     /// keeping when it was logged.
     case correct(Metric, id: String, to: Double)
@@ -101,12 +101,12 @@ extension Account {
             let changed = try await updateMetadata(
                 name: name, bio: bio, unitSystem: unitSystem, languageCode: languageCode, sending: sending)
             outcome = changed ? .metadataSaved : .metadataUnchanged
-        case .measurement(.height, let centimetres, nil, nil):
+        case .measurement(.height, let centimetres, nil, nil, nil):
             let changed = try await updateHeight(centimetres: centimetres, sending: sending)
             let current = try await store.overview().state.profile?.heightCm
             outcome = changed ? .heightSet(current ?? centimetres) : .heightUnchanged(current)
-        case .measurement(let metric, let value, let day, let notes):
-            let logged = try await log(metric, value, on: day, notes: notes, sending: sending)
+        case .measurement(let metric, let value, let day, let time, let notes):
+            let logged = try await log(metric, value, on: day, at: time, notes: notes, sending: sending)
             outcome = .logged(logged.entry, isCurrentHeight: logged.isCurrentHeight)
         case .correct(let metric, let id, let value):
             let (before, after) = try await correctEntry(of: metric, id: id, to: value)

@@ -72,13 +72,17 @@ public struct ExportRow: Sendable, Equatable {
     public var source: String
     /// The entry's id (the server's, else the local one); a BMI row has its weight's.
     public var id: String
+    /// The entry's note, if any (empty for none).
+    public var notes: String = ""
     /// The time-aware trend after this reading (``Trend``), in the row's unit: it runs over the whole
     /// history, the readings before the range included.
     public var trend: Double
 
     public init(
-        loggedAt: Date, metric: String, value: Double, unit: String, source: String, id: String, trend: Double
+        loggedAt: Date, metric: String, value: Double, unit: String, source: String, id: String, trend: Double,
+        notes: String = ""
     ) {
+        self.notes = notes
         self.loggedAt = loggedAt
         self.metric = metric
         self.value = value
@@ -114,7 +118,7 @@ extension Account {
                         ExportRow(
                             loggedAt: entry.loggedAt, metric: metric.type, value: value, unit: unit,
                             source: entry.source.rawValue, id: entry.publicId,
-                            trend: metric.value(smoothed, in: units).value))
+                            trend: metric.value(smoothed, in: units).value, notes: entry.notes ?? ""))
                 }
             case .bmi:
                 try await forEachBodyMassIndex { weight, value in

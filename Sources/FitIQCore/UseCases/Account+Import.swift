@@ -72,7 +72,7 @@ extension AccountState {
                 result[reading.metric].alreadyThere += 1
                 continue
             }
-            record(reading.metric, reading.value, measuredAt: reading.loggedAt, source: source)
+            record(reading.metric, reading.value, measuredAt: reading.loggedAt, source: source, notes: reading.notes)
             seen[key] = history.count - 1  // recorded at the end
             result[reading.metric].new += 1
         }

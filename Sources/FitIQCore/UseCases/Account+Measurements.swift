@@ -9,25 +9,31 @@
 extension Account {
     /// Logs a measurement of `metric` (`value` in its unit): a history entry and one `POST /progress`.
     /// A height becomes the current height (one `PATCH`) when it is the newest measurement. Front ends
-    /// and tests ask for it through ``apply(_:sending:)`` (``ChangeRequest/measurement(_:_:day:notes:)``).
+    /// and tests ask for it through ``apply(_:sending:)`` (``ChangeRequest/measurement(_:_:day:time:notes:)``).
     ///
     /// - Parameters:
-    ///   - date: a past measurement, logged at 12:00 local time on that day.
+    ///   - date: a past measurement, logged at 12:00 local time on that day (at `time` when given).
+    ///   - time: the time of day it was measured, on `date` or today; never after now.
+    ///   - notes: at most 500 characters, kept with the entry and sent with it.
     ///   - sending: the caller sends it at once (``deliver()``): the save's write also claims what goes
     ///     out first, so the send needs no write of its own.
     /// - Returns: the entry logged, and whether it became the current height.
     @discardableResult
     func log(
-        _ metric: Metric, _ value: Double, on date: CalendarDate? = nil, notes: String? = nil, sending: Bool = false
+        _ metric: Metric, _ value: Double, on date: CalendarDate? = nil, at time: TimeOfDay? = nil,
+        notes: String? = nil, sending: Bool = false
     ) async throws -> (entry: ProgressEntry, isCurrentHeight: Bool) {
         try metric.check(value)
         let notes = try notes.map { text throws(ValidationError) in try ProfileRules.notes(text) }
         let now = environment.now()
-        let measuredAt = date.map { $0.instant(atHour: 12, in: environment.timeZone) } ?? now
-        if let date, date > CalendarDate(containing: now, in: environment.timeZone) {
-            throw ValidationError.outOfRange(.date, rule: .notInFuture)
-        }
         let timeZone = environment.timeZone
+        let today = CalendarDate(containing: now, in: timeZone)
+        if let date, date > today { throw ValidationError.outOfRange(.date, rule: .notInFuture) }
+        // A day alone is logged at 12:00; a time alone is today's.
+        let measuredAt =
+            time.map { (date ?? today).instant(at: $0, in: timeZone) } ?? date.map { $0.instant(atHour: 12, in: timeZone) }
+            ?? now
+        if time != nil, measuredAt > now { throw ValidationError.outOfRange(.time, rule: .notInFuture) }
         // A new measurement needs the latest entries only (whether it is the newest); one logged
         // before others is recorded on the whole history.
         return try await save(sending: sending) { state in

@@ -1,0 +1,131 @@
+import FitIQCore
+import FitIQLocalization
+import FitIQWords
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The Today screen (`t`, `:today`): every metric with data, its day, 7-day average, goal and last 30
+/// days; `l` logs the metric chosen.
+public struct TodayScreen: Sendable, Equatable {
+    /// The metrics as last read (``Account/today()``); `nil` while the first read runs.
+    public var metrics: [MetricToday]?
+    /// The row chosen (↑↓), for `l` and `p`.
+    public var selection = 0
+
+    public init() {}
+
+    /// The metric of the row chosen, or steps when there is no row.
+    var chosen: Metric {
+        guard let metrics, metrics.indices.contains(selection) else { return .steps }
+        return metrics[selection].metric
+    }
+}
+
+/// What the Today screen's keys do (``KeyTable/today``).
+func performOnToday(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
+    let count = state.today.metrics?.count ?? 0
+    switch action {
+    case .leaveToday:
+        state.screen = .profile
+    case .todayDown:
+        state.today.selection = min(max(0, count - 1), state.today.selection + 1)
+    case .todayUp:
+        state.today.selection = max(0, state.today.selection - 1)
+    case .logChosen:
+        // The command line, ready for the value: `:log water ` (Enter logs it, Esc leaves it).
+        state.commandLine = TextField("log \(state.today.chosen.id) ", limit: 200)
+    case .openChosenProgress:
+        var screen = state.progress
+        screen.series = .metric(state.today.chosen)
+        screen.histories = [:]
+        screen.report = nil
+        state.progress = screen
+        state.screen = .progress
+        return [.loadProgress(screen.series)]
+    default:
+        break
+    }
+    return []
+}
+
+/// Opens the Today screen and asks for its data (what was read before shows meanwhile).
+func openToday(_ state: inout AppState) -> [Effect] {
+    state.screen = .today
+    return [.loadToday]
+}
+
+/// The Today screen: a row per metric (its name, today's value, the 7-day average, the sparkline of
+/// 30 days when it fits), its goal under it when one is set; narrow terminals drop the average, then
+/// the sparkline, and keep the name and the value.
+func renderToday(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) {
+    renderTitle(state, into: &buffer)
+    let today = CalendarDate(containing: state.now, in: state.timeZone)
+    let inner = drawBox(
+        tr("Today, {day}", ["day": today.description]), x: 0, y: 1, width: buffer.width,
+        height: buffer.height - 1 - bottom, focused: true, into: &buffer)
+    let width = inner.width - 2
+    guard let metrics = state.today.metrics else {
+        buffer.put(tr("Reading the history…"), x: inner.x + 1, y: inner.y, style: Styles.muted, limit: width)
+        return
+    }
+    guard !metrics.isEmpty else {
+        let lines = wrap(tr("Nothing logged yet: l logs a metric (water, steps, sleep…)."), width: width, maximumLines: 3)
+        for (offset, line) in lines.enumerated() {
+            buffer.put(line, x: inner.x + 1, y: inner.y + offset, style: Styles.muted, limit: width)
+        }
+        return
+    }
+    let units = ProfileValues(state).unitSystem
+    let names = metrics.map { $0.metric.field.label }
+    let values = metrics.map { $0.valueText(units: units, today: today) }
+    let averages = metrics.map { $0.averageText(units: units) }
+    let nameWidth = min(names.map(DisplayWidth.of).max() ?? 0, max(6, width / 3))
+    let valueWidth = values.map(DisplayWidth.of).max() ?? 0
+    let averageWidth = averages.map(DisplayWidth.of).max() ?? 0
+    let spark = MetricToday.sparklineDays
+    // What fits: the average, and the sparkline, each with two spaces before it.
+    let base = nameWidth + 2 + valueWidth
+    let showsAverage = base + 2 + averageWidth <= width
+    let sparkAt = (showsAverage ? base + 2 + averageWidth : base) + 2
+    let showsSpark = sparkAt + spark <= width
+    let rows = inner.height
+    // Two rows a metric with a goal when there is room for every metric so, else one.
+    let goalLines = metrics.filter { $0.goal != nil }.count
+    let withGoals = metrics.count + goalLines <= rows
+    // The chosen row stays in view.
+    let selection = min(state.today.selection, metrics.count - 1)
+    var first = 0
+    func height(_ index: Int) -> Int { withGoals && metrics[index].goal != nil ? 2 : 1 }
+    while (first...selection).map(height).reduce(0, +) > rows { first += 1 }
+    var row = inner.y
+    for index in first..<metrics.count {
+        guard row + height(index) <= inner.y + rows else { break }
+        let chosen = index == selection
+        let style = chosen ? Styles.focused : CellStyle.plain
+        if chosen { buffer.fill(x: inner.x, y: row, width: inner.width, height: 1, style: style) }
+        let x = inner.x + 1
+        buffer.put(chosen ? "›" : " ", x: inner.x, y: row, style: style, limit: 1)
+        buffer.put(fitted(names[index], width: nameWidth), x: x, y: row, style: style, limit: nameWidth)
+        buffer.put(values[index], x: x + nameWidth + 2, y: row, style: style, limit: max(0, width - nameWidth - 2))
+        if showsAverage {
+            buffer.put(averages[index], x: x + base + 2, y: row, style: chosen ? style : Styles.muted, limit: averageWidth)
+        }
+        if showsSpark {
+            buffer.put(
+                Sparkline.text(metrics[index].days, graphics: state.graphics), x: x + sparkAt, y: row,
+                style: chosen ? style : Styles.accent, limit: spark)
+        }
+        row += 1
+        if withGoals, metrics[index].goal != nil {
+            let full = metrics[index].goalText(units: units)
+            let goal = DisplayWidth.of(full) <= width - nameWidth - 2 ? full : metrics[index].shortGoalText(units: units)
+            let met = metrics[index].dailyGoal?.met == true
+            buffer.put(goal, x: x + nameWidth + 2, y: row, style: met ? Styles.good : Styles.muted, limit: max(0, width - nameWidth - 2))
+            row += 1
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import FitIQCore
+import FitIQLocalization
+import FitIQWords
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// When an entry was measured and its note: the options of every logging command.
+struct LoggingOptions: ParsableArguments {
+    @Option(help: "The day of a past measurement, YYYY-MM-DD (logged at 12:00 unless --at).") var date: String?
+    @Option(help: "The time it was measured, HH:MM, or a day and a time (\"2026-11-30 07:30\"), local; never in the future.")
+    var at: String?
+    @Option(help: "A note kept with the entry (at most 500 characters).") var note: String?
+
+    func validate() throws {
+        _ = try when()
+    }
+
+    /// The day and the time given, checked: a real day, a time `HH:MM` (or a day and a time that
+    /// agrees with `--date`). The future is refused when the entry is logged.
+    func when() throws -> (day: CalendarDate?, time: TimeOfDay?) {
+        var day: CalendarDate?
+        if let date {
+            guard let parsed = CalendarDate(parsing: date), date.count == 10 else {
+                throw ValidationError("Date must be a real date written YYYY-MM-DD.")
+            }
+            day = parsed
+        }
+        guard let at else { return (day, nil) }
+        guard let parsed = TimeOfDay.parse(at: at, day: day) else {
+            throw FitIQCore.ValidationError.invalidFormat(.time, rule: .timeOfDay)
+        }
+        return (parsed.day ?? day, parsed.time)
+    }
+
+    /// Logs `value` (as typed) of `metric` on `account` and says so; with `sending`, delivers it.
+    func log(_ metric: Metric, _ value: String, on account: Account, sending: Bool) async throws {
+        guard let profile = try await account.view().profile else { throw AccountError.profileNotLoaded }
+        let units = profile.preferredUnitSystem
+        let parsed = try metric.parse(value, unitSystem: units)
+        let (day, time) = try when()
+        let applied = try await account.apply(
+            .measurement(metric, parsed, day: day, time: time, notes: note), sending: sending)
+        switch applied.outcome {
+        case .heightUnchanged(let current):
+            return print(
+                tr("Height unchanged ({value}).", ["value": current.map { Height.format($0, unitSystem: units) } ?? ""]))
+        case .heightSet(let height):
+            print(tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)]))
+        case .logged(let entry, let isCurrentHeight):
+            print(
+                LogSentences.logged(
+                    entry, of: metric, units: units, day: day, time: time, isCurrentHeight: isCurrentHeight))
+        default:
+            break
+        }
+        try await finishWrite(account, noSync: !sending)
+    }
+}
+
+/// `fitiq-tui log METRIC VALUE [UNIT]`: logs any metric the server records.
+struct LogCommand: AsyncParsableCommand, SendingCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "log",
+            abstract: "Log steps, water, sleep, food, mood or any other metric: log water 0.25 l.",
+            usage: "fitiq-tui log <metric> <value> [<unit>] [--date DAY] [--at TIME] [--note TEXT]",
+            discussion: """
+                METRIC is one of \(Metric.all.map(\.id).joined(separator: ", ")). VALUE is typed with an \
+                optional unit (a bare number is in your unit system's unit): log steps 4000, log water 500 ml, \
+                log sleep 7h30m, log distance 3.1 mi, log calories-in 2300 kcal, log mood 7 --note "good day". \
+                A day's amount (steps, water, food…) is the sum of the day's entries; a night's sleep belongs \
+                to the day it ends on. Without --date or --at, logged now.
+                """)
+    }
+
+    @OptionGroup var globals: GlobalOptions
+    @OptionGroup var logging: LoggingOptions
+    @Argument(help: "The metric, e.g. water, steps, sleep.") var metric: String
+    // Unrecognised words too: a negative number is a value (refused by the metric's rule), not an option.
+    @Argument(parsing: .allUnrecognized, help: "The value and its unit, e.g. 0.25 l or 500 ml.") var words: [String]
+    @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
+
+    func validate() throws {
+        guard let chosen = Self.metric(named: metric) else {
+            throw ValidationError(
+                tr("Unknown metric '{name}': use one of {metrics}.",
+                    ["name": TextSanitizer.sanitize(metric), "metrics": Metric.all.map(\.id).joined(separator: ", ")]))
+        }
+        if let option = words.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
+            throw ValidationError(tr("Unknown option '{option}'.", ["option": TextSanitizer.sanitize(option)]))
+        }
+        guard words.contains(where: { $0 != "--" }) else {
+            throw ValidationError(tr("Give a value, e.g. log {metric} {example}.", ["metric": chosen.id, "example": chosen.example]))
+        }
+    }
+
+    /// The metric a command names: its id (`water`) or its backend type (`water_liters`).
+    static func metric(named name: String) -> Metric? {
+        let name = name.lowercased()
+        return Metric.named(name) ?? Metric.ofType(name)
+    }
+
+    func run() async throws {
+        try await withApp(globals, sending: !noSync) { app in
+            let account = try app.requireAccount()
+            guard let chosen = Self.metric(named: metric) else { return }
+            try await logging.log(chosen, words.filter { $0 != "--" }.joined(separator: " "), on: account, sending: !noSync)
+        }
+    }
+}
