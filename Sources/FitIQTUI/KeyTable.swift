@@ -132,10 +132,10 @@ enum KeyTable {
         ),
         KeyBinding(
             [.tab, .character("m")], in: .progress, .nextSeries, hint: Phrase("Tab metric"),
-            help: Phrase("the next measurement: weight, body fat, height, BMI")),
+            help: Phrase("the next metric: weight, body fat, height, BMI, then steps, water, sleep…")),
         KeyBinding([.backTab], in: .progress, .previousSeries, help: Phrase("the previous measurement")),
         KeyBinding(
-            [.character("g")], in: .progress, when: { $0.progress.series.metric?.goalBand != nil }, .editGoal,
+            [.character("g")], in: .progress, when: { $0.progress.series.metric?.takesGoals == true }, .editGoal,
             hint: Phrase("g goal"),
             help: Phrase("set or clear the goal of the weight or body fat shown (kept on this machine)")),
         KeyBinding(

@@ -59,7 +59,9 @@ public struct ProgressScreen: Sendable, Equatable {
     }
 
     /// The series it cycles through.
-    static let metrics: [MeasurementSeries] = [.metric(.weight), .metric(.bodyFat), .metric(.height), .bmi]
+    static let metrics: [MeasurementSeries] =
+        [.metric(.weight), .metric(.bodyFat), .metric(.height), .bmi]
+        + Metric.all.filter { !Metric.body.contains($0) }.map(MeasurementSeries.metric)
 
     /// Cuts the report for `range` from the history read (nothing is read again).
     mutating func cut(now: Date, in zone: LocalZone) {

@@ -59,8 +59,8 @@ func openToday(_ state: inout AppState) -> [Effect] {
 }
 
 /// The Today screen: a row per metric (its name, today's value, the 7-day average, the sparkline of
-/// 30 days when it fits), its goal under it when one is set; narrow terminals drop the average, then
-/// the sparkline, and keep the name and the value.
+/// the last 30 days, or of as many as fit), its goal under it when one is set; narrow terminals drop
+/// the average, then the sparkline, and keep the name and the value.
 func renderToday(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) {
     renderTitle(state, into: &buffer)
     let today = CalendarDate(containing: state.now, in: state.timeZone)
@@ -86,12 +86,13 @@ func renderToday(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) 
     let nameWidth = min(names.map(DisplayWidth.of).max() ?? 0, max(6, width / 3))
     let valueWidth = values.map(DisplayWidth.of).max() ?? 0
     let averageWidth = averages.map(DisplayWidth.of).max() ?? 0
-    let spark = MetricToday.sparklineDays
     // What fits: the average, and the sparkline, each with two spaces before it.
     let base = nameWidth + 2 + valueWidth
     let showsAverage = base + 2 + averageWidth <= width
     let sparkAt = (showsAverage ? base + 2 + averageWidth : base) + 2
-    let showsSpark = sparkAt + spark <= width
+    // The last 30 days, or as many of the last ones as fit (a week at least).
+    let spark = min(MetricToday.sparklineDays, width - sparkAt)
+    let showsSpark = spark >= 7
     let rows = inner.height
     // Two rows a metric with a goal when there is room for every metric so, else one.
     let goalLines = metrics.filter { $0.goal != nil }.count
@@ -116,7 +117,7 @@ func renderToday(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) 
         }
         if showsSpark {
             buffer.put(
-                Sparkline.text(metrics[index].days, graphics: state.graphics), x: x + sparkAt, y: row,
+                Sparkline.text(Array(metrics[index].days.suffix(spark)), graphics: state.graphics), x: x + sparkAt, y: row,
                 style: chosen ? style : Styles.accent, limit: spark)
         }
         row += 1

@@ -12,7 +12,7 @@ struct LayoutTests {
 
     /// The screens, each as a function from a size to the state showing it.
     enum Screen: String, CaseIterable, CustomTestStringConvertible {
-        case profile, editingBio, syncDetails, help, quitPrompt, importPrompt, languagePicker, signIn, register
+        case profile, editingBio, syncDetails, help, quitPrompt, importPrompt, languagePicker, signIn, register, today
 
         var testDescription: String { rawValue }
 
@@ -27,6 +27,9 @@ struct LayoutTests {
             case .quitPrompt: press([.enter] + type("x") + [.enter, .character("q")], &state)
             case .importPrompt: press([.character("i")], &state)
             case .languagePicker: press([.tab, .tab, .tab, .enter], &state)
+            case .today:
+                press([.character("t")], &state)
+                _ = update(&state, .todayLoaded(TodayScreenTests.metrics()))
             case .signIn, .register:
                 state = AppState(
                     screen: .signIn, size: (width, height), now: fixedNow, timeZone: .utc,
@@ -46,6 +49,7 @@ struct LayoutTests {
             case .quitPrompt: ["Unsaved edits", "y  quit and discard them"]
             case .importPrompt: ["Import health data", "The export to import"]
             case .languagePicker: ["Language", "English"]
+            case .today: ["Today, 2026-11-18", "›Weight", "Steps", "Water"]
             case .signIn: ["Sign in to FitIQ", "Email", "Password"]
             case .register: ["Create a FitIQ account", "Email", "Password", "Name", "Date of birth"]
             }

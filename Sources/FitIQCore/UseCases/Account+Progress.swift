@@ -95,6 +95,18 @@ extension Account {
             points.append((entry, trend.add(entry.quantity, at: entry.loggedAt)))
         }
         switch series {
+        case .metric(let metric) where metric.kind != .reading:
+            // A day's amount or a night: one point a day, its value the day's, and the 7-day average
+            // for a trend.
+            let zone = environment.timeZone
+            var days = DayValues(metric: metric)
+            try await store.forEachEntry(of: metric) { days.add($0, in: zone) }
+            for (day, value) in days.byDay.sorted(by: { $0.key < $1.key }) {
+                let entry = ProgressEntry(
+                    type: metric.type, quantity: value,
+                    loggedAt: day.instant(atHour: 12, in: zone), source: .server)
+                points.append((entry, days.average(days: 7, endingOn: day) ?? value))
+            }
         case .metric(let metric):
             try await store.forEachEntry(of: metric, add)
         case .bmi:
