@@ -61,7 +61,7 @@ struct HistoryIndex: Sendable, Equatable {
 /// A metric and a month: which segment an entry belongs to.
 struct SegmentKey: Hashable, Sendable, Comparable {
     var metric: String
-    /// `YYYY-MM`, in UTC.
+    /// `YYYY-MM`, in UTC; `YYYY` for a metric kept by the year (``isKeptByTheYear(_:)``).
     var month: String
 
     init(metric: String, month: String) {
@@ -76,15 +76,32 @@ struct SegmentKey: Hashable, Sendable, Comparable {
     /// The segment of an entry of `metric` logged at `instant`.
     init(metric: String, at instant: Date) {
         let day = CalendarDate(containing: instant, in: .utc)
+        let year = DecimalText.padded(day.year, width: 4)
         self.init(
             metric: metric,
-            month: DecimalText.padded(day.year, width: 4) + "-" + DecimalText.padded(day.month, width: 2))
+            month: Self.isKeptByTheYear(metric) ? year : year + "-" + DecimalText.padded(day.month, width: 2))
     }
 
-    /// The UTC month that holds `instant`, as the instants from its first day's start to the next's.
-    static func month(containing instant: Date) -> Range<Date> {
-        let first = SummaryPeriod.month.start(of: CalendarDate(containing: instant, in: .utc))
-        let next = SummaryPeriod.month.end(from: first).adding(days: 1)
+    /// Whether `metric`'s history is kept in a segment a year rather than a month: every metric but
+    /// the body's. Ten years of a dozen daily metrics by the month would be 1,440 segments, each a
+    /// line of `account.json`'s index that every save writes; by the year they are 120 (a year of one
+    /// entry a day is a segment of 365 entries). The body's months stay as they were written.
+    static func isKeptByTheYear(_ metric: String) -> Bool {
+        Metric.ofType(metric).map { !Metric.body.contains($0) } ?? false
+    }
+
+    /// The UTC month (or year, for a metric kept by the year) of `metric` that holds `instant`, as the
+    /// instants from its first day's start to the next's.
+    static func span(of metric: String, containing instant: Date) -> Range<Date> {
+        let day = CalendarDate(containing: instant, in: .utc)
+        guard isKeptByTheYear(metric),
+            let first = CalendarDate(year: day.year, month: 1, day: 1),
+            let next = CalendarDate(year: day.year + 1, month: 1, day: 1)
+        else {
+            let first = SummaryPeriod.month.start(of: day)
+            let next = SummaryPeriod.month.end(from: first).adding(days: 1)
+            return first.instant(atHour: 0, in: .utc)..<next.instant(atHour: 0, in: .utc)
+        }
         return first.instant(atHour: 0, in: .utc)..<next.instant(atHour: 0, in: .utc)
     }
 

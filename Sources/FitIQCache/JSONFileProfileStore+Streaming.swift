@@ -43,7 +43,10 @@ extension JSONFileProfileStore {
             memory.count { $0.filesDecoded += 1 }
             switch CacheFile<AccountFileV2>.decode(data) {
             case .missing: return
-            case .value(let value): stored = value
+            case .value(let value):
+                stored = value
+                // The next metric's read (Today's fifteen, an export's) decodes it no more.
+                memory.remember(decoded: value, bytes: data)
             case .newer(let version): throw file.newer(version)
             case .unreadable: throw Unsettled()
             }

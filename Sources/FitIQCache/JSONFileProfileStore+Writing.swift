@@ -129,7 +129,7 @@ extension JSONFileProfileStore {
             }
             if let runKey { grouped[runKey, default: []] += run }
             let key = SegmentKey(metric: entry.type, at: entry.loggedAt)
-            (runKey, runMonth, run) = (key, SegmentKey.month(containing: entry.loggedAt), [entry])
+            (runKey, runMonth, run) = (key, SegmentKey.span(of: entry.type, containing: entry.loggedAt), [entry])
         }
         if let runKey { grouped[runKey, default: []] += run }
         return grouped

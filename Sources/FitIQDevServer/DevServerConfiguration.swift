@@ -74,6 +74,8 @@ public struct DevServerConfiguration: Sendable {
         public var heights: Int
         public var weights: Int
         public var shape: Shape
+        /// Days of one entry a day of every other type (body fat, steps, water, sleep… up to now).
+        public var everyMetricDays = 0
 
         /// How the entries lie in time.
         public enum Shape: String, Sendable, CaseIterable {

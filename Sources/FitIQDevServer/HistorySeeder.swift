@@ -36,11 +36,35 @@ struct HistorySeeder: Sendable {
                 let count = Double(history.weights)
                 return ((84 - 6 * Double(index) / count + Double(index * 7919 % 13 - 6) / 10) * 10).rounded() / 10
             }.map { record(user.id, "weight", $0) }
-        try await store.insertEntries(entries, createdAt: now)
+        try await store.insertEntries(entries + Self.everyMetric(history.everyMetricDays, user.id, now), createdAt: now)
         if history.heights > 0, var profile = try await store.profile(userID: user.id) {
             profile.heightCm = entries.filter { $0.type == "height" }.max { $0.loggedAt < $1.loggedAt }?.quantity
             profile.updatedAt = now
             try await store.updateProfile(profile)
+        }
+    }
+
+    /// The other types the server records, with a day's value each cycles through.
+    static let dailyValues: [(type: String, values: [Double])] = [
+        ("body_fat_percentage", [21.5, 21.2, 21.8]), ("steps", [8_412, 11_250, 4_020, 9_877]),
+        ("distance_km", [6.2, 8.4, 3.1]), ("active_minutes", [42, 65, 18]), ("calories_out", [2_310, 2_655, 2_080]),
+        ("water_liters", [1.8, 2.25, 1.5]), ("calories_in", [2_150, 2_400, 1_980]), ("protein_g", [95, 120, 80]),
+        ("carbs_g", [240, 280, 210]), ("fat_g", [70, 85, 62]), ("sleep_hours", [7.5, 6.75, 8.1]),
+        ("resting_heart_rate", [58, 61, 57]), ("mood_score", [7, 8, 6]),
+    ]
+
+    /// `days` days of one entry a day of each of ``dailyValues``' types, the newest today at 07:00 UTC.
+    static func everyMetric(_ days: Int, _ userID: String, _ now: Timestamp) -> [ProgressRecord] {
+        guard days > 0 else { return [] }
+        let day: Int64 = 86_400_000
+        let today = now.milliseconds / day * day + 7 * 3_600_000
+        let newest = today <= now.milliseconds ? today : today - day
+        return dailyValues.flatMap { type, values in
+            (0..<days).map { index in
+                ProgressRecord(
+                    id: DevServerServices.makeID(), userID: userID, type: type, quantity: values[index % values.count],
+                    loggedAt: Timestamp(milliseconds: newest - Int64(index) * day), notes: nil)
+            }
         }
     }
 

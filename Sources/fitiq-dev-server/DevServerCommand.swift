@@ -72,6 +72,13 @@ struct DevServerCommand: AsyncParsableCommand {
 
     @Option(
         help: """
+            For benchmarks: days of one entry a day of every other type the server records (body fat, \
+            steps, water, sleep, food, heart, mood…) to add to --seed-email's history, up to now.
+            """)
+    var seedEveryMetricDays = 0
+
+    @Option(
+        help: """
             How the seeded entries lie in time: even (over the past ten years) or production (heights 12 \
             hours apart ending three years ago, weights daily up to now).
             """)
@@ -95,13 +102,13 @@ struct DevServerCommand: AsyncParsableCommand {
     var clockFile: String?
 
     func validate() throws {
-        guard seedHeights >= 0, seedWeights >= 0 else {
+        guard seedHeights >= 0, seedWeights >= 0, seedEveryMetricDays >= 0 else {
             throw ValidationError("--seed-heights and --seed-weights must be 0 or more.")
         }
         guard DevServerConfiguration.SeedHistory.Shape(rawValue: seedShape) != nil else {
             throw ValidationError("--seed-shape must be even or production.")
         }
-        if seedEmail == nil && (seedHeights > 0 || seedWeights > 0) {
+        if seedEmail == nil && (seedHeights > 0 || seedWeights > 0 || seedEveryMetricDays > 0) {
             throw ValidationError("--seed-heights and --seed-weights need --seed-email: the account to add them to.")
         }
     }
@@ -127,6 +134,7 @@ struct DevServerCommand: AsyncParsableCommand {
                 configuration.seedHistory = .init(
                     email: seedEmail, heights: seedHeights, weights: seedWeights,
                     shape: .init(rawValue: seedShape) ?? .even)
+                configuration.seedHistory?.everyMetricDays = seedEveryMetricDays
             }
             let host = host
             let dependencies = clockFile.map(ClockFile.init(path:)).map(\.dependencies) ?? .live

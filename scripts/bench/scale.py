@@ -31,6 +31,11 @@ it reads (from the server's log), then 9 times (3 past 20,000 entries), each fro
 before the first and each followed by `curl --parallel --parallel-max 8` fetching the same pages from
 the same server; the medians are set side by side.
 
+With --every-metric-days N (default 3,650), one more row: ten years of daily data for every metric,
+N heights, N weights and N days of each of the other thirteen types (about 55,000 entries), with two
+more figures: Today (`t` from the profile until its rows are drawn, median of --runs, beside the
+trivial C program's first frame) and `today --line` (median of --runs, beside `--version`).
+
 Then the first sync of --latency-entries entries (default 10,000) from a server started with
 `--latency-ms 50`: a client that holds no history yet runs `sync --wait`, which reads it all; curl
 fetches the same pages from it.
@@ -68,6 +73,7 @@ TARGET_SAVE_REQUEST_MS = 15.0
 TARGET_LOCAL_SAVE_MS = 20.0
 TARGET_SAVE_BYTES = 64 * 1024
 TARGET_RSS_MB = 50.0
+TARGET_TODAY_LINE_RATIO = 2.0  # `today --line`, × `--version` in the same run
 
 NAME = "Bench"  # the name sync.register gives the account: the first frame's marker
 PUT_PROFILE = " PUT /api/v1/users/me "
@@ -151,6 +157,44 @@ def editor_session(size, keys, saves):
             os.close(master)
 
 
+def today_screens(size, runs):
+    """Medians (ms) of the Today screen: from `t` on the profile until its rows are drawn, and from exec
+    until then."""
+    after_key, from_exec = [], []
+    for _ in range(runs + 1):  # the first warms the caches
+        started = time.perf_counter()
+        pid, master = spawn([size.tui], size.env)
+        try:
+            wait_for(master, NAME.encode(), timeout=SLOW_TIMEOUT)
+            drain(master, 0.3)
+            pressed = time.perf_counter()
+            os.write(master, b"t")
+            wait_for(master, b"7-day avg", timeout=SLOW_TIMEOUT)
+            done = time.perf_counter()
+            after_key.append((done - pressed) * 1000)
+            from_exec.append((done - started) * 1000)
+            stop_editor(pid, master, b"qq")
+            pid = None
+        finally:
+            if pid is not None:
+                try:
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
+                except OSError:
+                    pass
+                os.close(master)
+    return statistics.median(after_key[1:]), statistics.median(from_exec[1:])
+
+
+def today_lines(size, runs):
+    """Medians (ms) of `today --line` and `--version`, interleaved."""
+    line, version = [], []
+    for _ in range(runs):
+        line.append(run(size.tui, size.env, "today", "--line"))
+        version.append(run(size.tui, size.env, "--version"))
+    return statistics.median(line), statistics.median(version)
+
+
 def nano_echoes(nano, text_file, env, keys):
     pid, master = spawn([nano, text_file], env)
     wait_for(master, b"lorem")
@@ -229,7 +273,10 @@ def strace_save(size, strace, value):
 
 
 def label(row):
-    """The row's history: `10,000`, `10,000 + 10,000 w` with weights, `… (production)` in that shape."""
+    """The row's history: `10,000`, `10,000 + 10,000 w` with weights, `… (production)` in that shape,
+    `every metric, 3,650 days` for ten years of everything."""
+    if row.get("every"):
+        return f"every metric, {row['every']:,} days ({row['cached']:,} entries)"
     return (f"{row['entries']:,}" + (f" + {row['weights']:,} w" if row.get("weights") else "")
             + (" (production)" if row.get("shape") == "production" else ""))
 
@@ -244,9 +291,9 @@ def sync_runs(entries):
     return 9 if entries <= 20_000 else 3
 
 
-def measure_size(args, bin_dir, root, entries, tools, weights=0, shape="even"):
+def measure_size(args, bin_dir, root, entries, tools, weights=0, shape="even", every_metric_days=0):
     trivial, nano, text_file, strace, curl = tools
-    size = Size(bin_dir, root, entries, weights=weights, shape=shape)
+    size = Size(bin_dir, root, entries, weights=weights, shape=shape, every_metric_days=every_metric_days)
     try:
         inserted, synced, pages, by_curl = size.fill(runs=sync_runs(entries + weights), curl=curl)
         cached = cached_entries(size.env)
@@ -260,7 +307,10 @@ def measure_size(args, bin_dir, root, entries, tools, weights=0, shape="even"):
         # The traced save first: the timed `height set --no-sync` runs each leave an entry queued.
         traced = strace_save(size, strace, "182.5 cm") if strace else None
         version, height, status = command_times(size, args.runs)
+        today = today_screens(size, args.runs) if every_metric_days else None
+        line = today_lines(size, args.runs) if every_metric_days else None
         return {
+            "every": every_metric_days, "today": today, "line": line,
             "entries": entries, "weights": weights, "cached": cached, "frames": frames, "echo_p50": statistics.median(echoes),
             "echo_p99": percentile(echoes, 0.99), "nano_p50": statistics.median(theirs),
             "save_request": statistics.median(requests), "before_put": preceding, "rss_mb": peak / 1024,
@@ -342,6 +392,18 @@ def print_targets(rows, latency):
               for row in traced])
     else:
         print("- bytes written by one save: not measured (strace not found)")
+    for row in rows:
+        if row.get("today"):
+            after_key, from_exec = row["today"]
+            trivial = row["frames"][0]
+            print(f"- Today screen ≤ {TARGET_FRAME_RATIO:.0f}× trivial C's first frame ({label(row)}): t → rows "
+                  f"{after_key:.1f} ms, exec → Today {from_exec:.1f} ms = {from_exec / trivial:.2f}× trivial C's "
+                  f"{trivial:.1f} ms {verdict(from_exec <= TARGET_FRAME_RATIO * trivial)}")
+        if row.get("line"):
+            line_ms, version_ms = row["line"]
+            print(f"- today --line ≤ {TARGET_TODAY_LINE_RATIO:.0f}× --version ({label(row)}): {line_ms:.1f} ms = "
+                  f"{line_ms / version_ms:.2f}× --version's {version_ms:.1f} ms "
+                  f"{verdict(line_ms <= TARGET_TODAY_LINE_RATIO * version_ms)}")
     line(f"peak RSS ≤ {TARGET_RSS_MB:.0f} MB",
          [(label(row), f"{row['rss_mb']:.1f} MB", row["rss_mb"] <= TARGET_RSS_MB) for row in rows])
     for entries, latency_ms, seconds, cached, by_curl, shape in latency:
@@ -365,6 +427,8 @@ def main():
     parser.add_argument("--latency-entries", type=int, default=10000,
                         help="entries of the first sync from a distant server (default 10,000; 0 skips it)")
     parser.add_argument("--latency-ms", type=int, default=50, help="that server's delay per answer (default 50)")
+    parser.add_argument("--every-metric-days", type=int, default=3650,
+                        help="one more row with this many days of every metric (default 3,650; 0 skips it)")
     parser.add_argument("--mixed", type=int, default=10000,
                         help="one more row with this many heights plus as many weights (default 10,000; 0 skips it)")
     args = parser.parse_args()
@@ -412,6 +476,9 @@ def main():
                      for entries in sizes]
         if args.mixed > 0:
             rows.append(measure_size(args, bin_dir, root, args.mixed, tools, weights=args.mixed))
+        if args.every_metric_days > 0:
+            days = args.every_metric_days
+            rows.append(measure_size(args, bin_dir, root, days, tools, weights=days, every_metric_days=days))
         latency = []
         if args.latency_entries > 0:
             for shape in shapes:

@@ -82,12 +82,13 @@ class ServerLog:
 class Size:
     """One history size: its server (restarted on the same database and port) and its user."""
 
-    def __init__(self, bin_dir, root, entries, latency_ms=0, weights=0, shape="even"):
+    def __init__(self, bin_dir, root, entries, latency_ms=0, weights=0, shape="even", every_metric_days=0):
         self.bin_dir, self.entries, self.latency_ms, self.weights = bin_dir, entries, latency_ms, weights
-        self.shape = shape
+        self.shape, self.every_metric_days = shape, every_metric_days
         self.tui = os.path.join(bin_dir, "fitiq-tui")
         self.work = os.path.join(root, f"{entries}-entries" + (f"-{weights}-weights" if weights else "")
-                                 + (f"-{latency_ms}ms" if latency_ms else "") + f"-{shape}")
+                                 + (f"-{latency_ms}ms" if latency_ms else "") + f"-{shape}"
+                                 + (f"-every-{every_metric_days}d" if every_metric_days else ""))
         os.makedirs(self.work)
         self.database = os.path.join(self.work, "server.sqlite")
         api_key = "bench-" + os.urandom(12).hex()
@@ -143,13 +144,14 @@ class Size:
         --parallel-max 8` fetching the same pages (what the first sync read, by a program that only
         downloads), so the two see the machine alike. Returns (seconds to restart with the seeded
         history, median sync seconds, the pages, curl's median seconds or None)."""
-        self.email = f"scale{self.entries}w{self.weights}{self.shape}@example.com"
+        self.email = f"scale{self.entries}w{self.weights}{self.shape}e{self.every_metric_days}@example.com"
         self.start()
         register(self.cli, self.url, self.email)
         self.stop()
         started = time.perf_counter()
         self.start(logged=True, seed=("--seed-email", self.email, "--seed-heights", str(self.entries),
-                                      "--seed-weights", str(self.weights), "--seed-shape", self.shape))
+                                      "--seed-weights", str(self.weights), "--seed-shape", self.shape,
+                                      "--seed-every-metric-days", str(self.every_metric_days)))
         inserted = time.perf_counter() - started
         home = self.env["HOME"]
         before = home + ".before-sync"

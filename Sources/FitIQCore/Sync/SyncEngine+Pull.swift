@@ -41,8 +41,19 @@ extension SyncEngine {
     /// Returns the outbox as the merge left it.
     @discardableResult
     public func pullAll(full: Bool, nameForNewProfile: String? = nil) async throws -> Outbox {
-        async let histories = readHistories(full: full)
-        let remote = try await readProfile(nameForNewProfile: nameForNewProfile)
+        // The profile's request takes a place in the histories' window: fifteen metrics' first pages
+        // fill it at once, and the window is what the server sees of this client.
+        let window = RequestWindow(size: Self.pagesInFlight)
+        async let histories = readHistories(full: full, window: window)
+        await window.enter()
+        let remote: RemoteProfile
+        do {
+            remote = try await readProfile(nameForNewProfile: nameForNewProfile)
+        } catch {
+            await window.leave()
+            throw error
+        }
+        await window.leave()
         return try await merge(await histories, profile: remote)
     }
 
@@ -57,9 +68,9 @@ extension SyncEngine {
         try await merge(await readHistories(full: full), profile: nil)
     }
 
-    private func readHistories(full: Bool) async throws -> [HistoryOutcome] {
+    private func readHistories(full: Bool, window: RequestWindow? = nil) async throws -> [HistoryOutcome] {
         let overview = try await store.overview()
-        let window = RequestWindow(size: Self.pagesInFlight)
+        let window = window ?? RequestWindow(size: Self.pagesInFlight)
         return await withTaskGroup(of: HistoryOutcome.self) { group in
             for metric in Metric.all {
                 group.addTask {

@@ -171,17 +171,39 @@ extension SyncEngine {
     /// How many pages of a long history are read at once.
     static let pagesInFlight = 8
 
+    /// One page, read in a place of `window`. A read that the server failed (a 5xx) or whose answer
+    /// broke off is tried again at once, twice at most: a sync reads fifteen metrics, and one page
+    /// lost among them would fail them all. No way to the server, or no answer in time, is not tried
+    /// again: that is an offline sync, which must not wait.
     private func page(_ query: ProgressQuery, _ window: RequestWindow) async throws -> ProgressPage {
         await window.enter()
-        do {
-            let read = try await session.authorized { token throws(RemoteError) in
-                try await self.progress.list(query, accessToken: token)
+        var attempt = 0
+        while true {
+            do {
+                let read = try await session.authorized { token throws(RemoteError) in
+                    try await self.progress.list(query, accessToken: token)
+                }
+                await window.leave()
+                return read
+            } catch let error as RemoteError where attempt < 2 && Self.isWorthReadingAgain(error) {
+                attempt += 1
+            } catch {
+                await window.leave()
+                throw error
             }
-            await window.leave()
-            return read
-        } catch {
-            await window.leave()
-            throw error
+        }
+    }
+
+    /// Whether a read that failed so is worth making again at once.
+    static func isWorthReadingAgain(_ error: RemoteError) -> Bool {
+        switch error {
+        case .unavailable: true
+        case .unreachable(let failure), .invalidResponse(let failure):
+            switch failure {
+            case .other, .unreadableAnswer: true
+            default: false
+            }
+        default: false
         }
     }
 }
