@@ -20,10 +20,18 @@ public struct SummaryTable: Sendable, Equatable {
         let number = { (value: Double) in
             DecimalText.shown(series.value(value, in: units).value, places: 1)
         }
-        header = [
-            period == .week ? tr("week of") : tr("month"), tr("mean {unit}", ["unit": unit]), tr("low"), tr("high"),
-            tr("readings"), tr("trend"), tr("change"),
-        ]
+        // A day's amount or a night: the average day and the period's total, the days counted.
+        let byDay = series.metric.map { $0.kind != .reading } ?? false
+        header =
+            byDay
+            ? [
+                period == .week ? tr("week of") : tr("month"), tr("day {unit}", ["unit": unit]),
+                tr("total {unit}", ["unit": unit]), tr("low"), tr("high"), tr("days"), tr("trend"), tr("change"),
+            ]
+            : [
+                period == .week ? tr("week of") : tr("month"), tr("mean {unit}", ["unit": unit]), tr("low"),
+                tr("high"), tr("readings"), tr("trend"), tr("change"),
+            ]
         rows = summaries.map { summary in
             let change = summary.change.map { change in
                 let text = number(abs(change))
@@ -32,8 +40,9 @@ public struct SummaryTable: Sendable, Equatable {
             }
             return [
                 period == .week ? summary.start.description : String(summary.start.description.prefix(7)),
-                number(summary.mean), number(summary.lowest), number(summary.highest), "\(summary.count)",
-                number(summary.trend), change ?? "",
+                number(summary.mean),
+            ] + (byDay ? [number(summary.total)] : []) + [
+                number(summary.lowest), number(summary.highest), "\(summary.count)", number(summary.trend), change ?? "",
             ]
         }
     }

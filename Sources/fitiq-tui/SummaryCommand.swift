@@ -21,14 +21,15 @@ struct SummaryCommand: AsyncParsableCommand {
             One row for each Monday-to-Sunday week or calendar month (local time) that holds readings, \
             oldest first: the number of readings, their mean, lowest and highest, the trend as the \
             period ends (it runs over the whole history), and the change of the mean since the row \
-            before. Text is in your unit system; --csv and --json are in the metric's unit (cm, kg, %, \
-            kg/m²) unless --units imperial. CSV columns: start, end, readings, mean, lowest, highest, \
-            trend, change, unit.
+            before. For a day's amount (steps, water, food…) or sleep, a period's rows are its days: the \
+            mean is the average day, and total its sum. Text is in your unit system; --csv and --json are \
+            in the metric's unit (cm, kg, %, kg/m², steps, l…) unless --units imperial. CSV columns: start, \
+            end, readings, mean, lowest, highest, trend, change, unit, total (empty for a reading).
             """)
 
     @OptionGroup var globals: GlobalOptions
     @Option(help: "week or month.") var by: String = "week"
-    @Option(help: "height, weight, body-fat or bmi.") var metric: String = "weight"
+    @Option(help: "A metric (weight, height, body-fat, steps, water, sleep…) or bmi.") var metric: String = "weight"
     @OptionGroup var span: DaysAndUnits
     @Flag(help: "Write CSV (RFC 4180, a header row).") var csv = false
     @Flag(help: "Write a JSON array of periods.") var json = false
@@ -43,6 +44,8 @@ struct SummaryCommand: AsyncParsableCommand {
         let trend: Double
         @Null var change: Double?
         let unit: String
+        /// A day's amount's or a night's sum over the period; `null` for a reading.
+        @Null var total: Double?
     }
 
     func validate() throws {
@@ -50,7 +53,8 @@ struct SummaryCommand: AsyncParsableCommand {
         guard SummaryPeriod(rawValue: by) != nil else { throw ValidationError("--by must be week or month.") }
         guard MeasurementSeries.named(metric) != nil else {
             throw ValidationError(
-                "--metric \(TextSanitizer.sanitize(metric)) is not a metric: use height, weight, body-fat or bmi.")
+                "--metric \(TextSanitizer.sanitize(metric)) is not a metric: use one of "
+                    + (Metric.all.map(\.id) + ["bmi"]).joined(separator: ", ") + ".")
         }
     }
 
@@ -89,10 +93,11 @@ struct SummaryCommand: AsyncParsableCommand {
                 PeriodJSON(
                     start: summary.start.description, end: summary.end.description, readings: summary.count,
                     mean: value(summary.mean), lowest: value(summary.lowest), highest: value(summary.highest),
-                    trend: value(summary.trend), change: summary.change.map(value), unit: unit)
+                    trend: value(summary.trend), change: summary.change.map(value), unit: unit,
+                    total: (series.metric.map { $0.kind != .reading } ?? false) ? value(summary.total) : nil)
             }
             if json { return print(Output.json(rows)) }
-            var text = "start,end,readings,mean,lowest,highest,trend,change,unit\r\n"
+            var text = "start,end,readings,mean,lowest,highest,trend,change,unit,total\r\n"
             for row in rows {
                 text +=
                     [
@@ -100,7 +105,7 @@ struct SummaryCommand: AsyncParsableCommand {
                         DecimalText.format(row.lowest, places: 2), DecimalText.format(row.highest, places: 2),
                         DecimalText.format(row.trend, places: 2),
                         row.change.map { DecimalText.format($0, places: 2) } ?? "",
-                        ExportText.csvField(row.unit),
+                        ExportText.csvField(row.unit), row.total.map { DecimalText.format($0, places: 2) } ?? "",
                     ].joined(separator: ",") + "\r\n"
             }
             StandardStreams.write(text, to: STDOUT_FILENO)

@@ -77,6 +77,32 @@ struct EveryMetricCLITests {
         }
     }
 
+    /// A week of steps and water sums each day's entries: the summary's mean is the average day and
+    /// its total the week's; the table says so.
+    @Test func aSummaryOfADailyAmountIsTheAverageDayAndTheTotal() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server, registered: true) { cli in
+                // Monday 2026-11-02 to Wednesday: 4,000 + 2,000 steps, then 8,000, then 6,000.
+                for (day, steps) in [("2026-11-02", "4000"), ("2026-11-02", "2000"), ("2026-11-03", "8000"),
+                    ("2026-11-04", "6000")]
+                {
+                    let run = try await cli.run(["log", "steps", steps, "--date", day, "--no-sync"])
+                    #expect(run.status == 0, "\(run)")
+                }
+                let rows = try await cli.jsonRows(
+                    ["summary", "--metric", "steps", "--by", "week", "--since", "2026-11-02", "--until", "2026-11-08",
+                     "--json"])
+                #expect(rows.count == 1, "\(rows)")
+                #expect(rows.first?["readings"] as? Int == 3, "three days: \(rows)")
+                #expect(rows.first?["mean"] as? Double == 6_666.67 || abs((rows.first?["mean"] as? Double ?? 0) - 6_666.67) < 0.01)
+                #expect(rows.first?["total"] as? Double == 20_000)
+                let text = try await cli.run(["summary", "--metric", "steps", "--by", "week", "--since", "2026-11-02"])
+                #expect(text.stdout.contains("day steps") && text.stdout.contains("total steps"), "\(text)")
+                #expect(text.stdout.contains("20,000") || text.stdout.contains("20000"), "\(text)")
+            }
+        }
+    }
+
     /// Export, then import on a second account: every metric and its note comes back as it was.
     @Test func anExportOfEveryMetricImportsBackWithItsNotes() async throws {
         try await TestDevServer.with { server in

@@ -93,7 +93,7 @@ struct GoalsAndSummaryCLITests {
                 let csv = try await cli.run(["summary", "--by", "week", "--csv"])
                 #expect(csv.status == 0, "\(csv)")
                 let lines = csv.stdout.split(separator: "\r\n").map(String.init)
-                #expect(lines.first == "start,end,readings,mean,lowest,highest,trend,change,unit")
+                #expect(lines.first == "start,end,readings,mean,lowest,highest,trend,change,unit,total")
                 #expect(lines.count - 1 == weeks.count, "\(lines.count - 1) rows, \(weeks.count) weeks")
                 var previousMean: Double?
                 for (line, week) in zip(lines.dropFirst(), weeks) {

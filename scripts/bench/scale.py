@@ -166,13 +166,15 @@ def today_screens(size, runs):
         pid, master = spawn([size.tui], size.env)
         try:
             wait_for(master, NAME.encode(), timeout=SLOW_TIMEOUT)
+            framed = time.perf_counter()
             drain(master, 0.3)
             pressed = time.perf_counter()
             os.write(master, b"t")
             wait_for(master, b"7-day avg", timeout=SLOW_TIMEOUT)
             done = time.perf_counter()
             after_key.append((done - pressed) * 1000)
-            from_exec.append((done - started) * 1000)
+            # The first frame, then Today at once: the pause that lets the frame settle is left out.
+            from_exec.append((framed - started + done - pressed) * 1000)
             stop_editor(pid, master, b"qq")
             pid = None
         finally:

@@ -39,6 +39,9 @@ public struct PeriodSummary: Sendable, Equatable {
     public var start: CalendarDate
     public var count: Int
     public var mean: Double
+    /// The sum of the period's values: a day's amount's total over the period (its mean is the
+    /// average day).
+    public var total: Double = 0
     public var lowest: Double
     public var highest: Double
     /// The trend after the period's last reading: the trend as the period ends (it runs over the whole
@@ -64,6 +67,7 @@ public struct PeriodSummary: Sendable, Equatable {
             if var last = summaries.last, last.start == start {
                 sum += value
                 last.count += 1
+                last.total = sum
                 last.mean = sum / Double(last.count)
                 last.lowest = min(last.lowest, value)
                 last.highest = max(last.highest, value)
@@ -73,8 +77,8 @@ public struct PeriodSummary: Sendable, Equatable {
                 sum = value
                 summaries.append(
                     PeriodSummary(
-                        period: period, start: start, count: 1, mean: value, lowest: value, highest: value,
-                        trend: point.trend, change: nil))
+                        period: period, start: start, count: 1, mean: value, total: value, lowest: value,
+                        highest: value, trend: point.trend, change: nil))
             }
         }
         for index in summaries.indices.dropFirst() {
