@@ -7,7 +7,9 @@ public enum Sparkline {
         let marks: [Character] =
             graphics == .ascii ? ["_", ".", "-", "=", "*", "#"] : ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
         let known = values.compactMap { $0 }.filter(\.isFinite)
-        guard let top = known.max(), let bottom = known.min() else { return String(repeating: " ", count: values.count) }
+        guard let top = known.max(), let bottom = known.min() else {
+            return String(repeating: " ", count: values.count)
+        }
         // Amounts start at zero; readings (a weight) from their lowest, or every day would look full.
         let floor = bottom >= 0 && bottom <= top / 2 ? 0 : bottom
         let span = top - floor

@@ -73,7 +73,8 @@ func renderToday(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) 
         return
     }
     guard !metrics.isEmpty else {
-        let lines = wrap(tr("Nothing logged yet: l logs a metric (water, steps, sleep…)."), width: width, maximumLines: 3)
+        let lines = wrap(
+            tr("Nothing logged yet: l logs a metric (water, steps, sleep…)."), width: width, maximumLines: 3)
         for (offset, line) in lines.enumerated() {
             buffer.put(line, x: inner.x + 1, y: inner.y + offset, style: Styles.muted, limit: width)
         }
@@ -113,19 +114,24 @@ func renderToday(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) 
         buffer.put(fitted(names[index], width: nameWidth), x: x, y: row, style: style, limit: nameWidth)
         buffer.put(values[index], x: x + nameWidth + 2, y: row, style: style, limit: max(0, width - nameWidth - 2))
         if showsAverage {
-            buffer.put(averages[index], x: x + base + 2, y: row, style: chosen ? style : Styles.muted, limit: averageWidth)
+            buffer.put(
+                averages[index], x: x + base + 2, y: row, style: chosen ? style : Styles.muted, limit: averageWidth)
         }
         if showsSpark {
             buffer.put(
-                Sparkline.text(Array(metrics[index].days.suffix(spark)), graphics: state.graphics), x: x + sparkAt, y: row,
+                Sparkline.text(Array(metrics[index].days.suffix(spark)), graphics: state.graphics), x: x + sparkAt,
+                y: row,
                 style: chosen ? style : Styles.accent, limit: spark)
         }
         row += 1
         if withGoals, metrics[index].goal != nil {
             let full = metrics[index].goalText(units: units)
-            let goal = DisplayWidth.of(full) <= width - nameWidth - 2 ? full : metrics[index].shortGoalText(units: units)
+            let goal =
+                DisplayWidth.of(full) <= width - nameWidth - 2 ? full : metrics[index].shortGoalText(units: units)
             let met = metrics[index].dailyGoal?.met == true
-            buffer.put(goal, x: x + nameWidth + 2, y: row, style: met ? Styles.good : Styles.muted, limit: max(0, width - nameWidth - 2))
+            buffer.put(
+                goal, x: x + nameWidth + 2, y: row, style: met ? Styles.good : Styles.muted,
+                limit: max(0, width - nameWidth - 2))
             row += 1
         }
     }

@@ -7,7 +7,8 @@ import FitIQLocalization
 public enum FieldLabel: Sendable, Hashable, CaseIterable {
     case name, bio, unitSystem, language, height, weight, bodyFat, bmi, dateOfBirth, biologicalSex, email, password
     case notes, date, goal, goalDate, time
-    case steps, distance, activeMinutes, caloriesOut, caloriesIn, water, protein, carbs, fat, sleep, restingHeartRate, mood
+    case steps, distance, activeMinutes, caloriesOut, caloriesIn, water, protein, carbs, fat, sleep, restingHeartRate,
+        mood
 
     /// The label as it heads a field or a row: `Date of birth`.
     public var text: String {

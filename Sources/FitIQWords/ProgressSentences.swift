@@ -179,6 +179,7 @@ public enum GrowthSentences {
     ) -> String? {
         guard let rate = Growth.perYear(heights, dateOfBirth: dateOfBirth, today: today) else { return nil }
         let (value, unit) = Metric.height.value(rate, in: units)
-        return tr("Grew {value} a year over the last year.", ["value": DecimalText.shown(value, places: 1) + " " + unit])
+        return tr(
+            "Grew {value} a year over the last year.", ["value": DecimalText.shown(value, places: 1) + " " + unit])
     }
 }

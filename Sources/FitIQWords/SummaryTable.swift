@@ -42,7 +42,8 @@ public struct SummaryTable: Sendable, Equatable {
                 period == .week ? summary.start.description : String(summary.start.description.prefix(7)),
                 number(summary.mean),
             ] + (byDay ? [number(summary.total)] : []) + [
-                number(summary.lowest), number(summary.highest), "\(summary.count)", number(summary.trend), change ?? "",
+                number(summary.lowest), number(summary.highest), "\(summary.count)", number(summary.trend),
+                change ?? "",
             ]
         }
     }

@@ -15,7 +15,9 @@ extension MetricToday {
         guard let value = self.today else { return "—" }
         let shown = metric.format(value, unitSystem: units)
         guard metric.kind == .reading, let day = latestDay, day != today else { return shown }
-        return tr("{value}, {ago}", ["value": shown, "ago": Localizer.current.daysAgo(today.daysSince1970 - day.daysSince1970)])
+        return tr(
+            "{value}, {ago}",
+            ["value": shown, "ago": Localizer.current.daysAgo(today.daysSince1970 - day.daysSince1970)])
     }
 
     /// The 7-day average: `avg 7,214 steps`; empty without one.
@@ -61,7 +63,8 @@ extension MetricToday {
                 return metric == .steps ? value : tr("{value} {name}", ["value": value, "name": metric.name])
             }
             if metric == .steps {
-                return tr("{value} of {target}", ["value": value, "target": DecimalText.grouped(goal.target, places: 0)])
+                return tr(
+                    "{value} of {target}", ["value": value, "target": DecimalText.grouped(goal.target, places: 0)])
             }
             return tr(
                 "{value} of {target} {name}",

@@ -32,7 +32,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Write a JSON array of rows with the same keys as the CSV columns.") var json = false
     @Option(
         name: .customLong("metric"),
-        help: "A metric to export: its type or name (weight, body-fat, water_liters, steps…) or bmi; repeatable (default: all).")
+        help:
+            "A metric to export: its type or name (weight, body-fat, water_liters, steps…) or bmi; repeatable (default: all)."
+    )
     var metrics: [String] = []
     @OptionGroup var span: DaysAndUnits
     @Flag(help: "Add a trend column: the time-aware trend after each reading, in the row's unit.") var trend = false

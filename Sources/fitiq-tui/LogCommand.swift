@@ -12,7 +12,9 @@ import FitIQWords
 /// When an entry was measured and its note: the options of every logging command.
 struct LoggingOptions: ParsableArguments {
     @Option(help: "The day of a past measurement, YYYY-MM-DD (logged at 12:00 unless --at).") var date: String?
-    @Option(help: "The time it was measured, HH:MM, or a day and a time (\"2026-11-30 07:30\"), local; never in the future.")
+    @Option(
+        help: "The time it was measured, HH:MM, or a day and a time (\"2026-11-30 07:30\"), local; never in the future."
+    )
     var at: String?
     @Option(help: "A note kept with the entry (at most 500 characters).") var note: String?
 
@@ -48,7 +50,8 @@ struct LoggingOptions: ParsableArguments {
         switch applied.outcome {
         case .heightUnchanged(let current):
             return print(
-                tr("Height unchanged ({value}).", ["value": current.map { Height.format($0, unitSystem: units) } ?? ""]))
+                tr("Height unchanged ({value}).", ["value": current.map { Height.format($0, unitSystem: units) } ?? ""])
+            )
         case .heightSet(let height):
             print(tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)]))
         case .logged(let entry, let isCurrentHeight):
@@ -88,14 +91,16 @@ struct LogCommand: AsyncParsableCommand, SendingCommand {
     func validate() throws {
         guard let chosen = Self.metric(named: metric) else {
             throw ValidationError(
-                tr("Unknown metric '{name}': use one of {metrics}.",
+                tr(
+                    "Unknown metric '{name}': use one of {metrics}.",
                     ["name": TextSanitizer.sanitize(metric), "metrics": Metric.all.map(\.id).joined(separator: ", ")]))
         }
         if let option = words.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
             throw ValidationError(tr("Unknown option '{option}'.", ["option": TextSanitizer.sanitize(option)]))
         }
         guard words.contains(where: { $0 != "--" }) else {
-            throw ValidationError(tr("Give a value, e.g. log {metric} {example}.", ["metric": chosen.id, "example": chosen.example]))
+            throw ValidationError(
+                tr("Give a value, e.g. log {metric} {example}.", ["metric": chosen.id, "example": chosen.example]))
         }
     }
 
@@ -109,7 +114,8 @@ struct LogCommand: AsyncParsableCommand, SendingCommand {
         try await withApp(globals, sending: !noSync) { app in
             let account = try app.requireAccount()
             guard let chosen = Self.metric(named: metric) else { return }
-            try await logging.log(chosen, words.filter { $0 != "--" }.joined(separator: " "), on: account, sending: !noSync)
+            try await logging.log(
+                chosen, words.filter { $0 != "--" }.joined(separator: " "), on: account, sending: !noSync)
         }
     }
 }

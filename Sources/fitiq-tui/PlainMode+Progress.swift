@@ -55,7 +55,8 @@ extension PlainMode {
             let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
             switch command {
             case .goal(let metric) where metric.hasDailyGoal:
-                guard let line = try await account.today().first(where: { $0.metric == metric && $0.goal != nil }) else {
+                guard let line = try await account.today().first(where: { $0.metric == metric && $0.goal != nil })
+                else {
                     return say(tr("No {measurement} goal is set.", ["measurement": metric.field.labelInSentence]))
                 }
                 say(metric.field.label + ": " + line.goalText(units: units))

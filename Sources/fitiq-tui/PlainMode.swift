@@ -152,7 +152,9 @@ struct PlainMode {
     private func log(_ metric: Metric, _ value: String, _ when: LogWhen) async {
         guard let account else { return say(tr("Nothing is signed in.")) }
         do {
-            guard let profile = try await account.view().profile else { return say(tr("No profile is cached yet; run sync.")) }
+            guard let profile = try await account.view().profile else {
+                return say(tr("No profile is cached yet; run sync."))
+            }
             let units = profile.preferredUnitSystem
             let parsed = try metric.parse(value, unitSystem: units)
             let (day, time) = try when.resolved()
@@ -160,7 +162,9 @@ struct PlainMode {
                 .measurement(metric, parsed, day: day, time: time, notes: when.note))
             switch applied.outcome {
             case .logged(let entry, let isCurrentHeight):
-                say(LogSentences.logged(entry, of: metric, units: units, day: day, time: time, isCurrentHeight: isCurrentHeight))
+                say(
+                    LogSentences.logged(
+                        entry, of: metric, units: units, day: day, time: time, isCurrentHeight: isCurrentHeight))
             case .heightSet(let height):
                 say(tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)]))
             case .heightUnchanged:

@@ -39,7 +39,10 @@ struct TodayCommand: AsyncParsableCommand {
             if json { return print(Output.json(TodayJSON(metrics))) }
             let units = try await account.view().profile?.preferredUnitSystem ?? .metric
             if line { return print(MetricToday.line(metrics, units: units, today: today)) }
-            print(Output.todayText(metrics, units: units, today: today, graphics: .choose(environment: ProcessInfo.processInfo.environment)))
+            print(
+                Output.todayText(
+                    metrics, units: units, today: today,
+                    graphics: .choose(environment: ProcessInfo.processInfo.environment)))
         }
     }
 }
@@ -108,8 +111,10 @@ extension Output {
             return tr("Nothing logged yet: `fitiq-tui log water 0.25 l` logs a glass of water.")
         }
         let rows = metrics.map { day in
-            [day.metric.field.label, day.valueText(units: units, today: today), day.averageText(units: units),
-             Sparkline.text(day.days, graphics: graphics)]
+            [
+                day.metric.field.label, day.valueText(units: units, today: today), day.averageText(units: units),
+                Sparkline.text(day.days, graphics: graphics),
+            ]
         }
         let widths = (0..<3).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         var lines = [tr("Today, {day}", ["day": today.description])]

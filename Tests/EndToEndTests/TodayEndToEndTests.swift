@@ -10,7 +10,9 @@ struct TodayEndToEndTests {
     @Test func todayShowsStepsAndWaterAt80By24And40By12AndLogsAGlass() async throws {
         try await withEndToEnd { e2e, server in
             #expect(try await e2e.register(on: server).status == 0)
-            for words in [["log", "steps", "4000"], ["log", "water", "0.25", "l"], ["goal", "set", "steps", "10000"]] {
+            for words in [
+                ["log", "steps", "4000"], ["log", "water", "0.25", "l"], ["goal", "set", "steps", "10000"],
+            ] {
                 let run = try await e2e.cli(words)
                 #expect(run.status == 0, "\(words): \(run)")
             }
@@ -18,7 +20,9 @@ struct TodayEndToEndTests {
             defer { tui.kill() }
             try await waitForProfile(tui)
             try await tui.send("t")
-            try await tui.waitFor(all: ["Today, ", "Steps", "4,000 steps", "Water", "0.25 l", "goal 10,000 steps: 40 %"])
+            try await tui.waitFor(all: [
+                "Today, ", "Steps", "4,000 steps", "Water", "0.25 l", "goal 10,000 steps: 40 %",
+            ])
 
             try await tui.resize(width: 40, height: 12)
             try await tui.waitUntil("Today at 40×12") { rows in

@@ -55,7 +55,8 @@ struct CLITests {
                 let history = try await cli.run(["height", "history", "--json"])
                 let entries = try #require(try CLIHarness.json(history) as? [[String: Any]])
                 #expect(entries.count == 2)
-                #expect(Set(entries.first?.keys ?? [:].keys) == ["id", "loggedAt", "heightCm", "source", "synced", "notes"])
+                #expect(
+                    Set(entries.first?.keys ?? [:].keys) == ["id", "loggedAt", "heightCm", "source", "synced", "notes"])
                 #expect(entries.first?["synced"] as? Bool == true)
                 let csv = try await cli.run(["height", "history", "--csv"])
                 #expect(csv.stdout.hasPrefix("id,logged_at,height_cm,source,synced,notes\n"))

@@ -31,7 +31,9 @@ struct EveryMetricCLITests {
                 #expect(moods["entries"]?.array?.first?["notes"]?.string == "good day", "\(moods)")
                 let weights = try await server.api(
                     "GET", "progress?type=weight&from=1900-01-01&to=2100-01-01", token: token)
-                let loggedAt = weights["entries"]?.array?.first?["logged_at"]?.string ?? weights["entries"]?.array?.first?["date"]?.string
+                let loggedAt =
+                    weights["entries"]?.array?.first?["logged_at"]?.string
+                    ?? weights["entries"]?.array?.first?["date"]?.string
                 let utcHour = ((7 - east) % 24 + 24) % 24
                 #expect(loggedAt?.contains("T\(utcHour < 10 ? "0" : "")\(utcHour):30:00") == true, "\(weights)")
 
@@ -83,18 +85,24 @@ struct EveryMetricCLITests {
         try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in
                 // Monday 2026-11-02 to Wednesday: 4,000 + 2,000 steps, then 8,000, then 6,000.
-                for (day, steps) in [("2026-11-02", "4000"), ("2026-11-02", "2000"), ("2026-11-03", "8000"),
-                    ("2026-11-04", "6000")]
-                {
+                for (day, steps) in [
+                    ("2026-11-02", "4000"), ("2026-11-02", "2000"), ("2026-11-03", "8000"),
+                    ("2026-11-04", "6000"),
+                ] {
                     let run = try await cli.run(["log", "steps", steps, "--date", day, "--no-sync"])
                     #expect(run.status == 0, "\(run)")
                 }
                 let rows = try await cli.jsonRows(
-                    ["summary", "--metric", "steps", "--by", "week", "--since", "2026-11-02", "--until", "2026-11-08",
-                     "--json"])
+                    [
+                        "summary", "--metric", "steps", "--by", "week", "--since", "2026-11-02", "--until",
+                        "2026-11-08",
+                        "--json",
+                    ])
                 #expect(rows.count == 1, "\(rows)")
                 #expect(rows.first?["readings"] as? Int == 3, "three days: \(rows)")
-                #expect(rows.first?["mean"] as? Double == 6_666.67 || abs((rows.first?["mean"] as? Double ?? 0) - 6_666.67) < 0.01)
+                #expect(
+                    rows.first?["mean"] as? Double == 6_666.67
+                        || abs((rows.first?["mean"] as? Double ?? 0) - 6_666.67) < 0.01)
                 #expect(rows.first?["total"] as? Double == 20_000)
                 let text = try await cli.run(["summary", "--metric", "steps", "--by", "week", "--since", "2026-11-02"])
                 #expect(text.stdout.contains("day steps") && text.stdout.contains("total steps"), "\(text)")

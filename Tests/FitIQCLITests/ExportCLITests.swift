@@ -49,7 +49,9 @@ struct ExportCLITests {
                 #expect(objects.first?["value"] as? Double == 70.87)
                 #expect(objects.first?["unit"] as? String == "in")
                 #expect(
-                    Set(objects.first?.keys ?? [:].keys) == ["logged_at", "metric", "value", "unit", "source", "id", "notes"])
+                    Set(objects.first?.keys ?? [:].keys) == [
+                        "logged_at", "metric", "value", "unit", "source", "id", "notes",
+                    ])
 
                 let until = try await lisbon.run(["export", "--metric", "weight", "--until", "2025-03-01"])
                 #expect(until.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 2, "\(until)")

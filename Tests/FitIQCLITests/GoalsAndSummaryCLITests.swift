@@ -134,7 +134,10 @@ struct GoalsAndSummaryCLITests {
                 let by = today.adding(days: 200)
 
                 for (arguments, rule) in [
-                    (["goal", "set", "bmi", "22"], "A goal can be set for weight, body-fat, steps, distance, active-minutes, calories-out, water, calories-in, protein, carbs, fat, sleep, resting-heart-rate, not bmi."),
+                    (
+                        ["goal", "set", "bmi", "22"],
+                        "A goal can be set for weight, body-fat, steps, distance, active-minutes, calories-out, water, calories-in, protein, carbs, fat, sleep, resting-heart-rate, not bmi."
+                    ),
                     (["goal", "set", "weight", "700"], "Weight must be between 2 and 635 kg"),
                     (["goal", "set", "weight", "75", "--by", "2020-01-01"], "The goal's date must be today ("),
                     (["goal", "set", "body-fat", "0.2"], "Body fat must be between 1 and 75 %"),

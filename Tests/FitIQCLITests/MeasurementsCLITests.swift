@@ -23,7 +23,8 @@ struct MeasurementsCLITests {
 
                 let history = try await cli.jsonRows(["weight", "history", "--json"])
                 #expect(history.count == 2)
-                #expect(Set(history.first?.keys ?? [:].keys) == ["id", "loggedAt", "weightKg", "source", "synced", "notes"])
+                #expect(
+                    Set(history.first?.keys ?? [:].keys) == ["id", "loggedAt", "weightKg", "source", "synced", "notes"])
                 #expect(history.map { $0["weightKg"] as? Double } == [80.01, 71.67])
                 #expect(history.allSatisfy { $0["synced"] as? Bool == true })
                 let csv = try await cli.run(["body-fat", "history", "--csv"])

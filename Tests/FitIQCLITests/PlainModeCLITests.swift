@@ -89,7 +89,10 @@ struct PlainModeCLITests {
                 #expect(run.stdout.contains("Synced: the server has every change."), "\(run)")
                 #expect(run.stdout.contains(": 72.6 kg, manual, on the server."), "\(run)")
                 #expect(run.stdout.contains(": 18.5 %, manual, on the server."), "\(run)")
-                #expect(run.stdout.contains("Say which history: history height|weight|body-fat|steps|distance|active-minutes|calories-out|water|calories-in|protein|carbs|fat|sleep|resting-heart-rate|mood."), "\(run)")
+                #expect(
+                    run.stdout.contains(
+                        "Say which history: history height|weight|body-fat|steps|distance|active-minutes|calories-out|water|calories-in|protein|carbs|fat|sleep|resting-heart-rate|mood."
+                    ), "\(run)")
 
                 let other = try #require(try await cli.otherMachine())
                 let weights = try await other.jsonRows(["weight", "history", "--json"])
@@ -147,7 +150,10 @@ struct PlainModeCLITests {
                 let standing = "Goal 78.0 kg by \(by): the trend, 80.3 kg, is 2.3 kg above it."
                 // Said by `goal` and by `goal weight`.
                 #expect(run.stdout.components(separatedBy: standing).count == 3, "\(run)")
-                #expect(run.stdout.contains("Not set: A goal can be set for weight, body-fat, steps, distance, active-minutes, calories-out, water, calories-in, protein, carbs, fat, sleep, resting-heart-rate, not bmi."), "\(run)")
+                #expect(
+                    run.stdout.contains(
+                        "Not set: A goal can be set for weight, body-fat, steps, distance, active-minutes, calories-out, water, calories-in, protein, carbs, fat, sleep, resting-heart-rate, not bmi."
+                    ), "\(run)")
                 #expect(run.stdout.contains("The weight goal is cleared."), "\(run)")
                 #expect(run.stdout.contains("No goals are set."), "\(run)")
             }

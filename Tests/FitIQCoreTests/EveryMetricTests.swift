@@ -12,7 +12,8 @@ struct EveryMetricTests {
         (.water, "8 fl oz", .metric, 0.24), (.water, "8", .imperial, 0.24), (.water, "0,25", .metric, 0.25),
         (.steps, "4,000", .metric, 4000), (.steps, "4.000 steps", .metric, 4000), (.steps, "12345", .metric, 12345),
         (.sleep, "7h30m", .metric, 7.5), (.sleep, "7:30", .metric, 7.5), (.sleep, "7.5", .metric, 7.5),
-        (.sleep, "7 h 15 min", .metric, 7.25), (.activeMinutes, "1h30m", .metric, 90), (.activeMinutes, "45", .metric, 45),
+        (.sleep, "7 h 15 min", .metric, 7.25), (.activeMinutes, "1h30m", .metric, 90),
+        (.activeMinutes, "45", .metric, 45),
         (.activeMinutes, "1,440 min", .metric, 1440), (.caloriesIn, "9600 kJ", .metric, 2294.46),
         (.caloriesOut, "2,300 kcal", .metric, 2300), (.distance, "800 m", .metric, 0.8),
         (.distance, "3.1 mi", .metric, 4.99), (.distance, "3.1", .imperial, 4.99), (.protein, "30 g", .metric, 30),
@@ -54,9 +55,11 @@ struct EveryMetricTests {
 
     static let zone = LocalZone.fixed(secondsEastOfUTC: 3_600)
     static func at(_ day: String, _ hour: Int, _ minute: Int = 0) -> Date {
-        CalendarDate(parsing: day)!.instant(at: TimeOfDay(hour: hour, minute: minute)!, in: zone)
+        (CalendarDate(parsing: day) ?? CalendarDate(daysSince1970: 0)).instant(atHour: hour, in: zone)
+            .addingTimeInterval(Double(minute) * 60)
     }
-    static func entry(_ metric: Metric, _ value: Double, _ day: String, _ hour: Int, _ minute: Int = 0) -> ProgressEntry {
+    static func entry(_ metric: Metric, _ value: Double, _ day: String, _ hour: Int, _ minute: Int = 0) -> ProgressEntry
+    {
         ProgressEntry(type: metric.type, quantity: value, loggedAt: at(day, hour, minute), source: .manual)
     }
 
@@ -85,8 +88,10 @@ struct EveryMetricTests {
     /// not, today counted once met and not breaking it before; the week starts on Monday.
     @Test func aDailyGoalCountsItsStreakAndTheDaysMetThisWeek() throws {
         // 2026-12-02 is a Wednesday.
-        let steps = [("2026-11-27", 11_000.0), ("2026-11-28", 4_000), ("2026-11-29", 10_000), ("2026-11-30", 12_000),
-            ("2026-12-01", 10_500), ("2026-12-02", 3_000)]
+        let steps = [
+            ("2026-11-27", 11_000.0), ("2026-11-28", 4_000), ("2026-11-29", 10_000), ("2026-11-30", 12_000),
+            ("2026-12-01", 10_500), ("2026-12-02", 3_000),
+        ]
         let values = DayValues(metric: .steps, entries: steps.map { Self.entry(.steps, $0.1, $0.0, 12) }, in: Self.zone)
         let goal = Goal(metric: .steps, target: 10_000, by: nil, setAt: Self.at("2026-11-01", 0), start: nil)
         let today = CalendarDate(parsing: "2026-12-02")!

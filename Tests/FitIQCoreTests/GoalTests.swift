@@ -33,8 +33,14 @@ struct GoalTests {
             metric: "body-fat", target: "18", by: "2027-06-01", unitSystem: .imperial, today: Self.today)
         #expect(dated.metric == .bodyFat && dated.target == 18 && dated.by?.description == "2027-06-01")
         let refusals: [(String, String, String?, String)] = [
-            ("bmi", "22", nil, "A goal can be set for weight, body-fat, steps, distance, active-minutes, calories-out, water, calories-in, protein, carbs, fat, sleep, resting-heart-rate, not bmi."),
-            ("height", "180", nil, "A goal can be set for weight, body-fat, steps, distance, active-minutes, calories-out, water, calories-in, protein, carbs, fat, sleep, resting-heart-rate, not height."),
+            (
+                "bmi", "22", nil,
+                "A goal can be set for weight, body-fat, steps, distance, active-minutes, calories-out, water, calories-in, protein, carbs, fat, sleep, resting-heart-rate, not bmi."
+            ),
+            (
+                "height", "180", nil,
+                "A goal can be set for weight, body-fat, steps, distance, active-minutes, calories-out, water, calories-in, protein, carbs, fat, sleep, resting-heart-rate, not height."
+            ),
             ("weight", "700", nil, "Weight must be between 2 and 635 kg"),
             ("body-fat", "80", nil, "Body fat must be between 1 and 75 %"),
             ("weight", "75", "2026-11-25", "The goal's date must be today (2026-11-26) or later."),

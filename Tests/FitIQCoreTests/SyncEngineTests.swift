@@ -66,7 +66,9 @@ struct SyncEngineTests {
         let account = try await harness.synced()
         let value =
             metric == .height
-            ? 181.0 : metric == .weight ? 72.4 : ((metric.allowedRange.lowerBound + metric.allowedRange.upperBound) / 2).rounded()
+            ? 181.0
+            : metric == .weight
+                ? 72.4 : ((metric.allowedRange.lowerBound + metric.allowedRange.upperBound) / 2).rounded()
         let writes = try await Self.writes(of: account, in: harness) { () async throws in
             #expect(try await account.apply(.measurement(metric, value), sending: true).outcome.saved)
             #expect(try await account.push().isSynced)
@@ -84,7 +86,8 @@ struct SyncEngineTests {
         await harness.backend.setEntries(
             Metric.all.map { metric in
                 RemoteProgressEntry(
-                    id: "phone-\(metric.type)", type: metric.type, quantity: metric.allowedRange.upperBound, loggedAt: day)
+                    id: "phone-\(metric.type)", type: metric.type, quantity: metric.allowedRange.upperBound,
+                    loggedAt: day)
             })
         var phone = TestHarness.serverProfile
         phone.metadata.bio = "From the phone"

@@ -22,7 +22,8 @@ struct TodayScreenTests {
                         loggedAt: today.adding(days: -offset).instant(atHour: 9, in: .utc), source: .manual)
                 }, in: .utc)
         }
-        let goal = Goal(metric: .steps, target: 10_000, by: nil, setAt: fixedNow.addingTimeInterval(-30 * 86_400), start: nil)
+        let goal = Goal(
+            metric: .steps, target: 10_000, by: nil, setAt: fixedNow.addingTimeInterval(-30 * 86_400), start: nil)
         return [
             MetricToday(values: values(.weight, [(2, 80)]), goal: nil, today: today),
             MetricToday(
@@ -58,7 +59,8 @@ struct TodayScreenTests {
         let lines = screen(Self.state(width: 40, height: 12)).lines
         let text = lines.joined(separator: "\n")
         #expect(lines.allSatisfy { DisplayWidth.of($0) == 40 })
-        for (name, value) in [("Steps", "4,000 steps"), ("Water", "0.75 l"), ("Sleep", "7.5 h"), ("Weight", "80.0 kg")] {
+        for (name, value) in [("Steps", "4,000 steps"), ("Water", "0.75 l"), ("Sleep", "7.5 h"), ("Weight", "80.0 kg")]
+        {
             #expect(lines.contains { $0.contains(name) && $0.contains(value) }, "\(name)\n\(text)")
         }
         #expect(text.contains("40 % of 10,000 steps"), "\(text)")

@@ -86,7 +86,8 @@ public struct HistorySummary: Sendable, Equatable {
         self.count = entries.count
         self.first = first
         self.last = last
-        let limits = entries.first.map { Self.limits(ofType: $0.type) } ?? (latest: Self.latestLimit, series: Self.seriesLimit)
+        let limits =
+            entries.first.map { Self.limits(ofType: $0.type) } ?? (latest: Self.latestLimit, series: Self.seriesLimit)
         // The cache keeps the history oldest first: its latest entries are its last ones.
         self.latest =
             isOldestFirst

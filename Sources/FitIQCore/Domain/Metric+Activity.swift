@@ -12,7 +12,8 @@ extension Metric {
         id: "steps", type: "steps", kind: .dailyAmount, field: .steps, unit: "steps", valueKey: "steps",
         allowedRange: 1...100_000, minimumChartSpan: 1000, goalBand: nil, imperialUnit: nil, shownStep: 0,
         parseValue: { text, _ throws(ValidationError) in
-            try AmountText.parse(text, field: .steps, units: [.init(["steps", "step"], 1)], groupsDigits: true, whole: true)
+            try AmountText.parse(
+                text, field: .steps, units: [.init(["steps", "step"], 1)], groupsDigits: true, whole: true)
         },
         formatValue: { value, _ in DecimalText.grouped(value, places: 0) + " " + UnitNames.shown("steps") })
 
@@ -26,7 +27,8 @@ extension Metric {
             let miles = AmountText.Unit(["mi", "mile", "miles"], AmountText.kilometresPerMile)
             let metres = AmountText.Unit(["m", "metre", "metres", "meter", "meters"], 0.001)
             return try AmountText.parse(
-                text, field: .distance, units: units == .imperial ? [miles, kilometres, metres] : [kilometres, miles, metres])
+                text, field: .distance,
+                units: units == .imperial ? [miles, kilometres, metres] : [kilometres, miles, metres])
         },
         formatValue: { value, units in
             units == .imperial
@@ -39,11 +41,14 @@ extension Metric {
         id: "active-minutes", type: "active_minutes", kind: .dailyAmount, field: .activeMinutes, unit: "min",
         valueKey: "activeMinutes", allowedRange: 1...1440, minimumChartSpan: 10, goalBand: nil, imperialUnit: nil,
         shownStep: 0,
-        parseValue: { text, _ throws(ValidationError) in try AmountText.duration(text, field: .activeMinutes, inHours: false) },
+        parseValue: { text, _ throws(ValidationError) in
+            try AmountText.duration(text, field: .activeMinutes, inHours: false)
+        },
         formatValue: { value, _ in DecimalText.grouped(value, places: 0) + " min" })
 
     /// Energy burned, a day's amount in kcal: `2300`, `2,300 kcal`, `9600 kJ`; 1–20,000 an entry.
-    public static let caloriesOut = energy(id: "calories-out", type: "calories_out", field: .caloriesOut, key: "caloriesOut")
+    public static let caloriesOut = energy(
+        id: "calories-out", type: "calories_out", field: .caloriesOut, key: "caloriesOut")
     /// Energy eaten, a day's amount in kcal, typed as ``caloriesOut`` is.
     public static let caloriesIn = energy(id: "calories-in", type: "calories_in", field: .caloriesIn, key: "caloriesIn")
 
@@ -57,7 +62,8 @@ extension Metric {
             let ounces = AmountText.Unit(["fl oz", "floz", "oz", "fl. oz"], AmountText.litresPerFluidOunce)
             let millilitres = AmountText.Unit(["ml", "millilitre", "millilitres", "milliliter", "milliliters"], 0.001)
             return try AmountText.parse(
-                text, field: .water, units: units == .imperial ? [ounces, litres, millilitres] : [litres, ounces, millilitres])
+                text, field: .water,
+                units: units == .imperial ? [ounces, litres, millilitres] : [litres, ounces, millilitres])
         },
         formatValue: { value, units in
             units == .imperial
@@ -192,7 +198,8 @@ enum AmountText {
         if let match = input.wholeMatch(of: #/(?<n>-?(?:\d+(?:\.\d+)?|\.\d+))/#), let number = Double(match.n) {
             return number
         }
-        let pattern = #/(?:(?<h>-?\d+(?:\.\d+)?)\s*(?:h|hr|hrs|hour|hours))?\s*(?:(?<m>\d+(?:\.\d+)?)\s*(?:m|min|mins|minute|minutes))?/#
+        let pattern =
+            #/(?:(?<h>-?\d+(?:\.\d+)?)\s*(?:h|hr|hrs|hour|hours))?\s*(?:(?<m>\d+(?:\.\d+)?)\s*(?:m|min|mins|minute|minutes))?/#
         guard let match = input.wholeMatch(of: pattern), match.h != nil || match.m != nil else {
             throw .invalidFormat(field, rule: .measurementText)
         }

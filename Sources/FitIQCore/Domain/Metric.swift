@@ -169,7 +169,8 @@ extension Metric {
     /// Body weight in kilograms: `72.4`, `72.4 kg`, `160 lb`, `160.4 lbs`, `11 st 4 lb`; shown to 0.1 kg
     /// or 0.1 lb.
     public static let weight = Metric(
-        id: "weight", type: "weight", kind: .reading, field: .weight, unit: "kg", valueKey: "weightKg", allowedRange: 2...635,
+        id: "weight", type: "weight", kind: .reading, field: .weight, unit: "kg", valueKey: "weightKg",
+        allowedRange: 2...635,
         minimumChartSpan: 1, goalBand: 1.5,
         imperialUnit: ("lb", Weight.kilogramsPerPound),
         shownStep: 0.1 * Weight.kilogramsPerPound,
@@ -178,7 +179,8 @@ extension Metric {
 
     /// Body fat in percent of body weight, the same in either unit system: `18.5`, `18.5 %`; shown to 0.1 %.
     public static let bodyFat = Metric(
-        id: "body-fat", type: "body_fat_percentage", kind: .reading, field: .bodyFat, unit: "%", valueKey: "bodyFatPercent",
+        id: "body-fat", type: "body_fat_percentage", kind: .reading, field: .bodyFat, unit: "%",
+        valueKey: "bodyFatPercent",
         allowedRange: 1...75,
         minimumChartSpan: 1, goalBand: 1, imperialUnit: nil,
         shownStep: 0.1,

@@ -8,7 +8,8 @@
 public enum Field: String, Sendable, Codable, CaseIterable {
     case name, bio, unitSystem, languageCode, height, weight, bodyFat, dateOfBirth, email, password, notes, date, goal,
         goalDate
-    case steps, distance, activeMinutes, caloriesOut, caloriesIn, water, protein, carbs, fat, sleep, restingHeartRate, mood
+    case steps, distance, activeMinutes, caloriesOut, caloriesIn, water, protein, carbs, fat, sleep, restingHeartRate,
+        mood
     /// The time of day an entry is logged at (`--at`).
     case time
 }

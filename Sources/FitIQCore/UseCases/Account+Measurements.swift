@@ -31,7 +31,9 @@ extension Account {
         if let date, date > today { throw ValidationError.outOfRange(.date, rule: .notInFuture) }
         // A day alone is logged at 12:00; a time alone is today's.
         let measuredAt =
-            time.map { (date ?? today).instant(at: $0, in: timeZone) } ?? date.map { $0.instant(atHour: 12, in: timeZone) }
+            time.map { (date ?? today).instant(at: $0, in: timeZone) } ?? date.map {
+                $0.instant(atHour: 12, in: timeZone)
+            }
             ?? now
         if time != nil, measuredAt > now { throw ValidationError.outOfRange(.time, rule: .notInFuture) }
         // A new measurement needs the latest entries only (whether it is the newest); one logged

@@ -36,7 +36,8 @@ enum FitIQCSV {
         if file.readings.last?.line == line {
             file.readings[file.readings.count - 1].source = ProgressEntry.Source(rawValue: row["source"] ?? "")
             let notes = TextSanitizer.sanitize(row["notes"] ?? "")
-            file.readings[file.readings.count - 1].notes = notes.isEmpty ? nil : String(notes.prefix(ProfileRules.notesLimit))
+            file.readings[file.readings.count - 1].notes =
+                notes.isEmpty ? nil : String(notes.prefix(ProfileRules.notesLimit))
         }
     }
 }
