@@ -40,7 +40,9 @@ struct FitIQCommand: AsyncParsableCommand {
         version: fitiqVersion,
         subcommands: [
             Register.self, Login.self, Logout.self, Whoami.self, ProfileCommand.self, HeightCommand.self,
-            WeightCommand.self, BodyFatCommand.self, LogCommand.self, HistoryCommand.self, TodayCommand.self,
+            WeightCommand.self, BodyFatCommand.self, LogCommand.self, HistoryCommand.self, DeleteCommand.self,
+            CorrectCommand.self,
+            TodayCommand.self,
             GoalCommand.self, SummaryCommand.self, ExportCommand.self,
             ImportCommand.self,
             SyncCommand.self, StatusCommand.self, ResolveCommand.self, UndoCommand.self,

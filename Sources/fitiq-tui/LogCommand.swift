@@ -89,12 +89,7 @@ struct LogCommand: AsyncParsableCommand, SendingCommand {
     @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
 
     func validate() throws {
-        guard let chosen = Self.metric(named: metric) else {
-            throw ValidationError(
-                tr(
-                    "Unknown metric '{name}': use one of {metrics}.",
-                    ["name": TextSanitizer.sanitize(metric), "metrics": Metric.all.map(\.id).joined(separator: ", ")]))
-        }
+        let chosen = try Self.requireMetric(metric)
         if let option = words.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
             throw ValidationError(tr("Unknown option '{option}'.", ["option": TextSanitizer.sanitize(option)]))
         }
@@ -102,6 +97,17 @@ struct LogCommand: AsyncParsableCommand, SendingCommand {
             throw ValidationError(
                 tr("Give a value, e.g. log {metric} {example}.", ["metric": chosen.id, "example": chosen.example]))
         }
+    }
+
+    /// The metric `name` names, or the usage error that lists the metrics there are.
+    static func requireMetric(_ name: String) throws -> Metric {
+        guard let chosen = metric(named: name) else {
+            throw ValidationError(
+                tr(
+                    "Unknown metric '{name}': use one of {metrics}.",
+                    ["name": TextSanitizer.sanitize(name), "metrics": Metric.all.map(\.id).joined(separator: ", ")]))
+        }
+        return chosen
     }
 
     /// The metric a command names: its id (`water`) or its backend type (`water_liters`).

@@ -136,19 +136,7 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
 
         func run() async throws {
-            try await withApp(globals, sending: !noSync) { app in
-                let account = try app.requireAccount()
-                let units = try await account.view().profile?.preferredUnitSystem ?? .metric
-                guard case .deleted(let removed) = try await account.apply(.delete(metric, id: id)).outcome else {
-                    return
-                }
-                let day = CalendarDate(containing: removed.loggedAt, in: .system)
-                print(
-                    tr(
-                        "Removed {value} of {day}.",
-                        ["value": metric.format(removed.quantity, unitSystem: units), "day": day.description]))
-                try await finishWrite(account, noSync: noSync)
-            }
+            try await EntryChange.delete(metric, id: id, globals: globals, noSync: noSync)
         }
     }
 
@@ -168,22 +156,8 @@ struct MeasurementCommand<Text: MetricCommandText>: AsyncParsableCommand {
         @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
 
         func run() async throws {
-            try await withApp(globals, sending: !noSync) { app in
-                let account = try app.requireAccount()
-                let units = try await account.view().profile?.preferredUnitSystem ?? .metric
-                let value = try metric.parse(words.joined(separator: " "), unitSystem: units)
-                let applied = try await account.apply(.correct(metric, id: id, to: value))
-                guard case .corrected(let before, let after) = applied.outcome else { return }
-                let day = CalendarDate(containing: before.loggedAt, in: .system)
-                print(
-                    tr(
-                        "Corrected {day}: {before} → {after}.",
-                        [
-                            "day": day.description, "before": metric.format(before.quantity, unitSystem: units),
-                            "after": metric.format(after.quantity, unitSystem: units),
-                        ]))
-                try await finishWrite(account, noSync: noSync)
-            }
+            try await EntryChange.correct(
+                metric, id: id, to: words.joined(separator: " "), globals: globals, noSync: noSync)
         }
     }
 }
@@ -240,17 +214,105 @@ struct HistoryCommand: AsyncParsableCommand {
     @Argument(help: "The metric, e.g. water.") var metric: String
     @OptionGroup var listing: HistoryListing
 
-    func validate() throws {
-        guard LogCommand.metric(named: metric) != nil else {
-            throw ValidationError(
-                tr(
-                    "Unknown metric '{name}': use one of {metrics}.",
-                    ["name": TextSanitizer.sanitize(metric), "metrics": Metric.all.map(\.id).joined(separator: ", ")]))
-        }
-    }
+    func validate() throws { _ = try LogCommand.requireMetric(metric) }
 
     func run() async throws {
         guard let chosen = LogCommand.metric(named: metric) else { return }
         try await listing.print(chosen, globals: globals)
+    }
+}
+
+/// Removing and correcting an entry of any metric: `weight delete ID` and `delete water ID` alike.
+enum EntryChange {
+    /// Removes the entry `id` of `metric` and says which it was.
+    static func delete(_ metric: Metric, id: String, globals: GlobalOptions, noSync: Bool) async throws {
+        try await withApp(globals, sending: !noSync) { app in
+            let account = try app.requireAccount()
+            let units = try await account.view().profile?.preferredUnitSystem ?? .metric
+            guard case .deleted(let removed) = try await account.apply(.delete(metric, id: id)).outcome else {
+                return
+            }
+            let day = CalendarDate(containing: removed.loggedAt, in: .system)
+            print(
+                tr(
+                    "Removed {value} of {day}.",
+                    ["value": metric.format(removed.quantity, unitSystem: units), "day": day.description]))
+            try await finishWrite(account, noSync: noSync)
+        }
+    }
+
+    /// Replaces the value of the entry `id` of `metric` with `text` (typed as for logging it), keeping
+    /// when it was logged and its note.
+    static func correct(_ metric: Metric, id: String, to text: String, globals: GlobalOptions, noSync: Bool)
+        async throws
+    {
+        try await withApp(globals, sending: !noSync) { app in
+            let account = try app.requireAccount()
+            let units = try await account.view().profile?.preferredUnitSystem ?? .metric
+            let value = try metric.parse(text, unitSystem: units)
+            let applied = try await account.apply(.correct(metric, id: id, to: value))
+            guard case .corrected(let before, let after) = applied.outcome else { return }
+            let day = CalendarDate(containing: before.loggedAt, in: .system)
+            print(
+                tr(
+                    "Corrected {day}: {before} → {after}.",
+                    [
+                        "day": day.description, "before": metric.format(before.quantity, unitSystem: units),
+                        "after": metric.format(after.quantity, unitSystem: units),
+                    ]))
+            try await finishWrite(account, noSync: noSync)
+        }
+    }
+}
+
+/// `fitiq-tui delete METRIC ID`: removes an entry of any metric (`weight delete ID` for weight).
+struct DeleteCommand: AsyncParsableCommand, SendingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Remove an entry of any metric: delete water ID.",
+        discussion: """
+            ID is the entry's id from `history METRIC --json`. One not sent yet just leaves the outbox; one \
+            on the server is deleted there at the next sync.
+            """)
+
+    @OptionGroup var globals: GlobalOptions
+    @Argument(help: "The metric, e.g. water.") var metric: String
+    @Argument(help: "The entry's id.") var id: String
+    @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
+
+    func validate() throws { _ = try LogCommand.requireMetric(metric) }
+
+    func run() async throws {
+        try await EntryChange.delete(try LogCommand.requireMetric(metric), id: id, globals: globals, noSync: noSync)
+    }
+}
+
+/// `fitiq-tui correct METRIC ID VALUE`: replaces an entry's value, keeping its time and note.
+struct CorrectCommand: AsyncParsableCommand, SendingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "correct", abstract: "Replace the value of an entry of any metric: correct water ID 0.5 l.",
+        discussion: """
+            ID is the entry's id from `history METRIC --json`; VALUE is typed as for `log`. Sent as one \
+            change: the old entry deleted, the new one posted, with the same time and note.
+            """)
+
+    @OptionGroup var globals: GlobalOptions
+    @Argument(help: "The metric, e.g. water.") var metric: String
+    @Argument(help: "The entry's id.") var id: String
+    // Unrecognised words too: a negative number is a value (refused by the metric's rule), not an option.
+    @Argument(parsing: .allUnrecognized, help: "The right value, e.g. 0.5 l.") var words: [String]
+    @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
+
+    func validate() throws {
+        let chosen = try LogCommand.requireMetric(metric)
+        guard words.contains(where: { $0 != "--" }) else {
+            throw ValidationError(
+                tr("Give a value, e.g. log {metric} {example}.", ["metric": chosen.id, "example": chosen.example]))
+        }
+    }
+
+    func run() async throws {
+        try await EntryChange.correct(
+            try LogCommand.requireMetric(metric), id: id, to: words.filter { $0 != "--" }.joined(separator: " "),
+            globals: globals, noSync: noSync)
     }
 }

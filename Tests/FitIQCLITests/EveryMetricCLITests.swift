@@ -148,6 +148,35 @@ struct EveryMetricCLITests {
         }
     }
 
+    /// Any metric's entry is corrected (its time and note kept) and removed by its id, on the server too.
+    @Test func anEntryOfAnyMetricIsCorrectedKeepingItsNoteAndRemoved() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server, registered: true) { cli in
+                #expect(try await cli.run(["log", "water", "0.3", "l", "--note", "tea"]).status == 0)
+                #expect(try await cli.run(["log", "sleep", "6:45"]).status == 0)
+                let water = try await cli.jsonRows(["history", "water", "--json"])
+                let id = try #require(water.first?["id"] as? String)
+                let corrected = try await cli.run(["correct", "water", id, "250", "ml"])
+                #expect(corrected.status == 0 && corrected.stdout.contains("0.3 l → 0.25 l"), "\(corrected)")
+                let after = try await cli.jsonRows(["history", "water", "--json"])
+                #expect(after.count == 1 && after.first?["waterLiters"] as? Double == 0.25, "\(after)")
+                #expect(
+                    after.first?["notes"] as? String == "tea"
+                        && after.first?["loggedAt"] as? String == water.first?["loggedAt"] as? String)
+
+                let sleep = try #require(
+                    try await cli.jsonRows(["history", "sleep", "--json"]).first?["id"] as? String)
+                let removed = try await cli.run(["delete", "sleep", sleep])
+                #expect(removed.status == 0 && removed.stdout.contains("Removed 6.8 h"), "\(removed)")
+                let token = try await server.accessToken(email: "jane@example.com", password: CLIHarness.password)
+                #expect(try await server.quantities(of: "sleep_hours", token: token).isEmpty)
+                #expect(try await server.quantities(of: "water_liters", token: token) == [0.25])
+                let unknown = try await cli.run(["delete", "naps", sleep])
+                #expect(unknown.status == 64 && unknown.stderr.contains("Unknown metric 'naps'"), "\(unknown)")
+            }
+        }
+    }
+
     /// The hour now at `hours` east of UTC.
     static func hour(inUTCPlus hours: Int) -> Int {
         let seconds = Int(Date().timeIntervalSince1970) + hours * 3600
