@@ -171,10 +171,10 @@ extension SyncEngine {
     /// How many pages of a long history are read at once.
     static let pagesInFlight = 8
 
-    /// One page, read in a place of `window`. A read that the server failed (a 5xx) or whose answer
-    /// broke off is tried again at once, twice at most: a sync reads fifteen metrics, and one page
-    /// lost among them would fail them all. No way to the server, or no answer in time, is not tried
-    /// again: that is an offline sync, which must not wait.
+    /// One page, read in a place of `window`. A read the server answered with a failure (a 5xx) is
+    /// tried again at once, twice at most: a sync reads fifteen metrics, and one page lost among them
+    /// would fail them all. No way to the server, no answer in time or an answer broken off is not
+    /// tried again here: the sync's own retries wait, and an offline sync must not.
     private func page(_ query: ProgressQuery, _ window: RequestWindow) async throws -> ProgressPage {
         await window.enter()
         var attempt = 0
@@ -194,17 +194,10 @@ extension SyncEngine {
         }
     }
 
-    /// Whether a read that failed so is worth making again at once.
+    /// Whether a read that failed so is worth making again at once: the server is there and said it
+    /// failed.
     static func isWorthReadingAgain(_ error: RemoteError) -> Bool {
-        switch error {
-        case .unavailable: true
-        case .unreachable(let failure), .invalidResponse(let failure):
-            switch failure {
-            case .other, .unreadableAnswer: true
-            default: false
-            }
-        default: false
-        }
+        if case .unavailable = error { true } else { false }
     }
 }
 
