@@ -47,6 +47,10 @@ struct EveryMetricTests {
         #expect(Metric.sleep.format(7.5, unitSystem: .metric) == "7.5 h")
         #expect(Metric.distance.format(5, unitSystem: .imperial) == "3.11 mi")
         #expect(Metric.mood.format(7, unitSystem: .metric) == "7/10")
+        // Typed back to the same display: 1.8 minutes of sleep is 0.03 h, shown as 0 h, not 0.0 h.
+        #expect(Metric.sleep.format(0.03, unitSystem: .metric) == "0 h")
+        #expect(Metric.protein.format(0.04, unitSystem: .metric) == "0 g")
+        #expect(Metric.protein.format(30.25, unitSystem: .metric) == "30.3 g")
         let german = DecimalText.$groupSeparator.withValue(".") {
             DecimalText.$separator.withValue(",") { Metric.water.format(1234.5, unitSystem: .metric) }
         }

@@ -83,7 +83,7 @@ extension Metric {
         id: "sleep", type: "sleep_hours", kind: .night, field: .sleep, unit: "h", valueKey: "sleepHours",
         allowedRange: 0...24, minimumChartSpan: 1, goalBand: nil, imperialUnit: nil, shownStep: 0,
         parseValue: { text, _ throws(ValidationError) in try AmountText.duration(text, field: .sleep, inHours: true) },
-        formatValue: { value, _ in DecimalText.shown(value, places: min(1, DecimalText.places(value))) + " h" })
+        formatValue: { value, _ in AmountText.tenths(value) + " h" })
 
     /// The heart's rate at rest, a reading in beats a minute: `58`, `58 bpm`; 20–250.
     public static let restingHeartRate = Metric(
@@ -123,7 +123,7 @@ extension Metric {
             parseValue: { text, _ throws(ValidationError) in
                 try AmountText.parse(text, field: field, units: [.init(["g", "gram", "grams"], 1)], groupsDigits: true)
             },
-            formatValue: { value, _ in DecimalText.grouped(value, places: min(1, DecimalText.places(value))) + " g" })
+            formatValue: { value, _ in AmountText.tenths(value) + " g" })
     }
 }
 
@@ -139,6 +139,13 @@ enum AmountText {
     static let kilometresPerMile = 1.609_344
     static let litresPerFluidOunce = 0.029_573_529_562_5
     static let kilojoulesPerKilocalorie = 4.184
+
+    /// `value` to a tenth, without the `.0` of a whole number once rounded (`7.5`, `8`, `0` for 0.03):
+    /// what is shown is typed back to the same display.
+    static func tenths(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return DecimalText.grouped(rounded, places: rounded == rounded.rounded() ? 0 : 1)
+    }
 
     /// A unit a value may be written in, and how many of the metric's unit one of it is.
     struct Unit {
