@@ -34,20 +34,13 @@ func perform(_ binding: KeyBinding, key: Key, _ state: inout AppState) -> [Effec
         return performOnProfile(action, key: key, &state)
     case .commandLine: return performOnCommandLine(action, &state)
     case .editing: return performWhileEditing(action, key: key, &state)
-    case .progress:
+    case .progress, .today:
         if action == .help {
             state.overlay = .help
             return []
         }
         if action == .openCommandLine { return openCommandLine(&state) }
-        return performOnProgress(action, &state)
-    case .today:
-        if action == .help {
-            state.overlay = .help
-            return []
-        }
-        if action == .openCommandLine { return openCommandLine(&state) }
-        return performOnToday(action, &state)
+        return binding.place == .progress ? performOnProgress(action, &state) : performOnToday(action, &state)
     case .help, .quitPrompt, .discardPrompt, .importPrompt, .importing, .importPreview, .importResult, .removePrompt,
         .correction,
         .goalPrompt, .languagePicker:

@@ -148,13 +148,19 @@ def editor_session(size, keys, saves):
         pid = None
         return echoes, requests, max(preceding), peak
     finally:
-        if pid is not None:
-            try:
-                os.kill(pid, 9)
-                os.waitpid(pid, 0)
-            except OSError:
-                pass
-            os.close(master)
+        kill_editor(pid, master)
+
+
+def kill_editor(pid, master):
+    """Kills an editor a run gave up on (`pid` is None once it quit) and closes its pty."""
+    if pid is None:
+        return
+    try:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+    os.close(master)
 
 
 def today_screens(size, runs):
@@ -178,13 +184,7 @@ def today_screens(size, runs):
             stop_editor(pid, master, b"qq")
             pid = None
         finally:
-            if pid is not None:
-                try:
-                    os.kill(pid, 9)
-                    os.waitpid(pid, 0)
-                except OSError:
-                    pass
-                os.close(master)
+            kill_editor(pid, master)
     return statistics.median(after_key[1:]), statistics.median(from_exec[1:])
 
 

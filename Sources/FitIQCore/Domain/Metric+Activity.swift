@@ -27,8 +27,7 @@ extension Metric {
             let miles = AmountText.Unit(["mi", "mile", "miles"], AmountText.kilometresPerMile)
             let metres = AmountText.Unit(["m", "metre", "metres", "meter", "meters"], 0.001)
             return try AmountText.parse(
-                text, field: .distance,
-                units: units == .imperial ? [miles, kilometres, metres] : [kilometres, miles, metres])
+                text, field: .distance, metric: kilometres, imperial: miles, also: metres, in: units)
         },
         formatValue: { value, units in
             units == .imperial
@@ -62,8 +61,7 @@ extension Metric {
             let ounces = AmountText.Unit(["fl oz", "floz", "oz", "fl. oz"], AmountText.litresPerFluidOunce)
             let millilitres = AmountText.Unit(["ml", "millilitre", "millilitres", "milliliter", "milliliters"], 0.001)
             return try AmountText.parse(
-                text, field: .water,
-                units: units == .imperial ? [ounces, litres, millilitres] : [litres, ounces, millilitres])
+                text, field: .water, metric: litres, imperial: ounces, also: millilitres, in: units)
         },
         formatValue: { value, units in
             units == .imperial
@@ -184,6 +182,15 @@ enum AmountText {
         let value = number * unit.size
         if whole, value != value.rounded() { throw .outOfRange(field, rule: .allowedRange) }
         return value
+    }
+
+    /// ``parse(_:field:units:groupsDigits:whole:)`` for a metric with a unit in each system: a bare
+    /// number is in the unit of `system` (`3.1` is miles in imperial), and any of the three may be written.
+    static func parse(
+        _ text: String, field: Field, metric: Unit, imperial: Unit, also other: Unit, in system: UnitSystem
+    ) throws(ValidationError) -> Double {
+        try parse(
+            text, field: field, units: system == .imperial ? [imperial, metric, other] : [metric, imperial, other])
     }
 
     /// A duration in hours (`inHours`) or minutes: a bare number (`7.5`), hours and minutes (`7h30m`,
