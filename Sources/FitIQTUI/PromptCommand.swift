@@ -251,30 +251,3 @@ public enum PromptProblem: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
-
-/// When `log` says an entry was measured, and its note, as typed: checked when it is logged.
-public struct LogWhen: Sendable, Equatable {
-    public var day: String?
-    public var time: String?
-    public var note: String?
-
-    public init(day: String? = nil, time: String? = nil, note: String? = nil) {
-        self.day = day
-        self.time = time
-        self.note = note
-    }
-
-    /// The day and time given, or the rule they break (a real day, a time `HH:MM`).
-    public func resolved() throws(ValidationError) -> (day: CalendarDate?, time: TimeOfDay?) {
-        var day: CalendarDate?
-        if let text = self.day {
-            guard let parsed = CalendarDate(parsing: text), text.count == 10 else {
-                throw .invalidFormat(.date, rule: .realDay)
-            }
-            day = parsed
-        }
-        guard let time else { return (day, nil) }
-        guard let parsed = TimeOfDay.parse(at: time, day: day) else { throw .invalidFormat(.time, rule: .timeOfDay) }
-        return (parsed.day ?? day, parsed.time)
-    }
-}

@@ -30,6 +30,23 @@ extension Metric {
 
 /// What a command or plain mode says after logging an entry.
 public enum LogSentences {
+    /// What a command or plain mode says of a logging's `outcome`: the entry logged, or the current
+    /// height set or unchanged.
+    public static func said(
+        _ outcome: ChangeOutcome, of metric: Metric, units: UnitSystem, day: CalendarDate?, time: TimeOfDay?
+    ) -> String {
+        switch outcome {
+        case .heightUnchanged(let current):
+            tr("Height unchanged ({value}).", ["value": current.map { Height.format($0, unitSystem: units) } ?? ""])
+        case .heightSet(let height):
+            tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)])
+        case .logged(let entry, let isCurrentHeight):
+            logged(entry, of: metric, units: units, day: day, time: time, isCurrentHeight: isCurrentHeight)
+        default:
+            ""
+        }
+    }
+
     /// `Logged 0.25 l.`, `Logged 80 kg on 2026-11-30.`, `Logged 80 kg at 07:30.`, with the note when
     /// there is one; a past height says whether it became the current one.
     ///

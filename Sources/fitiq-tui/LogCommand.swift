@@ -22,21 +22,10 @@ struct LoggingOptions: ParsableArguments {
         _ = try when()
     }
 
-    /// The day and the time given, checked: a real day, a time `HH:MM` (or a day and a time that
-    /// agrees with `--date`). The future is refused when the entry is logged.
+    /// The day and the time given, checked as plain mode's `log` checks them (``LogWhen``); the future
+    /// is refused when the entry is logged.
     func when() throws -> (day: CalendarDate?, time: TimeOfDay?) {
-        var day: CalendarDate?
-        if let date {
-            guard let parsed = CalendarDate(parsing: date), date.count == 10 else {
-                throw ValidationError("Date must be a real date written YYYY-MM-DD.")
-            }
-            day = parsed
-        }
-        guard let at else { return (day, nil) }
-        guard let parsed = TimeOfDay.parse(at: at, day: day) else {
-            throw FitIQCore.ValidationError.invalidFormat(.time, rule: .timeOfDay)
-        }
-        return (parsed.day ?? day, parsed.time)
+        try LogWhen(day: date, time: at, note: note).resolved()
     }
 
     /// Logs `value` (as typed) of `metric` on `account` and says so; with `sending`, delivers it.
@@ -47,20 +36,8 @@ struct LoggingOptions: ParsableArguments {
         let (day, time) = try when()
         let applied = try await account.apply(
             .measurement(metric, parsed, day: day, time: time, notes: note), sending: sending)
-        switch applied.outcome {
-        case .heightUnchanged(let current):
-            return print(
-                tr("Height unchanged ({value}).", ["value": current.map { Height.format($0, unitSystem: units) } ?? ""])
-            )
-        case .heightSet(let height):
-            print(tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)]))
-        case .logged(let entry, let isCurrentHeight):
-            print(
-                LogSentences.logged(
-                    entry, of: metric, units: units, day: day, time: time, isCurrentHeight: isCurrentHeight))
-        default:
-            break
-        }
+        print(LogSentences.said(applied.outcome, of: metric, units: units, day: day, time: time))
+        guard applied.outcome.saved else { return }
         try await finishWrite(account, noSync: !sending)
     }
 }

@@ -160,18 +160,8 @@ struct PlainMode {
             let (day, time) = try when.resolved()
             let applied = try await account.apply(
                 .measurement(metric, parsed, day: day, time: time, notes: when.note))
-            switch applied.outcome {
-            case .logged(let entry, let isCurrentHeight):
-                say(
-                    LogSentences.logged(
-                        entry, of: metric, units: units, day: day, time: time, isCurrentHeight: isCurrentHeight))
-            case .heightSet(let height):
-                say(tr("Height set to {value}.", ["value": Height.format(height, unitSystem: units)]))
-            case .heightUnchanged:
-                return say(tr("Nothing to save."))
-            default:
-                break
-            }
+            say(LogSentences.said(applied.outcome, of: metric, units: units, day: day, time: time))
+            guard applied.outcome.saved else { return }
         } catch {
             return say(tr("Nothing was saved: {error}", ["error": ShownError(error).description]))
         }
