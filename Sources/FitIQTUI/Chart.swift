@@ -8,8 +8,9 @@ import FitIQLocalization
 #endif
 
 /// The one chart of the editor, on the progress screen and in the profile's history panel: readings as
-/// dots and their trend as a line, spaced by time, in braille, half blocks or ASCII. The trend is told
-/// apart by its symbol as well as its colour.
+/// dots and their trend as a line, spaced by time, in braille, half blocks or ASCII; a day's amount or
+/// a night as a bar a day from zero, under its 7-day average. The trend is told apart by its symbol as
+/// well as its colour.
 ///
 /// The vertical range spans at least the series' ``MeasurementSeries/minimumChartSpan`` (2 cm, 1 kg,
 /// 1 %), centred on the values, so a few millimetres of noise never fill the chart.
@@ -29,6 +30,9 @@ struct Chart {
     static let minimumPlotWidth = 8
     static let minimumPlotRows = 2
 
+    /// Amounts and nights are drawn as bars from zero; readings as dots.
+    var drawsBars: Bool { series.metric.map { $0.kind != .reading } ?? false }
+
     /// Sub-cell dots per cell, across and down.
     private var resolution: (x: Int, y: Int) {
         switch graphics {
@@ -44,7 +48,10 @@ struct Chart {
         let values = (points.flatMap { [$0.entry.quantity, $0.trend] } + goalValues).filter(\.isFinite)
         guard var low = values.min(), var high = values.max() else { return nil }
         let minimum = series.minimumChartSpan
-        if high - low < minimum {
+        if drawsBars {
+            // A bar's length is its value: the axis starts at zero.
+            (low, high) = (min(low, 0), max(high, min(low, 0) + minimum))
+        } else if high - low < minimum {
             let middle = low / 2 + high / 2
             (low, high) = (middle - minimum / 2, middle + minimum / 2)
         }
@@ -119,9 +126,28 @@ struct Chart {
         // Which dots are set, one flag per dot of the plot (a few thousand): looked up eight times a cell.
         var readings = [Bool](repeating: false, count: columns * rows)
         var trend = [Bool](repeating: false, count: columns * rows)
-        for point in points where point.entry.quantity.isFinite {
-            let (column, row) = dot(point.entry.loggedAt, point.entry.quantity)
-            readings[row * columns + column] = true
+        if drawsBars {
+            // A column of dots a bar, as tall as the average day of those falling in that column.
+            var sums = [(total: Double, count: Int)](repeating: (0, 0), count: columns)
+            for point in points where point.entry.quantity.isFinite {
+                let column = dot(point.entry.loggedAt, point.entry.quantity).0
+                sums[column] = (sums[column].total + point.entry.quantity, sums[column].count + 1)
+            }
+            // Where a day is three dots wide or more, its bar is as wide as the day less a dot's gap.
+            let perDay = Double(columns - 1) * 86_400 / span
+            let half = perDay >= 3 ? Int((perDay - 2) / 2) : 0
+            let base = dot(start, max(low, 0)).1
+            for (column, sum) in sums.enumerated() where sum.count > 0 {
+                let top = dot(start, sum.total / Double(sum.count)).1
+                for across in max(0, column - half)...min(columns - 1, column + half) {
+                    for row in min(top, base)...max(top, base) { readings[row * columns + across] = true }
+                }
+            }
+        } else {
+            for point in points where point.entry.quantity.isFinite {
+                let (column, row) = dot(point.entry.loggedAt, point.entry.quantity)
+                readings[row * columns + column] = true
+            }
         }
         var previous: (Int, Int)?
         for point in points where point.trend.isFinite {
@@ -142,20 +168,25 @@ struct Chart {
         for cellRow in 0..<plot.rows {
             for cellColumn in 0..<plot.width {
                 var trendBits = 0
-                var hasReading = false
+                var readingBits = 0
                 for dy in 0..<dotsY {
                     for dx in 0..<dotsX {
                         let index = (cellRow * dotsY + dy) * columns + cellColumn * dotsX + dx
                         if trend[index] { trendBits |= Self.bit(dx, dy, graphics) }
-                        if readings[index] { hasReading = true }
+                        if readings[index] { readingBits |= Self.bit(dx, dy, graphics) }
                     }
                 }
                 let glyph: String
                 let style: CellStyle
                 if trendBits != 0 {
-                    glyph = Self.trendGlyph(trendBits, graphics)
+                    // In braille a bar keeps its dots where the trend crosses it.
+                    let bits = drawsBars && graphics == .braille ? trendBits | readingBits : trendBits
+                    glyph = Self.trendGlyph(bits, graphics)
                     style = Styles.accent
-                } else if hasReading {
+                } else if drawsBars, readingBits != 0 {
+                    glyph = Self.barGlyph(readingBits, graphics)
+                    style = .plain
+                } else if readingBits != 0 {
                     glyph = graphics == .ascii ? "." : "·"
                     style = .plain
                 } else {
@@ -247,11 +278,12 @@ struct Chart {
         }
         if let first = dates.first { place(first, at: 0) }
         if dates.count > 1, let last = dates.last { place(last, at: width - DisplayWidth.of(last)) }
+        let points = drawsBars ? tr("days") : tr("readings")
         let legend =
             switch graphics {
-            case .braille: "· " + tr("readings") + "  ⠉ " + tr("trend")
-            case .block: "· " + tr("readings") + "  ▀ " + tr("trend")
-            case .ascii: ". " + tr("readings") + "  * " + tr("trend")
+            case .braille: (drawsBars ? "⣿ " : "· ") + points + "  ⠉ " + tr("trend")
+            case .block: (drawsBars ? "█ " : "· ") + points + "  ▀ " + tr("trend")
+            case .ascii: (drawsBars ? "# " : ". ") + points + "  * " + tr("trend")
             }
         place(legend, at: (width - DisplayWidth.of(legend)) / 2, gap: 3)
         let seconds = end.timeIntervalSince(start)
@@ -312,6 +344,15 @@ struct Chart {
         case .braille: String(Character(Unicode.Scalar(UInt32(0x2800 + bits)) ?? "⠿"))
         case .block: bits == 3 ? "█" : bits == 1 ? "▀" : "▄"
         case .ascii: "*"
+        }
+    }
+
+    /// A cell of a bar: its dots in braille, a block or its lower half, `#` in ASCII.
+    static func barGlyph(_ bits: Int, _ graphics: ChartGraphics) -> String {
+        switch graphics {
+        case .braille: String(Character(Unicode.Scalar(UInt32(0x2800 + bits)) ?? "⣿"))
+        case .block: bits == 2 ? "▄" : bits == 1 ? "▀" : "█"
+        case .ascii: "#"
         }
     }
 

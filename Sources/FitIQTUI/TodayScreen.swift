@@ -39,13 +39,7 @@ func performOnToday(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
         // The command line, ready for the value: `:log water ` (Enter logs it, Esc leaves it).
         state.commandLine = TextField("log \(state.today.chosen.id) ", limit: 200)
     case .openChosenProgress:
-        var screen = state.progress
-        screen.series = .metric(state.today.chosen)
-        screen.histories = [:]
-        screen.report = nil
-        state.progress = screen
-        state.screen = .progress
-        return [.loadProgress(screen.series)]
+        return showProgress(.metric(state.today.chosen), range: state.progress.range, table: nil, &state)
     default:
         break
     }

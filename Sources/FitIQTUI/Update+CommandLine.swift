@@ -157,7 +157,7 @@ private func mistake(_ sentence: String, _ typed: String, _ state: inout AppStat
 }
 
 /// The progress screen on `series` over `range`, with the table by `table` or the chart.
-private func showProgress(
+func showProgress(
     _ series: MeasurementSeries, range: ProgressRange, table: SummaryPeriod?, _ state: inout AppState
 ) -> [Effect] {
     var screen = state.progress

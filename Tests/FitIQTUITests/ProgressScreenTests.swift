@@ -319,4 +319,51 @@ struct ProgressScreenTests {
         }
         #expect(lines.contains { $0.contains("Latest 30.8 on") })
     }
+
+    /// Steps as the core reads them: a point a day at noon, its trend the 7-day average; 2,000 and
+    /// 8,000 in turn over the 28 days before today.
+    static func stepDays() -> ProgressHistory {
+        let today = CalendarDate(containing: fixedNow, in: .utc)
+        var days = DayValues(metric: .steps)
+        for offset in 1...28 {
+            days.add(
+                ProgressEntry(
+                    type: Metric.steps.type, quantity: offset.isMultiple(of: 2) ? 8_000 : 2_000,
+                    loggedAt: today.adding(days: -offset).instant(atHour: 9, in: .utc), source: .manual),
+                in: .utc)
+        }
+        let points = days.byDay.sorted { $0.key < $1.key }.map { day, value in
+            (
+                entry: ProgressEntry(
+                    type: Metric.steps.type, quantity: value, loggedAt: day.instant(atHour: 12, in: .utc),
+                    source: .server),
+                trend: days.average(days: 7, endingOn: day) ?? value
+            )
+        }
+        return ProgressHistory(series: .metric(.steps), points: points)
+    }
+
+    /// A day's amount is a bar a day from zero: every day reaches the axis, only the 8,000 days the
+    /// top, and the legend says days, not readings.
+    @Test func aDaysAmountIsABarADayFromZero() throws {
+        var state = profileState(width: 100, height: 30)
+        state.graphics = .ascii
+        state.screen = .progress
+        state.progress.series = .metric(.steps)
+        _ = update(&state, .progressLoaded(Self.stepDays()))
+        let lines = screen(state).lines
+        // The plot's rows: those with the axis inside the box, cut after it.
+        let plot = lines.map { String($0.dropFirst().dropLast()) }.filter { $0.contains("│") || $0.contains("┤") }
+        let rows = plot.map { line in
+            String(line.split(omittingEmptySubsequences: false) { $0 == "│" || $0 == "┤" }.last ?? "")
+        }
+        let bottom = try #require(rows.last), top = try #require(rows.first)
+        let bars = { (row: String) in row.filter { $0 == "#" || $0 == "*" }.count }
+        // Zero is on the axis, and each of the 28 days reaches it.
+        #expect(plot.last?.contains(" 0 ") == true || plot.last?.contains("0 steps") == true, "\(plot)")
+        #expect(bars(bottom) >= 28, "\(bottom)")
+        #expect(bars(top) > 0 && bars(top) < bars(bottom), "\(top)")
+        #expect(!plot.joined().contains("."))
+        #expect(lines.contains { $0.contains("# days") && $0.contains("* trend") })
+    }
 }
