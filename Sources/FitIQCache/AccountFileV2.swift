@@ -281,6 +281,8 @@ struct AccountFileV2: VersionedFileFormat {
         /// `[seconds since 2001, value]` pairs: whole seconds and hundredths, finer than any chart
         /// draws, so that a summary of each metric costs a save little.
         var series: [PointV2]
+        /// Every entry of the last weeks, exactly: absent in files of builds before it.
+        var recent: RecentV2?
 
         init(_ summary: HistorySummary) {
             count = summary.count
@@ -291,6 +293,7 @@ struct AccountFileV2: VersionedFileFormat {
                 PointV2(
                     seconds: $0.at.timeIntervalSinceReferenceDate.rounded(), value: ($0.value * 100).rounded() / 100)
             }
+            recent = summary.recentSince.map { RecentV2(since: $0, points: summary.recent) }
         }
 
         func domain() throws -> HistorySummary {
@@ -300,8 +303,36 @@ struct AccountFileV2: VersionedFileFormat {
                 }
                 return HistorySummary.Point(at: Date(timeIntervalSinceReferenceDate: point.seconds), value: point.value)
             }
+            let recentPoints = try recent?.domain() ?? []
             return HistorySummary(
-                count: count, first: first, last: last, latest: latest.map(\.domain), series: points)
+                count: count, first: first, last: last, latest: latest.map(\.domain), series: points,
+                recent: recentPoints, recentSince: recent?.since)
+        }
+    }
+
+    /// `{"since": seconds, "points": [seconds, value, seconds, value, …]}`: a summary's recent entries,
+    /// to the last digit (a day's total adds them up), as one flat array of numbers, which decodes
+    /// faster than an array of pairs.
+    struct RecentV2: Codable, Sendable {
+        var since: Date
+        var points: [Double]
+
+        init(since: Date, points: [HistorySummary.Point]) {
+            self.since = since
+            self.points = points.flatMap { [$0.at.timeIntervalSinceReferenceDate, $0.value] }
+        }
+
+        func domain() throws -> [HistorySummary.Point] {
+            guard points.count.isMultiple(of: 2) else {
+                throw AccountFile.invalid("summaries.recent.points", "an odd count of numbers: \(points.count)")
+            }
+            return try stride(from: 0, to: points.count, by: 2).map { index in
+                let seconds = points[index]
+                guard abs(seconds) <= CacheFileDecoding.maximumSeconds, points[index + 1].isFinite else {
+                    throw AccountFile.invalid("summaries.recent.points", "[\(seconds), \(points[index + 1])]")
+                }
+                return HistorySummary.Point(at: Date(timeIntervalSinceReferenceDate: seconds), value: points[index + 1])
+            }
         }
     }
 }

@@ -94,6 +94,59 @@ struct ColdSyncTests {
         }
     }
 
+    /// Today, started cold over three years of daily water (two glasses a day), steps and mood, reads
+    /// `account.json` alone: the last weeks come from each summary's recent points, and they give what
+    /// the whole history gives. A daily goal met longer than those weeks reads the history's files
+    /// for its streak.
+    @Test func aColdTodayReadsNoHistorySegmentAndAgreesWithTheWholeHistory() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let machines = Machines(root: root)
+            let account = try await machines.signedIn()
+            let now = machines.clock.date()
+            let entries = (0..<(3 * 365)).flatMap { day -> [ProgressEntry] in
+                let evening = now.addingTimeInterval(-Double(day) * 86_400 - 3_600)
+                return [
+                    ProgressEntry(
+                        serverId: "w\(day)", type: Metric.water.type, quantity: 0.25 + Double(day % 7) / 10,
+                        loggedAt: evening, source: .server),
+                    ProgressEntry(
+                        serverId: "v\(day)", type: Metric.water.type, quantity: 0.5,
+                        loggedAt: evening.addingTimeInterval(-7_200), source: .server),
+                    ProgressEntry(
+                        serverId: "s\(day)", type: Metric.steps.type, quantity: Double(4_000 + day % 11 * 500),
+                        loggedAt: evening, source: .server),
+                    ProgressEntry(
+                        serverId: "m\(day)", type: Metric.mood.type, quantity: Double(1 + day % 10),
+                        loggedAt: evening, source: .server),
+                ]
+            }
+            try await account.store.update { $0.history.entries = entries }
+
+            let cold = try #require(try await machines.accounts().current())
+            let store = try #require(cold.store as? JSONFileProfileStore)
+            let today = try await cold.today()
+            #expect(store.counters.filesDecoded == 1, "\(store.counters)")
+            let day = CalendarDate(containing: now, in: .utc)
+            let whole = try await store.load()
+            let expected = [Metric.steps, .water, .mood].map { metric in
+                MetricToday(
+                    values: DayValues(metric: metric, entries: whole.history(of: metric), in: .utc), goal: nil,
+                    today: day)
+            }
+            #expect(today.map(\.metric) == [.steps, .water, .mood])
+            #expect(today == expected)
+            #expect(today[1].today == 0.75 + Double(0 % 7) / 10)
+
+            // A goal of 0.5 l a day, met every day for three years: the streak goes past the summary's weeks.
+            try await store.updateGoals {
+                $0.set(Goal(metric: .water, target: 0.5, by: nil, setAt: now, start: nil))
+            }
+            let withGoal = try #require(try await machines.accounts().current())
+            let streak = try await withGoal.today().first { $0.metric == .water }?.dailyGoal?.streak
+            #expect(streak == MetricToday.streakDays)
+        }
+    }
+
     @Test func aColdSyncOfAnOlderEntryGivesItTheServersId() async throws {
         try await withTemporaryDirectory { (root: URL) async throws in
             let machines = Machines(root: root)

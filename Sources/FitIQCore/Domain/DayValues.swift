@@ -27,17 +27,23 @@ public struct DayValues: Sendable, Equatable {
 
     /// Adds one entry of the metric to its day.
     public mutating func add(_ entry: ProgressEntry, in zone: LocalZone) {
-        guard entry.quantity.isFinite, entry.type == metric.type else { return }
-        let day = CalendarDate(containing: entry.loggedAt, in: zone)
-        if latestAt.map({ entry.loggedAt > $0 }) ?? true { latestAt = entry.loggedAt }
+        guard entry.type == metric.type else { return }
+        add(entry.quantity, at: entry.loggedAt, in: zone)
+    }
+
+    /// Adds a value of the metric logged at `instant` to its day.
+    public mutating func add(_ value: Double, at instant: Date, in zone: LocalZone) {
+        guard value.isFinite else { return }
+        let day = CalendarDate(containing: instant, in: zone)
+        if latestAt.map({ instant > $0 }) ?? true { latestAt = instant }
         switch metric.kind {
         case .dailyAmount, .night:
-            byDay[day, default: 0] += entry.quantity
+            byDay[day, default: 0] += value
         case .reading:
             // Of two entries at one instant, the first given stands.
-            if let kept = latestOfDay[day], kept >= entry.loggedAt { return }
-            latestOfDay[day] = entry.loggedAt
-            byDay[day] = entry.quantity
+            if let kept = latestOfDay[day], kept >= instant { return }
+            latestOfDay[day] = instant
+            byDay[day] = value
         }
     }
 

@@ -31,17 +31,41 @@ public struct HistorySummary: Sendable, Equatable {
     /// The history thinned to at most ``seriesLimit`` points, oldest first: the time from the first
     /// entry to the last in equal slices, each holding its newest entry.
     public var series: [Point]
+    /// Every entry logged at or after ``recentSince``, oldest first, with its exact instant and value:
+    /// what Today adds up into days (in whatever zone it runs) without reading the history's files.
+    public var recent: [Point]
+    /// Since when ``recent`` holds every entry: ``recentSpan`` before the newest entry (later when
+    /// ``recentLimit`` cut it); `nil` when it holds nothing to go by (no entries, or a summary
+    /// written before it kept any).
+    public var recentSince: Date?
 
-    public init(count: Int, first: Date?, last: Date?, latest: [ProgressEntry], series: [Point]) {
+    public init(
+        count: Int, first: Date?, last: Date?, latest: [ProgressEntry], series: [Point], recent: [Point] = [],
+        recentSince: Date? = nil
+    ) {
         self.count = count
         self.first = first
         self.last = last
         self.latest = latest
         self.series = series
+        self.recent = recent
+        self.recentSince = recentSince
     }
 
     /// No entries.
     public static let empty = HistorySummary(count: 0, first: nil, last: nil, latest: [], series: [])
+
+    /// How far back from the newest entry ``recent`` reaches: Today's 30 days, whichever zone the
+    /// day is counted in, with a day to spare on either side.
+    public static let recentSpan: TimeInterval = 32 * 86_400
+    /// The most points ``recent`` keeps: a month of a metric logged fifteen times a day. Past it, the
+    /// newest are kept and ``recentSince`` moves up to them (Today then reads the rest from the files).
+    public static let recentLimit = 500
+
+    /// Whether ``recent`` holds every entry logged at or after `instant`.
+    public func recentHolds(since instant: Date) -> Bool {
+        recentSince.map { $0 <= instant } ?? false
+    }
 
     /// How many of the newest entries a summary keeps: more than a screen lists at once, few enough
     /// that the summaries of three long histories keep `account.json` under 64 KB.
@@ -54,11 +78,15 @@ public struct HistorySummary: Sendable, Equatable {
     public static let otherLatestLimit = 4
 
     /// How many newest entries and points a summary of `type` keeps: the body's (height, weight, body
-    /// fat, and a type this build does not know) ``latestLimit`` and ``seriesLimit``, the other metrics'
-    /// ``otherLatestLimit`` and none.
-    public static func limits(ofType type: String) -> (latest: Int, series: Int) {
-        guard let metric = Metric.ofType(type), !Metric.body.contains(metric) else { return (latestLimit, seriesLimit) }
-        return (otherLatestLimit, 0)
+    /// fat, and a type this build does not know) ``latestLimit`` and ``seriesLimit`` and no recent
+    /// points (Today reads their last weeks from their months, a few small files; someone weighed
+    /// every hour would make thousands of points), the other metrics' ``otherLatestLimit``, no series,
+    /// and at most ``recentLimit`` recent points.
+    public static func limits(ofType type: String) -> (latest: Int, series: Int, recent: Int) {
+        guard let metric = Metric.ofType(type), !Metric.body.contains(metric) else {
+            return (latestLimit, seriesLimit, 0)
+        }
+        return (otherLatestLimit, 0, recentLimit)
     }
 
     /// The summary of `entries` (any order); entries with a value that is not finite are counted
@@ -87,11 +115,15 @@ public struct HistorySummary: Sendable, Equatable {
         self.first = first
         self.last = last
         let limits =
-            entries.first.map { Self.limits(ofType: $0.type) } ?? (latest: Self.latestLimit, series: Self.seriesLimit)
+            entries.first.map { Self.limits(ofType: $0.type) }
+            ?? (latest: Self.latestLimit, series: Self.seriesLimit, recent: 0)
         // The cache keeps the history oldest first: its latest entries are its last ones.
         self.latest =
             isOldestFirst
             ? Array(entries.suffix(limits.latest).reversed()) : Self.newest(entries, limit: limits.latest)
+        (self.recent, self.recentSince) =
+            limits.recent > 0
+            ? Self.recent(of: entries, last: last, limit: limits.recent, isOldestFirst: isOldestFirst) : ([], nil)
         guard let first, let last, limits.series > 0 else {
             self.series = []
             return
@@ -119,7 +151,51 @@ public struct HistorySummary: Sendable, Equatable {
         summary.first = first.map { min($0, entry.loggedAt) } ?? entry.loggedAt
         summary.last = last.map { max($0, entry.loggedAt) } ?? entry.loggedAt
         summary.latest = Array(([entry] + latest).prefix(Self.limits(ofType: entry.type).latest))
+        // A summary that kept no recent points (written by an older build) keeps none until it is
+        // made again from the whole history: the new entry alone would not be all of them.
+        if entry.quantity.isFinite, let last = summary.last, let kept = recentSince {
+            let since = last.addingTimeInterval(-Self.recentSpan)
+            summary.recent = recent.filter { $0.at >= since } + [Point(at: entry.loggedAt, value: entry.quantity)]
+            summary.recentSince = max(since, kept)
+            summary.capRecent(Self.limits(ofType: entry.type).recent)
+        } else {
+            summary.recent = recent
+            summary.recentSince = recentSince
+        }
         return summary
+    }
+
+    /// The entries of the last ``recentSpan`` before `last` as points, oldest first, and since when
+    /// they are all there.
+    private static func recent(
+        of entries: some Collection<ProgressEntry>, last: Date?, limit: Int, isOldestFirst: Bool
+    ) -> ([Point], Date?) {
+        guard let last else { return ([], nil) }
+        let since = last.addingTimeInterval(-recentSpan)
+        var summary = HistorySummary.empty
+        summary.recentSince = since
+        summary.recent = Array(
+            entries.lazy.filter { $0.loggedAt >= since && $0.quantity.isFinite }
+                .map { Point(at: $0.loggedAt, value: $0.quantity) })
+        // The cache keeps the history oldest first: sorted already, almost always.
+        if !isOldestFirst { summary.recent.sort { $0.at < $1.at } }
+        summary.capRecent(limit)
+        return (summary.recent, summary.recentSince)
+    }
+
+    /// ``recent`` cut to its newest `limit` points, ``recentSince`` moved past the ones cut.
+    private mutating func capRecent(_ limit: Int) {
+        guard recent.count > limit else { return }
+        guard limit > 0 else {
+            (recent, recentSince) = ([], nil)
+            return
+        }
+        let cut = recent.count - limit
+        // Points at the instant of the last one cut are cut too, so that `recentSince` is exact.
+        let instant = recent[cut - 1].at
+        recent.removeFirst(cut)
+        recent.removeAll { $0.at <= instant }
+        recentSince = Date(timeIntervalSinceReferenceDate: instant.timeIntervalSinceReferenceDate.nextUp)
     }
 
     /// The `limit` newest entries, newest first, without sorting the whole collection.
