@@ -1,5 +1,6 @@
-// libFuzzer target `app-json`: the JSON files of other apps' exports for `import`, every JSON format of
-// FitIQImport's list (Fitbit's and Google Fit's in Google Takeout, Garmin Connect's userBioMetrics).
+// libFuzzer target `app-json`: the JSON files `import` reads, every JSON format of FitIQImport's list
+// (Fitbit's and Google Fit's in Google Takeout, Garmin Connect's userBioMetrics, fitiq-tui's own
+// `export --json`).
 //
 // The input is read as each JSON format in turn. The reader may refuse the file whole (text that is no
 // JSON of the format, or weights whose unit cannot be told); otherwise every reading it accepts must be
@@ -37,7 +38,8 @@ public func fuzzAppJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
                 precondition(reading.metric.allowedRange.contains(reading.value), "out of range: \(reading)")
                 precondition(abs(reading.loggedAt.timeIntervalSince1970) < 1e12, "no usable instant: \(reading)")
                 precondition(reading.line >= 1, "entry \(reading.line): \(reading)")
-                precondition(reading.source == format.source)
+                // fitiq-tui's own export says each entry's source; the apps' files are the app's.
+                precondition(reading.source == format.source || format.name == ExportFormat.fitiqJSON.name)
             }
             for problem in file.badRows {
                 precondition(problem.isEntry && problem.line >= 1, "\(problem)")

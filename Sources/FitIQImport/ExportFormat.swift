@@ -42,6 +42,9 @@ extension ExportFormat {
     static let fitiq = ExportFormat(
         name: "fitiq", source: .import, readsLocalTimes: false, layout: FitIQCSV.layout,
         described: { tr("fitiq-tui's export (logged_at,metric,value,unit,source,id)") })
+    static let fitiqJSON = ExportFormat(
+        name: "fitiq-json", source: .import, readsLocalTimes: false, layout: FitIQJSON.layout,
+        described: { tr("fitiq-tui's JSON export (export --json)") })
     static let openScale = ExportFormat(
         name: "openscale", source: .import, readsLocalTimes: true, layout: OpenScaleCSV.layout,
         described: { tr("openScale's export (\"dateTime\",\"weight\",\"fat\",…)") })
@@ -79,8 +82,8 @@ extension ExportFormat {
     /// Every format read but Apple Health's (its export is a ``HealthSource``: ``AppleHealthExport``),
     /// in the order they are tried: the first that recognises an entry reads it.
     public static let all: [ExportFormat] = [
-        .fitiq, .openScale, .samsungHealth, .renpho, .withings, .libra, .dateWeight, .googleFit, .fitbit, .garmin,
-        .healthConnect,
+        .fitiq, .fitiqJSON, .openScale, .samsungHealth, .renpho, .withings, .libra, .dateWeight, .googleFit, .fitbit,
+        .garmin, .healthConnect,
     ]
 
     /// The format named `name`, or `nil`.

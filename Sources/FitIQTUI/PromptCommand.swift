@@ -107,7 +107,8 @@ public enum PromptCommand: Sendable, Equatable {
     /// metric; a note runs to the next option or the end.
     private static func log(_ arguments: String) -> Result<PromptCommand, PromptProblem> {
         var words = arguments.split(separator: " ").map(String.init)
-        guard let name = words.first, let metric = Metric.named(name.lowercased()) ?? Metric.ofType(name.lowercased())
+        guard let name = words.first,
+            let metric = Metric.named(name.lowercased()) ?? Metric.ofType(name.lowercased()), metric.isLogged
         else { return .failure(.logWhich) }
         words.removeFirst()
         var value: [String] = []

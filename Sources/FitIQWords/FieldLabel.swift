@@ -76,6 +76,7 @@ public enum FieldLabel: Sendable, Hashable, CaseIterable {
             case .sleep: .sleep
             case .restingHeartRate: .restingHeartRate
             case .mood: .mood
+            case .bmi: .bmi
             }
     }
 }
@@ -115,6 +116,7 @@ extension Field {
         case .sleep: trc("in a sentence", "sleep")
         case .restingHeartRate: trc("in a sentence", "resting heart rate")
         case .mood: trc("in a sentence", "mood")
+        case .bmi: trc("in a sentence", "BMI")
         }
     }
 }

@@ -96,15 +96,30 @@ extension ReadingsImportResult {
             }
         }
         lines += metricLines()
-        let skipped = files.reduce(0) { $0 + $1.file.badRows.count }
-        if skipped > 0 { lines.append(trn("Skipped {count} bad row.", "Skipped {count} bad rows.", count: skipped)) }
-        let derived = files.reduce(0) { $0 + $1.file.derivedRowsSkipped }
-        if derived > 0 {
-            lines.append(
-                trn(
-                    "Skipped {count} BMI row: BMI is derived from weight and height.",
-                    "Skipped {count} BMI rows: BMI is derived from weight and height.", count: derived))
-        }
+        // The rows left out, by why: broken, or left out on purpose (derived, or a machine's own goals).
+        let left: [(count: Int, said: (Int) -> String)] = [
+            (
+                files.reduce(0) { $0 + $1.file.badRows.count },
+                { trn("Skipped {count} bad row.", "Skipped {count} bad rows.", count: $0) }
+            ),
+            (
+                files.reduce(0) { $0 + $1.file.derivedRowsSkipped },
+                {
+                    trn(
+                        "Skipped {count} BMI row: BMI is derived from weight and height.",
+                        "Skipped {count} BMI rows: BMI is derived from weight and height.", count: $0)
+                }
+            ),
+            (
+                files.reduce(0) { $0 + $1.file.goalRowsSkipped },
+                {
+                    trn(
+                        "Skipped {count} goal row: goals stay on the machine they were set on (goal set).",
+                        "Skipped {count} goal rows: goals stay on the machine they were set on (goal set).", count: $0)
+                }
+            ),
+        ]
+        lines += left.filter { $0.count > 0 }.map { $0.said($0.count) }
         let columns = files.flatMap(\.file.skippedColumns).reduce(into: [String]()) {
             if !$0.contains($1) { $0.append($1) }
         }
@@ -122,7 +137,7 @@ extension ReadingsImportResult {
 
     /// A line per metric read: how many, how many new, how many already there.
     private func metricLines() -> [String] {
-        Metric.all.filter { self[$0].read > 0 }.map { metric in
+        Metric.recorded.filter { self[$0].read > 0 }.map { metric in
             let done = self[metric]
             return tr(
                 "{measurements}: {read} read, {new} new, {there} already there.",
@@ -155,7 +170,7 @@ extension BadRow.Rule: CustomStringConvertible {
             tr("has {count} fields; the header has {columns}", ["count": String(fields), "columns": String(columns)])
         case .day: tr("date must be YYYY-MM-DD")
         case .metricType:
-            tr("metric must be one of {types}", ["types": Metric.all.map(\.type).joined(separator: ", ")])
+            tr("metric must be one of {types}", ["types": Metric.recorded.map(\.type).joined(separator: ", ")])
         case .loggedAt: tr("logged_at must be an RFC 3339 time")
         case .unit(let unit, let metric):
             tr(
@@ -166,6 +181,7 @@ extension BadRow.Rule: CustomStringConvertible {
         case .number(let metric): tr("{field} must be a number", ["field": metric.field.label])
         case .value(let error): error.description
         case .time: tr("the time is not one this format writes")
+        case .text(let key): tr("{key} must be text", ["key": key])
         }
     }
 }

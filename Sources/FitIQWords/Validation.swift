@@ -78,7 +78,7 @@ extension ValidationRule {
             case .weight: tr("must be between 2 and 635 kg (4.4 and 1,400 lb)")
             case .bodyFat: tr("must be between 1 and 75 %")
             default:
-                if let metric = Metric.all.first(where: { $0.field == field }) {
+                if let metric = Metric.recorded.first(where: { $0.field == field }) {
                     metric.rangeSentence
                 } else {
                     tr("is outside its allowed range")

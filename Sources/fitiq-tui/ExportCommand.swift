@@ -19,9 +19,10 @@ struct ExportCommand: AsyncParsableCommand {
             Columns: logged_at (RFC 3339 with the local offset), metric (the backend's type: height, \
             weight, body_fat_percentage, bmi, steps, distance_km, water_liters, sleep_hours…), value, unit, \
             source (manual, health, server, derived), id, notes. BMI rows are derived, one per weight \
-            entry, with the height at its date. Values are in the backend's units (cm, kg, %, km, l…) \
-            unless --units imperial (in, lb, mi, fl oz); the unit column says which. `import` reads the \
-            CSV back. --trend adds a trend column: the \
+            entry, with the height at its date (source derived); the BMI entries the server holds (another \
+            app's) follow them with their own source. Values are in the backend's units (cm, kg, %, km, l…) \
+            unless --units imperial (in, lb, mi, fl oz); the unit column says which. `import` reads either \
+            back. --trend adds a trend column: the \
             time-aware trend after each reading. With --json, the goals set on this machine follow the \
             readings as rows whose source is goal: the target, dated the day to reach it by (else the day \
             it was set), id goal. The output is streamed: long histories are never held whole.

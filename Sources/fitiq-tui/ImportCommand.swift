@@ -20,9 +20,10 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
             Health (com.samsung.health.weight.*.csv), Fitbit and Google Fit in Google Takeout (weight-*.json, \
             the JSON files of All Data), Garmin Connect (*userBioMetrics.json), Android Health Connect (its \
             database, in a zip), Libra, Renpho, openScale, wger, or \
-            the export of fitiq-tui itself. Weights, body fat and heights become history entries, each keeping the app \
-            it came from; BMI is never imported (it is derived), and biological sex comes only from Apple \
-            Health. A reading already held (the same metric and minute, and the same value to 0.1) is not \
+            fitiq-tui's own export (export --csv or --json: every metric, with its notes and sources; its \
+            derived BMI rows and its goals are left out). Weights, body fat and heights become history entries, \
+            each keeping the app it came from; no other app's BMI is imported (it is derived), and biological \
+            sex comes only from Apple Health. A reading already held (the same metric and minute, and the same value to 0.1) is not \
             added again, whichever app it came from, so importing again adds nothing. A bad row stops the \
             import unless --skip-invalid; nothing is written when an import fails.
             """,

@@ -66,7 +66,7 @@ struct LogCommand: AsyncParsableCommand, SendingCommand {
     @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
 
     func validate() throws {
-        let chosen = try Self.requireMetric(metric)
+        let chosen = try Self.requireMetric(metric, logging: true)
         if let option = words.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
             throw ValidationError(tr("Unknown option '{option}'.", ["option": TextSanitizer.sanitize(option)]))
         }
@@ -76,18 +76,23 @@ struct LogCommand: AsyncParsableCommand, SendingCommand {
         }
     }
 
-    /// The metric `name` names, or the usage error that lists the metrics there are.
-    static func requireMetric(_ name: String) throws -> Metric {
+    /// The metric `name` names, or the usage error that lists the metrics there are; `logging` (a value
+    /// to log or correct), one of those people log: the BMI the server records is read, never logged.
+    static func requireMetric(_ name: String, logging: Bool = false) throws -> Metric {
         guard let chosen = metric(named: name) else {
             throw ValidationError(
                 tr(
                     "Unknown metric '{name}': use one of {metrics}.",
                     ["name": TextSanitizer.sanitize(name), "metrics": Metric.all.map(\.id).joined(separator: ", ")]))
         }
+        guard !logging || chosen.isLogged else {
+            throw ValidationError(
+                tr("BMI is derived from your weight and height and never logged: log a weight or set your height."))
+        }
         return chosen
     }
 
-    /// The metric a command names: its id (`water`) or its backend type (`water_liters`).
+    /// The metric a command names: its id (`water`) or its backend type (`water_liters`, `bmi`).
     static func metric(named name: String) -> Metric? {
         let name = name.lowercased()
         return Metric.named(name) ?? Metric.ofType(name)

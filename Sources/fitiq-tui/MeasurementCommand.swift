@@ -205,8 +205,9 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history", abstract: "List a metric's history, newest first: history water, history sleep.",
         discussion: """
-            METRIC is one of \(Metric.all.map(\.id).joined(separator: ", ")). A day's amount (steps, water, \
-            food…) and sleep list each day's total with its entries under it. --json prints [{id, loggedAt, \
+            METRIC is one of \(Metric.all.map(\.id).joined(separator: ", ")), or bmi: the BMI entries the server \
+            holds (another app's; the BMI shown is derived). A day's amount (steps, water, food…) and sleep \
+            list each day's total with its entries under it. --json prints [{id, loggedAt, \
             <value key>, source, synced, notes}]; --csv the same columns.
             """)
 
@@ -303,7 +304,7 @@ struct CorrectCommand: AsyncParsableCommand, SendingCommand {
     @Flag(help: "Only save on this machine; `sync` sends it later.") var noSync = false
 
     func validate() throws {
-        let chosen = try LogCommand.requireMetric(metric)
+        let chosen = try LogCommand.requireMetric(metric, logging: true)
         guard words.contains(where: { $0 != "--" }) else {
             throw ValidationError(
                 tr("Give a value, e.g. log {metric} {example}.", ["metric": chosen.id, "example": chosen.example]))
@@ -312,7 +313,7 @@ struct CorrectCommand: AsyncParsableCommand, SendingCommand {
 
     func run() async throws {
         try await EntryChange.correct(
-            try LogCommand.requireMetric(metric), id: id, to: words.filter { $0 != "--" }.joined(separator: " "),
-            globals: globals, noSync: noSync)
+            try LogCommand.requireMetric(metric, logging: true), id: id,
+            to: words.filter { $0 != "--" }.joined(separator: " "), globals: globals, noSync: noSync)
     }
 }

@@ -115,8 +115,9 @@ struct MeasurementPipelineTests {
         let cached = try await account.cached()
         #expect(cached.history(of: .weight).map(\.quantity) == [70.5])
         #expect(cached.history(of: .bodyFat).map(\.quantity) == [17.2])
-        // A type no metric tracks is not kept.
-        #expect(!cached.history.contains { $0.type == "bmi" })
+        // A BMI another device posted is kept under its own type, never among the weights.
+        #expect(cached.history(of: .recordedBMI).map(\.quantity) == [22.1])
+        #expect(cached.history.filter { $0.type == "bmi" }.map(\.serverId) == ["b1"])
 
         // Deleted on another device: a full read drops it here, and only it.
         await harness.backend.setEntries(await harness.backend.entries.filter { $0.id != "w1" })

@@ -97,9 +97,11 @@ struct MetricTests {
                 "height", "weight", "body-fat", "steps", "distance", "active-minutes", "calories-out", "water",
                 "calories-in", "protein", "carbs", "fat", "sleep", "resting-heart-rate", "mood",
             ])
-        // Every type the backend records but the BMI, which is derived from the weights.
+        // Every type the backend records: those logged here, and the BMI, derived here but kept as the
+        // server holds it.
+        #expect(Metric.recorded == Metric.all + [.recordedBMI])
         #expect(
-            Set(Metric.all.map(\.type) + ["bmi"]) == [
+            Set(Metric.recorded.map(\.type)) == [
                 "weight", "height", "body_fat_percentage", "bmi", "steps", "calories_out", "distance_km",
                 "active_minutes", "sleep_hours", "water_liters", "resting_heart_rate", "mood_score", "calories_in",
                 "protein_g", "carbs_g", "fat_g",
@@ -109,7 +111,10 @@ struct MetricTests {
             #expect(Metric.ofType(metric.type) == metric)
             #expect(Metric.named(metric.id) == metric)
         }
-        #expect(Metric.ofType("bmi") == nil)
-        #expect(Set(Metric.all.map(\.field)).count == Metric.all.count)
+        #expect(Metric.ofType("bmi") == .recordedBMI)
+        #expect(Metric.named("bmi") == nil, "no command logs a BMI")
+        #expect(Metric.all.allSatisfy(\.isLogged) && !Metric.recordedBMI.isLogged)
+        #expect(!Metric.recordedBMI.takesGoals)
+        #expect(Set(Metric.recorded.map(\.field)).count == Metric.recorded.count)
     }
 }

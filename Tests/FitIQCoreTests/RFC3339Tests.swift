@@ -26,7 +26,6 @@ struct RFC3339Tests {
     }
 
     @Test(arguments: [
-        "2025-02-30T12:00:00Z", "2025-13-01T00:00:00Z", "2025-01-01T24:00:00Z", "2025-01-01T12:60:00Z",
         "2025-01-01T12:00:60Z", "2025-01-01t12:00:00Z", "2025-01-01T12:00:00z", "2025-01-01T12:00:00+01:00",
         "2025-01-01T12:00:00.Z", "2025-01-01T12:00:00.1234567891Z", "2025-01-01T12:00:00Z ", "2025-01-01T12:00Z",
         "2025-1-01T12:00:00Z", "",
@@ -37,5 +36,21 @@ struct RFC3339Tests {
             try? Date.ISO8601FormatStyle(includingFractionalSeconds: $0).parse(text)
         }.first
         #expect(RFC3339.parse(text) == parser)
+    }
+
+    /// A day the month lacks, or an hour or minute past the day's end, is no time in any zone: the parser
+    /// alone would roll `2025-02-30T12:00:00+01:00` over to 2 March.
+    @Test(arguments: [
+        "2025-02-30T12:00:00Z", "2025-02-30T12:00:00+01:00", "2025-04-31T08:00:00-05:00", "2025-13-01T00:00:00Z",
+        "2025-13-01T00:00:00+01:00", "2023-02-29T12:00:00.5+01:00", "2025-01-01T24:00:00Z",
+        "2025-01-01T24:00:00+01:00", "2025-01-01T12:60:00Z", "2025-01-01T12:60:00-03:30",
+    ])
+    func aDayOrATimeThatDoesNotExistIsRefused(text: String) {
+        #expect(RFC3339.utcForm(text) == nil)
+        #expect(RFC3339.parse(text) == nil)
+    }
+
+    @Test func aLeapDayAndTheDaysLastMinuteAreRead() throws {
+        #expect(RFC3339.parse("2024-02-29T23:59:00+01:00") == (try #require(RFC3339.parse("2024-02-29T22:59:00Z"))))
     }
 }

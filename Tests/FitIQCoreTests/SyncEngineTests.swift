@@ -78,13 +78,14 @@ struct SyncEngineTests {
     }
 
     /// A sync reads the profile and every metric's history together, and merges them in one write:
-    /// another device's profile and readings of all three metrics cost one write, not four.
+    /// another device's profile and readings of every type the server records (its BMI too) cost one
+    /// write, not one per metric.
     @Test func aSyncMergesEveryMetricsHistoryInOneWrite() async throws {
         let harness = TestHarness()
         let account = try await harness.synced()
         let day = harness.clock.date().addingTimeInterval(-86_400)
         await harness.backend.setEntries(
-            Metric.all.map { metric in
+            Metric.recorded.map { metric in
                 RemoteProgressEntry(
                     id: "phone-\(metric.type)", type: metric.type, quantity: metric.allowedRange.upperBound,
                     loggedAt: day)
@@ -99,9 +100,36 @@ struct SyncEngineTests {
         #expect(writes == 1)
         let cached = try await account.cached()
         #expect(cached.profile?.metadata.bio == "From the phone")
-        for metric in Metric.all {
+        for metric in Metric.recorded {
             #expect(cached.history(of: metric).contains { $0.serverId == "phone-\(metric.type)" }, "\(metric)")
         }
+    }
+
+    /// A BMI entry another client posted is kept as a `bmi` entry, read back and exported as the server
+    /// holds it; the BMI the profile shows stays the one derived from the latest weight and height.
+    @Test func aBMIOnTheServerIsKeptBesideTheDerivedOne() async throws {
+        let harness = TestHarness()
+        let account = try await harness.synced()
+        let day = harness.clock.date().addingTimeInterval(-86_400)
+        await harness.backend.setEntries([
+            RemoteProgressEntry(id: "phone-bmi", type: "bmi", quantity: 31.2, loggedAt: day, notes: "clinic"),
+            RemoteProgressEntry(id: "phone-weight", type: "weight", quantity: 72.25, loggedAt: day),
+        ])
+        #expect(try await account.syncNow().isSynced)
+
+        let kept = try await account.history(of: .recordedBMI, refresh: false)
+        #expect(kept.map(\.serverId) == ["phone-bmi"] && kept.first?.notes == "clinic")
+        // 72.25 kg at the profile's 170 cm.
+        let view = try await account.view()
+        #expect(view.bodyMassIndex?.value == 25)
+        #expect(view.history(of: .recordedBMI).entries.isEmpty, "the screens' histories are the logged metrics'")
+        var rows: [ExportRow] = []
+        try await account.export([.bmi]) { rows.append($0) }
+        #expect(rows.map(\.source) == ["derived", "server"])
+        #expect(rows.map(\.value) == [25, 31.2] && rows.last?.notes == "clinic" && rows.last?.id == "phone-bmi")
+        // Nothing of it goes back: a synced entry is no pending change.
+        #expect(await harness.backend.requests(.logProgress).isEmpty)
+        #expect(await harness.backend.entries.count == 2)
     }
 
     /// A reservation whose claim is about to run out is claimed again before it is sent: no other

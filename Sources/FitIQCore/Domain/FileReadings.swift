@@ -39,7 +39,7 @@ public struct BadRow: Sendable, Equatable {
         case fieldCount(fields: Int, columns: Int)
         /// A `date` written `YYYY-MM-DD` (or an RFC 3339 time).
         case day
-        /// A `metric` this build tracks.
+        /// A `metric` the server records (``Metric/recorded``).
         case metricType
         /// A `logged_at` written as an RFC 3339 time.
         case loggedAt
@@ -53,6 +53,8 @@ public struct BadRow: Sendable, Equatable {
         case value(ValidationError)
         /// A time the format writes (`2024-03-01 07:30:00`, nanoseconds since 1970, …).
         case time
+        /// The `key` (a JSON document's) written as text.
+        case text(key: String)
     }
 
     /// The line of a table, or the entry (from 1) of a list.
@@ -83,8 +85,10 @@ public struct FileReadings: Sendable, Equatable {
     public var badRows: [BadRow] = []
     /// Columns read and left out (an app's water, muscle, …).
     public var skippedColumns: [String] = []
-    /// Rows left out on purpose (BMI rows of an export: BMI is derived, never imported).
+    /// Rows left out on purpose (the derived BMI rows of an export: BMI is derived, never imported).
     public var derivedRowsSkipped = 0
+    /// Goal rows left out (a JSON export's: goals are kept on the machine they were set on).
+    public var goalRowsSkipped = 0
     /// The unit weights were read in when the file does not say and it was told from the readings
     /// (weight ÷ BMI), else `nil`.
     public var inferredUnit: String?

@@ -66,6 +66,14 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     /// The body measurements of the physical form.
     public static let body: [Metric] = [.height, .weight, .bodyFat]
 
+    /// Every type the server records: ``all``, which this client logs, and ``recordedBMI``, which it
+    /// derives and never logs, but pulls, keeps and exports as the server holds it (entries another
+    /// client posted), and posts only back from its own export.
+    public static let recorded: [Metric] = all + [.recordedBMI]
+
+    /// Whether people log it (``all``): every metric but ``recordedBMI``.
+    public var isLogged: Bool { self != .recordedBMI }
+
     /// Whether a day's goal is met by reaching the target (amounts and nights); a reading's goal is a
     /// band to reach and stay in (``goalBand``).
     public var hasDailyGoal: Bool { kind != .reading }
@@ -98,13 +106,12 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
             + (unit.isEmpty ? "" : " " + UnitNames.shown(unit))
     }
 
-    /// The metric of a `/progress` entry type; `nil` for a type this build does not log (`bmi`, which
-    /// it derives).
+    /// The metric of a `/progress` entry type, any the server records (``recorded``: `bmi` too).
     public static func ofType(_ type: String) -> Metric? {
-        all.first { $0.type == type }
+        recorded.first { $0.type == type }
     }
 
-    /// The metric a command names (`height`, `weight`, `body-fat`).
+    /// The metric a command logs by its name (`height`, `weight`, `body-fat`): one of ``all``.
     public static func named(_ id: String) -> Metric? {
         all.first { $0.id == id }
     }
@@ -186,6 +193,17 @@ extension Metric {
         shownStep: 0.1,
         parseValue: { text, _ throws(ValidationError) in try BodyFat.parse(text) },
         formatValue: { value, _ in DecimalText.shown(value, places: 1) + " %" })
+
+    /// A BMI entry the server holds (another client posted it), in kg/m², shown to 0.1 as the derived BMI
+    /// is. Not one of ``all``: the BMI on the profile and the charts is derived from the weights and
+    /// heights (``BodyMassIndex``), and these entries are kept beside it, never mixed in.
+    public static let recordedBMI = Metric(
+        id: "bmi", type: "bmi", kind: .reading, field: .bmi, unit: "kg/m²", valueKey: "bmi", allowedRange: 1...250,
+        minimumChartSpan: 1, goalBand: nil, imperialUnit: nil, shownStep: 0,
+        parseValue: { text, _ throws(ValidationError) in
+            try AmountText.parse(text, field: .bmi, units: [.init(["kg/m²", "kg/m2"], 1)])
+        },
+        formatValue: { value, _ in DecimalText.shown(value, places: 1) })
 }
 
 /// Weight entry and display; weights are kept in kilograms.

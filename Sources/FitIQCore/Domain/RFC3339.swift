@@ -21,6 +21,7 @@ public enum RFC3339 {
         guard start.count == 5, start[..<4].allSatisfy({ (0x30...0x39).contains($0) }), start[4] == UInt8(ascii: "-")
         else { return nil }
         if let instant = utcForm(text) { return instant }
+        guard leavesNothingToRollOver(text) else { return nil }
         // The style the text asks for first (a failed parse costs an error).
         let fractional = text.utf8.contains(UInt8(ascii: "."))
         let styles = [
@@ -28,6 +29,24 @@ public enum RFC3339 {
             Date.ISO8601FormatStyle(includingFractionalSeconds: !fractional),
         ]
         return styles.lazy.compactMap { try? $0.parse(text) }.first
+    }
+
+    /// Whether the day (`YYYY-MM-DD`) and the hour and minute (`Thh:mm`) `text` starts with, when written
+    /// in digits, are ones the calendar has: Foundation's parser rolls a day the month lacks, or an hour
+    /// or minute past its end, over (`2025-02-30T12:00:00+01:00` is 2 March), where RFC 3339 has no such
+    /// time. Text of another form is left to the parser.
+    static func leavesNothingToRollOver(_ text: String) -> Bool {
+        let bytes = Array(text.utf8.prefix(16))
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ (0x30...0x39).contains($0) }) else {
+                return nil
+            }
+            return bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return true }
+        guard CalendarDate(year: year, month: month, day: day) != nil else { return false }
+        guard let hour = number(11..<13), let minute = number(14..<16) else { return true }
+        return hour < 24 && minute < 60
     }
 
     /// `YYYY-MM-DDThh:mm:ss[.fraction]Z` (up to nine digits of fraction), the form of the dates a

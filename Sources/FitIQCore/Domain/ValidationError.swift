@@ -10,6 +10,8 @@ public enum Field: String, Sendable, Codable, CaseIterable {
         goalDate
     case steps, distance, activeMinutes, caloriesOut, caloriesIn, water, protein, carbs, fat, sleep, restingHeartRate,
         mood
+    /// A BMI the server records (imported back from an export; never typed).
+    case bmi
     /// The time of day an entry is logged at (`--at`).
     case time
 }

@@ -41,8 +41,9 @@ extension SyncEngine {
     /// Returns the outbox as the merge left it.
     @discardableResult
     public func pullAll(full: Bool, nameForNewProfile: String? = nil) async throws -> Outbox {
-        // The profile's request takes a place in the histories' window: fifteen metrics' first pages
-        // fill it at once, and the window is what the server sees of this client.
+        // The profile's request takes a place in the histories' window: the first pages of every type the
+        // server records (``Metric/recorded``: its BMI entries too) fill it at once, and the window is
+        // what the server sees of this client.
         let window = RequestWindow(size: Self.pagesInFlight)
         async let histories = readHistories(full: full, window: window)
         await window.enter()
@@ -57,7 +58,8 @@ extension SyncEngine {
         return try await merge(await histories, profile: remote)
     }
 
-    /// Reads each metric's history from the server and merges it; a full read of the heights also
+    /// Reads each metric's history from the server (every type it records, ``Metric/recorded``: a `bmi`
+    /// entry another client posted is kept too) and merges it; a full read of the heights also
     /// applies the initial-height rule.
     ///
     /// The metrics are read together, sharing one window of ``pagesInFlight`` requests (a long history of
@@ -72,7 +74,7 @@ extension SyncEngine {
         let overview = try await store.overview()
         let window = window ?? RequestWindow(size: Self.pagesInFlight)
         return await withTaskGroup(of: HistoryOutcome.self) { group in
-            for metric in Metric.all {
+            for metric in Metric.recorded {
                 group.addTask {
                     var outcome = HistoryOutcome(metric: metric)
                     do {
@@ -95,8 +97,8 @@ extension SyncEngine {
     /// metric's error, if any; returns the outbox as the merge left it.
     @discardableResult
     private func merge(_ outcomes: [HistoryOutcome], profile remote: RemoteProfile?) async throws -> Outbox {
-        let reads = Metric.all.compactMap { metric in outcomes.first { $0.metric == metric }?.read }
-        let failure = Metric.all.lazy.compactMap { metric in outcomes.first { $0.metric == metric }?.error }.first
+        let reads = Metric.recorded.compactMap { metric in outcomes.first { $0.metric == metric }?.read }
+        let failure = Metric.recorded.lazy.compactMap { metric in outcomes.first { $0.metric == metric }?.error }.first
         // No read and no profile: every metric failed, and there is nothing to write.
         if reads.isEmpty, remote == nil, let failure { throw failure }
         let now = environment.now()

@@ -5,7 +5,8 @@
 #endif
 
 /// A series of values over time: a metric's history, or the BMI derived from the weights. What an
-/// export holds and the progress view draws.
+/// export holds and the progress view draws. The BMI entries the server records (``Metric/recordedBMI``)
+/// are no part of either series: an export of `bmi` writes them after the derived rows.
 public enum MeasurementSeries: Sendable, Hashable {
     case metric(Metric)
     /// One value per weight entry: the weight ÷ (the height at its date)².
@@ -105,22 +106,27 @@ extension Account {
         let start = since?.instant(atHour: 0, in: zone) ?? .distantPast
         let end = until.map { $0.adding(days: 1).instant(atHour: 0, in: zone) } ?? .distantFuture
         let inRange: (ProgressEntry) -> Bool = { $0.loggedAt >= start && $0.loggedAt < end }
-        for item in series {
+        // A metric's entries as they are kept, each with the trend over the whole history.
+        func entries(of metric: Metric) async throws {
             var trend = Trend()
+            try await store.forEachEntry(of: metric) { entry in
+                guard entry.quantity.isFinite else { return }
+                let smoothed = trend.add(entry.quantity, at: entry.loggedAt)
+                guard inRange(entry) else { return }
+                let (value, unit) = metric.value(entry.quantity, in: units)
+                try body(
+                    ExportRow(
+                        loggedAt: entry.loggedAt, metric: metric.type, value: value, unit: unit,
+                        source: entry.source.rawValue, id: entry.publicId,
+                        trend: metric.value(smoothed, in: units).value, notes: entry.notes ?? ""))
+            }
+        }
+        for item in series {
             switch item {
             case .metric(let metric):
-                try await store.forEachEntry(of: metric) { entry in
-                    guard entry.quantity.isFinite else { return }
-                    let smoothed = trend.add(entry.quantity, at: entry.loggedAt)
-                    guard inRange(entry) else { return }
-                    let (value, unit) = metric.value(entry.quantity, in: units)
-                    try body(
-                        ExportRow(
-                            loggedAt: entry.loggedAt, metric: metric.type, value: value, unit: unit,
-                            source: entry.source.rawValue, id: entry.publicId,
-                            trend: metric.value(smoothed, in: units).value, notes: entry.notes ?? ""))
-                }
+                try await entries(of: metric)
             case .bmi:
+                var trend = Trend()
                 try await forEachBodyMassIndex { weight, value in
                     let smoothed = trend.add(value, at: weight.loggedAt)
                     guard inRange(weight) else { return }
@@ -129,6 +135,9 @@ extension Account {
                             loggedAt: weight.loggedAt, metric: "bmi", value: value, unit: "kg/m²", source: "derived",
                             id: weight.publicId, trend: (smoothed * 100).rounded() / 100))
                 }
+                // Then the BMI entries the server holds, as they were recorded: they are no part of the
+                // derived series (source `derived`), and `import` reads them back.
+                try await entries(of: .recordedBMI)
             }
         }
     }

@@ -2,7 +2,7 @@ import FitIQCore
 
 /// fitiq-tui's own export (`export --csv`): `logged_at,metric,value,unit,source,id,notes` (`notes`
 /// since 0.7, `trend` with `--trend`), one entry a row of any metric, in the row's unit, the source it
-/// came from and its note.
+/// came from and its note (read as ``FitIQExport`` says).
 enum FitIQCSV {
     /// How its entries are recognised and read.
     static let layout = ExportFormat.Layout.table(
@@ -20,24 +20,9 @@ enum FitIQCSV {
     }
 
     static func read(_ row: [String: String], line: Int, into file: inout FileReadings) {
-        let type = row["metric"] ?? ""
-        if type == "bmi" {
-            file.derivedRowsSkipped += 1
-            return
-        }
-        guard let metric = Metric.ofType(type) else { return file.refuse(line, .metricType) }
-        guard let at = RFC3339.parse(row["logged_at"] ?? "") else { return file.refuse(line, .loggedAt) }
-        let unit = row["unit"] ?? ""
-        // The metric's unit, or its imperial one (as `--units imperial` writes it).
-        guard let factor = unit == metric.unit ? 1 : metric.imperial.flatMap({ $0.unit == unit ? $0.size : nil }) else {
-            return file.refuse(line, .unit(unit, of: metric))
-        }
-        file.add(metric, row["value"] ?? "", factor: factor, at: at, line: line)
-        if file.readings.last?.line == line {
-            file.readings[file.readings.count - 1].source = ProgressEntry.Source(rawValue: row["source"] ?? "")
-            let notes = TextSanitizer.sanitize(row["notes"] ?? "")
-            file.readings[file.readings.count - 1].notes =
-                notes.isEmpty ? nil : String(notes.prefix(ProfileRules.notesLimit))
-        }
+        let entry = FitIQExport.Entry(
+            metric: row["metric"], loggedAt: row["logged_at"], value: FileReadings.number(row["value"] ?? ""),
+            unit: row["unit"], source: row["source"], notes: row["notes"])
+        FitIQExport.read(entry, line: line, into: &file)
     }
 }
