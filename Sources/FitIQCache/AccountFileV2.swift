@@ -20,6 +20,9 @@ struct StoredAccount: Sendable, Equatable {
     var summaries: [String: HistorySummary]
     /// A version 1 file's history, held inline: written as segments by the next save.
     var inlineHistory: [ProgressEntry]?
+    /// The files the index and the summaries were read from or written to (none for a file of an
+    /// older version): a part that did not change keeps its file.
+    var files = PartFiles()
 }
 
 /// The segments of the history and the changes made since they were written.
@@ -117,8 +120,13 @@ struct SegmentKey: Hashable, Sendable, Comparable {
         (lhs.metric, lhs.month) < (rhs.metric, rhs.month)
     }
 
-    /// A file name for this segment: the metric with anything but `a-z0-9_` written as `%XX`.
+    /// A file name for this segment: the metric written by ``fileSafe(_:)``.
     func fileName(generation: Int) -> String {
+        "\(Self.fileSafe(metric))-\(month).\(generation).json"
+    }
+
+    /// `metric` with anything but `a-z0-9_` written as `%XX`: a part of a file's name.
+    static func fileSafe(_ metric: String) -> String {
         var safe = ""
         for byte in metric.utf8 {
             switch byte {
@@ -129,14 +137,15 @@ struct SegmentKey: Hashable, Sendable, Comparable {
                 safe += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 15)])
             }
         }
-        return "\(safe)-\(month).\(generation).json"
+        return safe
     }
 }
 
 /// `account.json`, schema version 2: `{"schemaVersion": 2, "state": {…}, "history": {…}, "summaries": {…}}`.
 ///
-/// `state` has the layout of version 1 (``AccountFile``) with its `history` always empty; version 1
-/// files are read and written back as version 2 by the next save.
+/// `state` has the layout of version 1 (``AccountFile``) with its `history` always empty. Files of
+/// versions 1 and 2 are read (``AccountFileV3/decodeOlder(version:from:with:)``) and written back as
+/// version 3 by the next save.
 struct AccountFileV2: VersionedFileFormat {
     static let schemaVersion = 2
     static var isIndented: Bool { false }
@@ -182,13 +191,19 @@ struct AccountFileV2: VersionedFileFormat {
         }
 
         func domain() throws -> HistoryIndex {
+            HistoryIndex(
+                segments: try Self.domain(segments), journal: try journal.map { try $0.domain() },
+                nextGeneration: nextGeneration)
+        }
+
+        /// The segments listed, each once.
+        static func domain(_ segments: [SegmentV2]) throws -> [HistoryIndex.Segment] {
             let segments = try segments.map { try $0.domain() }
             var seen = Set<SegmentKey>()
             for segment in segments where !seen.insert(segment.key).inserted {
                 throw AccountFile.invalid("history.segments", segment.key.description + " is listed twice")
             }
-            return HistoryIndex(
-                segments: segments, journal: try journal.map { try $0.domain() }, nextGeneration: nextGeneration)
+            return segments
         }
     }
 
@@ -365,65 +380,4 @@ struct HistorySegmentFile: VersionedFileFormat {
 struct HistorySegment: Sendable, Equatable {
     var key: SegmentKey
     var entries: [ProgressEntry]
-}
-
-extension AccountFileV2 {
-    /// The parts of `account.json` as last encoded that a write can take again when they did not
-    /// change: the history's index and summaries (a profile save or a claim touches neither), and each
-    /// queued post (a batch's claim or answer changes a few of thousands queued by an import).
-    struct EncodedParts: Sendable {
-        var index: HistoryIndex
-        var indexJSON: Data
-        var summaries: [String: HistorySummary]
-        var summariesJSON: Data
-        var posts: [UUID: (post: ProgressPost, json: Data)] = [:]
-    }
-
-    /// `value` encoded as ``CacheFile`` encodes it (compact, keys sorted), byte for byte, reusing
-    /// `parts` where they did not change; `parts` becomes this file's.
-    static func encode(_ value: StoredAccount, reusing parts: inout EncodedParts?) throws -> Data {
-        var file = AccountFileV2(value: value)
-        let encoder = CacheFileDecoding.compactEncoder
-        let indexJSON =
-            try parts.flatMap { $0.index == value.index ? $0.indexJSON : nil } ?? encoder.encode(file.history)
-        let summariesJSON =
-            try parts.flatMap { $0.summaries == value.summaries ? $0.summariesJSON : nil }
-            ?? encoder.encode(file.summaries)
-        // The queued posts, each encoded once while it stays as it is, go into the state's
-        // `"progress":[]` (the only place those bytes can stand: in a string the quotes are escaped).
-        let known = parts?.posts ?? [:]
-        var posts: [UUID: (post: ProgressPost, json: Data)] = [:]
-        var postsJSON = Data("[".utf8)
-        for (index, post) in value.state.outbox.progress.enumerated() {
-            let json: Data
-            if let cached = known[post.id], cached.post == post {
-                json = cached.json
-            } else {
-                json = try encoder.encode(post)
-            }
-            posts[post.id] = (post, json)
-            if index > 0 { postsJSON.append(UInt8(ascii: ",")) }
-            postsJSON.append(json)
-        }
-        postsJSON.append(UInt8(ascii: "]"))
-        file.state.outbox.progress = []
-        var stateJSON = try encoder.encode(file.state)
-        if !posts.isEmpty, let empty = stateJSON.firstRange(of: Data(#""progress":[]"#.utf8)) {
-            stateJSON.replaceSubrange(empty, with: Data(#""progress":"#.utf8) + postsJSON)
-        }
-        parts = EncodedParts(
-            index: value.index, indexJSON: indexJSON, summaries: value.summaries, summariesJSON: summariesJSON,
-            posts: posts)
-        // The keys in the order the encoder sorts them: history, schemaVersion, state, summaries.
-        var data = Data(#"{"history":"#.utf8)
-        data.append(indexJSON)
-        data.append(contentsOf: #","schemaVersion":"#.utf8)
-        data.append(contentsOf: String(schemaVersion).utf8)
-        data.append(contentsOf: #","state":"#.utf8)
-        data.append(stateJSON)
-        data.append(contentsOf: #","summaries":"#.utf8)
-        data.append(summariesJSON)
-        data.append(contentsOf: "}".utf8)
-        return data
-    }
 }

@@ -26,18 +26,44 @@ extension JSONFileProfileStore {
     /// missing segment is taken as lost: the history is read from the server again by the next sync.
     /// Without it, any such trouble throws ``Unsettled`` for the caller to retry under the lock.
     func readWhole(_ data: Data, recovering: Bool) throws -> Snapshot {
-        let stored: StoredAccount
-        switch CacheFile<AccountFileV2>.decode(data) {
+        var stored: StoredAccount
+        var needsRewrite = false
+        var summariesLost = false
+        switch decodeAccount(data) {
         case .missing: stored = StoredAccount(state: .empty, index: HistoryIndex(), summaries: [:])
-        case .value(let value): stored = value
+        case .value(let contents):
+            if let known = memory.decoded(for: data) {
+                stored = known
+            } else if let older = contents.older {
+                stored = older
+            } else {
+                // A part missing was lost (moved aside by an earlier read): every part is written
+                // anew by the next save; without the index, the segments too, and the history is read
+                // from the server again.
+                stored = Self.withoutParts(contents)
+                do {
+                    stored.index.segments = try segments(of: contents)
+                } catch let trouble as PartTrouble {
+                    guard recovering else { throw Unsettled() }
+                    if let error = moveAside(trouble) { throw error }
+                    (needsRewrite, stored.files) = (true, PartFiles())
+                    stored.state.server.historyCheckedAt = nil
+                }
+                do {
+                    stored.summaries = try summaries(of: contents)
+                } catch let trouble as PartTrouble {
+                    guard recovering else { throw Unsettled() }
+                    if let error = moveAside(trouble) { throw error }
+                    (summariesLost, stored.files) = (true, PartFiles())
+                }
+            }
         case .newer(let version): throw file.newer(version)
         case .unreadable(let reason):
             guard recovering else { throw Unsettled() }
             throw file.moveAside(reason: reason)
         }
-        memory.count { $0.filesDecoded += 1 }
         var state = stored.state
-        var needsRewrite = stored.inlineHistory != nil
+        needsRewrite = needsRewrite || stored.inlineHistory != nil
         if let inline = stored.inlineHistory {
             state.history.entries = inline
         } else if let previous = memory.snapshot(), previous.extends(to: stored) {
@@ -72,6 +98,11 @@ extension JSONFileProfileStore {
             state.history.entries = Self.applying(stored.index.journal, to: entries)
         }
         Self.normalize(&state.history.entries)
+        if summariesLost || needsRewrite {
+            stored.summaries = Dictionary(grouping: state.history.entries, by: \.type).mapValues {
+                HistorySummary(of: $0)
+            }
+        }
         let snapshot = Snapshot(bytes: data, stored: stored, state: state, needsRewrite: needsRewrite)
         memory.remember(snapshot)
         return snapshot

@@ -35,21 +35,14 @@ extension JSONFileProfileStore {
     /// One read without the lock; throws ``Unsettled`` when the files changed under it.
     private func stream(_ metric: Metric, since: Date?, _ body: (ProgressEntry) throws -> Void) throws {
         guard let data = try file.readData() else { return }
+        // The bytes a read of this process decoded last need no decoding again (a sync's overview;
+        // the next metric's read, an export's).
         let stored: StoredAccount
-        // The bytes a read of this process decoded last need no decoding again (a sync's overview).
-        if let known = memory.decoded(for: data) {
-            stored = known
-        } else {
-            memory.count { $0.filesDecoded += 1 }
-            switch CacheFile<AccountFileV2>.decode(data) {
-            case .missing: return
-            case .value(let value):
-                stored = value
-                // The next metric's read (Today's fifteen, an export's) decodes it no more.
-                memory.remember(decoded: value, bytes: data)
-            case .newer(let version): throw file.newer(version)
-            case .unreadable: throw Unsettled()
-            }
+        do {
+            guard let read = try storedAccount(data) else { return }
+            stored = read
+        } catch is PartTrouble {
+            throw Unsettled()
         }
         if let inline = stored.inlineHistory {
             var entries = inline.filter { $0.type == metric.type }

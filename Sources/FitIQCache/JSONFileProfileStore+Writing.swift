@@ -57,10 +57,10 @@ extension JSONFileProfileStore {
                 }
             }
         }
-        let data = try writtenAccount(stored)
+        let data = try writtenAccount(&stored, over: known.stored)
         if folded {
             // The segments replaced, and any left by a cache that was moved aside or lost.
-            let kept = Set(stored.index.segments.map(\.file))
+            let kept = Set(stored.index.segments.map(\.file)).union(stored.files.names)
             for name in Set(obsolete).union(Self.segmentFiles(in: historyFolder)) where !kept.contains(name) {
                 unlink(historyFolder.appendingPathComponent(name, isDirectory: false).path)
             }
@@ -74,16 +74,7 @@ extension JSONFileProfileStore {
         counted(try file.write(value))
     }
 
-    /// Writes `stored` to `account.json`, counted, encoding again only the parts that changed since the
-    /// last write (a profile save or a claim leaves the history's index and summaries as they were).
-    func writtenAccount(_ stored: StoredAccount) throws -> Data {
-        counted(
-            try file.write {
-                try memory.withEncodedParts { parts in try AccountFileV2.encode(stored, reusing: &parts) }
-            })
-    }
-
-    private func counted(_ data: Data) -> Data {
+    func counted(_ data: Data) -> Data {
         memory.count {
             $0.filesWritten += 1
             $0.bytesWritten += data.count

@@ -17,19 +17,21 @@ import Synchronization
 ///
 /// The layout is made so that a save reads and writes what it changes, not the whole history:
 /// - `account.json` holds the profile, the server's copy, the outbox, undo and conflict bases, a
-///   summary of each metric's history (what the first frame shows), the list of history segments and
-///   a journal of the history changes made since they were written;
+///   journal of the history changes made since the segments were written, and the names of its
+///   parts: the segments' index and a summary of each metric's history (what the first frame shows),
+///   each a file in `history/` (``PartFiles``);
 /// - `history/<metric>-<YYYY-MM>.<n>.json` holds one metric's entries of one month; a segment file is
-///   written once and replaced by a new file, never changed in place.
+///   written once and replaced by a new file, never changed in place, as every part is.
 ///
-/// A save writes `account.json` alone, with its change in the journal. When the journal is full,
-/// the segments it touched are written as new files first, then `account.json` naming them (the
-/// commit), then the old files are deleted: a crash at any point leaves a consistent cache.
+/// A save writes `account.json`, with its change in the journal, and the summary of each metric it
+/// changed. When the journal is full, the segments it touched are written as new files first, then
+/// the index and `account.json` naming them (the commit), then the old files are deleted: a crash at
+/// any point leaves a consistent cache.
 ///
 /// The store keeps what it last read or wrote in memory. Each call reads `account.json` (small) and
-/// decodes nothing when its bytes did not change; segments are read once. Reads take no lock (atomic
-/// renames make every read see a whole file); each update takes the account lock. A file that cannot
-/// be read is moved aside as `<name>.corrupt-<time>`, never overwritten.
+/// decodes nothing when its bytes did not change; parts and segments are read once. Reads take no
+/// lock (atomic renames make every read see a whole file); each update takes the account lock. A file
+/// that cannot be read is moved aside as `<name>.corrupt-<time>`, never overwritten.
 public struct JSONFileProfileStore: ProfileStore {
     /// The file's name in the account's data folder.
     public static let fileName = "account.json"
@@ -41,7 +43,7 @@ public struct JSONFileProfileStore: ProfileStore {
     public var watchedFolder: URL? { folder }
     /// The lock shared with the account's session store.
     public let lock: AccountLock
-    var file: CacheFile<AccountFileV2>
+    var file: CacheFile<AccountFileV3>
     let now: @Sendable () -> Date
     let memory: Memory
 
@@ -69,6 +71,8 @@ public struct JSONFileProfileStore: ProfileStore {
         public var filesWritten = 0
         /// Bytes written.
         public var bytesWritten = 0
+        /// Parts of `account.json` decoded from their files (its index and summaries), each once.
+        public var partsDecoded = 0
     }
 
     /// The files read and written by this store object so far.
@@ -93,21 +97,19 @@ public struct JSONFileProfileStore: ProfileStore {
                 summaries: known.stored.summaries, isComplete: true)
         }
         if let known = memory.head(for: data) { return known.overview }
+        if let stored = memory.decoded(for: data) { return Self.overview(of: stored) }
         // The first frame's read: the account and the summaries, not the history's index.
-        if memory.decoded(for: data) == nil, let head = AccountHead(data) {
-            memory.count { $0.filesDecoded += 1 }
-            memory.remember(head: head, bytes: data)
-            return head.overview
-        }
-        switch memory.decoded(for: data).map(CacheFile<AccountFileV2>.Contents.value) ?? decodeAccount(data) {
-        case .value(let stored):
-            if let inline = stored.inlineHistory {
-                var state = stored.state
-                state.history = WholeHistory(entries: inline)
-                return AccountOverview(full: state)
+        switch decodeAccount(data) {
+        case .value(let contents):
+            if let older = contents.older { return Self.overview(of: older) }
+            do {
+                let head = AccountHead(state: contents.state, summaries: try summaries(of: contents))
+                memory.remember(head: head, bytes: data)
+                return head.overview
+            } catch is PartTrouble {
+                // Replaced by another process meanwhile, or lost: read under the lock.
+                return AccountOverview(full: try await load())
             }
-            let state = stored.state.with(RecentEntries(entries: stored.summaries.values.flatMap(\.latest)))
-            return AccountOverview(state: state, summaries: stored.summaries, isComplete: false)
         case .missing:
             return AccountOverview(full: .empty)
         case .newer(let version):
@@ -115,6 +117,17 @@ public struct JSONFileProfileStore: ProfileStore {
         case .unreadable:
             return AccountOverview(full: try await load())
         }
+    }
+
+    /// The overview of an account read without its history (a version 1 file holds it inline).
+    private static func overview(of stored: StoredAccount) -> AccountOverview {
+        if let inline = stored.inlineHistory {
+            var state = stored.state
+            state.history = WholeHistory(entries: inline)
+            return AccountOverview(full: state)
+        }
+        let state = stored.state.with(RecentEntries(entries: stored.summaries.values.flatMap(\.latest)))
+        return AccountOverview(state: state, summaries: stored.summaries, isComplete: false)
     }
 
     public func update<T: Sendable>(_ change: @Sendable (inout AccountState) throws -> T) async throws -> T {
@@ -132,8 +145,7 @@ public struct JSONFileProfileStore: ProfileStore {
         try await lock.withLock {
             let whole: @Sendable (inout AccountState) throws -> T = { try RecentEntries.applyToAll(change, to: &$0) }
             guard let data = try file.readData(), memory.snapshot(for: data) == nil,
-                case .value(let stored) = memory.decoded(for: data).map(CacheFile<AccountFileV2>.Contents.value)
-                    ?? completedHead(data) ?? decodeAccount(data),
+                let stored = try? storedAccount(data),
                 stored.inlineHistory == nil, stored.index.journal.count < HistoryIndex.journalLimit,
                 let entries = try? recentEntries(of: stored, including: wanted)
             else { return try updateWhole(whole) }
@@ -165,7 +177,7 @@ public struct JSONFileProfileStore: ProfileStore {
                 next.index.journal += (done.changed + done.added).map { .put($0, previous: nil) }
             }
             next.state = state.with(WholeHistory())
-            memory.remember(decoded: next, bytes: try writtenAccount(next))
+            memory.remember(decoded: next, bytes: try writtenAccount(&next, over: stored))
             return result
         }
     }
@@ -197,20 +209,29 @@ public struct JSONFileProfileStore: ProfileStore {
         }
     }
 
-    /// `account.json` whose head an overview read, completed with its index (the rest of the same
-    /// file's decoding, not counted again), and kept as ``decodeAccount(_:)`` keeps it.
-    private func completedHead(_ data: Data) -> CacheFile<AccountFileV2>.Contents? {
-        guard let stored = memory.head(for: data)?.completed(from: data) else { return nil }
-        memory.remember(decoded: stored, bytes: data)
-        return .value(stored)
+    /// `account.json` (`data`) decoded with its parts, from memory when the same bytes were decoded
+    /// last; `nil` when there is none; throws when it cannot be read without the lock (damaged, of a
+    /// newer version, or a part replaced meanwhile).
+    func storedAccount(_ data: Data) throws -> StoredAccount? {
+        if let known = memory.decoded(for: data) { return known }
+        switch decodeAccount(data) {
+        case .value(let contents):
+            let stored = try resolved(contents)
+            memory.remember(decoded: stored, bytes: data)
+            return stored
+        case .missing: return nil
+        case .newer(let version): throw file.newer(version)
+        case .unreadable: throw Unsettled()
+        }
     }
 
-    /// `account.json` decoded alone (no segment), counted, and kept for the next call that finds the
-    /// same bytes (a command's overview, then its save).
-    private func decodeAccount(_ data: Data) -> CacheFile<AccountFileV2>.Contents {
-        let contents = CacheFile<AccountFileV2>.decode(data)
+    /// `account.json` decoded alone (not its parts), counted, and kept for the next call that finds
+    /// the same bytes (a command's overview, then its save).
+    func decodeAccount(_ data: Data) -> CacheFile<AccountFileV3>.Contents {
+        if let known = memory.contents(for: data) { return .value(known) }
+        let contents = CacheFile<AccountFileV3>.decode(data)
         memory.count { $0.filesDecoded += 1 }
-        if case .value(let stored) = contents { memory.remember(decoded: stored, bytes: data) }
+        if case .value(let value) = contents { memory.remember(contents: value, bytes: data) }
         return contents
     }
 

@@ -5,23 +5,21 @@ import Testing
 
 @testable import FitIQCache
 
-/// `account.json` is written from parts: the history's index and summaries are encoded again only when
-/// they changed. The bytes must be those of encoding the whole file, whatever the parts held.
+/// `account.json` is written with its queued posts each encoded once while it stays the same, and its
+/// segments' files directly: the bytes must be those of encoding the whole file.
 struct AccountEncodingTests {
-    private func stored(entries count: Int, name: String, journal: Int = 0) -> StoredAccount {
-        var state = CacheFixtures.state(name: name)
+    private func contents(entries count: Int, name: String, journal: Int = 0) -> AccountFileContents {
+        let state = CacheFixtures.state(name: name)
         let start = Date(timeIntervalSince1970: 1_790_000_000)
         let entries = (0..<count).map { index in
             ProgressEntry(
                 serverId: "p-\(index)", quantity: 170 + Double(index % 9) / 10,
                 loggedAt: start.addingTimeInterval(Double(index) * 3_600), source: .server)
         }
-        var index = HistoryIndex()
-        index.journal = entries.prefix(journal).map { .put($0, previous: nil) }
-        state.history.entries = []
-        return StoredAccount(
-            state: state, index: index, summaries: [ProgressEntry.heightType: HistorySummary(of: entries)],
-            inlineHistory: nil)
+        return AccountFileContents(
+            state: state, journal: entries.prefix(journal).map { .put($0, previous: nil) }, nextGeneration: 9,
+            files: PartFiles(index: "index.7.json", summaries: [ProgressEntry.heightType: "summary-height.8.json"]),
+            older: nil)
     }
 
     /// An entry is written with its date and id as the number and the text they encode as: the bytes
@@ -56,26 +54,29 @@ struct AccountEncodingTests {
         }
     }
 
-    @Test func theBytesAreTheWholeFilesWhateverThePartsKept() throws {
-        let first = stored(entries: 500, name: "Ada")
-        var parts: AccountFileV2.EncodedParts?
-        #expect(try AccountFileV2.encode(first, reusing: &parts) == CacheFile<AccountFileV2>.encode(first))
+    @Test func theBytesAreTheWholeFilesAndReadBack() throws {
+        let first = contents(entries: 500, name: "Ada", journal: 3)
+        var posts: AccountFileV3.EncodedPosts?
+        let bytes = try AccountFileV3.encode(first, reusing: &posts)
+        #expect(bytes == (try CacheFile<AccountFileV3>.encode(first)))
+        #expect(CacheFile<AccountFileV3>.value(bytes) == first)
+        // The parts are names: the file stays small whatever the history holds.
+        #expect(bytes.count < 8 * 1_024)
+    }
 
-        // A profile change: both parts are reused, and the bytes still match.
-        let renamed = stored(entries: 500, name: "Ada Lovelace")
-        let reused = try AccountFileV2.encode(renamed, reusing: &parts)
-        #expect(reused == (try CacheFile<AccountFileV2>.encode(renamed)))
-        #expect(reused != (try CacheFile<AccountFileV2>.encode(first)))
-
-        // The history changed: neither stale part is written.
-        let longer = stored(entries: 501, name: "Ada Lovelace", journal: 3)
-        #expect(try AccountFileV2.encode(longer, reusing: &parts) == CacheFile<AccountFileV2>.encode(longer))
-        let decoded = try #require(CacheFile<AccountFileV2>.value(try AccountFileV2.encode(longer, reusing: &parts)))
-        #expect(decoded == longer)
+    /// A part's name that leads out of the history folder is damage, not a file to open.
+    @Test func aPartNamedOutsideTheHistoryFolderIsRefused() throws {
+        var outside = contents(entries: 1, name: "Ada")
+        outside.files.summaries[ProgressEntry.heightType] = "../account.json"
+        let bytes = try CacheFile<AccountFileV3>.encode(outside)
+        guard case .unreadable = CacheFile<AccountFileV3>.decode(bytes) else {
+            Issue.record("a part outside the history folder was accepted")
+            return
+        }
     }
 
     @Test func queuedPostsEncodedOnceStillGiveTheWholeFilesBytes() throws {
-        var value = stored(entries: 20, name: "Ada")
+        var value = contents(entries: 20, name: "Ada")
         let start = Date(timeIntervalSince1970: 1_790_000_000)
         for index in 0..<300 {
             value.state.record(
@@ -83,26 +84,26 @@ struct AccountEncodingTests {
                 source: .import, notes: index == 5 ? #"a note with "progress":[] in it"# : nil)
         }
         value.state.history.entries = []
-        var parts: AccountFileV2.EncodedParts?
-        #expect(try AccountFileV2.encode(value, reusing: &parts) == CacheFile<AccountFileV2>.encode(value))
+        var parts: AccountFileV3.EncodedPosts?
+        #expect(try AccountFileV3.encode(value, reusing: &parts) == CacheFile<AccountFileV3>.encode(value))
         #expect(parts?.posts.count == value.state.outbox.progress.count)
 
         // A batch claimed (its posts change), then answered (they leave the queue): the posts kept are
         // reused, the changed ones encoded again, and the bytes match the whole file's each time.
         let batch = value.state.outbox.dueProgressPosts(now: start, limit: 16)
         for operation in batch { value.state.begin(operation, owner: UUID(), now: start) }
-        #expect(try AccountFileV2.encode(value, reusing: &parts) == CacheFile<AccountFileV2>.encode(value))
+        #expect(try AccountFileV3.encode(value, reusing: &parts) == CacheFile<AccountFileV3>.encode(value))
         for operation in batch {
             value.state.finish(operation, outcome: .logged(serverId: UUID().uuidString), now: start, random: 0)
         }
-        let answered = try AccountFileV2.encode(value, reusing: &parts)
-        #expect(answered == (try CacheFile<AccountFileV2>.encode(value)))
+        let answered = try AccountFileV3.encode(value, reusing: &parts)
+        #expect(answered == (try CacheFile<AccountFileV3>.encode(value)))
         #expect(parts?.posts.count == value.state.outbox.progress.count)
-        #expect(CacheFile<AccountFileV2>.value(answered) == value)
+        #expect(CacheFile<AccountFileV3>.value(answered) == value)
 
         // Nothing queued: an empty list, as the encoder writes it.
         value.state.outbox.progress = []
-        #expect(try AccountFileV2.encode(value, reusing: &parts) == CacheFile<AccountFileV2>.encode(value))
+        #expect(try AccountFileV3.encode(value, reusing: &parts) == CacheFile<AccountFileV3>.encode(value))
     }
 
     /// A month's file is written directly, not through `JSONEncoder`: the bytes must be the encoder's,

@@ -110,7 +110,7 @@ struct AccountFileFormatTests {
             #expect(try await store.load() == read)
             let written = try JSONSerialization.jsonObject(with: Data(contentsOf: store.fileURL)) as? [String: Any]
             // Written back in the current layout: the history in month segments beside it.
-            #expect(written?["schemaVersion"] as? Int == 2)
+            #expect(written?["schemaVersion"] as? Int == 3)
             #expect(!fileNames(in: store.historyFolder).isEmpty)
             let reread = try await JSONFileProfileStore(
                 folder: store.folder, lock: AccountLock(file: folder.appendingPathComponent("lock"))
@@ -188,7 +188,7 @@ struct AccountFileFormatTests {
             let written =
                 try JSONSerialization.jsonObject(
                     with: Data(contentsOf: target.appendingPathComponent("account.json"))) as? [String: Any]
-            #expect(written?["schemaVersion"] as? Int == 2)
+            #expect(written?["schemaVersion"] as? Int == 3)
         }
     }
 
@@ -288,7 +288,7 @@ struct AccountFileFormatTests {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = try store(in: folder, holding: Self.fixtureV1)
             var text = try String(contentsOf: store.fileURL, encoding: .utf8)
-            text = text.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 3")
+            text = text.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 4")
             try Data(text.utf8).write(to: store.fileURL)
             let bytes = try Data(contentsOf: store.fileURL)
 
@@ -301,7 +301,7 @@ struct AccountFileFormatTests {
                     }
                     Issue.record("\(attempt) must refuse a newer file")
                 } catch let error as CacheError {
-                    #expect(error == .newerVersion(path: store.fileURL.path, version: 3, supported: 2))
+                    #expect(error == .newerVersion(path: store.fileURL.path, version: 4, supported: 3))
                     #expect(error.description.contains("newer fitiq-tui"))
                     #expect(error.description.contains(store.fileURL.path))
                 }
@@ -329,11 +329,11 @@ struct AccountFileFormatTests {
     /// (without the history's index) refuses it as the whole read does, and leaves it in place.
     @Test func aNewerFileInThisLayoutIsRefusedByTheOverviewToo() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
-            let store = try fixtureV2(in: folder, replacing: #""schemaVersion":2"#, with: #""schemaVersion":3"#)
+            let store = try fixtureV2(in: folder, replacing: #""schemaVersion":2"#, with: #""schemaVersion":4"#)
             let file = store.fileURL
             let bytes = try Data(contentsOf: file)
 
-            await #expect(throws: CacheError.newerVersion(path: file.path, version: 3, supported: 2)) {
+            await #expect(throws: CacheError.newerVersion(path: file.path, version: 4, supported: 3)) {
                 _ = try await store.overview()
             }
             #expect(try Data(contentsOf: file) == bytes)

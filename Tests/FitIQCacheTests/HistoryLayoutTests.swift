@@ -36,6 +36,8 @@ struct HistoryLayoutTests {
         fileNames(in: store.historyFolder).filter { !$0.hasPrefix(".") }
     }
 
+    /// A logged height writes `account.json` and the height's summary, both small, and no segment:
+    /// the one summary file replaces the one before it.
     @Test func oneSaveWritesOnlyTheSmallAccountFileWhateverTheHistorysSize() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = makeStore(in: folder)
@@ -49,11 +51,17 @@ struct HistoryLayoutTests {
             }
 
             let after = store.counters
-            #expect(after.filesWritten - before.filesWritten == 1)
-            #expect(after.bytesWritten - before.bytesWritten < 64 * 1024)
+            #expect(after.filesWritten - before.filesWritten == 2)
+            #expect(after.bytesWritten - before.bytesWritten < 32 * 1024)
             // Nothing was read again: the store kept what it wrote.
-            #expect(after.filesDecoded == before.filesDecoded)
-            #expect(historyFiles(store) == segmentsBefore)
+            #expect(after.filesDecoded == before.filesDecoded && after.partsDecoded == before.partsDecoded)
+            let summaries = { (names: [String]) in names.filter { $0.hasPrefix("summary-height.") } }
+            #expect(
+                historyFiles(store).filter { !$0.hasPrefix("summary-") }
+                    == segmentsBefore.filter { !$0.hasPrefix("summary-") })
+            #expect(
+                summaries(historyFiles(store)).count == 1 && summaries(historyFiles(store)) != summaries(segmentsBefore)
+            )
             let reread = try await makeStore(in: folder).load()
             #expect(reread.history.count == 10_001)
             #expect(reread.history(of: .height).first?.quantity == 181)
@@ -138,10 +146,13 @@ struct HistoryLayoutTests {
 
             let now = Set(historyFiles(store))
             #expect(!FileManager.default.fileExists(atPath: orphan.path))
-            // The untouched months keep their files; the new month got one.
-            #expect(now.subtracting(old).count == 1)
-            #expect(old.subtracting(now).isEmpty)
-            #expect(now.subtracting(old).first?.hasPrefix("height-2026-12.") == true)
+            // The untouched months keep their files; the new month got one, and the index and the
+            // height's summary were written anew in place of theirs.
+            let segments = { (names: Set<String>) in names.filter { $0.hasPrefix("height-") } }
+            #expect(segments(now).subtracting(segments(old)).count == 1)
+            #expect(segments(old).subtracting(segments(now)).isEmpty)
+            #expect(segments(now).subtracting(segments(old)).first?.hasPrefix("height-2026-12.") == true)
+            #expect(now.subtracting(segments(now)).count == 2 && old.subtracting(segments(old)).isDisjoint(with: now))
             let reread = try await makeStore(in: folder).load()
             #expect(reread == (try await store.load()))
             #expect(reread.history.count == 400 + HistoryLayoutTestsLimit.journal + 1)
@@ -208,8 +219,10 @@ struct HistoryLayoutTests {
             }
 
             #expect(current)
-            #expect(cold.counters.filesDecoded == 1)
-            #expect(cold.counters.filesWritten == 1)
+            // account.json, and the parts it names: the index and the height's summary.
+            #expect(cold.counters.filesDecoded == 1 && cold.counters.partsDecoded == 2)
+            // account.json and the height's summary.
+            #expect(cold.counters.filesWritten == 2)
             let reread = try await makeStore(in: folder).load()
             #expect(reread.history.count == 5_001)
             #expect(reread.history(of: .height).first?.quantity == 182.5)
@@ -316,10 +329,10 @@ struct HistoryLayoutTests {
             #expect(added == entries.count)
             #expect(runs.withLock { $0 } == 1)
             let data = try Data(contentsOf: cold.folder.appendingPathComponent("account.json"))
-            let stored = try #require(CacheFile<AccountFileV2>.value(data))
+            let stored = try #require(try makeStore(in: folder).storedAccount(data))
             #expect(stored.index.journal.isEmpty)
             #expect(Set(stored.index.segments.map(\.key)) == Set(entries.map { SegmentKey($0) }))
-            #expect(historyFiles(cold).count == stored.index.segments.count)
+            #expect(historyFiles(cold).count == stored.index.segments.count + stored.files.names.count)
             let reread = try await makeStore(in: folder).load()
             let byServerId = { (entries: [ProgressEntry]) in entries.sorted { $0.serverId ?? "" < $1.serverId ?? "" } }
             #expect(byServerId(reread.history.entries) == byServerId(entries))
@@ -368,7 +381,7 @@ struct HistoryLayoutTests {
             // It leaves the history's index undecoded (it grows with the months of history), and gives
             // what the whole file gives.
             let data = try Data(contentsOf: fresh.folder.appendingPathComponent("account.json"))
-            let whole = try #require(CacheFile<AccountFileV2>.value(data))
+            let whole = try #require(try makeStore(in: folder).storedAccount(data))
             #expect(whole.index.segments.count > 100)
             #expect(overview == AccountHead(state: whole.state, summaries: whole.summaries).overview)
             // A save after it (a command's) decodes nothing again: the overview's decoding is kept, and

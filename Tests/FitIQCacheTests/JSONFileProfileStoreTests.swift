@@ -33,7 +33,7 @@ struct JSONFileProfileStoreTests {
             try await store.update { $0 = CacheFixtures.state(name: "Ada") }
             let data = try Data(contentsOf: store.fileURL)
             let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            #expect(object["schemaVersion"] as? Int == 2)
+            #expect(object["schemaVersion"] as? Int == 3)
             #expect(object["state"] is [String: Any])
             #expect(object["history"] is [String: Any])
             #expect(try permissions(of: store.fileURL) == 0o600)

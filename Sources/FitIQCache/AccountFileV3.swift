@@ -1,0 +1,194 @@
+import FitIQCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The files beside `account.json` that hold what does not change with every save: the list of
+/// history segments, and each metric's summary. Each is written once under a name of its own and
+/// replaced by a new file, never changed in place, so a save writes only the parts it changed and a
+/// reader never sees half of one.
+struct PartFiles: Sendable, Equatable {
+    /// The index of the history's segments, in the history folder; `nil` while there are none.
+    var index: String?
+    /// Each metric's summary file, in the history folder, by progress type.
+    var summaries: [String: String] = [:]
+
+    /// Every file named.
+    var names: Set<String> { Set(summaries.values).union(index.map { [$0] } ?? []) }
+}
+
+/// `account.json` as read, before the parts it names are read: schema version 3 names them; an older
+/// version holds them inline (``older``).
+struct AccountFileContents: Sendable, Equatable {
+    /// The account; its `history` is always empty here.
+    var state: AccountState
+    var journal: [HistoryIndex.Change]
+    var nextGeneration: Int
+    var files: PartFiles
+    /// A file of schema version 1 or 2, read whole: there is nothing beside it to read.
+    var older: StoredAccount?
+}
+
+/// `account.json`, schema version 3: `{"history": {"index": "index.7.json", "journal": […],
+/// "nextGeneration": 9}, "schemaVersion": 3, "state": {…}, "summaries": {"weight": "summary-weight.8.json"}}`.
+///
+/// What a save changes (the profile, the outbox, the journal of history changes) stays in this file;
+/// what grows with the history (the segments' index, a summary of 48 entries and 480 points per body
+/// metric) lives in the files it names, written only when they change. A save of a profile edit
+/// writes this file alone, a logged weight this file and the weight's summary.
+struct AccountFileV3: VersionedFileFormat {
+    static let schemaVersion = 3
+    static var isIndented: Bool { false }
+    var schemaVersion: Int
+    var state: AccountFile.StateV1
+    var history: HistoryV3
+    var summaries: [String: String]
+
+    struct HistoryV3: Codable, Sendable {
+        var index: String?
+        var journal: [AccountFileV2.ChangeV2]
+        var nextGeneration: Int
+    }
+
+    init(value: AccountFileContents) {
+        schemaVersion = Self.schemaVersion
+        var state = value.state
+        state.history = []
+        self.state = AccountFile.StateV1(state)
+        history = HistoryV3(
+            index: value.files.index, journal: value.journal.map(AccountFileV2.ChangeV2.init),
+            nextGeneration: value.nextGeneration)
+        summaries = value.files.summaries
+    }
+
+    var value: AccountFileContents {
+        get throws {
+            for name in summaries.values + (history.index.map { [$0] } ?? []) where !Self.isPartName(name) {
+                throw AccountFile.invalid("history", name)
+            }
+            return AccountFileContents(
+                state: try state.domain(), journal: try history.journal.map { try $0.domain() },
+                nextGeneration: history.nextGeneration,
+                files: PartFiles(index: history.index, summaries: summaries), older: nil)
+        }
+    }
+
+    /// Whether `name` is a file's name in the history folder (a name that leads elsewhere is damage).
+    static func isPartName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && name.hasSuffix(".json")
+    }
+
+    static func decodeOlder(version: Int, from data: Data, with decoder: JSONDecoder) throws -> AccountFileContents? {
+        let stored: StoredAccount
+        if version == AccountFileV2.schemaVersion {
+            stored = try decoder.decode(AccountFileV2.self, from: data).value
+        } else if let older = try AccountFileV2.decodeOlder(version: version, from: data, with: decoder) {
+            stored = older
+        } else {
+            return nil
+        }
+        return AccountFileContents(
+            state: stored.state, journal: stored.index.journal, nextGeneration: stored.index.nextGeneration,
+            files: PartFiles(), older: stored)
+    }
+}
+
+extension AccountFileV3 {
+    /// What the last write of `account.json` encoded of its queued posts: a batch's claim or answer
+    /// changes a few of the thousands an import queues, and each is encoded once while it stays.
+    struct EncodedPosts: Sendable {
+        var posts: [UUID: (post: ProgressPost, json: Data)] = [:]
+    }
+
+    /// `value` encoded as ``CacheFile`` encodes it (compact, keys sorted), byte for byte, reusing the
+    /// posts of `encoded` that did not change; `encoded` becomes this file's.
+    static func encode(_ value: AccountFileContents, reusing encoded: inout EncodedPosts?) throws -> Data {
+        var file = AccountFileV3(value: value)
+        let encoder = CacheFileDecoding.compactEncoder
+        // The queued posts, each encoded once while it stays as it is, go into the state's
+        // `"progress":[]` (the only place those bytes can stand: in a string the quotes are escaped).
+        let known = encoded?.posts ?? [:]
+        var posts: [UUID: (post: ProgressPost, json: Data)] = [:]
+        var postsJSON = Data("[".utf8)
+        for (index, post) in value.state.outbox.progress.enumerated() {
+            let json: Data
+            if let cached = known[post.id], cached.post == post {
+                json = cached.json
+            } else {
+                json = try encoder.encode(post)
+            }
+            posts[post.id] = (post, json)
+            if index > 0 { postsJSON.append(UInt8(ascii: ",")) }
+            postsJSON.append(json)
+        }
+        postsJSON.append(UInt8(ascii: "]"))
+        file.state.outbox.progress = []
+        var stateJSON = try encoder.encode(file.state)
+        if !posts.isEmpty, let empty = stateJSON.firstRange(of: Data(#""progress":[]"#.utf8)) {
+            stateJSON.replaceSubrange(empty, with: Data(#""progress":"#.utf8) + postsJSON)
+        }
+        encoded = EncodedPosts(posts: posts)
+        // The keys in the order the encoder sorts them: history, schemaVersion, state, summaries.
+        var data = Data(#"{"history":"#.utf8)
+        data.append(try encoder.encode(file.history))
+        data.append(contentsOf: #","schemaVersion":"#.utf8)
+        data.append(contentsOf: String(schemaVersion).utf8)
+        data.append(contentsOf: #","state":"#.utf8)
+        data.append(stateJSON)
+        data.append(contentsOf: #","summaries":"#.utf8)
+        data.append(try encoder.encode(file.summaries))
+        data.append(contentsOf: "}".utf8)
+        return data
+    }
+}
+
+/// `history/index.<n>.json`: `{"schemaVersion": 1, "segments": [{"segment": "height/2025-03", "file":
+/// "height-2025-03.4.json", "count": 31}, …]}`, the history's segments, written when they change.
+struct HistoryIndexFile: VersionedFileFormat {
+    static let schemaVersion = 1
+    static var isIndented: Bool { false }
+    var schemaVersion: Int
+    var segments: [AccountFileV2.SegmentV2]
+
+    init(value: [HistoryIndex.Segment]) {
+        schemaVersion = Self.schemaVersion
+        segments = value.map(AccountFileV2.SegmentV2.init)
+    }
+
+    var value: [HistoryIndex.Segment] {
+        get throws {
+            try AccountFileV2.HistoryIndexV2.domain(segments)
+        }
+    }
+
+    /// `index.<generation>.json`.
+    static func fileName(generation: Int) -> String { "index.\(generation).json" }
+}
+
+/// `history/summary-<metric>.<n>.json`: one metric's summary (``HistorySummary``), written when the
+/// metric's history changes: `{"schemaVersion": 1, "type": "weight", "count": …, "latest": […], …}`.
+struct HistorySummaryFile: VersionedFileFormat {
+    static let schemaVersion = 1
+    static var isIndented: Bool { false }
+    var schemaVersion: Int
+    var type: String
+    var summary: AccountFileV2.SummaryV2
+
+    init(value: (type: String, summary: HistorySummary)) {
+        schemaVersion = Self.schemaVersion
+        type = value.type
+        summary = AccountFileV2.SummaryV2(value.summary)
+    }
+
+    var value: (type: String, summary: HistorySummary) {
+        get throws { (type, try summary.domain()) }
+    }
+
+    /// `summary-<metric>.<generation>.json`, the metric written as a segment's is.
+    static func fileName(type: String, generation: Int) -> String {
+        "summary-\(SegmentKey.fileSafe(type)).\(generation).json"
+    }
+}
