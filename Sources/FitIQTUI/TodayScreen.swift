@@ -9,12 +9,14 @@ import FitIQWords
 #endif
 
 /// The Today screen (`t`, `:today`): every metric with data, its day, 7-day average, goal and last 30
-/// days; `l` logs the metric chosen.
+/// days; `l` logs the metric chosen, `h` lists its entries.
 public struct TodayScreen: Sendable, Equatable {
     /// The metrics as last read (``Account/today()``); `nil` while the first read runs.
     public var metrics: [MetricToday]?
-    /// The row chosen (↑↓), for `l` and `p`.
+    /// The row chosen (↑↓), for `l`, `p` and `h`.
     public var selection = 0
+    /// The entries of a metric, listed in place of the rows (`h`, `:history water`), else `nil`.
+    public var history: EntryChoice?
 
     public init() {}
 
@@ -25,8 +27,34 @@ public struct TodayScreen: Sendable, Equatable {
     }
 }
 
-/// What the Today screen's keys do (``KeyTable/today``).
+/// A metric's entries being listed, and the one chosen (newest first).
+public struct EntryChoice: Sendable, Equatable {
+    public var metric: Metric
+    public var selection = 0
+
+    public init(_ metric: Metric) {
+        self.metric = metric
+    }
+}
+
+/// What the Today screen's keys do (``KeyTable/today``, ``KeyTable/todayHistory``).
 func performOnToday(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
+    if var history = state.today.history {
+        switch action {
+        case .leaveList:
+            state.today.history = nil
+        case .undo:
+            return [.undo]
+        default:
+            // The list may have changed under it (a removal, a sync): the choice stays in range.
+            let count = state.account?.history(of: history.metric).entries.count ?? 0
+            history.selection = max(0, min(history.selection, count - 1))
+            if action == .selectClicked, case .entry(let index)? = state.clicked { history.selection = index }
+            history.selection = performOnEntries(action, of: history.metric, chosen: history.selection, &state)
+            state.today.history = history
+        }
+        return []
+    }
     let count = state.today.metrics?.count ?? 0
     switch action {
     case .leaveToday:
@@ -40,6 +68,8 @@ func performOnToday(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
         state.commandLine = TextField("log \(state.today.chosen.id) ", limit: 200)
     case .openChosenProgress:
         return showProgress(.metric(state.today.chosen), range: state.progress.range, table: nil, &state)
+    case .openChosenHistory:
+        state.today.history = EntryChoice(state.today.chosen)
     default:
         break
     }
@@ -49,6 +79,7 @@ func performOnToday(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
 /// Opens the Today screen and asks for its data (what was read before shows meanwhile).
 func openToday(_ state: inout AppState) -> [Effect] {
     state.screen = .today
+    state.today.history = nil
     return [.loadToday]
 }
 
@@ -57,6 +88,10 @@ func openToday(_ state: inout AppState) -> [Effect] {
 /// the average, then the sparkline, and keep the name and the value.
 func renderToday(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) {
     renderTitle(state, into: &buffer)
+    if let history = state.today.history {
+        return renderEntries(
+            state, history, x: 0, y: 1, width: buffer.width, height: buffer.height - 1 - bottom, into: &buffer)
+    }
     let today = CalendarDate(containing: state.now, in: state.timeZone)
     let inner = drawBox(
         tr("Today, {day}", ["day": today.description]), x: 0, y: 1, width: buffer.width,
@@ -128,5 +163,36 @@ func renderToday(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) 
                 limit: max(0, width - nameWidth - 2))
             row += 1
         }
+    }
+}
+
+/// A metric's entries, newest first, as `fitiq-tui history METRIC` prints them (``HistoryLines``): a day's
+/// amount or a night under each day's total. The entry chosen is marked and kept in view.
+private func renderEntries(
+    _ state: AppState, _ history: EntryChoice, x: Int, y: Int, width: Int, height: Int, into buffer: inout CellBuffer
+) {
+    let metric = history.metric
+    let title = titleCased(tr("{measurement} history", ["measurement": metric.field.labelInSentence]))
+    let inner = drawBox(
+        title + " " + tr("(↑↓ choose, d remove, e correct)"), x: x, y: y, width: width, height: height, focused: true,
+        into: &buffer)
+    let entries = state.account?.history(of: metric).entries ?? []
+    guard !entries.isEmpty else {
+        buffer.put(metric.noEntriesYet, x: inner.x + 1, y: inner.y, style: Styles.muted, limit: inner.width - 2)
+        return
+    }
+    let lines = HistoryLines.of(
+        entries, metric: metric, units: ProfileValues(state).unitSystem, timeZone: state.timeZone)
+    let selection = min(history.selection, entries.count - 1)
+    let chosenRow = lines.firstIndex { $0.entry == selection } ?? 0
+    // The chosen entry stays in view: the list scrolls past the first rows if need be.
+    let first = max(0, chosenRow - inner.height + 1)
+    for (row, line) in lines.dropFirst(first).prefix(inner.height).enumerated() {
+        let chosen = line.entry == selection
+        let style = chosen ? Styles.focused : line.entry == nil ? Styles.accent : CellStyle.plain
+        if let entry = line.entry { buffer.mark(.entry(entry), x: inner.x, y: inner.y + row, width: inner.width) }
+        if chosen { buffer.fill(x: inner.x, y: inner.y + row, width: inner.width, height: 1, style: style) }
+        buffer.put(chosen ? "›" : " ", x: inner.x, y: inner.y + row, style: style, limit: 1)
+        buffer.put(line.text, x: inner.x + 1, y: inner.y + row, style: style, limit: inner.width - 2)
     }
 }

@@ -108,9 +108,25 @@ private func perform(_ action: KeyAction, key: Key, _ state: inout AppState) -> 
 
 /// The list's own keys (see ``KeyTable``); the choice is in range (checked by the caller).
 private func performInList(_ action: KeyAction, _ state: inout AppState) {
-    let metric = state.historyMetric
+    guard let selected = state.historySelection else { return }
+    switch action {
+    case .leaveListForward:
+        state.historySelection = nil
+        state.profile.focus = .name
+    case .leaveList:
+        state.historySelection = nil
+    default:
+        state.historySelection = performOnEntries(action, of: state.historyMetric, chosen: selected, &state)
+    }
+}
+
+/// What a history list's keys do with the entry `chosen` (newest first) of `metric`'s history, in the
+/// profile's list and on the Today screen alike: choose another, or ask to remove or correct it (a box
+/// over the screen, whose answer goes through ``Effect/deleteEntry(_:id:)`` or
+/// ``Effect/correctEntry(_:id:value:)``). Returns the entry chosen then.
+func performOnEntries(_ action: KeyAction, of metric: Metric, chosen selected: Int, _ state: inout AppState) -> Int {
     let entries = state.account?.history(of: metric).entries ?? []
-    guard let selected = state.historySelection, entries.indices.contains(selected) else { return }
+    guard entries.indices.contains(selected) else { return selected }
     let entry = entries[selected]
     let units = ProfileValues(state).unitSystem
     let summary = tr(
@@ -121,14 +137,9 @@ private func performInList(_ action: KeyAction, _ state: inout AppState) {
         ])
     switch action {
     case .listDown:
-        state.historySelection = min(entries.count - 1, selected + 1)
+        return min(entries.count - 1, selected + 1)
     case .listUp:
-        state.historySelection = max(0, selected - 1)
-    case .leaveListForward:
-        state.historySelection = nil
-        state.profile.focus = .name
-    case .leaveList:
-        state.historySelection = nil
+        return max(0, selected - 1)
     case .removeEntry:
         state.overlay = .deleteEntryPrompt(metric, id: entry.publicId, summary: summary)
     case .correctEntry:
@@ -139,6 +150,7 @@ private func performInList(_ action: KeyAction, _ state: inout AppState) {
     default:
         break
     }
+    return selected
 }
 
 private func startEditing(_ state: inout AppState, _ field: ProfileField) {
