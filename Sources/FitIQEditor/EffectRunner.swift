@@ -188,8 +188,8 @@ final class EffectRunner: Sendable {
                     let cleared = try await account.apply(.clearGoal(metric)).outcome.saved
                     try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
                     return cleared
-                        ? tr("The {measurement} goal is cleared.", ["measurement": metric.field.labelInSentence])
-                        : tr("There was no {measurement} goal.", ["measurement": metric.field.labelInSentence])
+                        ? tr("The {measurement} goal is cleared.", ["measurement": metric.complement])
+                        : tr("There was no {measurement} goal.", ["measurement": metric.complement])
                 }
             }
         case .quit, .repaint, .suspend, .editExternally:

@@ -172,7 +172,7 @@ private func renderEntries(
     _ state: AppState, _ history: EntryChoice, x: Int, y: Int, width: Int, height: Int, into buffer: inout CellBuffer
 ) {
     let metric = history.metric
-    let title = titleCased(tr("{measurement} history", ["measurement": metric.field.labelInSentence]))
+    let title = titleCased(tr("{measurement} history", ["measurement": metric.complement]))
     let inner = drawBox(
         title + " " + tr("(↑↓ choose, d remove, e correct)"), x: x, y: y, width: width, height: height, focused: true,
         into: &buffer)
