@@ -31,10 +31,24 @@ public struct TodayScreen: Sendable, Equatable {
 public struct EntryChoice: Sendable, Equatable {
     public var metric: Metric
     public var selection = 0
+    /// The entries read for the list (``Effect/loadEntries(_:)``); `nil` until the first read ends.
+    public var loaded: LatestEntries?
 
     public init(_ metric: Metric) {
         self.metric = metric
     }
+
+    /// The entries listed, newest first: those read for the list, or until then the account's latest
+    /// (a summary keeps a few of each metric), so the list never shows empty while it is read.
+    func entries(_ state: AppState) -> [ProgressEntry] {
+        loaded?.entries ?? state.account?.history(of: metric).entries ?? []
+    }
+}
+
+/// Opens `metric`'s list on the Today screen and asks for its entries.
+func openEntries(_ metric: Metric, _ state: inout AppState) -> [Effect] {
+    state.today.history = EntryChoice(metric)
+    return [.loadEntries(metric)]
 }
 
 /// What the Today screen's keys do (``KeyTable/today``, ``KeyTable/todayHistory``).
@@ -47,10 +61,11 @@ func performOnToday(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
             return [.undo]
         default:
             // The list may have changed under it (a removal, a sync): the choice stays in range.
-            let count = state.account?.history(of: history.metric).entries.count ?? 0
-            history.selection = max(0, min(history.selection, count - 1))
+            let entries = history.entries(state)
+            history.selection = max(0, min(history.selection, entries.count - 1))
             if action == .selectClicked, case .entry(let index)? = state.clicked { history.selection = index }
-            history.selection = performOnEntries(action, of: history.metric, chosen: history.selection, &state)
+            history.selection = performOnEntries(
+                action, on: entries, of: history.metric, chosen: history.selection, &state)
             state.today.history = history
         }
         return []
@@ -69,7 +84,7 @@ func performOnToday(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
     case .openChosenProgress:
         return showProgress(.metric(state.today.chosen), range: state.progress.range, table: nil, &state)
     case .openChosenHistory:
-        state.today.history = EntryChoice(state.today.chosen)
+        return openEntries(state.today.chosen, &state)
     default:
         break
     }
@@ -176,20 +191,31 @@ private func renderEntries(
     let inner = drawBox(
         title + " " + tr("(↑↓ choose, d remove, e correct)"), x: x, y: y, width: width, height: height, focused: true,
         into: &buffer)
-    let entries = state.account?.history(of: metric).entries ?? []
+    let entries = history.entries(state)
     guard !entries.isEmpty else {
         buffer.put(metric.noEntriesYet, x: inner.x + 1, y: inner.y, style: Styles.muted, limit: inner.width - 2)
         return
     }
-    let lines = HistoryLines.of(
+    var lines = HistoryLines.of(
         entries, metric: metric, units: ProfileValues(state).unitSystem, timeZone: state.timeZone)
+    let listed = lines.count
+    // Under the last entry, the entries not read and how to list them all.
+    if let older = history.loaded?.older, older > 0 {
+        let text = trn(
+            "{count} older entry is not listed: fitiq-tui history {metric} lists it.",
+            "{count} older entries are not listed: fitiq-tui history {metric} lists them.", count: older,
+            ["metric": metric.id])
+        lines.append(HistoryLine(text: text, entry: nil))
+    }
     let selection = min(history.selection, entries.count - 1)
     let chosenRow = lines.firstIndex { $0.entry == selection } ?? 0
     // The chosen entry stays in view: the list scrolls past the first rows if need be.
     let first = max(0, chosenRow - inner.height + 1)
     for (row, line) in lines.dropFirst(first).prefix(inner.height).enumerated() {
         let chosen = line.entry == selection
-        let style = chosen ? Styles.focused : line.entry == nil ? Styles.accent : CellStyle.plain
+        var style = line.entry == nil ? Styles.accent : CellStyle.plain
+        if first + row >= listed { style = Styles.muted }
+        if chosen { style = Styles.focused }
         if let entry = line.entry { buffer.mark(.entry(entry), x: inner.x, y: inner.y + row, width: inner.width) }
         if chosen { buffer.fill(x: inner.x, y: inner.y + row, width: inner.width, height: 1, style: style) }
         buffer.put(chosen ? "›" : " ", x: inner.x, y: inner.y + row, style: style, limit: 1)

@@ -116,16 +116,20 @@ private func performInList(_ action: KeyAction, _ state: inout AppState) {
     case .leaveList:
         state.historySelection = nil
     default:
-        state.historySelection = performOnEntries(action, of: state.historyMetric, chosen: selected, &state)
+        let entries = state.account?.history(of: state.historyMetric).entries ?? []
+        state.historySelection = performOnEntries(
+            action, on: entries, of: state.historyMetric, chosen: selected, &state)
     }
 }
 
-/// What a history list's keys do with the entry `chosen` (newest first) of `metric`'s history, in the
-/// profile's list and on the Today screen alike: choose another, or ask to remove or correct it (a box
-/// over the screen, whose answer goes through ``Effect/deleteEntry(_:id:)`` or
+/// What a history list's keys do with the entry `chosen` of `entries` (`metric`'s, newest first, as
+/// listed), in the profile's list and on the Today screen alike: choose another, or ask to remove or
+/// correct it (a box over the screen, whose answer goes through ``Effect/deleteEntry(_:id:)`` or
 /// ``Effect/correctEntry(_:id:value:)``). Returns the entry chosen then.
-func performOnEntries(_ action: KeyAction, of metric: Metric, chosen selected: Int, _ state: inout AppState) -> Int {
-    let entries = state.account?.history(of: metric).entries ?? []
+func performOnEntries(
+    _ action: KeyAction, on entries: [ProgressEntry], of metric: Metric, chosen selected: Int,
+    _ state: inout AppState
+) -> Int {
     guard entries.indices.contains(selected) else { return selected }
     let entry = entries[selected]
     let units = ProfileValues(state).unitSystem

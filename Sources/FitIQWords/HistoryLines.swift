@@ -13,6 +13,11 @@ public struct HistoryLine: Sendable, Equatable {
     public var text: String
     /// The entry the line shows, as an index into the entries given; `nil` for a day's line.
     public var entry: Int?
+
+    public init(text: String, entry: Int?) {
+        self.text = text
+        self.entry = entry
+    }
 }
 
 /// A metric's history for people, newest first, as `fitiq-tui history METRIC` prints it and the editor

@@ -4,7 +4,7 @@ import Testing
 
 /// The Today screen in a real terminal: steps and water logged from the shell show in tmux at 80×24
 /// and, resized, at 40×12; a glass logged from the screen's `l` adds to the day; `h` lists the day's
-/// glasses, one is removed and one corrected, and the server has what the list shows. Every step waits
+/// six glasses, one is removed and one corrected, and the server has what the list shows. Every step waits
 /// for the whole state it expects.
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct TodayEndToEndTests {
@@ -54,18 +54,23 @@ struct TodayEndToEndTests {
         }
     }
 
+    /// Six glasses: more than the cache's summary keeps of water, so the list reads them from the history.
     @Test func hListsTheDaysGlassesToRemoveOneAndCorrectAnother() async throws {
-        try await Self.withToday(logging: [
-            ["log", "water", "0.25", "l", "--note", "tea"], ["log", "water", "0.5", "l", "--note", "juice"],
-        ]) { e2e, tui in
-            try await tui.waitUntil("water chosen") { $0.contains { $0.contains("›Water") && $0.contains("0.75 l") } }
+        let glasses = (1...4).map { ["log", "water", "0.25", "l", "--note", "glass \($0)"] }
+        try await Self.withToday(
+            logging: glasses + [
+                ["log", "water", "0.25", "l", "--note", "tea"], ["log", "water", "0.5", "l", "--note", "juice"],
+            ]
+        ) { e2e, tui in
+            try await tui.waitUntil("water chosen") { $0.contains { $0.contains("›Water") && $0.contains("1.75 l") } }
             try await tui.send("h")
-            // The day's total, then its glasses, newest first, the newest chosen.
-            try await tui.waitUntil("the day's glasses") { rows in
+            // The day's total, then all six glasses, newest first, the newest chosen.
+            try await tui.waitUntil("the day's six glasses") { rows in
                 rows.contains { $0.contains("Water history") }
-                    && rows.contains { $0.contains("  0.75 l") && !$0.contains("manual") }
+                    && rows.contains { $0.contains("  1.75 l") && !$0.contains("manual") }
                     && rows.contains { $0.contains("›") && $0.contains("0.5 l  manual  juice") }
                     && rows.contains { $0.contains("0.25 l  manual  tea") }
+                    && (1...4).allSatisfy { glass in rows.contains { $0.contains("0.25 l  manual  glass \(glass)") } }
             }
 
             try await tui.send("d")
@@ -73,6 +78,7 @@ struct TodayEndToEndTests {
             try await tui.send("y")
             try await tui.waitUntil("the juice removed, here and on the server") { rows in
                 !rows.contains { $0.contains("juice") } && rows.contains { $0.contains("›") && $0.contains("tea") }
+                    && rows.contains { $0.contains("glass 1") } && rows.contains { $0.contains("  1.25 l") }
                     && rows.contains { $0.contains("Removed 0.5 l; u undoes it.") } && rows.title.contains("● synced")
             }
 

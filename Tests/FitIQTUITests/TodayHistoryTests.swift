@@ -124,4 +124,51 @@ struct TodayHistoryTests {
         _ = update(&state, .input(.mouse(MouseReport(.click, x: 10, y: 4))))
         #expect(state.today.history?.selection == 1)
     }
+
+    /// Eight glasses of water today, 0.25 l each, one an hour from 08:00 (`g1`) to 15:00 (`g8`), newest
+    /// first.
+    static let glasses = (1...8).reversed().map { index in
+        ProgressEntry(
+            serverId: "g\(index)", type: Metric.water.type, quantity: 0.25,
+            loggedAt: today.instant(atHour: 7 + index, in: .utc), source: .manual)
+    }
+
+    @Test func theListShowsTheEntriesReadForItBeyondTheAccountsLatest() throws {
+        // Given an account whose view keeps the day's four latest glasses, as a summary does.
+        var state = TodayScreenTests.state(width: 80, height: 24)
+        var account = fixtureAccount()
+        account.history.entries += Self.glasses.prefix(HistorySummary.otherLatestLimit)
+        show(account, in: &state)
+        // When h opens water's list, its entries are asked for; the latest four show meanwhile.
+        #expect(press([.down, .down, .character("h")], &state) == [.loadEntries(.water)])
+        var rows = screen(state).lines.map { $0.replacing(#/ +│?$/#, with: "") }
+        #expect(rows.contains("│ 2026-11-18  1 l") && rows.contains("│›  15:00  0.25 l  manual"), "\(rows)")
+        #expect(!rows.contains { $0.contains("11:00") }, "\(rows)")
+
+        // Then all eight, with the older entries not read said under them.
+        _ = update(&state, .entriesLoaded(LatestEntries(metric: .water, entries: Self.glasses, older: 3)))
+        rows = screen(state).lines.map { $0.replacing(#/ +│?$/#, with: "") }
+        let listed = (8...15).reversed().map { "│   \($0 < 10 ? "0" : "")\($0):00  0.25 l  manual" }
+        #expect(Array(rows[2...10]) == ["│ 2026-11-18  2 l", "│›" + listed[0].dropFirst(2)] + listed.dropFirst())
+        #expect(rows[11] == "│ 3 older entries are not listed: fitiq-tui history water lists them.", "\(rows)")
+
+        // The seventh (09:00) is removed through the one way in.
+        press(Array(repeating: .down, count: 6) + [.character("d")], &state)
+        #expect(state.overlay == .deleteEntryPrompt(.water, id: "g2", summary: "0.25 l of 2026-11-18"))
+        #expect(press([.character("y")], &state) == [.deleteEntry(.water, id: "g2")])
+        // The removal is saved (the account's latest four stay): the rows and the entries are read again,
+        // and the list read before shows until then.
+        let view = AccountView(email: "jane@example.com", server: "https://api.fitiq.test", state: account)
+        #expect(update(&state, .accountChanged(view)) == [.loadToday, .loadEntries(.water)])
+        #expect(screen(state).lines.contains { $0.contains("›  09:00  0.25 l") })
+        let left = Self.glasses.filter { $0.serverId != "g2" }
+        _ = update(&state, .entriesLoaded(LatestEntries(metric: .water, entries: left, older: 3)))
+        rows = screen(state).lines.map { $0.replacing(#/ +│?$/#, with: "") }
+        #expect(rows[2] == "│ 2026-11-18  1.75 l" && rows[9] == "│›  08:00  0.25 l  manual", "\(rows)")
+
+        // A read that ends after its list was left shows nowhere.
+        press([.escape], &state)
+        _ = update(&state, .entriesLoaded(LatestEntries(metric: .water, entries: left, older: 0)))
+        #expect(state.today.history == nil)
+    }
 }
