@@ -147,24 +147,18 @@ final class EffectRunner: Sendable {
                 }
             }
         case .loadProgress(let series):
-            spawn {
-                guard let account = self.slot.account else { return }
-                do {
-                    try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
-                    try await self.postLatest("progress \(series)") {
-                        .progressLoaded(try await account.progressHistory(of: series))
-                    }
-                } catch {
-                    self.inbox.post(.notice(ShownError(error).description, isError: true))
+            read { account in
+                try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
+                try await self.postLatest("progress \(series)") {
+                    .progressLoaded(try await account.progressHistory(of: series))
                 }
             }
         case .loadToday:
-            spawn {
-                guard let account = self.slot.account else { return }
-                do {
-                    try await self.postLatest("today") { .todayLoaded(try await account.today()) }
-                } catch {
-                    self.inbox.post(.notice(ShownError(error).description, isError: true))
+            read { account in try await self.postLatest("today") { .todayLoaded(try await account.today()) } }
+        case .loadEntries(let metric):
+            read { account in
+                try await self.postLatest("entries \(metric.id)") {
+                    .entriesLoaded(try await account.latestEntries(of: metric))
                 }
             }
         case .setGoal(let metric, let target, let by):
@@ -188,8 +182,8 @@ final class EffectRunner: Sendable {
                     let cleared = try await account.apply(.clearGoal(metric)).outcome.saved
                     try await self.postLatest("goals") { .goalsLoaded(try await account.goals()) }
                     return cleared
-                        ? tr("The {measurement} goal is cleared.", ["measurement": metric.field.labelInSentence])
-                        : tr("There was no {measurement} goal.", ["measurement": metric.field.labelInSentence])
+                        ? tr("The {measurement} goal is cleared.", ["measurement": metric.complement])
+                        : tr("There was no {measurement} goal.", ["measurement": metric.complement])
                 }
             }
         case .quit, .repaint, .suspend, .editExternally:
@@ -210,6 +204,18 @@ final class EffectRunner: Sendable {
             }
             work.running[number] = task
             return task
+        }
+    }
+
+    /// Runs a screen's read of the account as a task; a failure is said on the message line.
+    private func read(_ body: @escaping @Sendable (Account) async throws -> Void) {
+        spawn {
+            guard let account = self.slot.account else { return }
+            do {
+                try await body(account)
+            } catch {
+                self.inbox.post(.notice(ShownError(error).description, isError: true))
+            }
         }
     }
 

@@ -36,6 +36,8 @@ public enum Event: Sendable {
     case goalsLoaded(Goals)
     /// The Today screen's data was read.
     case todayLoaded([MetricToday])
+    /// A metric's entries were read for its list on the Today screen.
+    case entriesLoaded(LatestEntries)
 }
 
 /// How editing a field in the user's own editor ended.
@@ -90,6 +92,8 @@ public enum Effect: Sendable, Equatable {
     case loadProgress(MeasurementSeries)
     /// Read every metric's day for the Today screen (``Account/today()``).
     case loadToday
+    /// Read `metric`'s latest entries for its list (``Account/latestEntries(of:days:limit:)``).
+    case loadEntries(Metric)
     /// Remove the entry of `metric`'s history with this id.
     case deleteEntry(Metric, id: String)
     /// Replace the value of the entry of `metric`'s history with this id (`value` in its unit).

@@ -14,7 +14,7 @@ import Synchronization
 public enum HistoryChart {
     /// What an empty history shows: `No weight history yet.`
     static func emptyMessage(_ metric: Metric) -> String {
-        tr("No {measurement} history yet.", ["measurement": metric.field.labelInSentence])
+        tr("No {measurement} history yet.", ["measurement": metric.complement])
     }
 
     /// Draws the chart of the `metric` entries (in any order; newest first as stored) into the

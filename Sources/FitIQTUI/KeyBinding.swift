@@ -17,7 +17,7 @@ enum KeyAction: Sendable, Equatable {
     case leaveProgress, nextRange, previousRange, nextSeries, previousSeries, editGoal, toggleSummary
     case scrollTableUp, scrollTableDown
     // The Today screen.
-    case openToday, leaveToday, todayDown, todayUp, logChosen, openChosenProgress
+    case openToday, leaveToday, todayDown, todayUp, logChosen, openChosenProgress, openChosenHistory
     // Boxes over the screen.
     case scrollHelpDown, scrollHelpUp, pageHelpDown, pageHelpUp, close
     case quitDiscarding, saveAndQuit, confirmDiscard, startImport, cancelImport, confirmImport, declineImport,
@@ -43,6 +43,8 @@ struct KeyBinding: Sendable {
         case progress
         /// The Today screen.
         case today
+        /// A metric's entries listed on the Today screen; keys it does not bind do nothing.
+        case todayHistory
         /// The `:` command line at the bottom.
         case commandLine
         /// Every screen and box, before anything else.
@@ -60,6 +62,7 @@ struct KeyBinding: Sendable {
             case .editing: tr("Editing a field")
             case .progress: tr("Progress screen")
             case .today: tr("Today screen")
+            case .todayHistory: tr("Today: a metric's entries")
             case .commandLine: tr("Command line (:)")
             case .help: tr("Help")
             case .quitPrompt: tr("Quit with unsaved edits")
@@ -115,6 +118,13 @@ struct KeyBinding: Sendable {
         let shown = keys.map(\.shown).joined(separator: " / ")
         guard isAnyOtherKey else { return shown }
         return shown.isEmpty ? tr("any other key") : shown + " / " + tr("any other key")
+    }
+
+    /// The same binding in another place.
+    func placed(in place: Place) -> KeyBinding {
+        KeyBinding(
+            keys, in: place, when: when, action, hint: hintPhrase, help: helpPhrase, anyOtherKey: isAnyOtherKey,
+            named: named)
     }
 
     func applies(to state: AppState) -> Bool {

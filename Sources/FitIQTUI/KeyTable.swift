@@ -5,7 +5,7 @@ import FitIQLocalization
 enum KeyTable {
     /// Every binding, by place; within a place in order of importance: the first that matches a key
     /// wins, and the footer shows the hints that fit in this order.
-    static let all: [KeyBinding] = anywhere + profile + editing + progress + today + commandLine + boxes
+    static let all: [KeyBinding] = anywhere + profile + editing + progress + today + todayHistory + commandLine + boxes
 
     static let anywhere: [KeyBinding] = [
         KeyBinding([.control("c")], in: .anywhere, .quitNow, help: Phrase("quit at once")),
@@ -168,6 +168,9 @@ enum KeyTable {
             [.character("p")], in: .today, .openChosenProgress, hint: Phrase("p progress"),
             help: Phrase("the chosen metric's chart and trend")),
         KeyBinding(
+            [.character("h")], in: .today, .openChosenHistory, hint: Phrase("h history"),
+            help: Phrase("the chosen metric's entries, by day, to remove or correct them")),
+        KeyBinding(
             [.escape, .character("q"), .character("t")], in: .today, .leaveToday, hint: Phrase("Esc back"),
             help: Phrase("back to the profile")),
         KeyBinding(
@@ -175,6 +178,26 @@ enum KeyTable {
             help: Phrase("a command line, as on the profile")),
         KeyBinding([.character("?")], in: .today, .help, hint: Phrase("? help"), help: Phrase("this help")),
     ]
+
+    /// A metric's entries on the Today screen (`h`): the profile's history list's keys to choose, remove
+    /// and correct, then its own.
+    static let todayHistory: [KeyBinding] =
+        profile.filter { $0.place == .list && [.listDown, .listUp, .removeEntry, .correctEntry].contains($0.action) }
+        .map { $0.placed(in: .todayHistory) } + [
+            KeyBinding(
+                [.click(.entry)], in: .todayHistory, .selectClicked,
+                help: Phrase("choose the entry in the history list")),
+            KeyBinding(
+                [.character("u")], in: .todayHistory, .undo, hint: Phrase("u undo"),
+                help: Phrase("undo the last saved change (again: the one before)")),
+            KeyBinding(
+                [.escape, .character("h"), .character("q")], in: .todayHistory, .leaveList, hint: Phrase("Esc back"),
+                help: Phrase("back to every metric's day")),
+            KeyBinding(
+                [.character(":")], in: .todayHistory, .openCommandLine, hint: Phrase(": command"),
+                help: Phrase("a command line, as on the profile")),
+            KeyBinding([.character("?")], in: .todayHistory, .help, hint: Phrase("? help"), help: Phrase("this help")),
+        ]
 
     static let commandLine: [KeyBinding] = [
         KeyBinding(
@@ -270,7 +293,7 @@ enum KeyTable {
         switch state.screen {
         case .signIn: return []
         case .progress: return [.progress]
-        case .today: return [.today]
+        case .today: return state.today.history == nil ? [.today] : [.todayHistory]
         case .profile:
             if state.profile.editing != nil { return [.editing] }
             return state.historySelection == nil ? [.form] : [.list, .form]

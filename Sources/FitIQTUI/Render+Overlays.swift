@@ -88,20 +88,20 @@ func renderOverlay(_ overlay: AppState.Overlay, state: AppState, into buffer: in
             state: state, into: &buffer)
     case .deleteEntryPrompt(let metric, _, let summary):
         drawPanel(
-            tr("Remove this {measurement}?", ["measurement": metric.field.labelInSentence]),
+            tr("Remove this {measurement}?", ["measurement": metric.complement]),
             lines: [
                 tr("{entry} leaves the history, here and on the server.", ["entry": summary]), "",
                 tr("y  remove it (u undoes it)   any other key  keep it"),
             ], state: state, into: &buffer)
     case .correctEntry(let metric, _, let summary, let value, let error):
         return drawPrompt(
-            tr("Correct a {measurement} entry", ["measurement": metric.field.labelInSentence]),
+            tr("Correct a {measurement} entry", ["measurement": metric.complement]),
             lines: [tr("The right value for {entry} (it keeps its date):", ["entry": summary])], field: value,
             after: [tr("Enter correct   Esc cancel")], error: error, state: state, into: &buffer)
     case .goalPrompt(let metric, let value, let error):
         // Short lines: at 40×12 the field and the rule still show.
         return drawPrompt(
-            titleCased(tr("{measurement} goal", ["measurement": metric.field.labelInSentence])),
+            titleCased(tr("{measurement} goal", ["measurement": metric.complement])),
             lines: [tr("Target (and a date, YYYY-MM-DD):")], field: value,
             after: [tr("Enter set · empty clears · Esc"), tr("Kept on this machine only.")], error: error, state: state,
             into: &buffer)

@@ -295,7 +295,7 @@ private func renderHistory(_ state: AppState, x: Int, y: Int, width: Int, height
     let focused = state.historySelection != nil
     let metric = state.historyMetric
     let history = state.account?.history(of: metric) ?? .empty
-    let title = titleCased(tr("{measurement} history", ["measurement": metric.field.labelInSentence]))
+    let title = titleCased(tr("{measurement} history", ["measurement": metric.complement]))
     let inner = drawBox(
         focused ? title + " " + tr("(↑↓ choose, d remove, e correct)") : title, x: x, y: y, width: width,
         height: height, focused: focused, into: &buffer)

@@ -9,12 +9,14 @@ import FitIQWords
 #endif
 
 /// The Today screen (`t`, `:today`): every metric with data, its day, 7-day average, goal and last 30
-/// days; `l` logs the metric chosen.
+/// days; `l` logs the metric chosen, `h` lists its entries.
 public struct TodayScreen: Sendable, Equatable {
     /// The metrics as last read (``Account/today()``); `nil` while the first read runs.
     public var metrics: [MetricToday]?
-    /// The row chosen (↑↓), for `l` and `p`.
+    /// The row chosen (↑↓), for `l`, `p` and `h`.
     public var selection = 0
+    /// The entries of a metric, listed in place of the rows (`h`, `:history water`), else `nil`.
+    public var history: EntryChoice?
 
     public init() {}
 
@@ -25,8 +27,49 @@ public struct TodayScreen: Sendable, Equatable {
     }
 }
 
-/// What the Today screen's keys do (``KeyTable/today``).
+/// A metric's entries being listed, and the one chosen (newest first).
+public struct EntryChoice: Sendable, Equatable {
+    public var metric: Metric
+    public var selection = 0
+    /// The entries read for the list (``Effect/loadEntries(_:)``); `nil` until the first read ends.
+    public var loaded: LatestEntries?
+
+    public init(_ metric: Metric) {
+        self.metric = metric
+    }
+
+    /// The entries listed, newest first: those read for the list, or until then the account's latest
+    /// (a summary keeps a few of each metric), so the list never shows empty while it is read.
+    func entries(_ state: AppState) -> [ProgressEntry] {
+        loaded?.entries ?? state.account?.history(of: metric).entries ?? []
+    }
+}
+
+/// Opens `metric`'s list on the Today screen and asks for its entries.
+func openEntries(_ metric: Metric, _ state: inout AppState) -> [Effect] {
+    state.today.history = EntryChoice(metric)
+    return [.loadEntries(metric)]
+}
+
+/// What the Today screen's keys do (``KeyTable/today``, ``KeyTable/todayHistory``).
 func performOnToday(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
+    if var history = state.today.history {
+        switch action {
+        case .leaveList:
+            state.today.history = nil
+        case .undo:
+            return [.undo]
+        default:
+            // The list may have changed under it (a removal, a sync): the choice stays in range.
+            let entries = history.entries(state)
+            history.selection = max(0, min(history.selection, entries.count - 1))
+            if action == .selectClicked, case .entry(let index)? = state.clicked { history.selection = index }
+            history.selection = performOnEntries(
+                action, on: entries, of: history.metric, chosen: history.selection, &state)
+            state.today.history = history
+        }
+        return []
+    }
     let count = state.today.metrics?.count ?? 0
     switch action {
     case .leaveToday:
@@ -40,6 +83,8 @@ func performOnToday(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
         state.commandLine = TextField("log \(state.today.chosen.id) ", limit: 200)
     case .openChosenProgress:
         return showProgress(.metric(state.today.chosen), range: state.progress.range, table: nil, &state)
+    case .openChosenHistory:
+        return openEntries(state.today.chosen, &state)
     default:
         break
     }
@@ -49,6 +94,7 @@ func performOnToday(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
 /// Opens the Today screen and asks for its data (what was read before shows meanwhile).
 func openToday(_ state: inout AppState) -> [Effect] {
     state.screen = .today
+    state.today.history = nil
     return [.loadToday]
 }
 
@@ -57,6 +103,10 @@ func openToday(_ state: inout AppState) -> [Effect] {
 /// the average, then the sparkline, and keep the name and the value.
 func renderToday(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) {
     renderTitle(state, into: &buffer)
+    if let history = state.today.history {
+        return renderEntries(
+            state, history, x: 0, y: 1, width: buffer.width, height: buffer.height - 1 - bottom, into: &buffer)
+    }
     let today = CalendarDate(containing: state.now, in: state.timeZone)
     let inner = drawBox(
         tr("Today, {day}", ["day": today.description]), x: 0, y: 1, width: buffer.width,
@@ -128,5 +178,47 @@ func renderToday(_ state: AppState, into buffer: inout CellBuffer, bottom: Int) 
                 limit: max(0, width - nameWidth - 2))
             row += 1
         }
+    }
+}
+
+/// A metric's entries, newest first, as `fitiq-tui history METRIC` prints them (``HistoryLines``): a day's
+/// amount or a night under each day's total. The entry chosen is marked and kept in view.
+private func renderEntries(
+    _ state: AppState, _ history: EntryChoice, x: Int, y: Int, width: Int, height: Int, into buffer: inout CellBuffer
+) {
+    let metric = history.metric
+    let title = titleCased(tr("{measurement} history", ["measurement": metric.complement]))
+    let inner = drawBox(
+        title + " " + tr("(↑↓ choose, d remove, e correct)"), x: x, y: y, width: width, height: height, focused: true,
+        into: &buffer)
+    let entries = history.entries(state)
+    guard !entries.isEmpty else {
+        buffer.put(metric.noEntriesYet, x: inner.x + 1, y: inner.y, style: Styles.muted, limit: inner.width - 2)
+        return
+    }
+    var lines = HistoryLines.of(
+        entries, metric: metric, units: ProfileValues(state).unitSystem, timeZone: state.timeZone)
+    let listed = lines.count
+    // Under the last entry, the entries not read and how to list them all.
+    if let older = history.loaded?.older, older > 0 {
+        let text = trn(
+            "{count} older entry is not listed: fitiq-tui history {metric} lists it.",
+            "{count} older entries are not listed: fitiq-tui history {metric} lists them.", count: older,
+            ["metric": metric.id])
+        lines.append(HistoryLine(text: text, entry: nil))
+    }
+    let selection = min(history.selection, entries.count - 1)
+    let chosenRow = lines.firstIndex { $0.entry == selection } ?? 0
+    // The chosen entry stays in view: the list scrolls past the first rows if need be.
+    let first = max(0, chosenRow - inner.height + 1)
+    for (row, line) in lines.dropFirst(first).prefix(inner.height).enumerated() {
+        let chosen = line.entry == selection
+        var style = line.entry == nil ? Styles.accent : CellStyle.plain
+        if first + row >= listed { style = Styles.muted }
+        if chosen { style = Styles.focused }
+        if let entry = line.entry { buffer.mark(.entry(entry), x: inner.x, y: inner.y + row, width: inner.width) }
+        if chosen { buffer.fill(x: inner.x, y: inner.y + row, width: inner.width, height: 1, style: style) }
+        buffer.put(chosen ? "›" : " ", x: inner.x, y: inner.y + row, style: style, limit: 1)
+        buffer.put(line.text, x: inner.x + 1, y: inner.y + row, style: style, limit: inner.width - 2)
     }
 }

@@ -94,6 +94,9 @@ private func run(_ text: String, _ state: inout AppState) -> [Effect] {
     case .quit:
         state.screen = .profile
         return performOnProfile(.quit, key: .character("q"), &state)
+    case .history(let metric) where !Metric.body.contains(metric):
+        // The body's measurements have their list on the profile; every other metric's is on Today.
+        return openToday(&state) + openEntries(metric, &state)
     case .history(let metric):
         state.screen = .profile
         state.lower = .history

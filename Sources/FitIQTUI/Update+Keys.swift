@@ -34,7 +34,7 @@ func perform(_ binding: KeyBinding, key: Key, _ state: inout AppState) -> [Effec
         return performOnProfile(action, key: key, &state)
     case .commandLine: return performOnCommandLine(action, &state)
     case .editing: return performWhileEditing(action, key: key, &state)
-    case .progress, .today:
+    case .progress, .today, .todayHistory:
         if action == .help {
             state.overlay = .help
             return []

@@ -108,9 +108,29 @@ private func perform(_ action: KeyAction, key: Key, _ state: inout AppState) -> 
 
 /// The list's own keys (see ``KeyTable``); the choice is in range (checked by the caller).
 private func performInList(_ action: KeyAction, _ state: inout AppState) {
-    let metric = state.historyMetric
-    let entries = state.account?.history(of: metric).entries ?? []
-    guard let selected = state.historySelection, entries.indices.contains(selected) else { return }
+    guard let selected = state.historySelection else { return }
+    switch action {
+    case .leaveListForward:
+        state.historySelection = nil
+        state.profile.focus = .name
+    case .leaveList:
+        state.historySelection = nil
+    default:
+        let entries = state.account?.history(of: state.historyMetric).entries ?? []
+        state.historySelection = performOnEntries(
+            action, on: entries, of: state.historyMetric, chosen: selected, &state)
+    }
+}
+
+/// What a history list's keys do with the entry `chosen` of `entries` (`metric`'s, newest first, as
+/// listed), in the profile's list and on the Today screen alike: choose another, or ask to remove or
+/// correct it (a box over the screen, whose answer goes through ``Effect/deleteEntry(_:id:)`` or
+/// ``Effect/correctEntry(_:id:value:)``). Returns the entry chosen then.
+func performOnEntries(
+    _ action: KeyAction, on entries: [ProgressEntry], of metric: Metric, chosen selected: Int,
+    _ state: inout AppState
+) -> Int {
+    guard entries.indices.contains(selected) else { return selected }
     let entry = entries[selected]
     let units = ProfileValues(state).unitSystem
     let summary = tr(
@@ -121,14 +141,9 @@ private func performInList(_ action: KeyAction, _ state: inout AppState) {
         ])
     switch action {
     case .listDown:
-        state.historySelection = min(entries.count - 1, selected + 1)
+        return min(entries.count - 1, selected + 1)
     case .listUp:
-        state.historySelection = max(0, selected - 1)
-    case .leaveListForward:
-        state.historySelection = nil
-        state.profile.focus = .name
-    case .leaveList:
-        state.historySelection = nil
+        return max(0, selected - 1)
     case .removeEntry:
         state.overlay = .deleteEntryPrompt(metric, id: entry.publicId, summary: summary)
     case .correctEntry:
@@ -139,6 +154,7 @@ private func performInList(_ action: KeyAction, _ state: inout AppState) {
     default:
         break
     }
+    return selected
 }
 
 private func startEditing(_ state: inout AppState, _ field: ProfileField) {

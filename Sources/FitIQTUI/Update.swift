@@ -79,6 +79,10 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
         state.today.metrics = metrics
         state.today.selection = min(state.today.selection, max(0, metrics.count - 1))
         return []
+    case .entriesLoaded(let latest):
+        // Shown only if its metric's list is still open (not one left meanwhile).
+        if state.today.history?.metric == latest.metric { state.today.history?.loaded = latest }
+        return []
     }
 }
 
@@ -91,8 +95,8 @@ private func show(_ view: AccountView, _ state: inout AppState) -> [Effect] {
         state.progress.histories = [:]
         return [.loadProgress(state.progress.series)]
     }
-    // A log from Today, a sync: the rows stay, and are read again.
-    if state.screen == .today { return [.loadToday] }
+    // A log from Today, a sync, a removal from the list: the rows or the entries stay, and are read again.
+    if state.screen == .today { return [.loadToday] + (state.today.history.map { [.loadEntries($0.metric)] } ?? []) }
     state.screen = .profile
     if wasSignIn {
         state.signIn = SignInForm()

@@ -175,7 +175,7 @@ extension BadRow.Rule: CustomStringConvertible {
         case .unit(let unit, let metric):
             tr(
                 "unit {unit} is not one of {measurement}'s",
-                ["unit": TextSanitizer.sanitize(unit), "measurement": metric.field.labelInSentence])
+                ["unit": TextSanitizer.sanitize(unit), "measurement": metric.complement])
         case .writtenAs(let column, let pattern):
             tr("{column} must be {pattern}", ["column": column, "pattern": pattern])
         case .number(let metric): tr("{field} must be a number", ["field": metric.field.label])

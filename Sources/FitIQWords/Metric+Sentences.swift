@@ -13,8 +13,33 @@ extension Metric {
     /// The metric in a sentence: `height`, `weight`, `body fat`.
     public var name: String { field.labelInSentence }
 
+    /// The metric after a noun it qualifies: `water` in `water goal`, and in French `d'eau` in `objectif
+    /// d'eau`. French says the `de` here, elided before a vowel or a mute h (`d'eau`, `d'humeur`, `de pas`),
+    /// so its sentences leave it out; the other languages write their preposition in the sentence and
+    /// say the name as ``name`` does.
+    public var complement: String {
+        switch field {
+        case .height: trc("after a noun", "height")
+        case .weight: trc("after a noun", "weight")
+        case .bodyFat: trc("after a noun", "body fat")
+        case .steps: trc("after a noun", "steps")
+        case .distance: trc("after a noun", "distance")
+        case .activeMinutes: trc("after a noun", "active minutes")
+        case .caloriesOut: trc("after a noun", "calories burned")
+        case .caloriesIn: trc("after a noun", "calories eaten")
+        case .water: trc("after a noun", "water")
+        case .protein: trc("after a noun", "protein")
+        case .carbs: trc("after a noun", "carbohydrates")
+        case .fat: trc("after a noun", "fat")
+        case .sleep: trc("after a noun", "sleep")
+        case .restingHeartRate: trc("after a noun", "resting heart rate")
+        case .mood: trc("after a noun", "mood")
+        default: name
+        }
+    }
+
     /// A history without entries: `No weight entries yet.`
-    public var noEntriesYet: String { tr("No {measurement} entries yet.", ["measurement": name]) }
+    public var noEntriesYet: String { tr("No {measurement} entries yet.", ["measurement": complement]) }
 
     /// The metric in a summary line: `Heights`, `Weights`, `Body fat readings`.
     public var pluralName: String {
@@ -74,6 +99,6 @@ extension Metric {
 
     private static func parts(type: String, _ value: Double, unitSystem: UnitSystem) -> (name: String, value: String) {
         guard let metric = ofType(type) else { return (TextSanitizer.sanitize(type), "\(value)") }
-        return (metric.name, metric.format(value, unitSystem: unitSystem))
+        return (metric.complement, metric.format(value, unitSystem: unitSystem))
     }
 }

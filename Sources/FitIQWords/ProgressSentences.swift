@@ -89,7 +89,7 @@ extension GoalStatus {
             return [
                 tr(
                     "{goal}: no {measurement} entries yet.",
-                    ["goal": head, "measurement": metric.field.labelInSentence])
+                    ["goal": head, "measurement": metric.complement])
             ]
         }
         if reached {

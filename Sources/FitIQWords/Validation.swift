@@ -15,7 +15,13 @@ extension ValidationError: CustomStringConvertible {
             tr("{field} must not contain control characters or escape sequences.", ["field": field.label])
         case .invalidFormat(let field, let rule), .outOfRange(let field, let rule):
             // The rule names what is expected (`must look like name@example.com`), in the same language.
-            tr("{field} {rule}.", ["field": field.label, "rule": rule.words(for: field)])
+            if Metric.all.contains(where: { $0.field == field }) {
+                // A metric's label may be plural (Schritte, pas, pasos) where the rule's verb is singular:
+                // languages that need it make "the value" the subject.
+                trc("a measurement's rule", "{field} {rule}.", ["field": field.label, "rule": rule.words(for: field)])
+            } else {
+                tr("{field} {rule}.", ["field": field.label, "rule": rule.words(for: field)])
+            }
         }
     }
 }

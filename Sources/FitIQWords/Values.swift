@@ -98,7 +98,7 @@ extension MeasurementSeries {
     /// and a height.
     public var missingText: String {
         switch self {
-        case .metric(let metric): tr("{measurement} entries", ["measurement": metric.field.labelInSentence])
+        case .metric(let metric): tr("{measurement} entries", ["measurement": metric.complement])
         case .bmi: tr("BMI values (BMI needs weights and a height)")
         }
     }

@@ -107,7 +107,7 @@ struct GoalCommand: AsyncParsableCommand {
                 let cleared = try await account.apply(.clearGoal(chosen)).outcome.saved
                 print(
                     cleared
-                        ? tr("The {measurement} goal is cleared.", ["measurement": chosen.field.labelInSentence])
+                        ? tr("The {measurement} goal is cleared.", ["measurement": chosen.complement])
                         : tr("There was no such goal."))
             }
         }

@@ -331,31 +331,8 @@ enum Output {
         guard !entries.isEmpty else {
             return metric.noEntriesYet
         }
-        let line = { (entry: ProgressEntry, prefix: String) in
-            let mark = entry.isSynced ? "" : "  " + tr("(not synced yet)")
-            let note = entry.notes.map { TextSanitizer.sanitize($0) }.map { $0.isEmpty ? "" : "  " + $0 } ?? ""
-            return "\(prefix)\(TimeOfDay(of: entry.loggedAt, in: timeZone))  "
-                + "\(metric.format(entry.quantity, unitSystem: units))  \(entry.source.shown)\(mark)\(note)"
-        }
-        guard metric.kind != .reading else {
-            return entries.map { line($0, "\(CalendarDate(containing: $0.loggedAt, in: timeZone)) ") }
-                .joined(separator: "\n")
-        }
-        // Newest first, so a day's entries are together.
-        var lines: [String] = []
-        var index = entries.startIndex
-        while index < entries.endIndex {
-            let day = CalendarDate(containing: entries[index].loggedAt, in: timeZone)
-            var end = index
-            while end < entries.endIndex, CalendarDate(containing: entries[end].loggedAt, in: timeZone) == day {
-                end += 1
-            }
-            let total = entries[index..<end].reduce(0) { $0 + $1.quantity }
-            lines.append("\(day)  \(metric.format(total, unitSystem: units))")
-            lines += entries[index..<end].map { line($0, "  ") }
-            index = end
-        }
-        return lines.joined(separator: "\n")
+        return HistoryLines.of(entries, metric: metric, units: units, timeZone: timeZone).map(\.text)
+            .joined(separator: "\n")
     }
 
     private static func format(_ value: Double) -> String {

@@ -57,20 +57,20 @@ extension PlainMode {
             case .goal(let metric) where metric.hasDailyGoal:
                 guard let line = try await account.today().first(where: { $0.metric == metric && $0.goal != nil })
                 else {
-                    return say(tr("No {measurement} goal is set.", ["measurement": metric.field.labelInSentence]))
+                    return say(tr("No {measurement} goal is set.", ["measurement": metric.complement]))
                 }
                 say(metric.field.label + ": " + line.goalText(units: units))
             case .goal(let metric):
                 let statuses = try await account.goalStatuses().filter { $0.metric == metric }
                 if statuses.isEmpty {
-                    return say(tr("No {measurement} goal is set.", ["measurement": metric.field.labelInSentence]))
+                    return say(tr("No {measurement} goal is set.", ["measurement": metric.complement]))
                 }
                 for line in statuses.flatMap({ $0.sentences(units: units, today: today) }) { say(line) }
             case .clearGoal(let metric):
                 let cleared = try await account.apply(.clearGoal(metric)).outcome.saved
                 say(
                     cleared
-                        ? tr("The {measurement} goal is cleared.", ["measurement": metric.field.labelInSentence])
+                        ? tr("The {measurement} goal is cleared.", ["measurement": metric.complement])
                         : tr("There was no such goal."))
             case .setGoal(let name, let target, let date):
                 say(

@@ -256,7 +256,7 @@ struct PlainMode {
             return say(tr("Nothing is signed in."))
         }
         guard !entries.isEmpty else {
-            return say(tr("There is no {measurement} history yet.", ["measurement": metric.field.labelInSentence]))
+            return say(tr("There is no {measurement} history yet.", ["measurement": metric.complement]))
         }
         let units = (try? await account.view().profile?.preferredUnitSystem) ?? .metric
         for entry in entries {

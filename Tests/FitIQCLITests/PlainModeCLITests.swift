@@ -287,7 +287,7 @@ struct LanguageCLITests {
 
                 let refused = try await runner.run(["goal", "set", "weight", "1000"])
                 #expect(refused.status == 64, "\(refused)")
-                #expect(refused.stderr.contains("Peso debe estar entre 2 y 635\u{A0}kg"), "\(refused)")
+                #expect(refused.stderr.contains("Peso: el valor debe estar entre 2 y 635\u{A0}kg"), "\(refused)")
                 let shown = try await runner.run(["profile", "show"])
                 #expect(shown.stdout.contains("Nombre"), "\(shown)")
                 let json = try await runner.jsonObject(["status", "--json"])

@@ -157,4 +157,34 @@ struct EveryMetricTests {
         }
         #expect(try await account.history(of: .water, refresh: false).count == 2)
     }
+
+    /// A list's entries: the last days' only, newest first, ending on a whole day when there are more
+    /// than it holds (a day's amount is their sum), unless one day alone holds more; the rest counted.
+    @Test func latestEntriesEndOnAWholeDayAndCountTheRest() async throws {
+        let harness = TestHarness()
+        let account = try await harness.synced()
+        let today = CalendarDate(containing: harness.clock.date(), in: .utc)
+        // Three glasses a day for the last three days, two long ago.
+        for days in [0, 1, 2] {
+            for hour in [7, 8, 9] {
+                let time = TimeOfDay(hour: hour, minute: 0)
+                try await account.apply(.measurement(.water, 0.25, day: today.adding(days: -days), time: time))
+            }
+        }
+        for days in [100, 101] { try await account.apply(.measurement(.water, 0.5, day: today.adding(days: -days))) }
+
+        let all = try await account.latestEntries(of: .water)
+        #expect(all.entries.count == 9 && all.older == 2)
+        #expect(all.entries.map(\.loggedAt) == all.entries.map(\.loggedAt).sorted(by: >))
+        #expect(all.entries.last?.loggedAt == today.adding(days: -2).instant(atHour: 7, in: .utc))
+        // Seven would cut the third day: it is left out whole.
+        let seven = try await account.latestEntries(of: .water, limit: 7)
+        #expect(seven.entries.count == 6 && seven.older == 5)
+        #expect(seven.entries.last?.loggedAt == today.adding(days: -1).instant(atHour: 7, in: .utc))
+        // Two are fewer than a day holds: the two newest.
+        let two = try await account.latestEntries(of: .water, limit: 2)
+        #expect(two.entries.map(\.loggedAt) == [9, 8].map { today.instant(atHour: $0, in: .utc) })
+        // Two days back: today's and yesterday's.
+        #expect(try await account.latestEntries(of: .water, days: 2).entries.count == 6)
+    }
 }

@@ -57,4 +57,27 @@ struct EffectRunnerTests {
         while runner.running > 0 && ContinuousClock.now < deadline { await Task.yield() }
         #expect(runner.running == 0, "effects still held after they ended")
     }
+
+    /// A metric's list reads its entries in the background: eight glasses of a day come back as one
+    /// event, though the account's view keeps only the latest few of a metric beside the body.
+    @Test func aListsEntriesAreReadAndComeBackAsAnEvent() async throws {
+        let harness = TestHarness()
+        let account = try await harness.synced()
+        let today = CalendarDate(containing: harness.clock.date(), in: .utc)
+        for hour in 6...13 {
+            try await account.apply(.measurement(.water, 0.25, day: today, time: TimeOfDay(hour: hour, minute: 0)))
+        }
+        let inbox = EventInbox()
+        let log = EventLog(inbox)
+        let runner = EffectRunner(
+            accounts: harness.accounts, slot: AccountSlot(account), inbox: inbox, requestSync: {},
+            healthSource: nil, home: nil)
+
+        runner.perform(.loadEntries(.water))
+        let event = try await log.next("water's entries") { if case .entriesLoaded = $0 { true } else { false } }
+        await runner.finish()
+        guard case .entriesLoaded(let latest) = event else { return }
+        #expect(latest.metric == .water && latest.older == 0)
+        #expect(latest.entries.map(\.loggedAt) == (6...13).reversed().map { today.instant(atHour: $0, in: .utc) })
+    }
 }

@@ -38,6 +38,10 @@ struct KeyTableTests {
         account.outbox.metadata?.delivery.rejection = "Name is not allowed"
         details.account = AccountView(email: "jane@example.com", server: "s", state: account)
         places.append(("the sync details", details))
+        var today = TodayHistoryTests.state()
+        today.today.history = EntryChoice(.water)
+        today.today.history?.selection = 1
+        places.append(("a metric's entries on Today", today))
         return places
     }
 
@@ -62,7 +66,7 @@ struct KeyTableTests {
             || after.shouldQuit != state.shouldQuit || after.detailsScroll != state.detailsScroll
             || after.message?.text != state.message?.text || after.screen != state.screen
             || after.progress != state.progress || after.helpScroll != state.helpScroll
-            || after.commandLine != state.commandLine
+            || after.commandLine != state.commandLine || after.today != state.today
     }
 
     @Test func everyKeyTheProfileScreenActsOnIsInTheHelp() {
@@ -100,7 +104,7 @@ struct KeyTableTests {
                     return !effects.isEmpty || after.profile != state.profile || after.overlay != state.overlay
                         || after.historySelection != state.historySelection || after.lower != state.lower
                         || after.detailsScroll != state.detailsScroll || after.message?.text != state.message?.text
-                        || after.commandLine != state.commandLine
+                        || after.commandLine != state.commandLine || after.today != state.today
                 }
                 #expect(acts, "the footer shows \(hint) on \(place), but no such key acts there")
             }
