@@ -1,8 +1,9 @@
 // libFuzzer target `cache`: the cache files as FitIQCache reads them from disk.
 //
 // Compiled into the module FitIQCache (scripts/fuzz/build.sh), so it calls the internal decoder each
-// store uses: every input is read as account.json (both schema versions), a history segment (whose
-// direct writer must write JSONEncoder's bytes), goals.json, session.json and current.json (through
+// store uses: every input is read as account.json (every schema version), a history segment (whose
+// direct writer must write JSONEncoder's bytes), the history's index and a metric's summary (the parts
+// account.json names), goals.json, session.json and current.json (through
 // `CacheFile.decode`, the schema version check included) and as the config file. A file may be
 // unreadable for any reason; one that is read must save and read back to the same bytes, and its
 // dates and heights must be usable the way the history screens use them (the day, the height shown).
@@ -23,6 +24,23 @@ public func fuzzCache(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         state.history.entries = (stored.inlineHistory ?? []) + stored.summaries.values.flatMap(\.latest)
         use(state)
         for point in stored.summaries.values.flatMap(\.series) {
+            _ = CalendarDate(containing: point.at, in: .utc)
+            _ = Height.format(point.value, unitSystem: .imperial)
+        }
+    }
+    if let contents = readBack(AccountFileV3.self, data) {
+        var state = contents.state
+        state.history.entries = contents.journal.compactMap {
+            if case .put(let entry, _) = $0 { entry } else { nil }
+        }
+        use(state)
+    }
+    if let segments = readBack(HistoryIndexFile.self, data) {
+        for segment in segments { _ = segment.key.fileName(generation: segment.count) }
+    }
+    if let (_, summary) = readBack(HistorySummaryFile.self, data) {
+        use(AccountState(history: WholeHistory(entries: summary.latest)))
+        for point in summary.series + summary.recent {
             _ = CalendarDate(containing: point.at, in: .utc)
             _ = Height.format(point.value, unitSystem: .imperial)
         }

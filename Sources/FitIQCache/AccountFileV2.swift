@@ -23,6 +23,8 @@ struct StoredAccount: Sendable, Equatable {
     /// The files the index and the summaries were read from or written to (none for a file of an
     /// older version): a part that did not change keeps its file.
     var files = PartFiles()
+    /// Read from a file of schema version 1 or 2: the next save writes it whole in this layout.
+    var isOlderFile = false
 }
 
 /// The segments of the history and the changes made since they were written.
@@ -338,15 +340,20 @@ struct AccountFileV2: VersionedFileFormat {
         }
 
         func domain() throws -> [HistorySummary.Point] {
-            guard points.count.isMultiple(of: 2) else {
-                throw AccountFile.invalid("summaries.recent.points", "an odd count of numbers: \(points.count)")
+            try Self.points(points, field: "summaries.recent.points")
+        }
+
+        /// `numbers` read as `[seconds, value, seconds, value, …]`; `field` names them in an error.
+        static func points(_ numbers: [Double], field: String) throws -> [HistorySummary.Point] {
+            guard numbers.count.isMultiple(of: 2) else {
+                throw AccountFile.invalid(field, "an odd count of numbers: \(numbers.count)")
             }
-            return try stride(from: 0, to: points.count, by: 2).map { index in
-                let seconds = points[index]
-                guard abs(seconds) <= CacheFileDecoding.maximumSeconds, points[index + 1].isFinite else {
-                    throw AccountFile.invalid("summaries.recent.points", "[\(seconds), \(points[index + 1])]")
+            return try stride(from: 0, to: numbers.count, by: 2).map { index in
+                let (seconds, value) = (numbers[index], numbers[index + 1])
+                guard abs(seconds) <= CacheFileDecoding.maximumSeconds, value.isFinite else {
+                    throw AccountFile.invalid(field, "[\(seconds), \(value)]")
                 }
-                return HistorySummary.Point(at: Date(timeIntervalSinceReferenceDate: seconds), value: points[index + 1])
+                return HistorySummary.Point(at: Date(timeIntervalSinceReferenceDate: seconds), value: value)
             }
         }
     }

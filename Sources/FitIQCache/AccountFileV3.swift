@@ -82,7 +82,7 @@ struct AccountFileV3: VersionedFileFormat {
     }
 
     static func decodeOlder(version: Int, from data: Data, with decoder: JSONDecoder) throws -> AccountFileContents? {
-        let stored: StoredAccount
+        var stored: StoredAccount
         if version == AccountFileV2.schemaVersion {
             stored = try decoder.decode(AccountFileV2.self, from: data).value
         } else if let older = try AccountFileV2.decodeOlder(version: version, from: data, with: decoder) {
@@ -90,6 +90,9 @@ struct AccountFileV3: VersionedFileFormat {
         } else {
             return nil
         }
+        // Written anew by the first save, its summaries made again from the whole history (those of
+        // an older build keep no recent points), its parts beside it.
+        stored.isOlderFile = true
         return AccountFileContents(
             state: stored.state, journal: stored.index.journal, nextGeneration: stored.index.nextGeneration,
             files: PartFiles(), older: stored)
@@ -169,26 +172,93 @@ struct HistoryIndexFile: VersionedFileFormat {
 }
 
 /// `history/summary-<metric>.<n>.json`: one metric's summary (``HistorySummary``), written when the
-/// metric's history changes: `{"schemaVersion": 1, "type": "weight", "count": …, "latest": […], …}`.
+/// metric's history changes: `{"count": …, "first": …, "last": …, "latest": {"id": […], …},
+/// "recent": {…}, "schemaVersion": 1, "series": [seconds, value, seconds, value, …], "type": "weight"}`.
+///
+/// The first frame reads three of them, each of 48 entries and 480 points, and decoding them is most
+/// of its read: so the series is one flat array of numbers (whole seconds and hundredths, finer than
+/// any chart draws), and the latest entries a column per field (``LatestColumns``), since an object
+/// or a pair costs a container of its own to decode.
 struct HistorySummaryFile: VersionedFileFormat {
     static let schemaVersion = 1
     static var isIndented: Bool { false }
     var schemaVersion: Int
     var type: String
-    var summary: AccountFileV2.SummaryV2
+    var count: Int
+    var first: Date?
+    var last: Date?
+    var latest: LatestColumns
+    var series: [Double]
+    var recent: AccountFileV2.RecentV2?
 
     init(value: (type: String, summary: HistorySummary)) {
         schemaVersion = Self.schemaVersion
         type = value.type
-        summary = AccountFileV2.SummaryV2(value.summary)
+        let summary = value.summary
+        count = summary.count
+        first = summary.first
+        last = summary.last
+        latest = LatestColumns(summary.latest)
+        series = summary.series.flatMap {
+            [$0.at.timeIntervalSinceReferenceDate.rounded(), ($0.value * 100).rounded() / 100]
+        }
+        recent = summary.recentSince.map { AccountFileV2.RecentV2(since: $0, points: summary.recent) }
     }
 
     var value: (type: String, summary: HistorySummary) {
-        get throws { (type, try summary.domain()) }
+        get throws {
+            let points = try AccountFileV2.RecentV2.points(series, field: "series")
+            return (
+                type,
+                HistorySummary(
+                    count: count, first: first, last: last, latest: try latest.entries(of: type), series: points,
+                    recent: try recent?.domain() ?? [], recentSince: recent?.since)
+            )
+        }
     }
 
     /// `summary-<metric>.<generation>.json`, the metric written as a segment's is.
     static func fileName(type: String, generation: Int) -> String {
         "summary-\(SegmentKey.fileSafe(type)).\(generation).json"
+    }
+}
+
+/// A summary's latest entries, a column per field, each in the entries' order (newest first): `id`,
+/// `loggedAt` (seconds since 2001, as every cache file writes a date), `notes` (`null` for none),
+/// `quantity`, `serverId` (`null` for none) and `source`. The type is the summary's.
+struct LatestColumns: Codable, Sendable {
+    var id: [String]
+    var loggedAt: [Double]
+    var notes: [String?]
+    var quantity: [Double]
+    var serverId: [String?]
+    var source: [String]
+
+    init(_ entries: [ProgressEntry]) {
+        id = entries.map(\.id.uuidString)
+        loggedAt = entries.map(\.loggedAt.timeIntervalSinceReferenceDate)
+        notes = entries.map(\.notes)
+        quantity = entries.map(\.quantity)
+        serverId = entries.map(\.serverId)
+        source = entries.map(\.source.rawValue)
+    }
+
+    /// The entries of a summary of `type`; throws when the columns differ in length or hold an id or
+    /// an instant that is none.
+    func entries(of type: String) throws -> [ProgressEntry] {
+        let count = id.count
+        guard [loggedAt.count, notes.count, quantity.count, serverId.count, source.count].allSatisfy({ $0 == count })
+        else { throw AccountFile.invalid("latest", "columns of different lengths") }
+        return try (0..<count).map { index in
+            guard let uuid = UUID(uuidString: id[index]) else { throw AccountFile.invalid("latest.id", id[index]) }
+            let seconds = loggedAt[index]
+            guard abs(seconds) <= CacheFileDecoding.maximumSeconds else {
+                throw AccountFile.invalid("latest.loggedAt", "\(seconds)")
+            }
+            return ProgressEntry(
+                id: uuid, serverId: serverId[index], type: type, quantity: quantity[index],
+                loggedAt: Date(timeIntervalSinceReferenceDate: seconds), notes: notes[index],
+                source: ProgressEntry.Source(rawValue: source[index]) ?? .server)
+        }
     }
 }

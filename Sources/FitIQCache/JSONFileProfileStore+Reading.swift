@@ -63,7 +63,7 @@ extension JSONFileProfileStore {
             throw file.moveAside(reason: reason)
         }
         var state = stored.state
-        needsRewrite = needsRewrite || stored.inlineHistory != nil
+        needsRewrite = needsRewrite || stored.inlineHistory != nil || stored.isOlderFile
         if let inline = stored.inlineHistory {
             state.history.entries = inline
         } else if let previous = memory.snapshot(), previous.extends(to: stored) {

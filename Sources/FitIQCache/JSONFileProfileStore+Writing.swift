@@ -22,6 +22,7 @@ extension JSONFileProfileStore {
         stored.state = state
         stored.state.history = []
         stored.inlineHistory = nil
+        stored.isOlderFile = false
         var obsolete: [String] = []
         // An empty history given more entries than the journal holds (a first sync of thousands) is
         // written as a rewrite is: every segment, without listing each entry as a change first.

@@ -146,7 +146,8 @@ public struct JSONFileProfileStore: ProfileStore {
             let whole: @Sendable (inout AccountState) throws -> T = { try RecentEntries.applyToAll(change, to: &$0) }
             guard let data = try file.readData(), memory.snapshot(for: data) == nil,
                 let stored = try? storedAccount(data),
-                stored.inlineHistory == nil, stored.index.journal.count < HistoryIndex.journalLimit,
+                stored.inlineHistory == nil, !stored.isOlderFile,
+                stored.index.journal.count < HistoryIndex.journalLimit,
                 let entries = try? recentEntries(of: stored, including: wanted)
             else { return try updateWhole(whole) }
             let recent = stored.state.with(entries)

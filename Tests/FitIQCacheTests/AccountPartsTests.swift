@@ -107,7 +107,7 @@ struct AccountPartsTests {
     }
 
     /// A file of version 2 (the index and summaries inside it) is read whole, and its first save
-    /// writes version 3 with every part beside it, losing nothing.
+    /// writes version 3 with every part beside it, its summaries made from the history, losing nothing.
     @Test func aVersionTwoFileIsWrittenAsVersionThreeWithItsParts() async throws {
         try await withTemporaryDirectory { (folder: URL) async throws in
             let store = makeStore(in: folder)
@@ -127,11 +127,39 @@ struct AccountPartsTests {
             var after = try await makeStore(in: folder).load()
             after.server.lastSyncAt = before.server.lastSyncAt
             #expect(after == before)
-            // The same summaries (a series' instants are written to the second, as version 2 wrote them).
+            // Its summaries made again from the whole history (an older build's keep no recent points).
             let summaries = try await makeStore(in: folder).overview().summaries
-            #expect(summaries.mapValues(\.latest) == overviewBefore.summaries.mapValues(\.latest))
-            #expect(summaries.mapValues(\.count) == overviewBefore.summaries.mapValues(\.count))
-            #expect(summaries.mapValues(\.series.count) == overviewBefore.summaries.mapValues(\.series.count))
+            for (type, summary) in summaries {
+                let whole = HistorySummary(of: after.history.entries.filter { $0.type == type })
+                #expect(summary.latest == whole.latest && summary.count == whole.count)
+                #expect(summary.recentSince == whole.recentSince && summary.recent == whole.recent)
+            }
         }
+    }
+
+    /// A summary's file keeps its latest entries a column per field: every field reads back as it was
+    /// (a note, no server id, each source), and columns of different lengths are damage.
+    @Test func aSummaryFileReadsBackItsLatestEntriesExactly() throws {
+        let entries = (0..<6).map { index in
+            ProgressEntry(
+                serverId: index.isMultiple(of: 2) ? "w-\(index)" : nil, type: Metric.water.type,
+                quantity: 0.25 * Double(index + 1), loggedAt: now.addingTimeInterval(Double(-index) * 3_600.125),
+                notes: index == 3 ? "after a \"run\"" : nil,
+                source: [ProgressEntry.Source.manual, .server, .import][index % 3])
+        }
+        let summary = HistorySummary(of: entries)
+        let bytes = try CacheFile<HistorySummaryFile>.encode((Metric.water.type, summary))
+        let read = try #require(CacheFile<HistorySummaryFile>.value(bytes))
+        #expect(read.type == Metric.water.type)
+        #expect(read.summary.latest == summary.latest)
+        #expect(read.summary.recent == summary.recent && read.summary.recentSince == summary.recentSince)
+
+        let uneven = String(decoding: bytes, as: UTF8.self).replacingOccurrences(
+            of: #""quantity":["#, with: #""quantity":[1,"#)
+        guard case .unreadable(let reason) = CacheFile<HistorySummaryFile>.decode(Data(uneven.utf8)) else {
+            Issue.record("columns of different lengths were read")
+            return
+        }
+        #expect(reason.contains("latest"))
     }
 }

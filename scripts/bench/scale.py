@@ -83,8 +83,9 @@ SLOW_TIMEOUT = 120.0  # seconds a first frame, an echo or a save may take before
 
 
 def cached_entries(env):
-    """How many height history entries the client's cache holds: the summary's count in an
-    account.json of schema 2 (the history is in its segments), `state.history` in one of schema 1."""
+    """How many history entries the client's cache holds: the summaries' counts (in the summary files
+    an account.json of schema 3 names, in account.json itself in schema 2), `state.history` in
+    schema 1."""
     data = os.path.join(env["XDG_DATA_HOME"], "fitiq")
     total = 0
     for folder, _, files in os.walk(data):
@@ -93,8 +94,12 @@ def cached_entries(env):
                 account = json.load(f)
             if account.get("schemaVersion") == 1:
                 total += len(account["state"]["history"])
-            else:
+            elif account.get("schemaVersion") == 2:
                 total += sum(summary.get("count", 0) for summary in account.get("summaries", {}).values())
+            else:
+                for name in account.get("summaries", {}).values():
+                    with open(os.path.join(folder, "history", name), encoding="utf-8") as part:
+                        total += json.load(part).get("count", 0)
     return total
 
 

@@ -10,6 +10,7 @@ shape and the spec's (docs/contract/CONTRACT.md §7); a small Apple Health expor
 scripts/health/make-health-export.py; zip archives, stored, deflated and ZIP64, built by hand.
 Deterministic: running it again writes the same bytes. Python 3.9+, standard library only.
 """
+import json
 import os
 import shutil
 import struct
@@ -170,6 +171,25 @@ CSV = {
 }
 
 
+def schema_three(v2_path):
+    """The account of a schema 2 account.json as schema 3 writes it: account.json naming its parts,
+    the index of its segments, and its height's summary (the series as one flat array)."""
+    with open(v2_path, encoding="utf-8") as f:
+        v2 = json.load(f)
+    compact = lambda value: json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
+    account = {"history": {"index": "index.7.json", "journal": v2["history"]["journal"], "nextGeneration": 9},
+               "schemaVersion": 3, "state": v2["state"], "summaries": {"height": "summary-height.8.json"}}
+    summary = dict(v2["summaries"]["height"])
+    summary["series"] = [number for point in summary["series"] for number in point]
+    latest = summary["latest"]
+    summary["latest"] = {key: [entry.get(key) for entry in latest]
+                         for key in ("id", "loggedAt", "notes", "quantity", "serverId", "source")}
+    summary.update(schemaVersion=1, type="height")
+    return {"account-v3.json": compact(account),
+            "history-index.json": compact({"schemaVersion": 1, "segments": v2["history"]["segments"]}),
+            "history-summary.json": compact(summary)}
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "Fuzz", "corpus")
     for target in ("text", "cache", "wire", "health-xml", "zip", "csv"):
@@ -184,6 +204,9 @@ def main():
         write(os.path.join(out, "cache", "account-v2.json"), f.read())
     with open(os.path.join(fixtures, "account-v2", "history", "height-2026-01.2.json"), "rb") as f:
         write(os.path.join(out, "cache", "history-segment.json"), f.read())
+    # The current layout: account.json of schema 3 and the parts it names, made from the same account.
+    for name, content in schema_three(os.path.join(fixtures, "account-v2", "account.json")).items():
+        write(os.path.join(out, "cache", name), content)
     with open(os.path.join(fixtures, "goals-v1.json"), "rb") as f:
         write(os.path.join(out, "cache", "goals.json"), f.read())
     write(os.path.join(out, "cache", "session.json"), SESSION)
