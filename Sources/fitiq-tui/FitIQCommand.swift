@@ -63,9 +63,10 @@ struct FitIQCommand: AsyncParsableCommand {
         }
     }
 
-    /// Bare `fitiq-tui` and `fitiq-tui --server URL` open the editor without the argument parser (it
-    /// reflects over every command's options first, which the first frame would wait for); anything
-    /// else is parsed as a command.
+    /// Bare `fitiq-tui` and `fitiq-tui --server URL` open the editor, and `fitiq-tui today --line` (a
+    /// shell's prompt) prints its line, without the argument parser (it reflects over every command's
+    /// options first, which the first frame and the prompt would wait for); anything else is parsed as
+    /// a command.
     static func main() async {
         StartupTrace.mark("main entered")
         // A cache write of an outbox of thousands (an import) is a large buffer. glibc raises its
@@ -87,6 +88,8 @@ struct FitIQCommand: AsyncParsableCommand {
         do {
             if let server = editorServer(arguments) {
                 try await openEditor(.live(serverFlag: server))
+            } else if TodayCommand.isBareLine(arguments) {
+                try await TodayCommand.show(.live(), json: false, line: true)
             } else {
                 var command = try parseAsRoot()
                 StartupTrace.mark("arguments parsed")

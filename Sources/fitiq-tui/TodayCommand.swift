@@ -32,7 +32,18 @@ struct TodayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withApp(globals, machineOutput: json) { app in
+        try await Self.show(.live(options: globals), json: json, line: line)
+    }
+
+    /// Whether `arguments` are `today --line` alone, which a shell's prompt runs each time: `main`
+    /// then shows it without the argument parser (it reflects over every command's options first).
+    static func isBareLine(_ arguments: [String]) -> Bool {
+        arguments == ["today", "--line"]
+    }
+
+    /// Today as text, JSON or one line, for the account `config` names.
+    static func show(_ config: AppConfig, json: Bool, line: Bool) async throws {
+        try await withApp(config, machineOutput: json) { app in
             let account = try app.requireAccount()
             let metrics = try await account.today()
             let today = CalendarDate(containing: Date(), in: .system)

@@ -78,13 +78,11 @@ public struct HistorySummary: Sendable, Equatable {
     public static let otherLatestLimit = 4
 
     /// How many newest entries and points a summary of `type` keeps: the body's (height, weight, body
-    /// fat, and a type this build does not know) ``latestLimit`` and ``seriesLimit`` and no recent
-    /// points (Today reads their last weeks from their months, a few small files; someone weighed
-    /// every hour would make thousands of points), the other metrics' ``otherLatestLimit``, no series,
-    /// and at most ``recentLimit`` recent points.
+    /// fat, and a type this build does not know) ``latestLimit`` and ``seriesLimit``, the other metrics'
+    /// ``otherLatestLimit`` and no series; each at most ``recentLimit`` recent points.
     public static func limits(ofType type: String) -> (latest: Int, series: Int, recent: Int) {
         guard let metric = Metric.ofType(type), !Metric.body.contains(metric) else {
-            return (latestLimit, seriesLimit, 0)
+            return (latestLimit, seriesLimit, recentLimit)
         }
         return (otherLatestLimit, 0, recentLimit)
     }
@@ -116,7 +114,7 @@ public struct HistorySummary: Sendable, Equatable {
         self.last = last
         let limits =
             entries.first.map { Self.limits(ofType: $0.type) }
-            ?? (latest: Self.latestLimit, series: Self.seriesLimit, recent: 0)
+            ?? (latest: Self.latestLimit, series: Self.seriesLimit, recent: Self.recentLimit)
         // The cache keeps the history oldest first: its latest entries are its last ones.
         self.latest =
             isOldestFirst
