@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdCore
 import Logging
 import NIOCore
 
@@ -20,13 +19,11 @@ public enum DevServer {
 
     /// Opens storage, seeds the demo account when asked, and returns the application.
     ///
-    /// `onListening` receives the bound port (useful with port 0) once the server accepts connections;
-    /// with a `gate`, the server takes no more connections once it is closed (``ConnectionGate``).
+    /// `onListening` receives the bound port (useful with port 0) once the server accepts connections.
     public static func makeApplication(
         configuration: DevServerConfiguration,
         dependencies: DevServerDependencies = .live,
         logger: Logger = Logger(label: "fitiq-dev-server"),
-        gate: ConnectionGate? = nil,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         try configuration.validate()
@@ -44,7 +41,7 @@ public enum DevServer {
         let router = makeRouter(services: services, dependencies: dependencies)
         let port = configuration.port
         return Application(
-            router: router, server: gate.map { .http1(through: $0) } ?? .http1(),
+            router: router,
             configuration: .init(address: .hostname(configuration.host, port: port), serverName: nil),
             onServerRunning: { channel in
                 // A supervisor of the same user (a test restarting the server) can bind the port before the

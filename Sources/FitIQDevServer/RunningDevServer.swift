@@ -11,14 +11,12 @@ public final class RunningDevServer: Sendable {
     public let port: Int
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
-    private let gate: ConnectionGate
 
-    private init(url: String, port: Int, group: ServiceGroup, task: Task<Void, any Error>, gate: ConnectionGate) {
+    private init(url: String, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
         self.url = url
         self.port = port
         self.group = group
         self.task = task
-        self.gate = gate
     }
 
     /// Builds the application for `configuration`, runs it, and returns once it accepts connections.
@@ -30,9 +28,8 @@ public final class RunningDevServer: Sendable {
         executor: (any TaskExecutor)? = nil
     ) async throws -> RunningDevServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let gate = ConnectionGate()
         let application = try await DevServer.makeApplication(
-            configuration: configuration, dependencies: dependencies, logger: logger, gate: gate,
+            configuration: configuration, dependencies: dependencies, logger: logger,
             onListening: { continuation.yield($0) })
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let task = Task(executorPreference: executor) {
@@ -45,15 +42,13 @@ public final class RunningDevServer: Sendable {
             try await task.value
             throw CancellationError()
         }
-        return RunningDevServer(url: "http://127.0.0.1:\(bound)", port: bound, group: group, task: task, gate: gate)
+        return RunningDevServer(url: "http://127.0.0.1:\(bound)", port: bound, group: group, task: task)
     }
 
     /// Stops the server and waits until it has let go of the port. A graceful shutdown: no new
-    /// connection is taken (the gate closes first, so none is caught half taken, ``ConnectionGate``),
-    /// and requests in flight are answered before their connections close (cancelling the server
-    /// instead tears down response writers mid-answer).
+    /// connection is taken, and requests in flight are answered before their connections close
+    /// (cancelling the server instead tears down response writers mid-answer).
     public func stop() async {
-        await gate.close(waitingAtMost: .seconds(10))
         await group.triggerGracefulShutdown()
         _ = await task.result
     }
