@@ -182,6 +182,7 @@ extension BadRow.Rule: CustomStringConvertible {
         case .value(let error): error.description
         case .time: tr("the time is not one this format writes")
         case .text(let key): tr("{key} must be text", ["key": key])
+        case .endsBeforeStart: tr("a sample must not end before it starts")
         }
     }
 }

@@ -55,6 +55,8 @@ public struct BadRow: Sendable, Equatable {
         case time
         /// The `key` (a JSON document's) written as text.
         case text(key: String)
+        /// A sample (a stretch asleep, a count of steps) that ends at or after it starts.
+        case endsBeforeStart
     }
 
     /// The line of a table, or the entry (from 1) of a list.
@@ -82,6 +84,9 @@ public struct FileReadings: Sendable, Equatable {
     /// Whether its times are local times without a zone (read in the zone of the options).
     public var readsLocalTimes: Bool
     public var readings: [Reading] = []
+    /// The file's activity samples (steps, sleep, …), gathered per day: made into a day's total each
+    /// once every file of the import is read.
+    public var activity = ActivityDays()
     public var badRows: [BadRow] = []
     /// Columns read and left out (an app's water, muscle, …).
     public var skippedColumns: [String] = []

@@ -43,6 +43,8 @@ public struct HealthSnapshot: Sendable, Equatable {
     public var samples: [MeasurementSample]
     /// When the health data was exported, if the source says.
     public var exportedAt: Date?
+    /// Steps, sleep, food and the rest of the day's activity, gathered per day and source.
+    public var activity = ActivityDays()
 
     public init(
         biologicalSex: HealthValue<BiologicalSex>, dateOfBirth: HealthValue<CalendarDate> = .missing,

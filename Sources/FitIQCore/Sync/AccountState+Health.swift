@@ -12,8 +12,12 @@ public struct HealthImportResult: Sendable, Equatable {
         public var found = 0
         /// Ids of the history entries this import added; each is one queued `POST /progress`.
         public var newEntries: [UUID] = []
-        /// Samples outside the metric's range, left out.
+        /// Samples outside the metric's range, left out (for ``isDays``, days whose total is).
         public var outOfRange = 0
+        /// Whether ``found`` counts days (steps, sleep, …: a day's total each) rather than samples.
+        public var isDays = false
+        /// Days that held the metric already (from any app, typed, or imported before): left as they were.
+        public var daysHeld = 0
 
         public init(found: Int = 0, newEntries: [UUID] = [], outOfRange: Int = 0) {
             self.found = found
@@ -62,9 +66,12 @@ extension AccountState {
     /// when it is newer, the health date of birth, and the health-sync state.
     ///
     /// Importing the same data again changes nothing that is sent.
-    public mutating func importHealth(_ snapshot: HealthSnapshot, now: Date, fileName: String? = nil)
-        -> HealthImportResult?
-    {
+    ///
+    /// The activity (steps, sleep, …) becomes a day's total each, on the days the history does not hold
+    /// that metric on in `zone` (``merge(_:in:into:)``).
+    public mutating func importHealth(
+        _ snapshot: HealthSnapshot, now: Date, fileName: String? = nil, zone: LocalZone = .utc
+    ) -> HealthImportResult? {
         guard let profile else { return nil }
         var result = HealthImportResult(
             biologicalSex: applyHealthBiologicalSex(snapshot.biologicalSex, recordedAt: snapshot.exportedAt))
@@ -84,6 +91,21 @@ extension AccountState {
             history.append(entry)
             outbox.post(entry)
             result[sample.metric].newEntries.append(entry.id)
+        }
+        if !snapshot.activity.isEmpty {
+            var days = ReadingsImportResult()
+            let before = history.count
+            merge(snapshot.activity.totals(), in: zone, into: &days)
+            for entry in history[before...] {
+                result.metrics[Metric.ofType(entry.type)?.id ?? entry.type, default: .init()].newEntries.append(
+                    entry.id)
+            }
+            for (id, counts) in days.metrics {
+                result.metrics[id, default: .init()].isDays = true
+                result.metrics[id, default: .init()].found += counts.read
+                result.metrics[id, default: .init()].daysHeld += counts.alreadyThere
+                result.metrics[id, default: .init()].outOfRange += counts.refused
+            }
         }
         if let newest, profile.physical.heightMeasuredAt.map({ newest.loggedAt > $0 }) ?? true,
             setCurrentHeight(newest.quantity, measuredAt: newest.loggedAt, changeId: newest.id)

@@ -47,11 +47,17 @@ extension Account {
     /// not posted again; a snapshot with nothing new never touches the network.
     func importHealth(_ snapshot: HealthSnapshot, fileName: String?) async throws -> HealthImportResult {
         guard try await store.load().profile != nil else { throw AccountError.profileNotLoaded }
-        if try await store.load().history.hasNewReadings(in: snapshot) { await readServerHistoryBriefly() }
+        let days = snapshot.activity.totals()
+        let zone = environment.timeZone
+        let loaded = try await store.load()
+        let held = loaded.heldDays(of: days, in: zone)
+        if loaded.history.hasNewReadings(in: snapshot) || days.contains(where: { !held.contains(HeldDay($0)) }) {
+            await readServerHistoryBriefly()
+        }
         try Task.checkCancellation()
         let now = environment.now()
         return try await store.update { state in
-            guard let result = state.importHealth(snapshot, now: now, fileName: fileName) else {
+            guard let result = state.importHealth(snapshot, now: now, fileName: fileName, zone: zone) else {
                 throw AccountError.profileNotLoaded
             }
             return result

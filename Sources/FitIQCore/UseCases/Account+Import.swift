@@ -7,9 +7,15 @@
 /// What an import of readings did, per metric.
 public struct ReadingsImportResult: Sendable, Equatable {
     public struct MetricResult: Sendable, Equatable {
+        /// Readings read, or, for ``isDays``, days found.
         public var read = 0
         public var new = 0
+        /// Readings, or days, the history holds already.
         public var alreadyThere = 0
+        /// Whether the counts are days (an app's activity, a day's total each) rather than readings.
+        public var isDays = false
+        /// Days whose total breaks the metric's rule (more than 100,000 steps, a night over 24 h): left out.
+        public var refused = 0
     }
 
     /// By metric id.
@@ -30,26 +36,53 @@ extension Account {
     /// was wiped) are not posted again.
     ///
     /// With `readingServer` false (`--no-sync`: nothing goes over the network) the server is not asked.
-    func importReadings(_ readings: [Reading], readingServer: Bool = true) async throws
+    /// `days`, an app's activity a day's total each, are added as one entry a day where the history
+    /// holds no entry of that metric on that day in `zone` (``AccountState/merge(_:in:into:)``).
+    func importReadings(_ readings: [Reading], days: [DayTotal] = [], readingServer: Bool = true) async throws
         -> ReadingsImportResult
     {
+        let zone = environment.timeZone
         if readingServer {
-            let known = Set(try await store.load().history.map(ReadingKey.init))
-            let hasNew = readings.contains { !known.contains(ReadingKey($0)) }
+            let state = try await store.load()
+            let known = Set(state.history.map(ReadingKey.init))
+            let held = state.heldDays(of: days, in: zone)
+            let hasNew =
+                readings.contains { !known.contains(ReadingKey($0)) }
+                || days.contains { !held.contains(HeldDay($0)) }
             if hasNew { await readServerHistoryBriefly() }
         }
         return try await store.update { state in
             guard state.profile != nil else { throw AccountError.profileNotLoaded }
-            return state.merge(readings)
+            var result = state.merge(readings)
+            state.merge(days, in: zone, into: &result)
+            return result
         }
     }
 
-    /// What ``importReadings(_:readingServer:)`` would do with `readings` on the history as this
-    /// machine holds it: how many are new and how many already held. Nothing is written or sent.
-    func previewReadings(_ readings: [Reading]) async throws -> ReadingsImportResult {
+    /// What ``importReadings(_:days:readingServer:)`` would do on the history as this machine holds it:
+    /// how many are new and how many already held. Nothing is written or sent.
+    func previewReadings(_ readings: [Reading], days: [DayTotal] = []) async throws -> ReadingsImportResult {
         var state = try await store.load()
         guard state.profile != nil else { throw AccountError.profileNotLoaded }
-        return state.merge(readings)
+        var result = state.merge(readings)
+        state.merge(days, in: environment.timeZone, into: &result)
+        return result
+    }
+}
+
+/// A metric's local day: what an imported day's total is compared by.
+struct HeldDay: Hashable {
+    var type: String
+    var day: CalendarDate
+
+    init(_ total: DayTotal) {
+        type = total.metric.type
+        day = total.day
+    }
+
+    init(_ entry: ProgressEntry, in zone: LocalZone) {
+        type = entry.type
+        day = CalendarDate(containing: entry.loggedAt, in: zone)
     }
 }
 
@@ -77,6 +110,49 @@ extension AccountState {
             result[reading.metric].new += 1
         }
         return result
+    }
+
+    /// The days of `days`' metrics that the history holds an entry on, in `zone`.
+    func heldDays(of days: [DayTotal], in zone: LocalZone) -> Set<HeldDay> {
+        guard !days.isEmpty else { return [] }
+        let types = Set(days.map(\.metric.type))
+        return Set(history.lazy.filter { types.contains($0.type) }.map { HeldDay($0, in: zone) })
+    }
+
+    /// Adds each of `days` (an app's activity, a day's total each) as one entry and a queued `POST
+    /// /progress`, unless the history holds that metric on that day in `zone` already (from any app,
+    /// typed, or imported before): that day is left as it is and counted as held. A total the metric's
+    /// rule refuses is counted and left out.
+    mutating func merge(_ days: [DayTotal], in zone: LocalZone, into result: inout ReadingsImportResult) {
+        var held = heldDays(of: days, in: zone)
+        for total in days {
+            result[total.metric].isDays = true
+            result[total.metric].read += 1
+            guard held.insert(HeldDay(total)).inserted else {
+                result[total.metric].alreadyThere += 1
+                continue
+            }
+            guard let value = total.checkedValue else {
+                result[total.metric].refused += 1
+                continue
+            }
+            record(total.metric, value, measuredAt: total.loggedAt, source: total.app)
+            result[total.metric].new += 1
+        }
+    }
+}
+
+extension DayTotal {
+    /// The value as an entry holds it (to a hundredth; a whole number for a whole metric), or `nil`
+    /// when the metric's rule refuses it.
+    var checkedValue: Double? {
+        let rounded = metric == .steps ? value.rounded() : (value * 100).rounded() / 100
+        do throws(ValidationError) {
+            try metric.check(rounded)
+            return rounded
+        } catch {
+            return nil
+        }
     }
 }
 
@@ -125,8 +201,12 @@ extension Account {
         }
         if !problems.isEmpty && !skipInvalid { throw BadRowsError(problems: problems) }
         let readings = files.flatMap(\.file.readings)
+        var activity = ActivityDays()
+        for imported in files where !imported.file.activity.isEmpty { activity.merge(imported.file.activity) }
+        let days = activity.totals()
         return preview
-            ? try await previewReadings(readings) : try await importReadings(readings, readingServer: readingServer)
+            ? try await previewReadings(readings, days: days)
+            : try await importReadings(readings, days: days, readingServer: readingServer)
     }
 }
 

@@ -31,6 +31,51 @@ extension FileReadings {
         }
     }
 
+    /// Adds an activity sample of `metric` (steps, water, a resting heart rate, …) of `value` in the
+    /// metric's unit, taken at `at`, from the file's `stream` (a device, an app's data source; `""` when
+    /// the file has one): summed into its local day later (``ActivityDays``). A zero (a minute without a
+    /// step) is passed over; a negative or absurd value (above the metric's rule for one entry) is a bad
+    /// row, never added.
+    mutating func addSample(
+        _ metric: Metric, _ value: Double, at: LocalInstant, stream: String = "", line: Int, isEntry: Bool = true
+    ) {
+        guard value != 0 else { return }
+        do throws(ValidationError) {
+            guard value.isFinite, value > 0, value <= metric.allowedRange.upperBound else {
+                try metric.check(value.isFinite ? value : -1)
+                try metric.check(-1)
+                return
+            }
+            activity.add(metric, value, at: at, source: activitySource(stream))
+        } catch {
+            badRows.append(BadRow(line: line, rule: .value(error), isEntry: isEntry))
+        }
+    }
+
+    /// Adds a stretch asleep from `start` to `end` (a stage: light, deep, REM, or asleep unspecified) of
+    /// the file's `stream`; one that ends before it starts, or lasts more than a day, is a bad row.
+    mutating func addAsleep(
+        from start: Date, to end: LocalInstant, stream: String = "", line: Int, isEntry: Bool = true
+    ) {
+        let hours = (end.at.timeIntervalSince1970 - start.timeIntervalSince1970) / 3600
+        guard hours.isFinite, hours >= 0 else {
+            badRows.append(BadRow(line: line, rule: .endsBeforeStart, isEntry: isEntry))
+            return
+        }
+        guard hours <= Metric.sleep.allowedRange.upperBound else {
+            do throws(ValidationError) { try Metric.sleep.check(hours) } catch {
+                badRows.append(BadRow(line: line, rule: .value(error), isEntry: isEntry))
+            }
+            return
+        }
+        activity.addAsleep(from: start, to: end, source: activitySource(stream))
+    }
+
+    /// The source `stream` of this file's app (`fitbit`, `google-fit/merge_step_deltas`).
+    mutating func activitySource(_ stream: String) -> ActivityDays.Source {
+        activity.source(stream.isEmpty ? format : format + "/" + stream, app: source)
+    }
+
     /// A bad row at `line` for `rule`.
     mutating func refuse(_ line: Int, _ rule: BadRow.Rule, isEntry: Bool = false) {
         badRows.append(BadRow(line: line, rule: rule, isEntry: isEntry))

@@ -1,0 +1,270 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// An instant with the wall clock it was read on: the local day a sample belongs to is the one its file
+/// wrote (an offset, a zone, or the zone of the options), not the one of the machine reading it.
+public struct LocalInstant: Sendable, Equatable {
+    /// The instant.
+    public var at: Date
+    /// Seconds since 1970 on the local wall clock at ``at``.
+    public var wallSeconds: Int64
+
+    /// `at`, read on a clock `offset` seconds east of UTC.
+    public init(_ at: Date, offsetSeconds offset: Int) {
+        self.at = at
+        let seconds = at.timeIntervalSince1970
+        wallSeconds = (seconds.isFinite ? Int64(seconds.rounded(.down).clamped(-1e15, 1e15)) : 0) + Int64(offset)
+    }
+
+    /// `at`, read on the clock of `zone`.
+    public init(_ at: Date, in zone: LocalZone) {
+        self.init(at, offsetSeconds: zone.secondsEastOfUTC(at: at))
+    }
+
+    /// The local day.
+    public var day: Int { Int(wallSeconds.floorDivided(by: 86_400)) }
+    /// The minute of the local day (0–1439).
+    public var minuteOfDay: Int { Int(wallSeconds - Int64(day) * 86_400) / 60 }
+}
+
+/// Activity samples as an export streams them, gathered per metric, local day and source, and made into
+/// one total a day each (DESIGN "Imported activity is a day's total"):
+/// - a *daily amount* (steps, water, …) is the sum of a source's samples of the day;
+/// - a *night* is the union of a source's asleep intervals (the in-bed span and awake stretches are not
+///   given here), on the local day the night ends; time asleep ending after 18:00 belongs to the night
+///   that ends the next morning;
+/// - a *reading* (resting heart rate) is a source's latest of the day.
+///
+/// Two sources of one day are never added: ``totals()`` keeps the source with the most (the largest
+/// amount, the longest night; for a reading, the latest). Memory grows with days × sources, not with
+/// samples: a minute-level export of ten years holds about 3,650 days a metric.
+public struct ActivityDays: Sendable, Equatable {
+    /// Where a sample came from: an app's device or stream (`Apple Watch`, `merge_step_deltas`).
+    public typealias Source = UInt16
+
+    struct Key: Hashable, Sendable {
+        var metric: UInt8
+        var day: Int32
+        var source: Source
+    }
+
+    struct Tally: Sendable, Equatable {
+        var value: Double
+        var samples: Int
+        var latest: Date
+    }
+
+    /// An asleep interval, in seconds since 1970, with the local day it ends on.
+    struct Asleep: Sendable, Equatable {
+        var start: Double
+        var end: Double
+        var endDay: Int32
+    }
+
+    /// The names of the sources, by ``Source``.
+    public private(set) var sourceNames: [String] = []
+    /// The app each source's entries are kept as coming from, by ``Source``.
+    private var sourceApps: [ProgressEntry.Source] = []
+    private var sourceIndex: [String: Source] = [:]
+    private var tallies: [Key: Tally] = [:]
+    private var nights: [Key: [Asleep]] = [:]
+
+    public init() {}
+
+    /// Whether no sample was added.
+    public var isEmpty: Bool { tallies.isEmpty && nights.isEmpty }
+
+    /// The source named `name` (an app, a slash and its device or stream: `apple-health/Apple Watch`)
+    /// of `app`'s export. At most 65,535: a file naming more is read as if the rest were the last.
+    public mutating func source(_ name: String, app: ProgressEntry.Source) -> Source {
+        if let index = sourceIndex[name] { return index }
+        guard sourceNames.count < Int(Source.max) else { return Source.max - 1 }
+        let index = Source(sourceNames.count)
+        sourceNames.append(name)
+        sourceApps.append(app)
+        sourceIndex[name] = index
+        return index
+    }
+
+    /// Adds a sample of `metric` taken at `at` (its start): an amount to its local day's sum, a reading
+    /// as its day's latest, a night's stated time asleep (hours) to the night ending on that day.
+    public mutating func add(_ metric: Metric, _ value: Double, at: LocalInstant, source: Source) {
+        guard value.isFinite, let index = Metric.all.firstIndex(of: metric) else { return }
+        let key = Key(metric: UInt8(index), day: Int32(clamping: at.day), source: source)
+        guard var tally = tallies[key] else {
+            tallies[key] = Tally(value: value, samples: 1, latest: at.at)
+            return
+        }
+        tally.samples += 1
+        switch metric.kind {
+        case .dailyAmount, .night:
+            tally.value += value
+            if at.at > tally.latest { tally.latest = at.at }
+        case .reading:
+            if at.at >= tally.latest {
+                tally.value = value
+                tally.latest = at.at
+            }
+        }
+        tallies[key] = tally
+    }
+
+    /// Adds an interval asleep from `start` to `end` (a stage of a night: light, deep, REM, or asleep
+    /// unspecified) to the night it belongs to. An interval that ends before it starts is not added.
+    public mutating func addAsleep(from start: Date, to end: LocalInstant, source: Source) {
+        let startSeconds = start.timeIntervalSince1970
+        let endSeconds = end.at.timeIntervalSince1970
+        guard startSeconds.isFinite, endSeconds.isFinite, endSeconds > startSeconds,
+            let index = Metric.all.firstIndex(of: .sleep)
+        else { return }
+        let night = end.minuteOfDay >= Self.eveningMinute ? end.day + 1 : end.day
+        let key = Key(metric: UInt8(index), day: Int32(clamping: night), source: source)
+        nights[key, default: []].append(Asleep(start: startSeconds, end: endSeconds, endDay: Int32(clamping: end.day)))
+    }
+
+    /// Time asleep ending at or after this minute of the day (18:00) belongs to the next morning's night.
+    static let eveningMinute = 18 * 60
+
+    /// Adds every sample of `other` (another file of the same import).
+    public mutating func merge(_ other: ActivityDays) {
+        let mapped = zip(other.sourceNames, other.sourceApps).map { source($0, app: $1) }
+        for (key, tally) in other.tallies {
+            var moved = key
+            moved.source = mapped[Int(key.source)]
+            guard var kept = tallies[moved] else {
+                tallies[moved] = tally
+                continue
+            }
+            switch Metric.all[Int(key.metric)].kind {
+            case .dailyAmount, .night:
+                kept.value += tally.value
+                kept.latest = max(kept.latest, tally.latest)
+            case .reading:
+                if tally.latest >= kept.latest {
+                    kept.value = tally.value
+                    kept.latest = tally.latest
+                }
+            }
+            kept.samples += tally.samples
+            tallies[moved] = kept
+        }
+        for (key, asleep) in other.nights {
+            var moved = key
+            moved.source = mapped[Int(key.source)]
+            nights[moved, default: []].append(contentsOf: asleep)
+        }
+    }
+
+    /// One total a metric a day: of several sources, the one with the most (the latest, for a reading).
+    /// Sorted by metric (in ``Metric/all``'s order), then day.
+    public func totals() -> [DayTotal] {
+        var candidates: [Key: DayTotal] = [:]
+        func offer(_ key: Key, _ total: DayTotal) {
+            var place = key
+            place.source = 0
+            guard let kept = candidates[place] else {
+                candidates[place] = total
+                return
+            }
+            var chosen = total.isPreferred(over: kept) ? total : kept
+            chosen.sources = kept.sources + 1
+            candidates[place] = chosen
+        }
+        for (key, tally) in tallies {
+            let metric = Metric.all[Int(key.metric)]
+            let value = metric == .sleep ? tally.value + unionHours(nights[key] ?? []) : tally.value
+            let latest = max(
+                tally.latest, nights[key]?.map(\.end).max().map(Date.init(timeIntervalSince1970:)) ?? .distantPast)
+            offer(
+                key,
+                DayTotal(
+                    metric: metric, day: CalendarDate(daysSince1970: Int(key.day)), value: value, loggedAt: latest,
+                    source: sourceNames[Int(key.source)], app: sourceApps[Int(key.source)]))
+        }
+        for (key, asleep) in nights where tallies[key] == nil {
+            guard let last = asleep.max(by: { $0.end < $1.end }) else { continue }
+            offer(
+                key,
+                DayTotal(
+                    metric: .sleep, day: CalendarDate(daysSince1970: Int(last.endDay)), value: unionHours(asleep),
+                    loggedAt: Date(timeIntervalSince1970: last.end), source: sourceNames[Int(key.source)],
+                    app: sourceApps[Int(key.source)]))
+        }
+        let order = Dictionary(uniqueKeysWithValues: Metric.all.enumerated().map { ($1.id, $0) })
+        return candidates.values.sorted {
+            let left = order[$0.metric.id] ?? 0
+            let right = order[$1.metric.id] ?? 0
+            return left != right ? left < right : $0.day < $1.day
+        }
+    }
+
+    /// The hours the union of `intervals` covers.
+    private func unionHours(_ intervals: [Asleep]) -> Double {
+        var seconds = 0.0
+        var open: (start: Double, end: Double)?
+        for interval in intervals.sorted(by: { $0.start < $1.start }) {
+            if let current = open, interval.start <= current.end {
+                open = (current.start, max(current.end, interval.end))
+            } else {
+                if let current = open { seconds += current.end - current.start }
+                open = (interval.start, interval.end)
+            }
+        }
+        if let current = open { seconds += current.end - current.start }
+        return seconds / 3600
+    }
+}
+
+/// One metric's total of one local day, from one source of an export.
+public struct DayTotal: Sendable, Equatable {
+    public var metric: Metric
+    public var day: CalendarDate
+    /// In the metric's unit; not yet rounded or checked against the metric's rule.
+    public var value: Double
+    /// The latest sample's instant (a night's: when it ended): the entry's time.
+    public var loggedAt: Date
+    /// The source whose day it is.
+    public var source: String
+    /// The app the entry is kept as coming from.
+    public var app: ProgressEntry.Source
+    /// How many sources had this day (their values are not added).
+    public var sources = 1
+
+    public init(
+        metric: Metric, day: CalendarDate, value: Double, loggedAt: Date, source: String, app: ProgressEntry.Source
+    ) {
+        self.metric = metric
+        self.day = day
+        self.value = value
+        self.loggedAt = loggedAt
+        self.source = source
+        self.app = app
+    }
+
+    /// Whether this source's day stands rather than `other`'s: the larger amount or night, the later
+    /// reading; of equal ones, the source named first.
+    func isPreferred(over other: DayTotal) -> Bool {
+        switch metric.kind {
+        case .dailyAmount, .night:
+            value != other.value ? value > other.value : source < other.source
+        case .reading:
+            loggedAt != other.loggedAt ? loggedAt > other.loggedAt : source < other.source
+        }
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
+
+extension Double {
+    fileprivate func clamped(_ low: Double, _ high: Double) -> Double {
+        Swift.min(Swift.max(self, low), high)
+    }
+}
