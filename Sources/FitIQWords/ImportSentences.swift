@@ -21,22 +21,45 @@ extension HealthImportResult {
         for metric in Metric.all {
             let done = self[metric]
             // Height is always reported (an export without heights says so); the others when present.
-            guard metric == .height || done.found > 0 else { continue }
-            var line = tr(
-                "{measurements}: {found} found, {new} new",
-                [
-                    "measurements": metric.pluralName, "found": String(done.found),
-                    "new": String(done.newEntries.count),
-                ])
+            guard metric == .height || done.found > 0 || done.daysHeld > 0 else { continue }
+            var line =
+                done.isDays
+                ? tr(
+                    "{measurements}: {found} days found, {new} new, {held} held already",
+                    [
+                        "measurements": metric.pluralName, "found": String(done.found),
+                        "new": String(done.newEntries.count), "held": String(done.daysHeld),
+                    ])
+                : tr(
+                    "{measurements}: {found} found, {new} new",
+                    [
+                        "measurements": metric.pluralName, "found": String(done.found),
+                        "new": String(done.newEntries.count),
+                    ])
             if let posted = posted?[metric.id] { line += ", " + tr("{count} posted", ["count": String(posted)]) }
             if done.outOfRange > 0 {
                 line +=
                     " "
-                    + tr(
-                        "({count} outside {range} left out)",
-                        ["count": String(done.outOfRange), "range": metric.rangeText])
+                    + (done.isDays
+                        ? tr(
+                            "({count} days outside {range} left out)",
+                            ["count": String(done.outOfRange), "range": metric.rangeText])
+                        : tr(
+                            "({count} outside {range} left out)",
+                            ["count": String(done.outOfRange), "range": metric.rangeText]))
             }
             lines.append(line + ".")
+        }
+        if refusedRecordCount > 0 {
+            lines.append(
+                trn(
+                    "Left out {count} record that breaks a rule:", "Left out {count} records that break a rule:",
+                    count: refusedRecordCount))
+            lines += refusedRecords.map { "  " + $0.description }
+            if refusedRecordCount > refusedRecords.count {
+                lines.append(
+                    "  " + tr("… and {count} more", ["count": String(refusedRecordCount - refusedRecords.count)]))
+            }
         }
         if let currentHeight {
             lines.append(
@@ -139,12 +162,25 @@ extension ReadingsImportResult {
     private func metricLines() -> [String] {
         Metric.recorded.filter { self[$0].read > 0 }.map { metric in
             let done = self[metric]
-            return tr(
-                "{measurements}: {read} read, {new} new, {there} already there.",
+            guard done.isDays else {
+                return tr(
+                    "{measurements}: {read} read, {new} new, {there} already there.",
+                    [
+                        "measurements": metric.pluralName, "read": String(done.read), "new": String(done.new),
+                        "there": String(done.alreadyThere),
+                    ])
+            }
+            let line = tr(
+                "{measurements}: {found} days found, {new} new, {held} held already",
                 [
-                    "measurements": metric.pluralName, "read": String(done.read), "new": String(done.new),
-                    "there": String(done.alreadyThere),
+                    "measurements": metric.pluralName, "found": String(done.read), "new": String(done.new),
+                    "held": String(done.alreadyThere),
                 ])
+            guard done.refused > 0 else { return line + "." }
+            return line + " "
+                + tr(
+                    "({count} days outside {range} left out)",
+                    ["count": String(done.refused), "range": metric.rangeText]) + "."
         }
     }
 }

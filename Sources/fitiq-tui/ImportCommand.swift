@@ -24,7 +24,10 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
             derived BMI rows and its goals are left out). Weights, body fat and heights become history entries, \
             each keeping the app it came from; no other app's BMI is imported (it is derived), and biological \
             sex comes only from Apple Health. A reading already held (the same metric and minute, and the same value to 0.1) is not \
-            added again, whichever app it came from, so importing again adds nothing. A bad row stops the \
+            added again, whichever app it came from, so importing again adds nothing. Steps, sleep, water, \
+            food, energy and resting heart rate become one entry a day each: of several sources of a day \
+            (a phone and a watch) the one with the most stands, never their sum, and a day that holds the \
+            metric already is left as it is. A bad row stops the \
             import unless --skip-invalid; nothing is written when an import fails.
             """,
         aliases: ["import-health", "import-csv"])
@@ -76,11 +79,6 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
             let url = URL(fileURLWithPath: UserPath.expand(path, home: ProcessInfo.processInfo.environment["HOME"]))
             let forced = format.flatMap(ExportFormat.named)
             if format == "apple-health" || (forced == nil && AppleHealthExport.isExport(url)) {
-                guard !dryRun else {
-                    printError(
-                        tr("Error: --dry-run reads other apps' exports; an Apple Health export is imported whole."))
-                    throw Exit.usage
-                }
                 return try await importAppleHealth(url, into: account)
             }
             let profile = try await account.view().profile
@@ -143,8 +141,10 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
         let started = ContinuousClock.now
         let result: HealthImportResult
         do {
-            let request = try await AppleHealthExport(url: url).importRequest(progress: meter.report)
-            guard case .healthImported(let imported) = try await account.apply(request).outcome else { return }
+            let snapshot = try await AppleHealthExport(url: url).read(progress: meter.report)
+            let request = ChangeRequest.importHealth(snapshot, fileName: url.lastPathComponent, preview: dryRun)
+            guard case .healthImported(let imported) = try await account.apply(request).outcome
+            else { return }
             result = imported
         } catch {
             meter.end()
@@ -160,6 +160,17 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
                     "figures": meter.figures(elapsed),
                 ]))
         var posted: [String: Int]?
+        if dryRun {
+            let profile = try await account.view().profile
+            // Its first line says what became of biological sex, which a preview does not change.
+            for line in result.summary(
+                unitSystem: profile?.metadata.preferredUnitSystem ?? .metric, profileDateOfBirth: nil
+            ).dropFirst() {
+                print(line)
+            }
+            print(tr("Nothing was written (--dry-run)."))
+            return
+        }
         if result.queuedAnything {
             if noSync {
                 try await finishWrite(account, noSync: true)
@@ -192,10 +203,13 @@ struct ImportJSON: Encodable {
         var inferredUnit: String?
     }
 
+    /// For an app's activity (`days`), `read` counts days found and `alreadyThere` days held already.
     struct Counts: Encodable {
         var read: Int
         var new: Int
         var alreadyThere: Int
+        var days: Bool
+        var refused: Int
     }
 
     var dryRun: Bool
@@ -210,6 +224,8 @@ struct ImportJSON: Encodable {
                 readings: $0.file.readings.count,
                 skippedRows: $0.file.badRows.count, inferredUnit: $0.file.inferredUnit)
         }
-        metrics = result.metrics.mapValues { Counts(read: $0.read, new: $0.new, alreadyThere: $0.alreadyThere) }
+        metrics = result.metrics.mapValues {
+            Counts(read: $0.read, new: $0.new, alreadyThere: $0.alreadyThere, days: $0.isDays, refused: $0.refused)
+        }
     }
 }

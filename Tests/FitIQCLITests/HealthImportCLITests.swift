@@ -38,7 +38,12 @@ struct HealthImportCLITests {
             #expect(first.stdout.contains("Heights: \(samples) found, \(samples) new, \(samples) posted."))
             #expect(first.stdout.contains("Weights: \(weights) found, \(weights) new, \(weights) posted."))
             #expect(requests.count("PATCH /api/v1/users/me/physical") == 1)
-            #expect(requests.count("POST /api/v1/progress") == samples + weights)
+            // Steps, distance, energy burned and sleep: one entry a day each, every day new the first time.
+            let days = Self.dayCounts(first.stdout)
+            #expect(days.map(\.metric) == ["Steps", "Distance", "Calories burned", "Nights"])
+            #expect(days.allSatisfy { $0.found > 300 || $0.metric == "Nights" })
+            #expect(days.allSatisfy { $0.held == 0 && $0.new > 0 })
+            #expect(requests.count("POST /api/v1/progress") == samples + weights + days.map(\.new).reduce(0, +))
 
             let shown = try await cli.jsonObject(["profile", "show", "--json"])
             #expect(shown["biologicalSex"] as? String == "female")
@@ -61,6 +66,9 @@ struct HealthImportCLITests {
             #expect(second.stdout.contains("Weights: \(weights) found, 0 new."))
             #expect(requests.count("PATCH /api/v1/users/me/physical") == 0)
             #expect(requests.count("POST /api/v1/progress") == 0)
+            let again = Self.dayCounts(second.stdout)
+            #expect(again.map(\.metric) == days.map(\.metric))
+            #expect(zip(again, days).allSatisfy { $0.new == 0 && $0.held == $1.new && $0.found == $1.found })
 
             let missing = try await cli.run(["import-health", cli.folder.appendingPathComponent("nope.zip").path])
             #expect(missing.status == 64)
@@ -100,6 +108,20 @@ final class RequestRecorder: Sendable {
 
         func log(event: LogEvent) {
             recorder.record(event.message.description)
+        }
+    }
+
+}
+
+extension HealthImportCLITests {
+    /// The lines `Steps: 1472 days found, 1472 new, 0 held already…` of an import's output.
+    static func dayCounts(_ output: String) -> [(metric: String, found: Int, new: Int, held: Int)] {
+        output.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: ": ", maxSplits: 1)
+            guard parts.count == 2, parts[1].contains(" days found, ") else { return nil }
+            let numbers = parts[1].split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            guard numbers.count >= 3 else { return nil }
+            return (String(parts[0]), numbers[0], numbers[1], numbers[2])
         }
     }
 }

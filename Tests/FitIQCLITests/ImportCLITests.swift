@@ -33,7 +33,7 @@ import Testing
                 #expect(
                     (json["files"] as? [[String: Any]])?.map { $0["format"] as? String } == ["withings", "withings"])
                 let counts = (json["metrics"] as? [String: Any])?["weight"] as? [String: Int]
-                #expect(counts == ["read": 4, "new": 3, "alreadyThere": 1], "\(json)")
+                #expect(counts == ["read": 4, "new": 3, "alreadyThere": 1, "days": 0, "refused": 0], "\(json)")
 
                 let imported = try await cli.run(["import", Self.apps.path, "--zone", "+01:00", "--date-order", "mdy"])
                 #expect(imported.status == 0, "\(imported)")

@@ -26,6 +26,12 @@ public struct LocalInstant: Sendable, Equatable {
 
     /// The local day.
     public var day: Int { Int(wallSeconds.floorDivided(by: 86_400)) }
+    /// The clock's offset from UTC, in seconds.
+    public var offsetSeconds: Int {
+        let seconds = at.timeIntervalSince1970
+        return Int(wallSeconds - (seconds.isFinite ? Int64(seconds.rounded(.down).clamped(-1e15, 1e15)) : 0))
+    }
+
     /// The minute of the local day (0–1439).
     public var minuteOfDay: Int { Int(wallSeconds - Int64(day) * 86_400) / 60 }
 }
@@ -55,6 +61,8 @@ public struct ActivityDays: Sendable, Equatable {
         var value: Double
         var samples: Int
         var latest: Date
+        /// The offset from UTC, in seconds, of the latest sample's clock.
+        var offset: Int32
     }
 
     /// An asleep interval, in seconds since 1970, with the local day it ends on.
@@ -89,24 +97,46 @@ public struct ActivityDays: Sendable, Equatable {
         return index
     }
 
+    /// A metric as a sample is added to it: its place in ``Metric/all`` and its kind, worked out once
+    /// for a reader that adds millions of samples.
+    public struct Slot: Sendable, Equatable {
+        let index: UInt8
+        let kind: Metric.Kind
+
+        public init(_ metric: Metric) {
+            index = UInt8(Metric.all.firstIndex(of: metric) ?? 0)
+            kind = metric.kind
+        }
+    }
+
     /// Adds a sample of `metric` taken at `at` (its start): an amount to its local day's sum, a reading
     /// as its day's latest, a night's stated time asleep (hours) to the night ending on that day.
     public mutating func add(_ metric: Metric, _ value: Double, at: LocalInstant, source: Source) {
-        guard value.isFinite, let index = Metric.all.firstIndex(of: metric) else { return }
-        let key = Key(metric: UInt8(index), day: Int32(clamping: at.day), source: source)
+        add(Slot(metric), value, at: at, source: source)
+    }
+
+    /// Adds a sample of the metric of `slot` (``add(_:_:at:source:)``).
+    public mutating func add(_ slot: Slot, _ value: Double, at: LocalInstant, source: Source) {
+        guard value.isFinite else { return }
+        let key = Key(metric: slot.index, day: Int32(clamping: at.day), source: source)
+        let offset = Int32(clamping: at.offsetSeconds)
         guard var tally = tallies[key] else {
-            tallies[key] = Tally(value: value, samples: 1, latest: at.at)
+            tallies[key] = Tally(value: value, samples: 1, latest: at.at, offset: offset)
             return
         }
         tally.samples += 1
-        switch metric.kind {
+        switch slot.kind {
         case .dailyAmount, .night:
             tally.value += value
-            if at.at > tally.latest { tally.latest = at.at }
+            if at.at > tally.latest {
+                tally.latest = at.at
+                tally.offset = offset
+            }
         case .reading:
             if at.at >= tally.latest {
                 tally.value = value
                 tally.latest = at.at
+                tally.offset = offset
             }
         }
         tallies[key] = tally
@@ -117,13 +147,13 @@ public struct ActivityDays: Sendable, Equatable {
     public mutating func addAsleep(from start: Date, to end: LocalInstant, source: Source) {
         let startSeconds = start.timeIntervalSince1970
         let endSeconds = end.at.timeIntervalSince1970
-        guard startSeconds.isFinite, endSeconds.isFinite, endSeconds > startSeconds,
-            let index = Metric.all.firstIndex(of: .sleep)
-        else { return }
+        guard startSeconds.isFinite, endSeconds.isFinite, endSeconds > startSeconds else { return }
         let night = end.minuteOfDay >= Self.eveningMinute ? end.day + 1 : end.day
-        let key = Key(metric: UInt8(index), day: Int32(clamping: night), source: source)
+        let key = Key(metric: Self.sleepSlot.index, day: Int32(clamping: night), source: source)
         nights[key, default: []].append(Asleep(start: startSeconds, end: endSeconds, endDay: Int32(clamping: end.day)))
     }
+
+    private static let sleepSlot = Slot(.sleep)
 
     /// Time asleep ending at or after this minute of the day (18:00) belongs to the next morning's night.
     static let eveningMinute = 18 * 60
@@ -141,11 +171,15 @@ public struct ActivityDays: Sendable, Equatable {
             switch Metric.all[Int(key.metric)].kind {
             case .dailyAmount, .night:
                 kept.value += tally.value
-                kept.latest = max(kept.latest, tally.latest)
+                if tally.latest > kept.latest {
+                    kept.latest = tally.latest
+                    kept.offset = tally.offset
+                }
             case .reading:
                 if tally.latest >= kept.latest {
                     kept.value = tally.value
                     kept.latest = tally.latest
+                    kept.offset = tally.offset
                 }
             }
             kept.samples += tally.samples
@@ -176,12 +210,23 @@ public struct ActivityDays: Sendable, Equatable {
         for (key, tally) in tallies {
             let metric = Metric.all[Int(key.metric)]
             let value = metric == .sleep ? tally.value + unionHours(nights[key] ?? []) : tally.value
-            let latest = max(
-                tally.latest, nights[key]?.map(\.end).max().map(Date.init(timeIntervalSince1970:)) ?? .distantPast)
+            let loggedAt: Date
+            switch metric.kind {
+            case .dailyAmount:
+                // Noon of the day on the file's clock: the same day wherever within 11 hours it is read.
+                let noon = Int64(key.day) * 86_400 + 12 * 3_600 - Int64(tally.offset)
+                loggedAt = Date(timeIntervalSince1970: TimeInterval(noon))
+            case .night:
+                loggedAt = max(
+                    tally.latest,
+                    nights[key]?.map(\.end).max().map(Date.init(timeIntervalSince1970:)) ?? .distantPast)
+            case .reading:
+                loggedAt = tally.latest
+            }
             offer(
                 key,
                 DayTotal(
-                    metric: metric, day: CalendarDate(daysSince1970: Int(key.day)), value: value, loggedAt: latest,
+                    metric: metric, day: CalendarDate(daysSince1970: Int(key.day)), value: value, loggedAt: loggedAt,
                     source: sourceNames[Int(key.source)], app: sourceApps[Int(key.source)]))
         }
         for (key, asleep) in nights where tallies[key] == nil {
@@ -224,7 +269,8 @@ public struct DayTotal: Sendable, Equatable {
     public var day: CalendarDate
     /// In the metric's unit; not yet rounded or checked against the metric's rule.
     public var value: Double
-    /// The latest sample's instant (a night's: when it ended): the entry's time.
+    /// The entry's time: noon of the day on the clock of its file, for an amount; when a night ended;
+    /// a reading's own.
     public var loggedAt: Date
     /// The source whose day it is.
     public var source: String

@@ -143,8 +143,11 @@ public struct Metric: Sendable, Hashable, Identifiable, CustomStringConvertible 
     /// Throws the range rule when `value` (in ``unit``, from a program rather than typed) is outside
     /// the allowed range.
     public func check(_ value: Double) throws(ValidationError) {
-        guard value.isFinite, allowedRange.contains(value) else { throw .outOfRange(field, rule: .allowedRange) }
+        guard value.isFinite, allowedRange.contains(value) else { throw rangeError }
     }
+
+    /// The rule a value outside the allowed range breaks.
+    public var rangeError: ValidationError { .outOfRange(field, rule: .allowedRange) }
 
     /// `value` (in ``unit``) as a person reads it in `unitSystem`. Any value is shown, never trapped
     /// on: values also come from the server and the cache, unchecked.

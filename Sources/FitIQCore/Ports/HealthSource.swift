@@ -45,6 +45,11 @@ public struct HealthSnapshot: Sendable, Equatable {
     public var exportedAt: Date?
     /// Steps, sleep, food and the rest of the day's activity, gathered per day and source.
     public var activity = ActivityDays()
+    /// Activity records left out (a negative or absurd value, a stretch that ends before it starts):
+    /// the first few, by line of the export.
+    public var refusedRecords: [BadRow] = []
+    /// How many activity records were left out in all.
+    public var refusedRecordCount = 0
 
     public init(
         biologicalSex: HealthValue<BiologicalSex>, dateOfBirth: HealthValue<CalendarDate> = .missing,

@@ -35,6 +35,9 @@ public struct HealthImportResult: Sendable, Equatable {
     public var healthDateOfBirth: CalendarDate?
     /// Whether that date differs from the profile's (it is shown beside it, never sent).
     public var dateOfBirthDiffers: Bool
+    /// Activity records left out for breaking a rule: the first few, by line, and how many in all.
+    public var refusedRecords: [BadRow] = []
+    public var refusedRecordCount = 0
 
     public init(
         biologicalSex: BiologicalSexSyncResult, metrics: [String: MetricResult] = [:], currentHeight: Double? = nil,
@@ -92,6 +95,8 @@ extension AccountState {
             outbox.post(entry)
             result[sample.metric].newEntries.append(entry.id)
         }
+        result.refusedRecords = snapshot.refusedRecords
+        result.refusedRecordCount = snapshot.refusedRecordCount
         if !snapshot.activity.isEmpty {
             var days = ReadingsImportResult()
             let before = history.count

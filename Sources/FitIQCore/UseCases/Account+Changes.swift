@@ -34,8 +34,9 @@ public enum ChangeRequest: Sendable, Equatable {
     case importFiles([ImportedFile], skipInvalid: Bool = false, preview: Bool = false)
     /// What the health source held (read by its adapter: an Apple Health export): biological sex, the
     /// measurements' histories, the current height and the health date of birth (shown, never sent).
-    /// `fileName` names it in the account's record of the last import.
-    case importHealth(HealthSnapshot, fileName: String? = nil)
+    /// `fileName` names it in the account's record of the last import. With `preview`, only what
+    /// importing it would do (nothing is written).
+    case importHealth(HealthSnapshot, fileName: String? = nil, preview: Bool = false)
 }
 
 /// What ``Account/apply(_:sending:)`` did.
@@ -126,8 +127,8 @@ extension Account {
             let result = try await importFiles(
                 files, skipInvalid: skipInvalid, preview: preview, readingServer: !preview && sending)
             outcome = .imported(result, preview: preview)
-        case .importHealth(let snapshot, let fileName):
-            outcome = .healthImported(try await importHealth(snapshot, fileName: fileName))
+        case .importHealth(let snapshot, let fileName, let preview):
+            outcome = .healthImported(try await importHealth(snapshot, fileName: fileName, preview: preview))
         }
         return AppliedChange(outcome: outcome, view: try await view())
     }

@@ -45,8 +45,20 @@ extension Account {
     /// When the snapshot holds readings this machine has not seen, the server's histories are read
     /// first (two seconds at most), so that samples it already holds (imported on another machine) are
     /// not posted again; a snapshot with nothing new never touches the network.
-    func importHealth(_ snapshot: HealthSnapshot, fileName: String?) async throws -> HealthImportResult {
+    ///
+    /// With `preview`, says what importing it would do on the history as this machine holds it, and
+    /// writes and sends nothing.
+    func importHealth(_ snapshot: HealthSnapshot, fileName: String?, preview: Bool = false) async throws
+        -> HealthImportResult
+    {
         guard try await store.load().profile != nil else { throw AccountError.profileNotLoaded }
+        if preview {
+            var state = try await store.load()
+            guard let result = state.importHealth(snapshot, now: environment.now(), zone: environment.timeZone) else {
+                throw AccountError.profileNotLoaded
+            }
+            return result
+        }
         let days = snapshot.activity.totals()
         let zone = environment.timeZone
         let loaded = try await store.load()

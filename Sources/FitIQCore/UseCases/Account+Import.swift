@@ -112,11 +112,23 @@ extension AccountState {
         return result
     }
 
-    /// The days of `days`' metrics that the history holds an entry on, in `zone`.
+    /// The days of `days`' metrics that the history holds an entry on, in `zone`, and the days whose
+    /// total it holds as the same reading (``ReadingKey``): a day imported before is held wherever the
+    /// import runs.
     func heldDays(of days: [DayTotal], in zone: LocalZone) -> Set<HeldDay> {
         guard !days.isEmpty else { return [] }
         let types = Set(days.map(\.metric.type))
-        return Set(history.lazy.filter { types.contains($0.type) }.map { HeldDay($0, in: zone) })
+        let entries = history.filter { types.contains($0.type) }
+        var held = Set(entries.map { HeldDay($0, in: zone) })
+        let readings = Set(entries.map(ReadingKey.init))
+        for total in days {
+            if let value = total.checkedValue,
+                readings.contains(ReadingKey(type: total.metric.type, loggedAt: total.loggedAt, quantity: value))
+            {
+                held.insert(HeldDay(total))
+            }
+        }
+        return held
     }
 
     /// Adds each of `days` (an app's activity, a day's total each) as one entry and a queued `POST

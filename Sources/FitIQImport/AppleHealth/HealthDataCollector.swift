@@ -36,6 +36,17 @@ final class HealthDataCollector {
     private(set) var biologicalSex: HealthValue<BiologicalSex> = .missing
     private(set) var dateOfBirth: HealthValue<CalendarDate> = .missing
     private(set) var samples: [MeasurementSample] = []
+    /// Steps, sleep, food and the rest, a day's total each once read (``HealthActivityRecords``).
+    private(set) var activity = ActivityDays()
+    /// Activity records refused (a negative or absurd value, a stretch that ends before it starts), by
+    /// line: the first ``refusedKept`` of them.
+    private(set) var refused: [BadRow] = []
+    /// How many activity records were refused in all.
+    private(set) var refusedCount = 0
+    static let refusedKept = 20
+    /// The source of the last activity record, as its bytes, and its number in ``activity``.
+    private var lastSourceName: [UInt8] = []
+    private var lastSource: ActivityDays.Source?
     /// The root element's name, once it has started.
     private(set) var rootElement: String?
     /// The first error libxml2 reported (warnings are ignored).
@@ -115,7 +126,13 @@ final class HealthDataCollector {
     /// Reads a record of a type fitiq-tui takes; `sourceName` and `device` are not read: the same
     /// reading written by several sources is one reading.
     private func record(_ count: Int, _ attributes: SAXAttributes) {
-        guard let type = Self.attribute("type", count, attributes), let kind = Self.recordKind(type) else { return }
+        guard let type = Self.attribute("type", count, attributes) else { return }
+        guard let kind = Self.recordKind(type) else {
+            if let activityKind = HealthActivityRecords.kind(of: type) {
+                activityRecord(activityKind, count, attributes)
+            }
+            return
+        }
         guard let value = Self.value(of: "value", count, attributes),
             let unit = Self.value(of: "unit", count, attributes),
             let converted = kind.convert(value, unit),
@@ -123,6 +140,82 @@ final class HealthDataCollector {
             let measuredAt = HealthTimestamp.parse(start)
         else { return }
         samples.append(MeasurementSample(kind.metric, value: converted, measuredAt: measuredAt))
+    }
+
+    /// Reads an activity record in one pass over its attributes: its value in its unit, its start (whose
+    /// written day is the sample's), its end, and its source (the device or app that wrote it: several
+    /// sources of one day are never added).
+    private func activityRecord(_ kind: HealthActivityRecords.Kind, _ count: Int, _ attributes: SAXAttributes) {
+        guard let attributes else { return }
+        var value: UnsafeBufferPointer<UInt8>?
+        var unit: UnsafeBufferPointer<UInt8>?
+        var start: UnsafeBufferPointer<UInt8>?
+        var end: UnsafeBufferPointer<UInt8>?
+        var source: UnsafeBufferPointer<UInt8>?
+        for index in 0..<count {
+            let slot = attributes + index * 5
+            guard let name = slot[0], let first = slot[3], let last = slot[4], last >= first else { continue }
+            let text = UnsafeBufferPointer(start: first, count: last - first)
+            switch name[0] {
+            case UInt8(ascii: "v"): if Self.equals(name, "value") { value = text }
+            case UInt8(ascii: "u"): if Self.equals(name, "unit") { unit = text }
+            case UInt8(ascii: "s"):
+                if Self.equals(name, "startDate") {
+                    start = text
+                } else if Self.equals(name, "sourceName") {
+                    source = text
+                }
+            case UInt8(ascii: "e"): if Self.equals(name, "endDate") { end = text }
+            default: continue
+            }
+        }
+        guard let value, let startText = start, let begun = HealthTimestamp.parseLocal(startText) else { return }
+        switch kind {
+        case .sample(let slot, let metric, let convert):
+            guard let number = HealthActivityRecords.number(value), let unit,
+                let converted = convert(number, unit)
+            else { return }
+            guard converted != 0 else { return }
+            guard converted.isFinite, converted > 0, converted <= metric.allowedRange.upperBound else {
+                refuse(.value(metric.rangeError))
+                return
+            }
+            activity.add(slot, converted, at: begun, source: sourceNumber(source))
+        case .sleep:
+            guard HealthActivityRecords.isAsleep(value), let endText = end,
+                let ended = HealthTimestamp.parseLocal(endText)
+            else { return }
+            let hours = (ended.at.timeIntervalSince1970 - begun.at.timeIntervalSince1970) / 3600
+            guard hours >= 0 else {
+                refuse(.endsBeforeStart)
+                return
+            }
+            guard hours <= Metric.sleep.allowedRange.upperBound else {
+                refuse(.value(Metric.sleep.rangeError))
+                return
+            }
+            activity.addAsleep(from: begun.at, to: ended, source: sourceNumber(source))
+        }
+    }
+
+    /// Keeps a refused record's line and rule (the first few; all are counted).
+    private func refuse(_ rule: BadRow.Rule) {
+        refusedCount += 1
+        guard refused.count < Self.refusedKept else { return }
+        let line = context.map { Int(libxml2.sax2GetLineNumber($0)) } ?? 0
+        refused.append(BadRow(line: line, rule: rule))
+    }
+
+    /// The number in ``activity`` of the source whose name is `name`: the last record's source again
+    /// costs one comparison.
+    private func sourceNumber(_ name: UnsafeBufferPointer<UInt8>?) -> ActivityDays.Source {
+        let bytes = name ?? UnsafeBufferPointer(start: nil, count: 0)
+        if let lastSource, bytes.elementsEqual(lastSourceName) { return lastSource }
+        lastSourceName = Array(bytes)
+        let text = TextSanitizer.sanitize(String(decoding: bytes, as: UTF8.self))
+        let number = activity.source("apple-health/" + text, app: .health)
+        lastSource = number
+        return number
     }
 
     /// A record type fitiq-tui takes: its metric and how a value in the record's unit becomes one in

@@ -13,6 +13,12 @@ import FitIQCore
 enum HealthTimestamp {
     /// The instant `bytes` denotes, or `nil` when they are not a valid timestamp of that layout.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        parseLocal(bytes)?.at
+    }
+
+    /// The instant `bytes` denote with the wall clock they were written on (its day is the day the
+    /// export says, wherever it is read), or `nil` when they are not a valid timestamp of that layout.
+    static func parseLocal(_ bytes: UnsafeBufferPointer<UInt8>) -> LocalInstant? {
         guard bytes.count == 25, let base = bytes.baseAddress else { return nil }
         func digits(_ at: Int, _ count: Int) -> Int? {
             var value = 0
@@ -36,7 +42,7 @@ enum HealthTimestamp {
         let offset = (offsetHours * 3600 + offsetMinutes * 60) * (base[20] == UInt8(ascii: "-") ? -1 : 1)
         let days = CalendarDate.daysSince1970(year: year, month: month, day: day)
         let local = days * 86_400 + hour * 3600 + minute * 60 + second
-        return Date(timeIntervalSince1970: TimeInterval(local - offset))
+        return LocalInstant(Date(timeIntervalSince1970: TimeInterval(local - offset)), offsetSeconds: offset)
     }
 
     /// The instant `text` denotes (a convenience for values already held as a String).

@@ -80,9 +80,13 @@ final class HealthXMLParser {
             throw mapped(failure)
         }
         try parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
-        return HealthSnapshot(
+        var snapshot = HealthSnapshot(
             biologicalSex: collector.biologicalSex, dateOfBirth: collector.dateOfBirth,
             samples: collector.samples.sorted { $0.measuredAt < $1.measuredAt }, exportedAt: collector.exportedAt)
+        snapshot.activity = collector.activity
+        snapshot.refusedRecords = collector.refused
+        snapshot.refusedRecordCount = collector.refusedCount
+        return snapshot
     }
 
     private func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws {

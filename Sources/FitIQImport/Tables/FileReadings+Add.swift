@@ -40,16 +40,11 @@ extension FileReadings {
         _ metric: Metric, _ value: Double, at: LocalInstant, stream: String = "", line: Int, isEntry: Bool = true
     ) {
         guard value != 0 else { return }
-        do throws(ValidationError) {
-            guard value.isFinite, value > 0, value <= metric.allowedRange.upperBound else {
-                try metric.check(value.isFinite ? value : -1)
-                try metric.check(-1)
-                return
-            }
-            activity.add(metric, value, at: at, source: activitySource(stream))
-        } catch {
-            badRows.append(BadRow(line: line, rule: .value(error), isEntry: isEntry))
+        guard value.isFinite, value > 0, value <= metric.allowedRange.upperBound else {
+            badRows.append(BadRow(line: line, rule: .value(metric.rangeError), isEntry: isEntry))
+            return
         }
+        activity.add(metric, value, at: at, source: activitySource(stream))
     }
 
     /// Adds a stretch asleep from `start` to `end` (a stage: light, deep, REM, or asleep unspecified) of
@@ -63,9 +58,7 @@ extension FileReadings {
             return
         }
         guard hours <= Metric.sleep.allowedRange.upperBound else {
-            do throws(ValidationError) { try Metric.sleep.check(hours) } catch {
-                badRows.append(BadRow(line: line, rule: .value(error), isEntry: isEntry))
-            }
+            badRows.append(BadRow(line: line, rule: .value(Metric.sleep.rangeError), isEntry: isEntry))
             return
         }
         activity.addAsleep(from: start, to: end, source: activitySource(stream))
