@@ -198,8 +198,10 @@ bench-import-csv: release
 	python3 scripts/bench/import_csv.py --bin-dir .build/release
 
 bench-import-apps: release
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="time"
-	python3 scripts/bench/import_apps.py --bin-dir .build/release
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="time python3-venv"
+	[ -x .venv-bench/bin/healthkit-to-sqlite ] || { python3 -m venv .venv-bench && \
+		.venv-bench/bin/pip install -q "$(HEALTHKIT_TO_SQLITE)"; }
+	python3 scripts/bench/import_apps.py --bin-dir .build/release --healthkit-to-sqlite .venv-bench/bin/healthkit-to-sqlite
 
 # Every benchmark (or those of BENCHES), each next to its target and its comparison figure from the same run;
 # what they print is written into docs/benchmarks.md with the date and the machine (scripts/bench/report.py).

@@ -1,6 +1,7 @@
 // libFuzzer target `health-xml`: the health export's XML as FitIQImport reads it: the DOCTYPE
 // stripper, libxml2's SAX2 push parser and the collector of Height, BodyMass and BodyFatPercentage
-// records (a Correlation's skipped), `<Me>` and `<ExportDate>`.
+// records (a Correlation's skipped), of the activity records (steps, energy, food, resting heart rate,
+// sleep) that become a day's total each, `<Me>` and `<ExportDate>`.
 //
 // Compiled into the module FitIQImport without AppleHealthExport.swift (its NIO thread pool), so it
 // feeds `HealthXMLParser` directly, as `AppleHealthExport.readXML` does: in chunks, here of 1 to 64
@@ -52,4 +53,10 @@ private func read(_ bytes: UnsafeRawBufferPointer, chunkSize: Int) {
     for sample in snapshot.samples {
         precondition(sample.value.isFinite, "a measurement that is not a number: \(sample)")
     }
+    // Every day's total is a finite amount of at least zero; a refused record names a line.
+    for total in snapshot.activity.totals() {
+        precondition(total.value.isFinite && total.value >= 0, "a day's total that is no amount: \(total)")
+        precondition(total.loggedAt.timeIntervalSince1970.isFinite, "a day's total at no time: \(total)")
+    }
+    precondition(snapshot.refusedRecords.count <= snapshot.refusedRecordCount)
 }

@@ -6,6 +6,11 @@
   peak RSS ≤ 40 MB.
 - The same ten years in a Health Connect export (a zip holding its SQLite database: grams, ms since
   1970). Target: ≤ 5 s and a peak RSS ≤ 40 MB.
+- An Apple Health export.xml of about 1 GB over ten years, seven tenths of it StepCount records of 1–10
+  minutes each from an iPhone and a Watch (about 1.8 million; scripts/health/make-health-export.py
+  --steps-share 0.7), with energy, distance, sleep and heart rate beside them. It is read at
+  MB/s of XML, with its peak RSS, and how many entries it queues: one a day a metric. Targets:
+  ≥ 100 MB/s, ≤ 64 MB. Beside it, healthkit-to-sqlite (PyPI) on the same file, one run.
 - A zip of about 1 GB holding a Samsung weight file of about 1 MB and a 1 GB member of another kind
   (stored, as Takeout stores photos): only the weight member is read. Target: ≤ 2× the time of the
   weight file imported alone.
@@ -15,7 +20,8 @@ Each import is `import PATH --no-sync` into an account registered for that run o
 run: Python's csv module reading the weight file with the same checks (UTC time, numbers, a key per
 metric, minute and value to drop repeats), and `wc -l`.
 
-Usage: import_apps.py --bin-dir DIR [--runs N]   (DIR holds fitiq-tui and fitiq-dev-server)
+Usage: import_apps.py --bin-dir DIR [--runs N] [--health-mb MB] [--healthkit-to-sqlite PATH]
+(DIR holds fitiq-tui and fitiq-dev-server)
 Only the Python standard library is used.
 """
 
@@ -25,12 +31,14 @@ import random
 import shutil
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+GENERATOR = os.path.normpath(os.path.join(HERE, "..", "health", "make-health-export.py"))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import fitiqtools  # noqa: E402
 from fitiqtools import measured  # noqa: E402
@@ -108,6 +116,8 @@ def main():
     parser.add_argument("--bin-dir", required=True, help="folder with fitiq-tui and fitiq-dev-server")
     parser.add_argument("--runs", type=int, default=3, help="runs of each kind, each a new account (default 3)")
     parser.add_argument("--zip-mb", type=int, default=1024, help="size of the zip's other member (default 1024)")
+    parser.add_argument("--health-mb", type=int, default=1000, help="size of the Apple Health export (default 1000)")
+    parser.add_argument("--healthkit-to-sqlite", help="the healthkit-to-sqlite executable, run beside it")
     args = parser.parse_args()
     bin_dir, tui = fitiqtools.programs(args.bin_dir, "/usr/bin/time")
 
@@ -134,6 +144,11 @@ def main():
                     member.write(block)
             archive.write(weights, "Takeout/Samsung/" + PREFIX + "20260101000000.csv", zipfile.ZIP_DEFLATED)
         zip_mb = os.path.getsize(large) / 1e6
+        health = os.path.join(work, "export.xml")
+        subprocess.run([sys.executable, GENERATOR, "--mb", str(args.health_mb), "--since", "2015-06-01",
+                        "--export-date", "2025-06-01", "--steps-share", "0.7", "--out", health], check=True,
+                       stdout=subprocess.DEVNULL)
+        health_mb = os.path.getsize(health) / 1e6
 
         server = fitiqtools.BenchServer(bin_dir, work)
         account = server.account
@@ -148,6 +163,17 @@ def main():
         connect_runs = [imported(connect, account(f"connect{run}"), connect_readings) for run in range(args.runs)]
         alone_runs = [imported(weights, account(f"alone{run}"), zip_rows) for run in range(args.runs)]
         zip_runs = [imported(large, account(f"zip{run}"), zip_rows) for run in range(args.runs)]
+        health_runs = [measured([tui, "import", health, "--no-sync"], account(f"health{run}"))
+                       for run in range(args.runs)]
+        days = fitiqtools.day_counts(health_runs[0][2])
+        entries = sum(new for _, new, _ in days.values())
+        if any(fitiqtools.day_counts(run[2]) != days for run in health_runs) or entries == 0:
+            raise RuntimeError(f"the Apple Health imports differ or queue nothing: {health_runs[0][2][-600:]}")
+        sqlite_runs = []
+        if args.healthkit_to_sqlite:
+            database = os.path.join(work, "healthkit.db")
+            sqlite_runs = [measured([args.healthkit_to_sqlite, "--silent", "--xml", health, database])]
+            os.remove(database)
         folder_csv = os.path.join(folder, PREFIX + "20260101000000.csv")
         python = [measured([sys.executable, "-c", PYTHON_READ, folder_csv]) for _ in range(args.runs)]
         if int(python[0][2]) != ten_years:
@@ -168,6 +194,8 @@ def main():
             ("fitiq-tui import ZIP --no-sync: ten years, Health Connect", connect_runs),
             ("fitiq-tui import FILE --no-sync: the 1 MB weight file alone", alone_runs),
             ("fitiq-tui import ZIP --no-sync: the same file in the 1 GB zip", zip_runs),
+            (f"fitiq-tui import export.xml --no-sync: Apple Health, {health_mb:,.0f} MB", health_runs),
+            *([(f"healthkit-to-sqlite --xml: the same {health_mb:,.0f} MB (1 run)", sqlite_runs)] if sqlite_runs else []),
             ("python3 csv module, the ten years, the same checks", python),
             ("wc -l, the ten years", wc),
         ]:
@@ -178,6 +206,15 @@ def main():
         def within(runs):
             return "met" if median(runs) <= 5 and max(s[1] for s in runs) <= 40 else "NOT met"
 
+        rate = health_mb / median(health_runs)
+        peak = max(s[1] for s in health_runs)
+        print("Apple Health, entries queued (one a day a metric): "
+              + ", ".join(f"{metric} {new:,} of {found:,} days" for metric, (found, new, _) in days.items())
+              + f"; {entries:,} in all.")
+        if sqlite_runs:
+            print(f"healthkit-to-sqlite: {health_mb / sqlite_runs[0][0]:.1f} MB/s, {sqlite_runs[0][1]:.1f} MB.")
+        print(f"Target: Apple Health ≥ 100 MB/s and ≤ 64 MB: {'met' if rate >= 100 and peak <= 64 else 'NOT met'} "
+              f"({rate:.1f} MB/s, {peak:.1f} MB).")
         print(f"Targets: each ten years ≤ 5 s and ≤ 40 MB: Samsung Health {within(folder_runs)} "
               f"({median(folder_runs):.2f} s, {max(s[1] for s in folder_runs):.1f} MB), Health Connect "
               f"{within(connect_runs)} ({median(connect_runs):.2f} s, {max(s[1] for s in connect_runs):.1f} MB); "

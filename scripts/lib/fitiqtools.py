@@ -184,6 +184,14 @@ def programs(bin_dir, *tools):
 IMPORT_SUMMARY = re.compile(r"^[A-Z][\w ]*: (\d+) read, (\d+) new, (\d+) already there\.$", re.MULTILINE)
 
 
+DAY_SUMMARY = re.compile(r"^([A-Z][\w ]*): (\d+) days found, (\d+) new, (\d+) held already", re.MULTILINE)
+
+
+def day_counts(output):
+    """{metric: (days found, new, held already)} from the day lines of an import's summary."""
+    return {line[0]: tuple(int(x) for x in line[1:]) for line in DAY_SUMMARY.findall(output)}
+
+
 def import_counts(output):
     """(read, new, already there) summed over the metric lines of an import's summary."""
     lines = IMPORT_SUMMARY.findall(output)

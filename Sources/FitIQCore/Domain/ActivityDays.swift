@@ -40,8 +40,7 @@ public struct LocalInstant: Sendable, Equatable {
 /// one total a day each (DESIGN "Imported activity is a day's total"):
 /// - a *daily amount* (steps, water, …) is the sum of a source's samples of the day;
 /// - a *night* is the union of a source's asleep intervals (the in-bed span and awake stretches are not
-///   given here), on the local day the night ends; time asleep ending after 18:00 belongs to the night
-///   that ends the next morning;
+///   given here) less than three hours apart, on the local day its last one ends;
 /// - a *reading* (resting heart rate) is a source's latest of the day.
 ///
 /// Two sources of one day are never added: ``totals()`` keeps the source with the most (the largest
@@ -78,12 +77,13 @@ public struct ActivityDays: Sendable, Equatable {
     private var sourceApps: [ProgressEntry.Source] = []
     private var sourceIndex: [String: Source] = [:]
     private var tallies: [Key: Tally] = [:]
-    private var nights: [Key: [Asleep]] = [:]
+    /// The asleep stretches of each source, made into nights when the totals are.
+    private var asleep: [Source: [Asleep]] = [:]
 
     public init() {}
 
     /// Whether no sample was added.
-    public var isEmpty: Bool { tallies.isEmpty && nights.isEmpty }
+    public var isEmpty: Bool { tallies.isEmpty && asleep.isEmpty }
 
     /// The source named `name` (an app, a slash and its device or stream: `apple-health/Apple Watch`)
     /// of `app`'s export. At most 65,535: a file naming more is read as if the rest were the last.
@@ -143,20 +143,57 @@ public struct ActivityDays: Sendable, Equatable {
     }
 
     /// Adds an interval asleep from `start` to `end` (a stage of a night: light, deep, REM, or asleep
-    /// unspecified) to the night it belongs to. An interval that ends before it starts is not added.
+    /// unspecified) of `source`. An interval that ends before it starts is not added.
     public mutating func addAsleep(from start: Date, to end: LocalInstant, source: Source) {
         let startSeconds = start.timeIntervalSince1970
         let endSeconds = end.at.timeIntervalSince1970
         guard startSeconds.isFinite, endSeconds.isFinite, endSeconds > startSeconds else { return }
-        let night = end.minuteOfDay >= Self.eveningMinute ? end.day + 1 : end.day
-        let key = Key(metric: Self.sleepSlot.index, day: Int32(clamping: night), source: source)
-        nights[key, default: []].append(Asleep(start: startSeconds, end: endSeconds, endDay: Int32(clamping: end.day)))
+        asleep[source, default: []].append(
+            Asleep(start: startSeconds, end: endSeconds, endDay: Int32(clamping: end.day)))
     }
 
     private static let sleepSlot = Slot(.sleep)
 
-    /// Time asleep ending at or after this minute of the day (18:00) belongs to the next morning's night.
-    static let eveningMinute = 18 * 60
+    /// Stretches asleep less than this apart (3 hours, in seconds) are one night: a night woken in is
+    /// still one night, a nap in the afternoon is not the night before.
+    static let sameNight = 3.0 * 3_600
+
+    /// Each source's nights: its stretches asleep made into nights (``sameNight``), a night's hours the
+    /// union of its stretches, on the local day its last stretch ends; two nights ending on one day
+    /// (a nap and the night) add up, as entries of a night do.
+    private func nightsByDay() -> [Key: (hours: Double, end: Double)] {
+        var days: [Key: (hours: Double, end: Double)] = [:]
+        for (source, stretches) in asleep {
+            var night: (covered: Double, open: (start: Double, end: Double), lastEnd: Double, day: Int32)?
+            func close() {
+                guard let done = night else { return }
+                let key = Key(metric: Self.sleepSlot.index, day: done.day, source: source)
+                let hours = (done.covered + done.open.end - done.open.start) / 3_600
+                let kept = days[key] ?? (0, done.lastEnd)
+                days[key] = (kept.hours + hours, max(kept.end, done.lastEnd))
+            }
+            for stretch in stretches.sorted(by: { $0.start < $1.start }) {
+                guard var current = night, stretch.start - current.lastEnd < Self.sameNight else {
+                    close()
+                    night = (0, (stretch.start, stretch.end), stretch.end, stretch.endDay)
+                    continue
+                }
+                if stretch.start <= current.open.end {
+                    current.open.end = max(current.open.end, stretch.end)
+                } else {
+                    current.covered += current.open.end - current.open.start
+                    current.open = (stretch.start, stretch.end)
+                }
+                if stretch.end > current.lastEnd {
+                    current.lastEnd = stretch.end
+                    current.day = stretch.endDay
+                }
+                night = current
+            }
+            close()
+        }
+        return days
+    }
 
     /// Adds every sample of `other` (another file of the same import).
     public mutating func merge(_ other: ActivityDays) {
@@ -185,10 +222,8 @@ public struct ActivityDays: Sendable, Equatable {
             kept.samples += tally.samples
             tallies[moved] = kept
         }
-        for (key, asleep) in other.nights {
-            var moved = key
-            moved.source = mapped[Int(key.source)]
-            nights[moved, default: []].append(contentsOf: asleep)
+        for (source, stretches) in other.asleep {
+            asleep[mapped[Int(source)], default: []].append(contentsOf: stretches)
         }
     }
 
@@ -207,9 +242,11 @@ public struct ActivityDays: Sendable, Equatable {
             chosen.sources = kept.sources + 1
             candidates[place] = chosen
         }
+        var nights = nightsByDay()
         for (key, tally) in tallies {
             let metric = Metric.all[Int(key.metric)]
-            let value = metric == .sleep ? tally.value + unionHours(nights[key] ?? []) : tally.value
+            let night = metric == .sleep ? nights.removeValue(forKey: key) : nil
+            let value = tally.value + (night?.hours ?? 0)
             let loggedAt: Date
             switch metric.kind {
             case .dailyAmount:
@@ -217,9 +254,7 @@ public struct ActivityDays: Sendable, Equatable {
                 let noon = Int64(key.day) * 86_400 + 12 * 3_600 - Int64(tally.offset)
                 loggedAt = Date(timeIntervalSince1970: TimeInterval(noon))
             case .night:
-                loggedAt = max(
-                    tally.latest,
-                    nights[key]?.map(\.end).max().map(Date.init(timeIntervalSince1970:)) ?? .distantPast)
+                loggedAt = max(tally.latest, night.map { Date(timeIntervalSince1970: $0.end) } ?? .distantPast)
             case .reading:
                 loggedAt = tally.latest
             }
@@ -229,13 +264,12 @@ public struct ActivityDays: Sendable, Equatable {
                     metric: metric, day: CalendarDate(daysSince1970: Int(key.day)), value: value, loggedAt: loggedAt,
                     source: sourceNames[Int(key.source)], app: sourceApps[Int(key.source)]))
         }
-        for (key, asleep) in nights where tallies[key] == nil {
-            guard let last = asleep.max(by: { $0.end < $1.end }) else { continue }
+        for (key, night) in nights {
             offer(
                 key,
                 DayTotal(
-                    metric: .sleep, day: CalendarDate(daysSince1970: Int(last.endDay)), value: unionHours(asleep),
-                    loggedAt: Date(timeIntervalSince1970: last.end), source: sourceNames[Int(key.source)],
+                    metric: .sleep, day: CalendarDate(daysSince1970: Int(key.day)), value: night.hours,
+                    loggedAt: Date(timeIntervalSince1970: night.end), source: sourceNames[Int(key.source)],
                     app: sourceApps[Int(key.source)]))
         }
         let order = Dictionary(uniqueKeysWithValues: Metric.all.enumerated().map { ($1.id, $0) })
@@ -244,22 +278,6 @@ public struct ActivityDays: Sendable, Equatable {
             let right = order[$1.metric.id] ?? 0
             return left != right ? left < right : $0.day < $1.day
         }
-    }
-
-    /// The hours the union of `intervals` covers.
-    private func unionHours(_ intervals: [Asleep]) -> Double {
-        var seconds = 0.0
-        var open: (start: Double, end: Double)?
-        for interval in intervals.sorted(by: { $0.start < $1.start }) {
-            if let current = open, interval.start <= current.end {
-                open = (current.start, max(current.end, interval.end))
-            } else {
-                if let current = open { seconds += current.end - current.start }
-                open = (interval.start, interval.end)
-            }
-        }
-        if let current = open { seconds += current.end - current.start }
-        return seconds / 3600
     }
 }
 
