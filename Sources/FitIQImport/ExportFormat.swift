@@ -56,7 +56,7 @@ extension ExportFormat {
         described: { tr("Withings Health Mate's export (weight.csv, height.csv)") })
     static let samsungHealth = ExportFormat(
         name: "samsung-health", source: .samsungHealth, readsLocalTimes: false, layout: SamsungHealthExport.layout,
-        described: { tr("Samsung Health's export (com.samsung.health.weight.*.csv)") })
+        described: { tr("Samsung Health's export (weight, step_daily_trend, sleep, water_intake *.csv)") })
     static let libra = ExportFormat(
         name: "libra", source: .libra, readsLocalTimes: true, layout: LibraCSV.layout,
         described: { tr("Libra's CSV export") })
@@ -65,13 +65,13 @@ extension ExportFormat {
         described: { tr("Renpho's CSV export") })
     static let fitbit = ExportFormat(
         name: "fitbit", source: .fitbit, readsLocalTimes: true, layout: FitbitTakeout.layout,
-        described: { tr("Fitbit's weight in Google Takeout (weight-*.json)") })
+        described: { tr("Fitbit in Google Takeout (weight-*.json, steps-*.json, sleep-*.json, …)") })
     static let googleFit = ExportFormat(
         name: "google-fit", source: .googleFit, readsLocalTimes: false, layout: GoogleFitTakeout.layout,
         described: { tr("Google Fit in Google Takeout (All Data/*.json)") })
     static let garmin = ExportFormat(
         name: "garmin", source: .garmin, readsLocalTimes: false, layout: GarminExport.layout,
-        described: { tr("Garmin Connect's export (*userBioMetrics.json)") })
+        described: { tr("Garmin Connect's export (*userBioMetrics.json, UDSFile_*.json, *_sleepData.json)") })
     static let healthConnect = ExportFormat(
         name: "health-connect", source: .healthConnect, readsLocalTimes: false, layout: HealthConnectDatabase.layout,
         described: { tr("Android Health Connect's export (a SQLite database)") })
