@@ -109,6 +109,21 @@ struct ActivityReadersTests {
         #expect(weights.first?.file.readings.count == 3)
     }
 
+    @Test func googleFitMealsAndMoveMinutes() throws {
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/corpus/app-json/google-fit-meals.json")
+        let file = try ExportFormat.googleFit.read(
+            json: try Data(contentsOf: seed), name: "raw_com.google.nutrition.json", Self.options)
+        let totals = file.activity.totals()
+        // 11:00 UTC on 1 March; a meal's map gives its energy and nutrients in kcal and grams.
+        #expect(Self.value(totals, .caloriesIn, "2024-03-01") == 650)
+        #expect(Self.value(totals, .protein, "2024-03-01") == 30)
+        #expect(Self.value(totals, .carbs, "2024-03-01") == 80)
+        #expect(Self.value(totals, .fat, "2024-03-01") == 20)
+        #expect(Self.value(totals, .activeMinutes, "2024-03-01") == 25)
+        #expect(file.badRows.isEmpty)
+    }
+
     @Test func garminDailySummariesAndNights() throws {
         let files = try Self.read("garmin")
         #expect(files.count == 2)
