@@ -1,10 +1,11 @@
 // libFuzzer target `csv`: the table (CSV) files of `import`, every table format of FitIQImport's list
-// (fitiq-tui's export, openScale, wger, date,weight, Withings, Samsung Health, Libra, Renpho).
+// (fitiq-tui's export, openScale, wger, date,weight, Withings, Samsung Health's weight, daily steps,
+// sleep and water, Libra, Renpho).
 //
 // The input is read as UTF-8 text (invalid bytes become U+FFFD). The reader may refuse the file whole
 // (an unknown or missing header); otherwise every reading it accepts must be in its metric's range at
-// a usable instant, every problem must name a line of the file, and nothing may trap, hang or blow up
-// memory.
+// a usable instant, every day's activity total must be a finite amount not below zero, every problem
+// must name a line of the file, and nothing may trap, hang or blow up memory.
 import FitIQCore
 import FitIQWords
 
@@ -25,6 +26,9 @@ public func fuzzCSV(_ start: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
             precondition(reading.metric.allowedRange.contains(reading.value), "out of range: \(reading)")
             precondition(abs(reading.loggedAt.timeIntervalSince1970) < 1e12, "no usable instant: \(reading)")
             precondition((2...lines).contains(reading.line), "line \(reading.line) of \(lines): \(reading)")
+        }
+        for total in csv.activity.totals() {
+            precondition(total.value.isFinite && total.value >= 0, "activity total: \(total)")
         }
         for problem in csv.badRows {
             precondition((2...lines).contains(problem.line), "line \(problem.line) of \(lines): \(problem)")

@@ -56,7 +56,7 @@ extension ExportFormat {
         described: { tr("Withings Health Mate's export (weight.csv, height.csv)") })
     static let samsungHealth = ExportFormat(
         name: "samsung-health", source: .samsungHealth, readsLocalTimes: false, layout: SamsungHealthExport.layout,
-        described: { tr("Samsung Health's export (com.samsung.health.weight.*.csv)") })
+        described: { tr("Samsung Health's export (weight, step_daily_trend, sleep, water_intake *.csv)") })
     static let libra = ExportFormat(
         name: "libra", source: .libra, readsLocalTimes: true, layout: LibraCSV.layout,
         described: { tr("Libra's CSV export") })
@@ -65,13 +65,13 @@ extension ExportFormat {
         described: { tr("Renpho's CSV export") })
     static let fitbit = ExportFormat(
         name: "fitbit", source: .fitbit, readsLocalTimes: true, layout: FitbitTakeout.layout,
-        described: { tr("Fitbit's weight in Google Takeout (weight-*.json)") })
+        described: { tr("Fitbit in Google Takeout (weight-*.json, steps-*.json, sleep-*.json, …)") })
     static let googleFit = ExportFormat(
         name: "google-fit", source: .googleFit, readsLocalTimes: false, layout: GoogleFitTakeout.layout,
         described: { tr("Google Fit in Google Takeout (All Data/*.json)") })
     static let garmin = ExportFormat(
         name: "garmin", source: .garmin, readsLocalTimes: false, layout: GarminExport.layout,
-        described: { tr("Garmin Connect's export (*userBioMetrics.json)") })
+        described: { tr("Garmin Connect's export (*userBioMetrics.json, UDSFile_*.json, *_sleepData.json)") })
     static let healthConnect = ExportFormat(
         name: "health-connect", source: .healthConnect, readsLocalTimes: false, layout: HealthConnectDatabase.layout,
         described: { tr("Android Health Connect's export (a SQLite database)") })
@@ -111,12 +111,15 @@ extension ExportFormat {
         }
     }
 
-    /// Reads `data`, a JSON document of this format, whole (the walk reads files; the tests and the fuzz
-    /// target read documents).
-    func read(json data: Data, _ options: ImportOptions, heightCm: Double? = nil) throws -> FileReadings {
+    /// Reads `data`, a JSON document of this format named `fileName` (some apps' files say what they
+    /// hold by their name: Fitbit's `steps-2024-03-01.json`), whole (the walk reads files; the tests and
+    /// the fuzz target read documents).
+    func read(json data: Data, name fileName: String = "", _ options: ImportOptions, heightCm: Double? = nil)
+        throws -> FileReadings
+    {
         guard case .json(let layout) = layout else { throw ImportError.unreadableJSON(name) }
         var file = emptyReadings()
-        try layout.read(data, options, heightCm, &file)
+        try layout.read(data, fileName, options, heightCm, &file)
         return file
     }
 
@@ -165,14 +168,16 @@ struct RowByRow: TableRows {
 struct JSONLayout: Sendable {
     /// Whether `head` (the document's first bytes, as text) and `name` (its file name) are this format's.
     let recognise: @Sendable (_ head: String, _ name: String) -> Bool
-    /// Reads the document into `file`; `heightCm`, the profile's height when known, may tell a unit.
+    /// Reads the document named `name` (its file name, without folders) into `file`; `heightCm`, the
+    /// profile's height when known, may tell a unit.
     let read:
-        @Sendable (_ data: Data, _ options: ImportOptions, _ heightCm: Double?, _ file: inout FileReadings) throws ->
-            Void
+        @Sendable (
+            _ data: Data, _ name: String, _ options: ImportOptions, _ heightCm: Double?, _ file: inout FileReadings
+        ) throws -> Void
 }
 
 /// A SQLite database format: read from a file on disk (a zip's member is copied to one first).
 struct DatabaseLayout: Sendable {
     /// The database's readings, or `nil` when it holds none of the format's tables.
-    let read: @Sendable (_ path: String, _ format: ExportFormat) throws -> FileReadings?
+    let read: @Sendable (_ path: String, _ format: ExportFormat, _ options: ImportOptions) throws -> FileReadings?
 }

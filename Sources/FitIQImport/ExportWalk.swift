@@ -129,14 +129,14 @@ public struct ExportWalk: ExportFiles {
                 try entry.stream(chunkSize: ExportWalk.chunkSize) { data.append(contentsOf: $0) }
                 var file = format.emptyReadings()
                 do {
-                    try layout.read(data, options, heightCm, &file)
+                    try layout.read(data, entry.baseName, options, heightCm, &file)
                 } catch let error as ImportError {
                     throw HealthImportError.unreadableFile(path: entry.place, error)
                 }
                 return ImportedFile(name: entry.name, file: file)
             case .database(let layout):
                 return try entry.onDisk { path in
-                    try layout.read(path, format).map { ImportedFile(name: entry.name, file: $0) }
+                    try layout.read(path, format, options).map { ImportedFile(name: entry.name, file: $0) }
                 }
             }
         }

@@ -66,6 +66,16 @@ struct LibSQLite3: @unchecked Sendable {  // C function pointers, set once and n
     /// query of `queries` whose table the database at `path` has; the database is opened read only and
     /// immutable (nothing is written beside it). `nil` when it has none of those tables.
     func valuesAndTimes(at path: String, queries: [String]) throws -> [[(value: Double?, time: Int64?)]]? {
+        try rows(at: path, queries: queries.map { ($0, 2) })?.map { rows in
+            rows.map { ($0[0], $0[1].map { Int64($0) }) }
+        }
+    }
+
+    /// The `columns` columns of each row that each of `queries` selects (as many as it selects), as
+    /// numbers (`nil` for NULL; integers up to 2⁵³ exactly, as milliseconds since 1970 are), for every
+    /// query whose tables and columns the database at `path` has (an empty list for the others); opened
+    /// read only and immutable. `nil` when no query could be run.
+    func rows(at path: String, queries: [(sql: String, columns: Int32)]) throws -> [[[Double?]]]? {
         var database: OpaquePointer?
         let keep = { (byte: UInt8, _: Int) in PercentEncoding.isAlphanumeric(byte) || "/._-".utf8.contains(byte) }
         let address = "file:" + PercentEncoding.encode(path, keeping: keep) + "?immutable=1"
@@ -74,10 +84,10 @@ struct LibSQLite3: @unchecked Sendable {  // C function pointers, set once and n
             throw HealthImportError.unreadable(path: path, reason: "SQLite cannot open it")
         }
         defer { _ = close(database) }
-        var tables: [[(value: Double?, time: Int64?)]] = []
+        var tables: [[[Double?]]] = []
         var found = 0
-        for query in queries {
-            var rows: [(value: Double?, time: Int64?)] = []
+        for (query, columns) in queries {
+            var rows: [[Double?]] = []
             defer { tables.append(rows) }
             var statement: OpaquePointer?
             // A table this database lacks (no readings of that kind ever) is passed over.
@@ -92,10 +102,9 @@ struct LibSQLite3: @unchecked Sendable {  // C function pointers, set once and n
                     throw HealthImportError.unreadable(path: path, reason: said)
                 }
                 rows.append(
-                    (
-                        columnType(statement, 0) == Self.null ? nil : columnDouble(statement, 0),
-                        columnType(statement, 1) == Self.null ? nil : columnInt64(statement, 1)
-                    ))
+                    (0..<columns).map { column in
+                        columnType(statement, column) == Self.null ? nil : columnDouble(statement, column)
+                    })
             }
         }
         return found == 0 ? nil : tables

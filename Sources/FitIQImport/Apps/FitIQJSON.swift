@@ -15,7 +15,7 @@ enum FitIQJSON {
     static let layout = ExportFormat.Layout.json(
         JSONLayout(
             recognise: { head, _ in FitIQJSON.recognise(head) },
-            read: { data, _, _, file in
+            read: { data, _, _, _, file in
                 FitIQJSON.read(try JSONDocument.decode([FitIQJSON.Row].self, from: data), into: &file)
             }))
 
