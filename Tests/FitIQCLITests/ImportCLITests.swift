@@ -61,6 +61,52 @@ import Testing
         }
     }
 
+    static let activity = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../FitIQImportTests/Fixtures/activity").standardizedFileURL
+
+    /// Fitbit, Google Fit, Garmin and Samsung Health's steps, sleep, energy and water: one entry a day a
+    /// metric reaches the server, and a second import of everything posts nothing.
+    @Test func everyAppsActivityIsADaysTotalAndASecondImportPostsNothing() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server, registered: true) { cli in
+                // The fixtures hold rows that break a rule: named, and nothing imported without --skip-invalid.
+                let refused = try await cli.run(["import", Self.activity.path, "--zone", "+01:00"])
+                #expect(refused.status == 64, "\(refused)")
+                #expect(refused.stderr.contains("a sample must not end before it starts"), "\(refused)")
+
+                let preview = try await cli.jsonObject([
+                    "import", Self.activity.path, "--zone", "+01:00", "--skip-invalid", "--dry-run", "--json",
+                ])
+                let previewed = try #require(preview["metrics"] as? [String: [String: Any]])
+                let steps = try #require(previewed["steps"])
+                #expect(steps["days"] as? Bool == true)
+                let newSteps = try #require(steps["new"] as? Int)
+                #expect(newSteps > 0 && steps["alreadyThere"] as? Int == 0, "\(steps)")
+                #expect(try await cli.jsonRows(["history", "steps", "--json"]).isEmpty)
+
+                let first = try await cli.run(["import", Self.activity.path, "--zone", "+01:00", "--skip-invalid"])
+                #expect(first.status == 0, "\(first)")
+                #expect(first.stdout.contains("Steps: "), "\(first)")
+                let held = try await cli.jsonRows(["history", "steps", "--json"])
+                #expect(held.count == newSteps, "\(held)")
+                // One entry a day: no two on one day.
+                let days = held.compactMap { ($0["loggedAt"] as? String)?.prefix(10) }
+                #expect(Set(days).count == days.count, "\(days)")
+                let sleep = try await cli.jsonRows(["history", "sleep", "--json"])
+                #expect(!sleep.isEmpty)
+
+                let again = try await cli.run(["import", Self.activity.path, "--zone", "+01:00", "--skip-invalid"])
+                #expect(again.status == 0, "\(again)")
+                for line in again.stdout.split(separator: "\n") where line.contains(" days found, ") {
+                    #expect(line.contains(" days found, 0 new, "), "\(line)")
+                }
+                #expect(try await cli.jsonRows(["history", "steps", "--json"]).count == newSteps)
+                let status = try await cli.jsonObject(["status", "--json"])
+                #expect(status["pendingChanges"] as? Int == 0, "\(status)")
+            }
+        }
+    }
+
     @Test func aReadingHeldFromOneAppIsNotAddedAgainFromAnother() async throws {
         try await TestDevServer.with { server in
             try await withCLI(server, registered: true) { cli in

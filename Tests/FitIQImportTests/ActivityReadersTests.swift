@@ -13,7 +13,7 @@ struct ActivityReadersTests {
     static let options = ExportWalkTests.options
 
     static func read(_ path: String) throws -> [ImportedFile] {
-        try ExportWalkTests.read("activity/" + path)
+        try ExportWalkTests.read("../activity/" + path)
     }
 
     /// The day totals of every file, as the import makes them.
@@ -163,7 +163,7 @@ struct ActivityReadersTests {
         #expect(devices.sources == 2)
         // day_time is the local day at UTC midnight, whatever the zone.
         let tokyo = ImportOptions(zone: .fixed(secondsEastOfUTC: 9 * 3_600))
-        let far = Self.totals(try ExportWalkTests.read("activity/samsung", tokyo))
+        let far = Self.totals(try ExportWalkTests.read("../activity/samsung", tokyo))
         #expect(Self.value(far, .steps, "2024-03-01") == 9000)
         // 22:15 to 05:45 UTC, at UTC+0100: a night ending on the 2nd.
         #expect(Self.value(totals, .sleep, "2024-03-02") == 7.5)
