@@ -17,9 +17,10 @@ struct ImportCommand: AsyncParsableCommand, SendingCommand {
         discussion: """
             PATH is a file, a zip or a folder (an unpacked export). What each file is comes from its content: \
             an Apple Health export (export.zip or export.xml), Withings (weight.csv, height.csv), Samsung \
-            Health (com.samsung.health.weight.*.csv), Fitbit and Google Fit in Google Takeout (weight-*.json, \
-            the JSON files of All Data), Garmin Connect (*userBioMetrics.json), Android Health Connect (its \
-            database, in a zip), Libra, Renpho, openScale, wger, or \
+            Health (its weight, daily step, sleep and water files), Fitbit and Google Fit in Google Takeout \
+            (Global Export Data, the JSON files of All Data), Garmin Connect (DI_CONNECT: userBioMetrics, \
+            the daily summaries, sleep), Android Health Connect (its database, in a zip), Libra, Renpho, \
+            openScale, wger, or \
             fitiq-tui's own export (export --csv or --json: every metric, with its notes and sources; its \
             derived BMI rows and its goals are left out). Weights, body fat and heights become history entries, \
             each keeping the app it came from; no other app's BMI is imported (it is derived), and biological \

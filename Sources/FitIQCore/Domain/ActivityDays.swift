@@ -272,12 +272,7 @@ public struct ActivityDays: Sendable, Equatable {
                     loggedAt: Date(timeIntervalSince1970: night.end), source: sourceNames[Int(key.source)],
                     app: sourceApps[Int(key.source)]))
         }
-        let order = Dictionary(uniqueKeysWithValues: Metric.all.enumerated().map { ($1.id, $0) })
-        return candidates.values.sorted {
-            let left = order[$0.metric.id] ?? 0
-            let right = order[$1.metric.id] ?? 0
-            return left != right ? left < right : $0.day < $1.day
-        }
+        return candidates.sorted { ($0.key.metric, $0.key.day) < ($1.key.metric, $1.key.day) }.map(\.value)
     }
 }
 

@@ -44,9 +44,9 @@ final class HealthDataCollector {
     /// How many activity records were refused in all.
     private(set) var refusedCount = 0
     static let refusedKept = 20
-    /// The source of the last activity record, as its bytes, and its number in ``activity``.
-    private var lastSourceName: [UInt8] = []
-    private var lastSource: ActivityDays.Source?
+    /// The sources of activity records seen, as their bytes, with their number in ``activity``: an
+    /// export has a few (a phone, a watch, some apps), and a record compares its source's bytes alone.
+    private var sourcesSeen: [(name: [UInt8], number: ActivityDays.Source)] = []
     /// The root element's name, once it has started.
     private(set) var rootElement: String?
     /// The first error libxml2 reported (warnings are ignored).
@@ -206,15 +206,21 @@ final class HealthDataCollector {
         refused.append(BadRow(line: line, rule: rule))
     }
 
-    /// The number in ``activity`` of the source whose name is `name`: the last record's source again
-    /// costs one comparison.
+    /// The number in ``activity`` of the source whose name is `name`: a source seen before costs a
+    /// comparison of its bytes with each seen (`memcmp`), no String.
     private func sourceNumber(_ name: UnsafeBufferPointer<UInt8>?) -> ActivityDays.Source {
         let bytes = name ?? UnsafeBufferPointer(start: nil, count: 0)
-        if let lastSource, bytes.elementsEqual(lastSourceName) { return lastSource }
-        lastSourceName = Array(bytes)
+        for seen in sourcesSeen where seen.name.count == bytes.count {
+            let same = seen.name.withUnsafeBufferPointer { known in
+                guard let left = known.baseAddress, let right = bytes.baseAddress else { return true }
+                return memcmp(left, right, bytes.count) == 0
+            }
+            if same { return seen.number }
+        }
         let text = TextSanitizer.sanitize(String(decoding: bytes, as: UTF8.self))
         let number = activity.source("apple-health/" + text, app: .health)
-        lastSource = number
+        // Past a few hundred sources (no real export has them), a new one is looked up by its name.
+        if sourcesSeen.count < 256 { sourcesSeen.append((Array(bytes), number)) }
         return number
     }
 
