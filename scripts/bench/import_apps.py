@@ -147,7 +147,7 @@ def main():
         health = os.path.join(work, "export.xml")
         subprocess.run([sys.executable, GENERATOR, "--mb", str(args.health_mb), "--since", "2015-06-01",
                         "--export-date", "2025-06-01", "--steps-share", "0.7", "--out", health], check=True,
-                       stdout=subprocess.DEVNULL)
+                       capture_output=True)
         health_mb = os.path.getsize(health) / 1e6
 
         server = fitiqtools.BenchServer(bin_dir, work)
