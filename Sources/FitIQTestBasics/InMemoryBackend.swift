@@ -60,12 +60,13 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     public var offline = false
     /// Lifetime of issued access tokens.
     public var accessTokenLifetime: TimeInterval = 3600
-    /// Refresh calls wait until this many requests were refused for their access token, so callers
-    /// that got their 401s together overlap (``holdRefreshes(untilRefused:)``).
-    private var refreshesAwaitRefusals = 0
+    /// Refusals for an access token are answered once this many requests were refused, so callers
+    /// that set out together all meet the expired token before any of them learns of it
+    /// (``holdRefusals(until:)``).
+    private var refusalsHeldUntil = 0
     /// Requests refused for their access token so far.
     private var refusedForToken = 0
-    private var heldRefreshes: [CheckedContinuation<Void, Never>] = []
+    private var heldRefusals: [CheckedContinuation<Void, Never>] = []
     private var faults: [Kind: [Fault]] = [:]
     /// Each access token issued, with when it expires (by the injected clock).
     private var validAccessTokens: [String: Date] = [:]
@@ -92,9 +93,11 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
     }
 
     public func setOffline(_ offline: Bool) { self.offline = offline }
-    /// Holds every refresh until `count` requests were refused for their access token: concurrent
-    /// requests that all meet an expired token are then all refused before any refresh answers.
-    public func holdRefreshes(untilRefused count: Int) { refreshesAwaitRefusals = count }
+    /// Holds the answer of each request refused for its access token until `count` were refused:
+    /// concurrent requests that set out with an expired token are all refused before any of them can
+    /// start a refresh, whatever the machine's load. (Holding the refresh instead waited forever when
+    /// the other requests, seeing it under way, waited for it rather than set out.)
+    public func holdRefusals(until count: Int) { refusalsHeldUntil = count }
     public func setAccessTokenLifetime(_ lifetime: TimeInterval) { accessTokenLifetime = lifetime }
     /// With `true`, `PATCH /physical` answers without `updated_at`, as the real server does.
     public func answerPatchesWithoutUpdatedAt(_ omit: Bool) { patchAnswerOmitsUpdatedAt = omit }
@@ -132,9 +135,6 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
 
     public func refresh(refreshToken: String) async throws(RemoteError) -> TokenPair {
         try await receive(.refresh)
-        if refusedForToken < refreshesAwaitRefusals {
-            await withCheckedContinuation { heldRefreshes.append($0) }
-        }
         guard let spent = refreshTokens[refreshToken] else { throw .unauthorized(message: "invalid refresh token") }
         guard !spent else { throw .unauthorized(message: "refresh token has been revoked") }
         refreshTokens[refreshToken] = true
@@ -224,9 +224,11 @@ public actor InMemoryBackend: AuthRemote, ProfileRemote, ProgressRemote {
         // A token past its expiry is refused as an unknown one is, as the real server does.
         if let token, (validAccessTokens[token].map { $0 <= now() } ?? true) {
             refusedForToken += 1
-            if refusedForToken >= refreshesAwaitRefusals {
-                heldRefreshes.forEach { $0.resume() }
-                heldRefreshes = []
+            if refusedForToken < refusalsHeldUntil {
+                await withCheckedContinuation { heldRefusals.append($0) }
+            } else {
+                heldRefusals.forEach { $0.resume() }
+                heldRefusals = []
             }
             throw .unauthorized(message: "Invalid authentication")
         }

@@ -19,7 +19,7 @@ struct HealthImportCLITests {
             let export = cli.folder.appendingPathComponent("export.zip")
             let expect = cli.folder.appendingPathComponent("expect.json")
             let made = try await RepositoryTools.makeHealthExport([
-                "--zip", "--mb", "2", "--sex", "female", "--heights", "12", "--seed", "7",
+                "--zip", "--mb", "2", "--sex", "female", "--heights", "12", "--seed", "7", "--since", "2024-06-01",
                 "--out", export.path, "--expect", expect.path,
             ])
             #expect(made.status == 0, "\(made)")
@@ -41,8 +41,12 @@ struct HealthImportCLITests {
             // Steps, distance, energy burned and sleep: one entry a day each, every day new the first time.
             let days = Self.dayCounts(first.stdout)
             #expect(days.map(\.metric) == ["Steps", "Distance", "Calories burned", "Nights"])
-            #expect(days.allSatisfy { $0.found > 300 || $0.metric == "Nights" })
+            #expect(days.allSatisfy { $0.found > 100 || $0.metric == "Nights" })
             #expect(days.allSatisfy { $0.held == 0 && $0.new > 0 })
+            // Thousands of days may outlast the import's wait for the server on a loaded machine: what is
+            // left goes out with the next sync, each entry once.
+            let synced = try await cli.run(["sync", "--wait"])
+            #expect(synced.status == 0, "\(synced)")
             #expect(requests.count("POST /api/v1/progress") == samples + weights + days.map(\.new).reduce(0, +))
 
             let shown = try await cli.jsonObject(["profile", "show", "--json"])

@@ -269,9 +269,9 @@ struct SyncEngineTests {
         let harness = TestHarness()
         let account = try await harness.signedIn()
         await harness.backend.expireAccessTokens()
-        // The first refresh answers only once both requests were refused: they overlap whatever the
+        // No 401 is answered until two requests met the expired token: they overlap whatever the
         // machine's load.
-        await harness.backend.holdRefreshes(untilRefused: 2)
+        await harness.backend.holdRefusals(until: 2)
         async let first = account.engine.pull()
         async let second = account.history(of: .height, refresh: true)
         _ = try await (first, second)
