@@ -114,9 +114,14 @@ extension AccountFileV3 {
         // The queued posts, each encoded once while it stays as it is, go into the state's
         // `"progress":[]` (the only place those bytes can stand: in a string the quotes are escaped).
         let known = encoded?.posts ?? [:]
+        let queued = value.state.outbox.progress
         var posts: [UUID: (post: ProgressPost, json: Data)] = [:]
-        var postsJSON = Data("[".utf8)
-        for (index, post) in value.state.outbox.progress.enumerated() {
+        posts.reserveCapacity(queued.count)
+        // Each post's bytes, in order: written once, straight into the file's bytes below (an import
+        // queues thousands: no list of them is built and copied again).
+        var postsJSON: [Data] = []
+        postsJSON.reserveCapacity(queued.count)
+        for post in queued {
             let json: Data
             if let cached = known[post.id], cached.post == post {
                 json = cached.json
@@ -124,25 +129,38 @@ extension AccountFileV3 {
                 json = try encoder.encode(post)
             }
             posts[post.id] = (post, json)
-            if index > 0 { postsJSON.append(UInt8(ascii: ",")) }
             postsJSON.append(json)
         }
-        postsJSON.append(UInt8(ascii: "]"))
         file.state.outbox.progress = []
-        var stateJSON = try encoder.encode(file.state)
-        if !posts.isEmpty, let empty = stateJSON.firstRange(of: Data(#""progress":[]"#.utf8)) {
-            stateJSON.replaceSubrange(empty, with: Data(#""progress":"#.utf8) + postsJSON)
-        }
+        let stateJSON = try encoder.encode(file.state)
         encoded = EncodedPosts(posts: posts)
+        let history = try encoder.encode(file.history)
+        let summaries = try encoder.encode(file.summaries)
+        let empty = postsJSON.isEmpty ? nil : stateJSON.firstRange(of: Data(#""progress":[]"#.utf8))
         // The keys in the order the encoder sorts them: history, schemaVersion, state, summaries.
-        var data = Data(#"{"history":"#.utf8)
-        data.append(try encoder.encode(file.history))
+        var data = Data()
+        data.reserveCapacity(
+            history.count + stateJSON.count + summaries.count + postsJSON.reduce(postsJSON.count + 64) { $0 + $1.count }
+        )
+        data.append(contentsOf: #"{"history":"#.utf8)
+        data.append(history)
         data.append(contentsOf: #","schemaVersion":"#.utf8)
         data.append(contentsOf: String(schemaVersion).utf8)
         data.append(contentsOf: #","state":"#.utf8)
-        data.append(stateJSON)
+        if let empty {
+            data.append(stateJSON[..<empty.lowerBound])
+            data.append(contentsOf: #""progress":["#.utf8)
+            for (index, json) in postsJSON.enumerated() {
+                if index > 0 { data.append(UInt8(ascii: ",")) }
+                data.append(json)
+            }
+            data.append(UInt8(ascii: "]"))
+            data.append(stateJSON[empty.upperBound...])
+        } else {
+            data.append(stateJSON)
+        }
         data.append(contentsOf: #","summaries":"#.utf8)
-        data.append(try encoder.encode(file.summaries))
+        data.append(summaries)
         data.append(contentsOf: "}".utf8)
         return data
     }

@@ -103,11 +103,14 @@ public struct PendingWork: Sendable {
     /// The physical form's changes: the `PATCH /users/me/physical` and every measurement's posts and
     /// deletions; a refused one is named first.
     public var physicalStatus: FormChangeStatus {
-        let deliveries =
-            outbox.progress.map(\.delivery) + outbox.deletions.map(\.delivery)
-            + (outbox.physical.map { [$0.delivery] } ?? [])
-        guard !deliveries.isEmpty else { return .settled }
-        return FormChangeStatus(isPending: true, rejection: deliveries.lazy.compactMap(\.rejection).first)
+        guard !outbox.progress.isEmpty || !outbox.deletions.isEmpty || outbox.physical != nil else {
+            return .settled
+        }
+        // Looked through in place: an import queues thousands of posts, and this is asked at every view.
+        let rejection =
+            outbox.progress.lazy.compactMap(\.delivery.rejection).first
+            ?? outbox.deletions.lazy.compactMap(\.delivery.rejection).first ?? outbox.physical?.delivery.rejection
+        return FormChangeStatus(isPending: true, rejection: rejection)
     }
 
     /// Every conflicted field with both values.
