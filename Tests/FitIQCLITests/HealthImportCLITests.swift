@@ -32,6 +32,16 @@ struct HealthImportCLITests {
             #expect(answers["body_fat_records"] as? Int == 0)
 
             requests.clear()
+            // A dry run says per metric the days found and new, and sends and writes nothing.
+            let preview = try await cli.run(["import", export.path, "--dry-run"])
+            #expect(preview.status == 0, "\(preview)")
+            #expect(preview.stdout.contains("Nothing was written (--dry-run)."), "\(preview)")
+            #expect(Self.dayCounts(preview.stdout).count == 4)
+            #expect(Self.dayCounts(preview.stdout).allSatisfy { $0.new > 0 && $0.held == 0 })
+            #expect(requests.count("POST /api/v1/progress") == 0)
+            #expect(try await cli.jsonRows(["history", "steps", "--json"]).isEmpty)
+
+            requests.clear()
             let first = try await cli.run(["import-health", export.path])
             #expect(first.status == 0, "\(first)")
             #expect(first.stdout.contains("Biological sex Female from the health source; sending it to the server."))
