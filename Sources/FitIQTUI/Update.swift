@@ -97,7 +97,8 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
 /// after a switch (`:account`) is not shown over the new one.
 private func isStale(_ view: AccountView, _ state: AppState) -> Bool {
     guard let shown = state.account, state.screen != .signIn else { return false }
-    return shown.email.lowercased() != view.email.lowercased() || shown.server != view.server
+    // The editor's accounts are all on its one server: the email tells them apart.
+    return shown.email.lowercased() != view.email.lowercased()
 }
 
 /// The editor now works on `view`'s account: nothing of the last one is kept, least of all an edit in
