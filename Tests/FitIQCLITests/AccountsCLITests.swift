@@ -116,3 +116,31 @@ import Testing
         }
     }
 }
+
+/// `demo` signs a second account in beside the demo account: `--account` (or `FITIQ_ACCOUNT`) opens
+/// it, and plain mode's `account EMAIL` switches between them.
+struct DemoAccountsCLITests {
+    @Test func theDemoOpensTheAccountNamedAndPlainModeSwitches() async throws {
+        try await CLIHarness.with { cli in
+            let run = try await cli.run(
+                ["--plain", "demo", "--account", "family@fitiq.dev"],
+                input: "show\nset name Sammy\naccount demo@fitiq.dev\nshow\nquit\n")
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains("You are signed in as family@fitiq.dev."), "\(run)")
+            #expect(run.stdout.contains("Sam Demo"), "\(run)")
+            #expect(
+                run.stdout.contains("Now on demo@fitiq.dev's profile; the edits not saved were dropped."), "\(run)")
+            #expect(run.stdout.contains("You are signed in as demo@fitiq.dev."), "\(run)")
+            #expect(run.stdout.contains("Alex Demo"), "\(run)")
+            // The draft for Sam was not carried over: nothing is left to save when quitting.
+            #expect(!run.stdout.contains("Sammy once you save (not saved yet)"), "\(run)")
+
+            var chosen = cli.runner
+            chosen.environment["FITIQ_ACCOUNT"] = "nobody@fitiq.dev"
+            let refused = try await chosen.run(["--plain", "demo"], input: "quit\n")
+            #expect(refused.status == 64, "\(refused)")
+            #expect(
+                refused.stderr.contains("demo@fitiq.dev") && refused.stderr.contains("family@fitiq.dev"), "\(refused)")
+        }
+    }
+}
