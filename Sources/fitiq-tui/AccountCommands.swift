@@ -111,6 +111,14 @@ struct Logout: AsyncParsableCommand, SendingCommand {
                 tr(
                     "Signed out {email} on {server}; its cached data and tokens were deleted.",
                     ["email": TextSanitizer.sanitize(account.email), "server": account.key.server]))
+            // The default signed out, others left: no command picks one of them silently.
+            let others = try await app.directory.knownAccounts()
+            if !others.isEmpty, try await app.directory.currentAccount(server: account.key.server) == nil {
+                print(
+                    tr(
+                        "No account is the default now; `fitiq-tui accounts use EMAIL` makes one of these the default: {accounts}.",
+                        ["accounts": others.map { TextSanitizer.sanitize($0.email) }.joined(separator: ", ")]))
+            }
         }
     }
 }

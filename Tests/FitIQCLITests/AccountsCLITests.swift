@@ -57,12 +57,28 @@ import Testing
                 let logout = try await cli.run(["logout", Self.ada])
                 #expect(logout.status == 0, "\(logout)")
                 #expect(logout.stdout.contains("Signed out \(Self.ada)"), "\(logout)")
+                // Bob stays the default: nothing to choose.
+                #expect(!logout.stdout.contains("No account is the default now"), "\(logout)")
                 let left = try await cli.jsonRows(["accounts", "--json"])
                 #expect(left.map { $0["email"] as? String } == [Self.bob], "\(left)")
                 #expect(left.first?["pendingChanges"] as? Int == 1, "\(left)")
                 #expect(try await cli.run(["sync"]).status == 0)
                 #expect(try await Self.held("weight", of: Self.bob, on: server) == [50])
                 #expect(try await Self.held("weight", of: Self.ada, on: server) == [71.5])
+
+                // The default signed out, another left: the default is not chosen silently.
+                let login = try await cli.run(
+                    ["login", "--server", server.url, "--email", Self.ada], input: CLIHarness.password + "\n")
+                #expect(login.status == 0, "\(login)")
+                let defaultOut = try await cli.run(["logout"])
+                #expect(defaultOut.stdout.contains("Signed out \(Self.ada)"), "\(defaultOut)")
+                #expect(
+                    defaultOut.stdout.contains(
+                        "`fitiq-tui accounts use EMAIL` makes one of these the default: \(Self.bob)."),
+                    "\(defaultOut)")
+                let nobody = try await cli.run(["whoami"])
+                #expect(nobody.status == 3, "\(nobody)")
+                #expect(try await cli.jsonRows(["accounts", "--json"]).map { $0["default"] as? Bool } == [false])
             }
         }
     }
