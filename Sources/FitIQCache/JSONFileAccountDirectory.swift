@@ -34,8 +34,11 @@ public final class JSONFileAccountDirectory: AccountDirectory {
 
     /// The lock of `account`, the same instance for every store of the account made here.
     public func lock(for account: AccountKey) -> AccountLock {
-        let file = paths.lockFile(for: account)
-        return locks.withLock { locks in
+        lock(at: paths.lockFile(for: account))
+    }
+
+    private func lock(at file: URL) -> AccountLock {
+        locks.withLock { locks in
             if let lock = locks[file.path] { return lock }
             let lock = AccountLock(file: file, timeout: lockTimeout)
             locks[file.path] = lock
@@ -71,6 +74,28 @@ public final class JSONFileAccountDirectory: AccountDirectory {
             current.last = account
             current.byServer[PathName.normalizedServer(account.server)] = account.userId
         }
+    }
+
+    /// Reads `<state>/accounts/<server>/<user>/session.json` of every folder there; a folder whose
+    /// session names another account's folder (copied by hand) is left out.
+    public func knownAccounts() async throws -> [KnownAccount] {
+        let root = paths.stateDirectory.appendingPathComponent("accounts", isDirectory: true)
+        let files = FileManager.default
+        var known: [KnownAccount] = []
+        for server in (try? files.contentsOfDirectory(atPath: root.path)) ?? [] {
+            let serverFolder = root.appendingPathComponent(server, isDirectory: true)
+            for user in (try? files.contentsOfDirectory(atPath: serverFolder.path)) ?? [] {
+                let folder = serverFolder.appendingPathComponent(user, isDirectory: true)
+                let store = JSONFileSessionStore(
+                    folder: folder, lock: lock(at: folder.appendingPathComponent("lock", isDirectory: false)), now: now)
+                guard let session = try await store.load(),
+                    paths.accountStateDirectory(for: session.account).standardizedFileURL.path
+                        == folder.standardizedFileURL.path
+                else { continue }
+                known.append(KnownAccount(key: session.account, email: session.email))
+            }
+        }
+        return KnownAccount.sorted(known)
     }
 
     public func erase(_ account: AccountKey) async throws {

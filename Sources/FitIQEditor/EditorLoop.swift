@@ -127,12 +127,14 @@ public final class EditorLoop: Sendable {
     /// Drives `screen` until the user quits; the sync and the cache watch run meanwhile.
     public func run(on screen: any TerminalScreen, state initial: AppState) {
         // Started once the first frame is drawn: on two cores, a sync started earlier delays it.
-        let startBackground = { [self, sync, watcher] in
+        let startBackground = { [self, sync, watcher, effects] in
             background.withLock { started in
                 started = Task {
                     await withDiscardingTaskGroup { group in
                         group.addTask { await sync.run() }
                         group.addTask { await watcher.run() }
+                        // What `:account` completes: read after the first frame, not before it.
+                        group.addTask { await effects.listAccounts() }
                     }
                 }
             }

@@ -186,6 +186,8 @@ final class EffectRunner: Sendable {
                         : tr("There was no {measurement} goal.", ["measurement": metric.complement])
                 }
             }
+        case .switchAccount(let email):
+            spawn { await self.switchAccount(to: email) }
         case .quit, .repaint, .suspend, .editExternally:
             break
         }
@@ -219,10 +221,33 @@ final class EffectRunner: Sendable {
         }
     }
 
+    /// Works on the account `email` from now on: the background sync, the cache watch and every
+    /// effect follow the slot; the screen drops what it showed of the last one.
+    private func switchAccount(to email: String) async {
+        do {
+            let account = try await accounts.account(email: email)
+            guard let view = await inbox.view(of: account) else {
+                throw AccountError.unknownAccount(email, known: try await accounts.known())
+            }
+            slot.set(account)
+            inbox.post(.accountSwitched(view))
+            requestSync()
+        } catch {
+            inbox.post(.notice(ShownError(error).description, isError: true))
+        }
+    }
+
+    /// Tells the screen the emails of the accounts signed in on this server (`:account` completes them).
+    func listAccounts() async {
+        guard let known = try? await accounts.known() else { return }
+        inbox.post(.accountsListed(known.filter { $0.key.server == accounts.server }.map(\.email)))
+    }
+
     private func signIn(_ operation: () async throws -> Accounts.SignedIn) async {
         do {
             let signedIn = try await operation()
             slot.set(signedIn.account)
+            await listAccounts()
             await inbox.publish(signedIn.account)
             inbox.post(.connection(signedIn.profileError.map { .offline(ShownError($0).description) } ?? .online))
             requestSync()

@@ -97,6 +97,8 @@ public struct AppState: Sendable {
     var commandRecall: Int?
     /// How the language is chosen (``localizer``).
     public var language = EditorLanguage()
+    /// The emails of the accounts signed in on this machine on ``server``: what `:account` completes.
+    public var knownAccounts: [String] = []
 
     public init(
         screen: Screen, size: (width: Int, height: Int), now: Date, timeZone: LocalZone, server: String,

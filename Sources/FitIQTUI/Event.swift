@@ -38,6 +38,10 @@ public enum Event: Sendable {
     case todayLoaded([MetricToday])
     /// A metric's entries were read for its list on the Today screen.
     case entriesLoaded(LatestEntries)
+    /// The editor now works on another account (`:account`), shown as it stands.
+    case accountSwitched(AccountView)
+    /// The emails of the accounts signed in on this machine on the editor's server.
+    case accountsListed([String])
 }
 
 /// How editing a field in the user's own editor ended.
@@ -101,6 +105,8 @@ public enum Effect: Sendable, Equatable {
     /// Set `metric`'s goal (`target` in its unit), or clear it.
     case setGoal(Metric, target: Double, by: CalendarDate?)
     case clearGoal(Metric)
+    /// Work on the account `email` signed in on this machine from now on (``Accounts/account(email:)``).
+    case switchAccount(email: String)
     case quit
 }
 

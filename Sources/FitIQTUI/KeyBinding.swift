@@ -25,6 +25,7 @@ enum KeyAction: Sendable, Equatable {
     case confirmCorrection, confirmGoal, pickerUp, pickerDown, pickLanguage
     // The `:` command line.
     case openCommandLine, runCommand, completeCommand, recallEarlier, recallLater, closeCommandLine
+    case openAccountLine
 }
 
 /// One row of the key table: the keys, where they apply, what they do, and how the footer and the

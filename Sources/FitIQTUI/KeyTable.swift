@@ -82,6 +82,9 @@ enum KeyTable {
         KeyBinding(
             [.character(":")], .openCommandLine, hint: Phrase(": command"),
             help: Phrase("a command line: set, save, sync, trend, goal, import, undo and the rest (help lists them)")),
+        KeyBinding(
+            [.character("a")], .openAccountLine,
+            help: Phrase("another account signed in on this machine: :account EMAIL, Tab completes the email")),
         KeyBinding([.character("?")], .help, hint: Phrase("? help"), help: Phrase("this help")),
 
         KeyBinding(

@@ -30,11 +30,13 @@ public enum PromptCommand: Sendable, Equatable {
     /// `log METRIC VALUE [--date DAY] [--at TIME] [--note TEXT]`, the value as typed (parsed in the
     /// user's units when it is logged).
     case log(Metric, value: String, when: LogWhen)
+    /// `account EMAIL`: work on another account signed in on this machine.
+    case account(String)
 
     /// The command words, in the order `help` lists them.
     public static let words = [
-        "show", "set", "save", "sync", "status", "today", "log", "history", "trend", "goal", "import", "undo", "help",
-        "quit",
+        "show", "set", "save", "sync", "status", "today", "log", "history", "trend", "goal", "import", "undo",
+        "account", "help", "quit",
     ]
 
     /// `line` parsed, or what is wrong with it.
@@ -65,6 +67,8 @@ public enum PromptCommand: Sendable, Equatable {
             return rest.isEmpty ? .failure(.importWhich) : .success(.importFile(rest))
         case "today": return .success(.today)
         case "log": return log(rest)
+        case "account":
+            return rest.isEmpty || rest.contains(" ") ? .failure(.accountWhich) : .success(.account(rest))
         default:
             return .failure(.notACommand(first))
         }
@@ -146,8 +150,9 @@ public enum PromptCommand: Sendable, Equatable {
 
     /// What a word at the end of `line` can become (Tab): command words first, then field names after
     /// `set`, metrics after `history`, `trend` and `goal`, ranges and `--by` after a trend's metric,
-    /// `week` and `month` after `--by`. Case is ignored; the candidates are in their order of use.
-    public static func completions(of line: String) -> [String] {
+    /// `week` and `month` after `--by`, the emails of `accounts` after `account`. Case is ignored; the
+    /// candidates are in their order of use.
+    public static func completions(of line: String, accounts: [String] = []) -> [String] {
         var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         let typed = (words.popLast() ?? "").lowercased()
         let before = words.filter { !$0.isEmpty }.map { $0.lowercased() }
@@ -159,6 +164,7 @@ public enum PromptCommand: Sendable, Equatable {
         case ("log"?, _): candidates = ["--date", "--at", "--note"]
         case ("goal"?, 1): candidates = Goal.metrics.map(\.id)
         case ("goal"?, 2): candidates = ["clear"]
+        case ("account"?, 1): candidates = accounts
         case ("trend"?, _):
             if before.last == "--by" {
                 candidates = SummaryPeriod.allCases.map(\.rawValue)
@@ -169,7 +175,7 @@ public enum PromptCommand: Sendable, Equatable {
             }
         default: candidates = []
         }
-        return candidates.filter { $0.hasPrefix(typed) }
+        return candidates.filter { $0.lowercased().hasPrefix(typed) }
     }
 
     /// What `help` says, a line per command (plain mode writes them; the editor's help lists them).
@@ -200,6 +206,9 @@ public enum PromptCommand: Sendable, Equatable {
                 ),
                 tr("import PATH reads an Apple Health export (export.zip or export.xml)."),
                 tr("undo takes back the last saved change (again: the one before)."),
+                tr(
+                    "account EMAIL switches to another account signed in on this machine (Tab completes the email); edits not saved are dropped."
+                ),
                 tr("quit ends; it asks first when changes are not saved."),
             ]
     }
@@ -218,6 +227,7 @@ public enum PromptProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case importWhich
     case logWhich
     case logValue(Metric)
+    case accountWhich
 
     public var description: String {
         switch self {
@@ -247,6 +257,8 @@ public enum PromptProblem: Error, Sendable, Equatable, CustomStringConvertible {
                 ["metrics": Metric.all.map(\.id).joined(separator: "|")])
         case .logValue(let metric):
             tr("Give a value, e.g. log {metric} {example}.", ["metric": metric.id, "example": metric.example])
+        case .accountWhich:
+            tr("Say which account: account EMAIL (Tab completes the emails of the accounts signed in here).")
         case .importWhich:
             tr("Say which file: import PATH (an export file, zip or folder; see fitiq-tui import --help).")
         }

@@ -16,6 +16,18 @@ func openCommandLine(_ state: inout AppState) -> [Effect] {
     return []
 }
 
+/// `a` opens the `:` line with `account ` typed, and the accounts there are in the message line.
+func openAccountLine(_ state: inout AppState) -> [Effect] {
+    state.commandLine = TextField("account ", limit: 200)
+    state.commandRecall = nil
+    let others = state.knownAccounts.filter { $0.lowercased() != state.account?.email.lowercased() }
+    state.message =
+        others.isEmpty
+        ? (tr("No other account is signed in on this machine; sign one in with fitiq-tui login --email EMAIL."), false)
+        : (others.map(TextSanitizer.sanitize).joined(separator: "  "), false)
+    return []
+}
+
 /// The keys of the `:` line (``KeyTable/commandLine``).
 func performOnCommandLine(_ action: KeyAction, _ state: inout AppState) -> [Effect] {
     guard let line = state.commandLine else { return [] }
@@ -46,7 +58,7 @@ func performOnCommandLine(_ action: KeyAction, _ state: inout AppState) -> [Effe
 /// the candidates in the message line.
 private func complete(_ line: TextField, _ state: inout AppState) {
     let text = line.text
-    let candidates = PromptCommand.completions(of: text)
+    let candidates = PromptCommand.completions(of: text, accounts: state.knownAccounts)
     guard let first = candidates.first else { return }
     let start = text.lastIndex(of: " ").map { text.index(after: $0) } ?? text.startIndex
     var common = first
@@ -132,6 +144,15 @@ private func run(_ text: String, _ state: inout AppState) -> [Effect] {
         } catch {
             return mistake(error.description, typed, &state)
         }
+    case .account(let email):
+        if let account = state.account, account.email.lowercased() == email.lowercased() {
+            state.message = (
+                tr("You are on {email}'s profile already.", ["email": TextSanitizer.sanitize(email)]), false
+            )
+            return []
+        }
+        state.message = (tr("Opening {email}'s profile…", ["email": TextSanitizer.sanitize(email)]), false)
+        return [.switchAccount(email: email)]
     case .importFile(let path):
         state.screen = .profile
         state.overlay = .importing(path: TextField(path), fraction: 0)

@@ -31,6 +31,7 @@ func perform(_ binding: KeyBinding, key: Key, _ state: inout AppState) -> [Effec
         }
     case .form, .list:
         if action == .openCommandLine { return openCommandLine(&state) }
+        if action == .openAccountLine { return openAccountLine(&state) }
         return performOnProfile(action, key: key, &state)
     case .commandLine: return performOnCommandLine(action, &state)
     case .editing: return performWhileEditing(action, key: key, &state)

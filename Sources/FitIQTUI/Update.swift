@@ -45,6 +45,8 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
             state.message = (error.description, true)
             return []
         }
+        // A save of the account on show before a switch: its drafts went with it.
+        if let account, isStale(account, state) { return [] }
         let effects = account.map { show($0, &state) } ?? []
         state.profile.edits.forget(target.fields.compactMap(\.editable))
         // Said in the language the save leaves in force: "Profil enregistré." once French is saved.
@@ -83,11 +85,50 @@ private func updateState(_ state: inout AppState, _ event: Event) -> [Effect] {
         // Shown only if its metric's list is still open (not one left meanwhile).
         if state.today.history?.metric == latest.metric { state.today.history?.loaded = latest }
         return []
+    case .accountSwitched(let view):
+        return switchTo(view, &state)
+    case .accountsListed(let emails):
+        state.knownAccounts = emails
+        return []
     }
+}
+
+/// Whether `view` is of another account than the one on show: what the last account's work posts
+/// after a switch (`:account`) is not shown over the new one.
+private func isStale(_ view: AccountView, _ state: AppState) -> Bool {
+    guard let shown = state.account, state.screen != .signIn else { return false }
+    // The editor's accounts are all on its one server: the email tells them apart.
+    return shown.email.lowercased() != view.email.lowercased()
+}
+
+/// The editor now works on `view`'s account: nothing of the last one is kept, least of all an edit in
+/// progress or a draft (it was typed for the other account), and the profile screen shows.
+private func switchTo(_ view: AccountView, _ state: inout AppState) -> [Effect] {
+    let dropped = state.hasUnsavedEdits
+    state.profile = ProfileForm()
+    state.overlay = nil
+    state.commandLine = nil
+    state.lower = .history
+    state.historySelection = nil
+    state.historyMetric = .height
+    state.progress = ProgressScreen()
+    state.today = TodayScreen()
+    state.detailsScroll = 0
+    state.connection = .unknown
+    state.account = view
+    state.screen = .profile
+    let email = TextSanitizer.sanitize(view.email)
+    state.message = (
+        dropped
+            ? tr("Now on {email}'s profile; the edits not saved were dropped.", ["email": email])
+            : tr("Now on {email}'s profile.", ["email": email]), false
+    )
+    return []
 }
 
 /// Shows the account as it now stands: after a save, a sync, another process's change, a sign-in.
 private func show(_ view: AccountView, _ state: inout AppState) -> [Effect] {
+    if isStale(view, state) { return [] }
     let wasSignIn = state.screen == .signIn
     state.account = view
     if state.screen == .progress {

@@ -207,6 +207,15 @@ public final class InMemoryAccountDirectory: AccountDirectory {
         }
     }
 
+    public func knownAccounts() async throws -> [KnownAccount] {
+        let sessions = state.withLock { $0.sessions }
+        var known: [KnownAccount] = []
+        for (key, store) in sessions {
+            if let session = try await store.load() { known.append(KnownAccount(key: key, email: session.email)) }
+        }
+        return KnownAccount.sorted(known)
+    }
+
     public func erase(_ account: AccountKey) async throws {
         let (profile, session) = state.withLock { state in
             state.erased.append(account)

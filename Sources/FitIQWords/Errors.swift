@@ -31,6 +31,18 @@ extension AccountError: CustomStringConvertible {
                 ["changes": changes.map(\.summary).joined(separator: "; ")])
         case .tokenWithoutUserId:
             tr("The server's access token does not name a user (no `sub` claim); cannot sign in.")
+        case .unknownAccount(let email, let known) where known.isEmpty:
+            tr(
+                "No account is signed in on this machine, so not {email}: run `fitiq-tui login --email {email}`.",
+                ["email": TextSanitizer.sanitize(email)])
+        case .unknownAccount(let email, let known):
+            tr(
+                "No account {email} is signed in on this machine; the accounts here are: {accounts}.",
+                [
+                    "email": TextSanitizer.sanitize(email),
+                    "accounts": known.map { "\(TextSanitizer.sanitize($0.email)) (\($0.key.server))" }
+                        .joined(separator: ", "),
+                ])
         }
     }
 }

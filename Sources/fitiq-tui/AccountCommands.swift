@@ -87,19 +87,38 @@ struct Logout: AsyncParsableCommand, SendingCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Sign out and delete this account's cached data and tokens from this machine.",
-        discussion: "Syncs first. Refuses (exit 4) while changes have not reached the server, naming them.")
+        discussion: """
+            Signs out the account named (EMAIL, --account or FITIQ_ACCOUNT), else the default one; other \
+            accounts are kept. Syncs first. Refuses (exit 4) while changes have not reached the server, \
+            naming them.
+            """)
 
     @OptionGroup var globals: GlobalOptions
+    @Argument(help: "The account to sign out, by email (else --account, FITIQ_ACCOUNT or the default).")
+    var email: String?
     @Flag(help: "Sign out even if changes have not reached the server; they are lost.") var discardPending = false
 
     /// It syncs first.
     static func sends(_ arguments: [String]) -> Bool { true }
 
     func run() async throws {
-        try await withApp(globals, sending: true) { app in
+        var config = AppConfig.live(options: globals)
+        if let email { config.accountFlag = email }
+        try await withApp(config, sending: true) { app in
             let account = try app.requireAccount()
             try await app.requireAccounts().signOut(account, discardPending: discardPending)
-            print(tr("Signed out; this account's cached data and tokens were deleted."))
+            print(
+                tr(
+                    "Signed out {email} on {server}; its cached data and tokens were deleted.",
+                    ["email": TextSanitizer.sanitize(account.email), "server": account.key.server]))
+            // The default signed out, others left: no command picks one of them silently.
+            let others = try await app.directory.knownAccounts()
+            if !others.isEmpty, try await app.directory.currentAccount(server: account.key.server) == nil {
+                print(
+                    tr(
+                        "No account is the default now; `fitiq-tui accounts use EMAIL` makes one of these the default: {accounts}.",
+                        ["accounts": others.map { TextSanitizer.sanitize($0.email) }.joined(separator: ", ")]))
+            }
         }
     }
 }

@@ -43,8 +43,10 @@ struct App: Sendable {
         return accounts
     }
 
-    /// The current account, or exit 3 when nobody is signed in.
+    /// The account of this command, or exit 3 when nobody is signed in (64 when `--account` or
+    /// `FITIQ_ACCOUNT` names an account this machine does not have).
     func requireAccount() throws -> Account {
+        if let unknown = setup.unknownAccount { throw unknown }
         guard accounts != nil, let account else { throw SessionError.notSignedIn }
         return account
     }

@@ -15,6 +15,8 @@ struct AppConfig: Sendable {
     var serverFlag: String?
     var apiKeyFile: String?
     var allowInsecureHTTP: Bool
+    /// `--account EMAIL`: the account of this command (else `FITIQ_ACCOUNT`, else the default).
+    var accountFlag: String?
 
     init(
         environment: [String: String], home: URL, serverFlag: String? = nil, apiKeyFile: String? = nil,
@@ -54,9 +56,15 @@ struct LocalSetup: Sendable {
     let directory: JSONFileAccountDirectory
     let server: ServerAddress?
     let apiKey: String?
-    /// The account signed in on `server`, and its session.
+    /// The account of this command (named by `--account` or `FITIQ_ACCOUNT`, else the default on
+    /// `server`), and its session.
     let current: AccountKey?
     let session: Session?
+    /// The default account on `server` (`accounts use EMAIL`), whichever account this command uses.
+    let defaultAccount: AccountKey?
+    /// The account named by `--account` or `FITIQ_ACCOUNT` when none of this machine's has that email:
+    /// ``App/requireAccount()`` names the accounts there are.
+    let unknownAccount: AccountError?
     /// `FITIQ_SYNC_IN_FLIGHT`: how many history entries (of any metric) are sent at once (1 sends one after another).
     let progressPostsInFlight: Int
     /// The config file's `"mouse"`, if it says.
@@ -71,9 +79,22 @@ struct LocalSetup: Sendable {
         let configured = try (config.serverFlag ?? config.environment["FITIQ_SERVER"] ?? file?.server).map {
             try ServerAddress($0, allowInsecureHTTP: config.allowInsecureHTTP)
         }
-        let current = try await directory.currentAccount(server: configured?.description)
+        let defaultAccount = try await directory.currentAccount(server: configured?.description)
+        var current = defaultAccount
+        var unknownAccount: AccountError?
+        var named: AccountKey?
+        if let email = nonEmpty(config.accountFlag) ?? nonEmpty(config.environment["FITIQ_ACCOUNT"]) {
+            // The account brings its own server, unless --server names one: then it must be there.
+            var known = try await directory.knownAccounts()
+            if config.serverFlag != nil { known = known.filter { $0.key.server == configured?.description } }
+            let found = KnownAccount.find(email, in: known, preferring: configured?.description)
+            current = found?.key
+            named = found?.key
+            if found == nil { unknownAccount = .unknownAccount(email, known: known) }
+        }
         let server =
-            try configured
+            try named.map { try ServerAddress($0.server, allowInsecureHTTP: config.allowInsecureHTTP) }
+            ?? configured
             ?? current.map { try ServerAddress($0.server, allowInsecureHTTP: config.allowInsecureHTTP) }
         let session = try await current.asyncMap { try await directory.sessionStore(for: $0).load() } ?? nil
         let keyFile = config.apiKeyFile ?? file?.apiKeyFile
@@ -83,6 +104,7 @@ struct LocalSetup: Sendable {
         let inFlight = try config.environment["FITIQ_SYNC_IN_FLIGHT"].map(Self.parseInFlight)
         return LocalSetup(
             paths: paths, directory: directory, server: server, apiKey: apiKey, current: current, session: session,
+            defaultAccount: defaultAccount, unknownAccount: unknownAccount,
             progressPostsInFlight: inFlight ?? ProgressWindow.defaultLimit, mouseInConfig: file?.mouse)
     }
 

@@ -76,6 +76,7 @@ func report(_ error: any Error) -> any Error {
     case is SessionError: return Exit.notSignedIn
     case CorrectionError.noSuchEntry: return Exit.usage
     case AccountError.pendingChanges: return Exit.pending
+    case AccountError.unknownAccount: return Exit.usage
     case is FitIQCore.ValidationError, is ServerAddress.Problem, is ImportError: return Exit.usage
     default: return ExitCode.failure
     }

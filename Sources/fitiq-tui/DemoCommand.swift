@@ -27,10 +27,18 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             Starts fitiq-dev-server on 127.0.0.1 (a free port) with a demo account that has a profile and a \
             year of heights, weights and body fat, signs in with a throw-away cache, and opens the editor. Everything is \
-            removed when you quit.
+            removed when you quit. A second account, family@fitiq.dev, is signed in beside it: \
+            --account family@fitiq.dev (or FITIQ_ACCOUNT) opens it, and :account switches.
             """)
 
     @OptionGroup var editorOptions: EditorOptions
+    /// `--account EMAIL` (demo@fitiq.dev or family@fitiq.dev), before or after `demo`; the demo's own
+    /// server is used whatever `--server` says. (The group shares the root command's, as
+    /// ``EditorOptions`` does, so the option is read wherever it is given.)
+    @OptionGroup(visibility: .hidden) var globals: GlobalOptions
+
+    /// The second account signed in beside the demo account.
+    static let familyEmail = "family@fitiq.dev"
 
     func run() async throws {
         let temporary = FileManager.default.temporaryDirectory
@@ -53,15 +61,21 @@ struct DemoCommand: AsyncParsableCommand {
             directory: JSONFileAccountDirectory(paths: paths), backend: Backend(transport: transport),
             environment: .live(timeZone: .system))
         do {
+            let environment = ProcessInfo.processInfo.environment
+            // The family account first: the demo account, signed in last, is the default.
+            let family = try await accounts.register(
+                email: Self.familyEmail, password: Self.secret(), name: "Sam Demo", dateOfBirth: "2012-04-09")
+            if let error = family.profileError { throw error }
             let signedIn = try await accounts.signIn(email: "demo@fitiq.dev", password: password)
             if let error = signedIn.profileError { throw error }
-            let environment = ProcessInfo.processInfo.environment
+            let named = globals.account ?? environment["FITIQ_ACCOUNT"].flatMap { $0.isEmpty ? nil : $0 }
+            let chosen = try await named.asyncMap { try await accounts.account(email: $0) } ?? signedIn.account
             // What is said before the editor opens (a terminal type's notice, plain mode's reason) speaks
             // FITIQ_LANG or the environment's language: the profile is not read yet.
             let localizer = Catalogs.embedded.localizer(LanguageSettings(environment: environment), profile: nil)
             try await speaking(localizer) {
                 try await TUILauncher.open(
-                    accounts: accounts, account: signedIn.account,
+                    accounts: accounts, account: chosen,
                     plain: PlainMode.isWanted(flag: editorOptions.plain, environment: environment),
                     mouse: EditorOptions.wantsMouse(flag: editorOptions.noMouse, environment: environment, config: nil),
                     environment: environment)

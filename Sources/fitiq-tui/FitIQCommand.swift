@@ -35,11 +35,14 @@ struct FitIQCommand: AsyncParsableCommand {
 
             Server: --server URL, else FITIQ_SERVER, else "server" in $XDG_CONFIG_HOME/fitiq/config.json.
             API key: FITIQ_API_KEY, else --api-key-file PATH, else "apiKeyFile" in the config file.
+            Account: --account EMAIL, else FITIQ_ACCOUNT, else the default (`accounts` lists them, \
+            `accounts use EMAIL` sets it).
             Exit codes: 0 ok, 1 error, 3 not signed in, 4 changes still pending or rejected, 64 bad usage.
             """,
         version: fitiqVersion,
         subcommands: [
-            Register.self, Login.self, Logout.self, Whoami.self, ProfileCommand.self, HeightCommand.self,
+            Register.self, Login.self, Logout.self, Whoami.self, AccountsCommand.self, ProfileCommand.self,
+            HeightCommand.self,
             WeightCommand.self, BodyFatCommand.self, LogCommand.self, HistoryCommand.self, DeleteCommand.self,
             CorrectCommand.self,
             TodayCommand.self,
@@ -116,7 +119,7 @@ struct FitIQCommand: AsyncParsableCommand {
         while let word = words.popFirst() {
             if word.hasPrefix("-") {
                 // The options before a command's name that take a value: GlobalOptions' and `--graphics`.
-                if !word.contains("="), ["--server", "--api-key-file", "--graphics"].contains(word) {
+                if !word.contains("="), ["--server", "--api-key-file", "--account", "--graphics"].contains(word) {
                     _ = words.popFirst()
                 }
                 continue

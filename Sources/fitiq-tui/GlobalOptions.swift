@@ -8,6 +8,12 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "A file holding the API key (else FITIQ_API_KEY or the config file). Never pass the key itself.")
     var apiKeyFile: String?
 
+    @Option(
+        help:
+            "The account to use, by email (else FITIQ_ACCOUNT, else the default: `accounts use EMAIL`); `accounts` lists them."
+    )
+    var account: String?
+
     @Flag(help: "Allow plain http:// to a machine other than this one (passwords and tokens travel unencrypted).")
     var allowInsecureHTTP = false
 }
@@ -15,6 +21,9 @@ struct GlobalOptions: ParsableArguments {
 extension AppConfig {
     /// The configuration of this process with the options given on its command line.
     static func live(options: GlobalOptions) -> AppConfig {
-        live(serverFlag: options.server, apiKeyFile: options.apiKeyFile, allowInsecureHTTP: options.allowInsecureHTTP)
+        var config = live(
+            serverFlag: options.server, apiKeyFile: options.apiKeyFile, allowInsecureHTTP: options.allowInsecureHTTP)
+        config.accountFlag = options.account
+        return config
     }
 }

@@ -94,6 +94,7 @@ struct PlainMode {
         case .importFile(let path): await importHealth(path)
         case .today: await today()
         case .log(let metric, let value, let when): await log(metric, value, when)
+        case .account(let email): await switchAccount(to: email)
         case .help: help()
         case .quit: return await quit()
         }
@@ -101,6 +102,24 @@ struct PlainMode {
     }
 
     // MARK: Commands
+
+    /// `account EMAIL`: another account signed in on this machine from now on; edits not saved stay
+    /// behind (they were typed for the other account).
+    private mutating func switchAccount(to email: String) async {
+        do {
+            let chosen = try await accounts.account(email: email)
+            let dropped = !edits.drafts.isEmpty
+            account = chosen
+            edits = ProfileEdits()
+            let shown = TextSanitizer.sanitize(chosen.email)
+            say(
+                dropped
+                    ? tr("Now on {email}'s profile; the edits not saved were dropped.", ["email": shown])
+                    : tr("Now on {email}'s profile.", ["email": shown]))
+        } catch {
+            say(ShownError(error).description)
+        }
+    }
 
     private func show() async {
         guard let account, let view = try? await account.view() else {

@@ -66,6 +66,53 @@ struct AccountDirectoryTests {
         }
     }
 
+    /// Two terminals on two accounts: another process holding one account's lock keeps this one from
+    /// that account's files only; the other account's writes go ahead.
+    @Test(.timeLimit(.minutes(5))) func theLockIsPerAccount() async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let paths = CachePaths(root: root)
+            let directory = JSONFileAccountDirectory(paths: paths, lockTimeout: .milliseconds(200))
+            #expect(directory.lock(for: Self.ada).file != directory.lock(for: Self.cy).file)
+            let holder = try ChildProcess.crashChild([
+                "hold-lock", paths.accountStateDirectory(for: Self.ada).path, "60000",
+            ])
+            try await holder.waitForLines { $0.count >= 1 }
+            try await directory.profileStore(for: Self.cy).update { $0 = CacheFixtures.state(name: "Cy") }
+            await #expect(throws: CacheError.locked(pid: holder.pid, path: paths.lockFile(for: Self.ada).path)) {
+                try await directory.profileStore(for: Self.ada).update { $0 = CacheFixtures.state(name: "Ada") }
+            }
+            holder.signal(SIGTERM)
+            _ = await holder.exit()
+            #expect(try await directory.profileStore(for: Self.cy).load() == CacheFixtures.state(name: "Cy"))
+            #expect(try await directory.profileStore(for: Self.ada).load() == .empty)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func knownAccountsAreThoseWithASessionByEmail(kind: StoreKind) async throws {
+        try await withTemporaryDirectory { (root: URL) async throws in
+            let directory = kind.directory(in: root)
+            #expect(try await directory.knownAccounts().isEmpty)
+            for (key, email) in [
+                (Self.cy, "cy@example.com"), (Self.bob, "bob@example.com"), (Self.ada, "ada@example.com"),
+            ] {
+                try await directory.sessionStore(for: key).save(Session(account: key, email: email, tokens: nil))
+            }
+            // A cache without a session is no account.
+            try await directory.profileStore(for: AccountKey(server: Self.ada.server, userId: "gone")).update {
+                $0 = CacheFixtures.state(name: "Gone")
+            }
+            #expect(
+                try await directory.knownAccounts() == [
+                    KnownAccount(key: Self.ada, email: "ada@example.com"),
+                    KnownAccount(key: Self.bob, email: "bob@example.com"),
+                    KnownAccount(key: Self.cy, email: "cy@example.com"),
+                ])
+            try await directory.erase(Self.bob)
+            #expect(try await directory.knownAccounts().map(\.email) == ["ada@example.com", "cy@example.com"])
+        }
+    }
+
     @Test func currentAccountFileIsVersionedAndPrivate() async throws {
         try await withTemporaryDirectory { (root: URL) async throws in
             let paths = CachePaths(root: root)

@@ -132,4 +132,36 @@ public protocol AccountDirectory: Sendable {
     func setCurrentAccount(_ account: AccountKey) async throws
     /// Deletes the account's cached data, session and lock, and forgets it as current.
     func erase(_ account: AccountKey) async throws
+    /// Every account with a session on this machine, on any server, by email then server.
+    func knownAccounts() async throws -> [KnownAccount]
+}
+
+/// An account kept on this machine, as ``AccountDirectory/knownAccounts()`` lists it: where and who.
+public struct KnownAccount: Sendable, Equatable, Hashable {
+    public var key: AccountKey
+    public var email: String
+
+    public init(key: AccountKey, email: String) {
+        self.key = key
+        self.email = email
+    }
+
+    /// The account of `accounts` with `email` (its case ignored): the one on `server` when there is one
+    /// there, else the first; `nil` when none has it.
+    public static func find(_ email: String, in accounts: [KnownAccount], preferring server: String?)
+        -> KnownAccount?
+    {
+        let wanted = email.trimmingWhitespace().lowercased()
+        let matches = accounts.filter { $0.email.lowercased() == wanted }
+        return matches.first { $0.key.server == server } ?? matches.first
+    }
+
+    /// Sorted by email, then server, then user id: the order `accounts` lists them in.
+    public static func sorted(_ accounts: [KnownAccount]) -> [KnownAccount] {
+        accounts.sorted {
+            ($0.email.lowercased(), $0.key.server, $0.key.userId) < (
+                $1.email.lowercased(), $1.key.server, $1.key.userId
+            )
+        }
+    }
 }

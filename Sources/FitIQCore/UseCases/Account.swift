@@ -70,4 +70,6 @@ public enum AccountError: Error, Equatable, Sendable {
     case pendingChanges([PendingChange])
     /// The server's token carries no user id.
     case tokenWithoutUserId
+    /// No account with this email is signed in on this machine; `known` lists those that are.
+    case unknownAccount(String, known: [KnownAccount])
 }

@@ -65,6 +65,26 @@ public struct Accounts: Sendable {
         return try account(for: key, email: session.email)
     }
 
+    /// Every account signed in on this machine, on any server (``AccountDirectory/knownAccounts()``).
+    public func known() async throws -> [KnownAccount] {
+        try await directory.knownAccounts()
+    }
+
+    /// The account `email` signed in on this server (the email's case ignored), for a switch without
+    /// signing in again; ``AccountError/unknownAccount(_:known:)`` names those there are.
+    public func account(email: String) async throws -> Account {
+        let here = try await known().filter { $0.key.server == server }
+        guard let found = KnownAccount.find(email, in: here, preferring: server) else {
+            throw AccountError.unknownAccount(email, known: here)
+        }
+        return try account(for: found.key, email: found.email)
+    }
+
+    /// Makes `account` the default: the one commands, the editor and plain mode use when none is named.
+    public func makeDefault(_ account: Account) async throws {
+        try await directory.setCurrentAccount(account.key)
+    }
+
     /// Signs out: delivers what is pending first (for `seconds`; by default ``Account/deliveryDeadline``),
     /// refuses while changes are pending unless `discardPending`, then deletes the account's cached data
     /// and tokens.
