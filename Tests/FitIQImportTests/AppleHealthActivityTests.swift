@@ -9,32 +9,14 @@ import Testing
 /// give one day's count, the Watch's stages give the hours asleep (not the iPhone's in-bed span), and a
 /// second import adds nothing.
 struct AppleHealthActivityTests {
-    static let export = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <HealthData locale="en_US">
-         <ExportDate value="2025-03-03 08:00:00 +0100"/>
-         <Me HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
-         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Jane’s iPhone" unit="count" startDate="2025-03-01 08:00:00 +0100" endDate="2025-03-01 08:10:00 +0100" value="1200"/>
-         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Jane’s Apple Watch" unit="count" startDate="2025-03-01 08:00:00 +0100" endDate="2025-03-01 08:10:00 +0100" value="1150"/>
-         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Jane’s iPhone" unit="count" startDate="2025-03-01 23:50:00 +0100" endDate="2025-03-02 00:05:00 +0100" value="300"/>
-         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Jane’s Apple Watch" unit="count" startDate="2025-03-01 12:00:00 +0100" endDate="2025-03-01 12:30:00 +0100" value="2000"/>
-         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Jane’s iPhone" unit="count" startDate="2025-03-02 09:00:00 -0500" endDate="2025-03-02 09:10:00 -0500" value="500"/>
-         <Record type="HKQuantityTypeIdentifierDistanceWalkingRunning" sourceName="Jane’s iPhone" unit="mi" startDate="2025-03-01 08:00:00 +0100" endDate="2025-03-01 08:10:00 +0100" value="1"/>
-         <Record type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Jane’s Apple Watch" unit="kcal" startDate="2025-03-01 08:00:00 +0100" endDate="2025-03-01 08:10:00 +0100" value="150.5"/>
-         <Record type="HKQuantityTypeIdentifierBasalEnergyBurned" sourceName="Jane’s Apple Watch" unit="kJ" startDate="2025-03-01 08:00:00 +0100" endDate="2025-03-01 20:00:00 +0100" value="4184"/>
-         <Record type="HKQuantityTypeIdentifierDietaryWater" sourceName="WaterMinder" unit="mL" startDate="2025-03-01 09:00:00 +0100" endDate="2025-03-01 09:00:00 +0100" value="250"/>
-         <Record type="HKQuantityTypeIdentifierDietaryWater" sourceName="WaterMinder" unit="mL" startDate="2025-03-01 15:00:00 +0100" endDate="2025-03-01 15:00:00 +0100" value="500"/>
-         <Record type="HKQuantityTypeIdentifierDietaryProtein" sourceName="MyFitnessPal" unit="g" startDate="2025-03-01 13:00:00 +0100" endDate="2025-03-01 13:00:00 +0100" value="30"/>
-         <Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="Jane’s Apple Watch" unit="count/min" startDate="2025-03-01 07:00:00 +0100" endDate="2025-03-01 23:00:00 +0100" value="58"/>
-         <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Jane’s Apple Watch" unit="count/min" startDate="2025-03-01 07:00:00 +0100" endDate="2025-03-01 07:00:00 +0100" value="90"/>
-         <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Jane’s iPhone" startDate="2025-03-01 22:30:00 +0100" endDate="2025-03-02 07:30:00 +0100" value="HKCategoryValueSleepAnalysisInBed"/>
-         <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Jane’s Apple Watch" startDate="2025-03-01 23:00:00 +0100" endDate="2025-03-02 01:00:00 +0100" value="HKCategoryValueSleepAnalysisAsleepCore"/>
-         <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Jane’s Apple Watch" startDate="2025-03-02 01:00:00 +0100" endDate="2025-03-02 02:00:00 +0100" value="HKCategoryValueSleepAnalysisAsleepDeep"/>
-         <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Jane’s Apple Watch" startDate="2025-03-02 02:00:00 +0100" endDate="2025-03-02 02:30:00 +0100" value="HKCategoryValueSleepAnalysisAwake"/>
-         <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Jane’s Apple Watch" startDate="2025-03-02 02:30:00 +0100" endDate="2025-03-02 06:30:00 +0100" value="HKCategoryValueSleepAnalysisAsleepREM"/>
-         <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Old Watch" startDate="2025-03-02 23:00:00 +0100" endDate="2025-03-03 05:00:00 +0100" value="HKCategoryValueSleepAnalysisAsleep"/>
-        </HealthData>
-        """
+    /// An iPhone and a Watch counting the same walk, energy in kcal and kJ, water, food, a resting
+    /// heart rate, the iPhone's in-bed span beside the Watch's stages, and an old export's "Asleep": the
+    /// `health-xml` fuzz target's seed (scripts/fuzz/make-seeds.py writes it).
+    static let export: String = {
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/corpus/health-xml/export-activity.xml")
+        return (try? String(contentsOf: seed, encoding: .utf8)) ?? ""
+    }()
 
     static func read(_ document: String) throws -> HealthSnapshot {
         let parser = try HealthXMLParser(fileName: "export.xml")
