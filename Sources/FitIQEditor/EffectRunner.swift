@@ -25,8 +25,9 @@ final class EffectRunner: Sendable {
     /// an afternoon holds only the work in flight, not every task it ever ran.
     private let work = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
     private let importTask = Mutex<Task<Void, Never>?>(nil)
-    /// Another app's export, read and shown, waiting for Enter (``Effect/confirmImport``).
-    private let pendingImport = Mutex<[ImportedFile]?>(nil)
+    /// An export read and shown, waiting for Enter (``Effect/confirmImport``), with the account it was
+    /// read for: a switch to another account in between imports nothing.
+    private let pendingImport = Mutex<(PendingImport, for: AccountKey)?>(nil)
     /// Reads whose results may cross (a sync's reload of the chart and a goal just set): each is stamped
     /// before it reads, and the next stamp to give and the last one posted, by kind.
     private let reads = Mutex<(next: Int, posted: [String: Int])>((0, [:]))
@@ -289,54 +290,45 @@ final class EffectRunner: Sendable {
         }
     }
 
-    /// Imports the export at `path` (typed by the user), reporting progress as events: an Apple
-    /// Health export through the health source, anything else through the importers' table.
+    /// Reads the export at `path` (typed by the user), reporting progress as events, and shows what
+    /// importing it would do; nothing is written until Enter (``confirmImport()``). An Apple Health
+    /// export is read through the health source, anything else through the importers' table.
     private func importHealth(_ path: String) async {
         guard let account = slot.account, let open = healthSource else { return }
         let expanded = UserPath.expand(path, home: home)
-        if let exportFiles, !exportFiles.isAppleHealthExport(expanded) {
-            do {
+        do {
+            let pending: PendingImport
+            let lines: [String]
+            if let exportFiles, !exportFiles.isAppleHealthExport(expanded) {
                 let profile = try await account.view().profile
                 let options = ImportOptions(zone: account.environment.timeZone)
                 let files = try exportFiles.read(
                     expanded, format: nil, options: options, heightCm: profile?.heightCm, progress: percentReporter())
-                // Shown before anything is written: Enter imports it (confirmImport), Esc drops it.
                 guard
                     case .imported(let preview, _) = try await account.apply(.importFiles(files, preview: true)).outcome
                 else { return }
-                pendingImport.withLock { $0 = files }
-                inbox.post(
-                    .healthImport(
-                        .preview(
-                            preview.summary(
-                                of: files, preview: true, zone: exportFiles.zoneName,
-                                timeZone: account.environment.timeZone, describe: { exportFiles.describe(format: $0) }))
-                    ))
-            } catch {
-                inbox.post(.healthImport(.failed(ShownError(error))))
+                pending = .files(files)
+                lines = preview.summary(
+                    of: files, preview: true, zone: exportFiles.zoneName, timeZone: account.environment.timeZone,
+                    describe: { exportFiles.describe(format: $0) })
+            } else {
+                let source = try open(expanded)
+                let snapshot = try await source.read(progress: percentReporter())
+                let fileName = source.name
+                try Task.checkCancellation()
+                let request = ChangeRequest.importHealth(snapshot, fileName: fileName, preview: true)
+                guard case .healthImported(let preview) = try await account.apply(request).outcome else { return }
+                pending = .health(snapshot, fileName: fileName)
+                let profile = try await account.view().profile
+                // As `import --dry-run`: the first line, what became of biological sex, waits for Enter.
+                lines = Array(
+                    preview.summary(
+                        unitSystem: profile?.metadata.preferredUnitSystem ?? .metric, profileDateOfBirth: nil
+                    ).dropFirst())
             }
-            return
-        }
-        let source: any HealthSource
-        do {
-            source = try open(UserPath.expand(path, home: home))
-        } catch {
-            inbox.post(.healthImport(.failed(ShownError(error))))
-            return
-        }
-        do {
-            let request = try await source.importRequest(progress: percentReporter())
             try Task.checkCancellation()
-            guard case .healthImported(let result) = try await account.apply(request).outcome else { return }
-            let profile = try? await account.view().profile
-            inbox.post(
-                .healthImport(
-                    .finished(
-                        result.summary(
-                            unitSystem: profile?.metadata.preferredUnitSystem ?? .metric,
-                            profileDateOfBirth: profile?.physical.dateOfBirth))))
-            await inbox.publish(account)
-            requestSync()
+            pendingImport.withLock { $0 = (pending, for: account.key) }
+            inbox.post(.healthImport(.preview(lines)))
         } catch is CancellationError {
             inbox.post(.healthImport(.failed(ShownError(said: tr("Import stopped; nothing was imported.")))))
         } catch {
@@ -344,20 +336,30 @@ final class EffectRunner: Sendable {
         }
     }
 
-    /// Imports the files the preview showed.
+    /// Imports what the preview showed, into the account it was read for.
     private func confirmImport() async {
-        guard let account = slot.account, let files = pendingImport.withLock({ $0.take() }) else { return }
+        guard let account = slot.account,
+            let (pending, key) = pendingImport.withLock({ $0.take() }), key == account.key
+        else { return }
         do {
-            guard case .imported(let result, _) = try await account.apply(.importFiles(files), sending: true).outcome
-            else { return }
-            inbox.post(
-                .healthImport(
-                    .finished(
-                        result.summary(
-                            of: files, preview: false, zone: exportFiles?.zoneName ?? "UTC",
-                            timeZone: account.environment.timeZone,
-                            describe: { exportFiles?.describe(format: $0) ?? $0 }
-                        ))))
+            let lines: [String]
+            switch pending {
+            case .files(let files):
+                guard
+                    case .imported(let result, _) = try await account.apply(.importFiles(files), sending: true).outcome
+                else { return }
+                lines = result.summary(
+                    of: files, preview: false, zone: exportFiles?.zoneName ?? "UTC",
+                    timeZone: account.environment.timeZone, describe: { exportFiles?.describe(format: $0) ?? $0 })
+            case .health(let snapshot, let fileName):
+                let request = ChangeRequest.importHealth(snapshot, fileName: fileName)
+                guard case .healthImported(let result) = try await account.apply(request).outcome else { return }
+                let profile = try? await account.view().profile
+                lines = result.summary(
+                    unitSystem: profile?.metadata.preferredUnitSystem ?? .metric,
+                    profileDateOfBirth: profile?.physical.dateOfBirth)
+            }
+            inbox.post(.healthImport(.finished(lines)))
             await inbox.publish(account)
             requestSync()
         } catch {
@@ -383,4 +385,12 @@ final class EffectRunner: Sendable {
         await inbox.publish(account)
         requestSync()
     }
+}
+
+/// An export read and previewed, waiting for Enter.
+private enum PendingImport {
+    /// Another app's files.
+    case files([ImportedFile])
+    /// An Apple Health export's health data.
+    case health(HealthSnapshot, fileName: String?)
 }

@@ -255,6 +255,10 @@ extension EndToEndTests {
                 try await tui.send("C-u")
                 try await tui.type("~/export.zip")
                 try await tui.send("Enter")
+                // What the export holds shows first; nothing is written until Enter.
+                try await tui.waitFor(all: ["Import: what was found", "Heights: 6 found, 6 new."])
+                #expect(try await server.snapshot().heightEntries.isEmpty)
+                try await tui.send("Enter")
                 let result = try await tui.waitFor(all: ["Health data imported", "Heights: 6 found, 6 new."])
                 #expect(result.contains("Heights: 6 found, 6 new."))
                 try await tui.send("Escape")

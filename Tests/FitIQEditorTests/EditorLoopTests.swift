@@ -205,6 +205,61 @@ struct EditorLoopTests {
         try await run.quit()
     }
 
+    /// An Apple Health export is read and shown first, as another app's files are: Enter imports what
+    /// was shown, and nothing is written or sent before it.
+    @Test func aHealthExportIsShownBeforeAnythingIsImported() async throws {
+        var snapshot = HealthSnapshot(
+            biologicalSex: .value(.female),
+            samples: [
+                MeasurementSample(.weight, value: 80.5, measuredAt: Date(timeIntervalSince1970: 1_740_000_000)),
+                MeasurementSample(.weight, value: 79.8, measuredAt: Date(timeIntervalSince1970: 1_740_600_000)),
+            ])
+        let watch = snapshot.activity.source("apple-health/Apple Watch", app: .health)
+        for day in 0..<3 {
+            let at = Date(timeIntervalSince1970: 1_740_000_000 + Double(day) * 86_400)
+            snapshot.activity.add(.steps, 4_000, at: LocalInstant(at, in: .utc), source: watch)
+        }
+        let source = FixedHealthSource(snapshot)
+        let run = try await EditorRun.start(healthSource: { _ in source })
+        try await run.waitFor("the synced profile") { $0.title.contains("● synced") }
+        let store = run.harness.store(of: run.account)
+        let imported: @Sendable () async throws -> Int = {
+            try await store.load().history.filter { $0.type == Metric.steps.type || $0.type == Metric.weight.type }
+                .count
+        }
+
+        run.terminal.send(.key(.character("i")))
+        run.terminal.type("~/export.zip")
+        run.terminal.send(.key(.enter), when: { $0.shows("~/export.zip") })
+        try await run.waitFor("the preview") {
+            $0.shows("Import: what was found") && $0.shows("Weights: 2 found, 2 new.")
+                && $0.shows("Steps: 3 days found, 3 new, 0 held already.")
+        }
+        #expect(try await imported() == 0, "the preview wrote the cache")
+        #expect(await run.harness.backend.requests(.logProgress).isEmpty)
+
+        run.terminal.send(.key(.enter))
+        try await run.waitFor("the import done and sent") {
+            $0.shows("Health data imported") && $0.shows("Biological sex") && $0.title.contains("● synced")
+        }
+        #expect(try await imported() == 5)
+        #expect(await run.harness.backend.requests(.logProgress).count == 5)
+        #expect(source.readCount == 1)
+        run.terminal.send(.key(.escape))
+
+        // Esc on a second preview imports nothing, and says so.
+        run.terminal.send(.key(.character("i")), when: { !$0.shows("Weights: 2 found") })
+        run.terminal.type("~/export.zip")
+        run.terminal.send(.key(.enter), when: { $0.shows("~/export.zip") })
+        try await run.waitFor("the second preview") {
+            $0.shows("Weights: 2 found, 0 new.") && $0.shows("Steps: 3 days found, 0 new, 3 held already.")
+        }
+        run.terminal.send(.key(.escape))
+        try await run.waitFor("the preview dropped") { $0.shows("Nothing was imported.") }
+        #expect(await run.harness.backend.requests(.logProgress).count == 5)
+        try await run.quit()
+    }
+
     /// A quit while the background sync is writing the cache: ``EditorLoop/finish()`` returns only once
     /// that write is done, so nothing is written after the editor has ended (the demo then removes its
     /// folder once).
