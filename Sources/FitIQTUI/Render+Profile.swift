@@ -382,5 +382,10 @@ func syncDetailLines(_ state: AppState, account: AccountView, width: Int) -> [(t
         let style = change.rejection == nil ? CellStyle.plain : Styles.error
         lines += wrap(line, width: width, maximumLines: 8).map { ($0, style) }
     }
+    if account.unlistedChanges > 0 {
+        let more = trn(
+            "…and {count} more change", "…and {count} more changes", count: account.unlistedChanges)
+        lines.append((more, Styles.muted))
+    }
     return lines
 }

@@ -140,6 +140,29 @@ struct LayoutTests {
         #expect(screen(state).lines != first)
     }
 
+    /// An import queues thousands of posts: the view lists the first ones, counts them all (a refusal
+    /// past the list too), and the sync details say how many more there are.
+    @Test func thousandsOfPendingPostsAreCountedAndTheFirstOnesListed() throws {
+        var state = profileState(width: 80, height: 24)
+        var account = fixtureAccount()
+        account.outbox.progress = (0..<3_000).map { index in
+            var delivery = Delivery()
+            if index == 2_999 { delivery.rejection = "steps: too many" }
+            return ProgressPost(
+                id: UUID(), entry: NewProgressEntry(type: "steps", quantity: Double(index), loggedAt: fixedNow),
+                changeId: UUID(), sendAttempted: false, delivery: delivery)
+        }
+        show(account, in: &state)
+        let view = try #require(state.account)
+        #expect(view.pendingChanges.count == AccountView.listedChanges)
+        #expect(view.unlistedChanges == 3_000 - AccountView.listedChanges)
+        #expect(view.pendingCount == 2_999 && view.rejectedCount == 1)
+        #expect(screen(state).lines[0].contains("1 change rejected"))
+        let lines = syncDetailLines(state, account: view, width: 78).map(\.text)
+        #expect(lines.filter { $0.hasPrefix("○ pending") }.count == AccountView.listedChanges)
+        #expect(lines.last == "…and 2800 more changes", "\(lines.suffix(2))")
+    }
+
     @Test func resizingSmallAndBackKeepsEveryScreensContent() {
         for kind in Screen.allCases {
             var state = kind.state(width: 120, height: 40)

@@ -17,10 +17,13 @@ public struct PendingWork: Sendable {
     /// - Parameters:
     ///   - now: with it, each change says what holds it back then (``PendingChange/hold``).
     ///   - isRunning: whether a claim's holder still runs; a claim of a process that ended holds nothing.
+    ///   - limit: the most changes listed (an import queues thousands; the counts need no list).
     public func changes(
-        timeZone: LocalZone = .utc, now: Date? = nil, isRunning: (ProcessIdentity) -> Bool = { _ in true }
+        timeZone: LocalZone = .utc, now: Date? = nil, isRunning: (ProcessIdentity) -> Bool = { _ in true },
+        limit: Int = .max
     ) -> [PendingChange] {
         var changes: [PendingChange] = []
+        changes.reserveCapacity(min(limit, listLength))
         func hold(_ delivery: Delivery, conflicted: Bool = false) -> PendingChange.Hold? {
             guard delivery.rejection == nil else { return nil }
             if conflicted { return .conflict }
@@ -42,17 +45,16 @@ public struct PendingWork: Sendable {
         }
         if let change = outbox.physical {
             let patch = physicalPatch
-            // Height changes are counted with their history entries; only what those do not carry counts here.
-            let covered = Set(outbox.progress.map(\.changeId) + outbox.deletions.map(\.changeId))
             changes.append(
                 PendingChange(
                     item: .physical,
                     subject: .physical(
                         heightCm: patch.heightCm, biologicalSex: patch.biologicalSex, units: units),
                     rejection: change.delivery.rejection, lastProblem: change.delivery.lastProblem,
-                    changeCount: change.changeIds.subtracting(covered).count,
+                    changeCount: physicalChangeCount(change),
                     hold: hold(change.delivery, conflicted: change.heightConflict && !change.includesBiologicalSex)))
         }
+        guard changes.count < limit else { return changes }
         // A history entry to remove or to send (its metric, value and time), in the user's units and
         // time zone.
         func entryChange(
@@ -64,8 +66,8 @@ public struct PendingWork: Sendable {
                 item: item, subject: subject(entry.type, entry.quantity, day, units), rejection: delivery.rejection,
                 lastProblem: delivery.lastProblem, changeCount: changeCount, hold: hold(delivery))
         }
-        let corrections = Set(outbox.progress.map(\.changeId))
-        for deletion in outbox.deletions {
+        let corrections = self.corrections
+        for deletion in outbox.deletions.prefix(limit - changes.count) {
             changes.append(
                 entryChange(
                     .deletion(deletion.id), PendingChange.Subject.removal,
@@ -74,7 +76,7 @@ public struct PendingWork: Sendable {
                     // A correction (delete and post) is one change, counted with its post.
                     changeCount: corrections.contains(deletion.changeId) ? 0 : 1))
         }
-        for post in outbox.progress {
+        for post in outbox.progress.prefix(limit - changes.count) {
             changes.append(
                 entryChange(
                     .progress(post.id), PendingChange.Subject.entry,
@@ -84,14 +86,65 @@ public struct PendingWork: Sendable {
         return changes
     }
 
+    /// How many changes ``changes(timeZone:now:isRunning:limit:)`` lists without a limit.
+    public var listLength: Int {
+        (outbox.metadata == nil ? 0 : 1) + (outbox.physical == nil ? 0 : 1) + outbox.deletions.count
+            + outbox.progress.count
+    }
+
+    /// Each change's delivery and how many user-visible changes it carries, in the order of
+    /// ``changes(timeZone:now:isRunning:limit:)``, looked through in place: counting the thousands of
+    /// posts an import queues lists none of them.
+    private func forEachDelivery(_ body: (Delivery, _ changeCount: Int) -> Void) {
+        if let change = outbox.metadata { body(change.delivery, 1) }
+        if let change = outbox.physical { body(change.delivery, physicalChangeCount(change)) }
+        let corrections = self.corrections
+        for deletion in outbox.deletions { body(deletion.delivery, corrections.contains(deletion.changeId) ? 0 : 1) }
+        for post in outbox.progress { body(post.delivery, 1) }
+    }
+
+    /// The changes (by id) that post an entry: a deletion among them is half of a correction.
+    private var corrections: Set<UUID> {
+        outbox.deletions.isEmpty ? [] : Set(outbox.progress.map(\.changeId))
+    }
+
+    /// The changes the physical `PATCH` carries alone: height changes are counted with their history
+    /// entries.
+    private func physicalChangeCount(_ change: PhysicalChange) -> Int {
+        var covered = Set<UUID>()
+        for post in outbox.progress where change.changeIds.contains(post.changeId) { covered.insert(post.changeId) }
+        for deletion in outbox.deletions where change.changeIds.contains(deletion.changeId) {
+            covered.insert(deletion.changeId)
+        }
+        return change.changeIds.count - covered.count
+    }
+
     /// User-visible changes not yet acknowledged and not rejected (a height change counts once).
     public var count: Int {
-        changes().filter { $0.rejection == nil }.reduce(0) { $0 + $1.changeCount }
+        var count = 0
+        forEachDelivery { delivery, changes in if delivery.rejection == nil { count += changes } }
+        return count
     }
 
     /// User-visible changes the server refused.
     public var rejectedCount: Int {
-        changes().filter { $0.rejection != nil }.reduce(0) { $0 + max(1, $1.changeCount) }
+        var count = 0
+        forEachDelivery { delivery, changes in if delivery.rejection != nil { count += max(1, changes) } }
+        return count
+    }
+
+    /// The last retryable failure of a change, in queue order.
+    public var lastProblem: SyncProblem? {
+        var last: SyncProblem?
+        forEachDelivery { delivery, _ in last = delivery.lastProblem ?? last }
+        return last
+    }
+
+    /// Whether a change waits because its last attempt found no way to the server.
+    public var waitsForAWayToTheServer: Bool {
+        var found = false
+        forEachDelivery { delivery, _ in found = found || delivery.lastProblem?.isOffline == true }
+        return found
     }
 
     /// The profile form's change: the one coalesced `PUT /users/me`.

@@ -65,7 +65,7 @@ struct DrainRun: Sendable {
     func waits(until: Date, in state: RecentAccountState) -> Bool {
         guard let deadline, until <= deadline else { return false }
         guard rule == .stop else { return true }
-        return offline == nil && !state.pending.changes().contains { $0.lastProblem?.isOffline == true }
+        return offline == nil && !state.pending.waitsForAWayToTheServer
     }
 
     private mutating func note(_ problem: SyncProblem?) {

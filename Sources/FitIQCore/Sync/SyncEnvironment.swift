@@ -54,7 +54,7 @@ public struct SyncReport: Sendable, Equatable {
     init(_ state: AccountRecord<some EntryList>) {
         pending = state.pending.count
         rejected = state.pending.rejectedCount
-        lastProblem = state.pending.changes().compactMap(\.lastProblem).last
+        lastProblem = state.pending.lastProblem
     }
 
     /// Whether everything was acknowledged.

@@ -137,6 +137,8 @@ extension AccountState {
     /// rule refuses is counted and left out.
     mutating func merge(_ days: [DayTotal], in zone: LocalZone, into result: inout ReadingsImportResult) {
         var held = heldDays(of: days, in: zone)
+        // Ten years of activity is thousands of posts: the queue grows once, not by doubling.
+        outbox.progress.reserveCapacity(outbox.progress.count + days.count)
         for total in days {
             result[total.metric].isDays = true
             result[total.metric].read += 1

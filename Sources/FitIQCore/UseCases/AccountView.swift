@@ -29,8 +29,11 @@ public struct AccountView: Sendable, Equatable {
     public var histories: [String: History]
     /// The BMI of the latest weight, with the height at its date.
     public var bodyMassIndex: BodyMassIndex?
-    /// Every change not yet acknowledged, in queue order, with what holds it back.
+    /// The changes not yet acknowledged, in queue order, with what holds them back: the first
+    /// ``listedChanges`` of them.
     public var pendingChanges: [PendingChange]
+    /// How many changes there are beyond ``pendingChanges``.
+    public var unlistedChanges = 0
     /// User-visible changes waiting, and those the server refused.
     public var pendingCount: Int
     public var rejectedCount: Int
@@ -44,6 +47,10 @@ public struct AccountView: Sendable, Equatable {
     /// The store's revision read before the view (``ProfileStore/revision()``): a write that lands
     /// meanwhile has another one, so a watcher of the cache shows it again, never misses it.
     public var revision: StoreRevision?
+
+    /// The most pending changes a view lists: an import queues thousands, and a view is made after
+    /// each sync round.
+    public static let listedChanges = 200
 
     /// The history of `metric`.
     public func history(of metric: Metric) -> History {
@@ -105,9 +112,11 @@ public struct AccountView: Sendable, Equatable {
         profile = state.profile
         self.histories = histories
         bodyMassIndex = BodyMassIndex.latest(in: state, timeZone: timeZone)
-        pendingChanges = state.pending.changes(timeZone: timeZone, now: now, isRunning: isRunning)
-        pendingCount = pendingChanges.filter { $0.rejection == nil }.reduce(0) { $0 + $1.changeCount }
-        rejectedCount = pendingChanges.filter { $0.rejection != nil }.reduce(0) { $0 + max(1, $1.changeCount) }
+        pendingChanges = state.pending.changes(
+            timeZone: timeZone, now: now, isRunning: isRunning, limit: Self.listedChanges)
+        unlistedChanges = state.pending.listLength - pendingChanges.count
+        pendingCount = state.pending.count
+        rejectedCount = state.pending.rejectedCount
         conflicts = state.pending.conflicts
         metadataStatus = state.pending.metadataStatus
         physicalStatus = state.pending.physicalStatus
