@@ -101,9 +101,21 @@ struct AccountFileV3: VersionedFileFormat {
 
 extension AccountFileV3 {
     /// What the last write of `account.json` encoded of its queued posts: a batch's claim or answer
-    /// changes a few of the thousands an import queues, and each is encoded once while it stays.
+    /// changes a few of the thousands an import queues, and each is encoded once while it stays. The
+    /// posts' bytes are the file's own (no copy of them is kept), found by each post's range.
     struct EncodedPosts: Sendable {
-        var posts: [UUID: (post: ProgressPost, json: Data)] = [:]
+        /// The file as written.
+        var bytes = Data()
+        /// Each queued post as encoded, with where its JSON stands in ``bytes``.
+        var posts: [(post: ProgressPost, range: Range<Int>)] = []
+        /// A post's place in ``posts``, by id.
+        var places: [UUID: Int] = [:]
+
+        /// The JSON of `post` as it was last encoded, if it has not changed since.
+        func json(of post: ProgressPost) -> Data? {
+            guard let place = places[post.id], posts[place].post == post else { return nil }
+            return bytes[posts[place].range]
+        }
     }
 
     /// `value` encoded as ``CacheFile`` encodes it (compact, keys sorted), byte for byte, reusing the
@@ -111,48 +123,44 @@ extension AccountFileV3 {
     static func encode(_ value: AccountFileContents, reusing encoded: inout EncodedPosts?) throws -> Data {
         var file = AccountFileV3(value: value)
         let encoder = CacheFileDecoding.compactEncoder
-        // The queued posts, each encoded once while it stays as it is, go into the state's
-        // `"progress":[]` (the only place those bytes can stand: in a string the quotes are escaped).
-        let known = encoded?.posts ?? [:]
+        let known = encoded ?? EncodedPosts()
+        // What was encoded before is let go before the new file is made: the old file's bytes are
+        // still held through `known`, but no longer twice.
+        encoded = nil
         let queued = value.state.outbox.progress
-        var posts: [UUID: (post: ProgressPost, json: Data)] = [:]
-        posts.reserveCapacity(queued.count)
-        // Each post's bytes, in order: written once, straight into the file's bytes below (an import
-        // queues thousands: no list of them is built and copied again).
-        var postsJSON: [Data] = []
-        postsJSON.reserveCapacity(queued.count)
-        for post in queued {
-            let json: Data
-            if let cached = known[post.id], cached.post == post {
-                json = cached.json
-            } else {
-                json = try encoder.encode(post)
-            }
-            posts[post.id] = (post, json)
-            postsJSON.append(json)
-        }
+        // The queued posts go into the state's `"progress":[]` (the only place those bytes can stand:
+        // in a string the quotes are escaped), each straight into the file's bytes (an import queues
+        // thousands: no list of them is built and copied again).
         file.state.outbox.progress = []
         let stateJSON = try encoder.encode(file.state)
-        encoded = EncodedPosts(posts: posts)
         let history = try encoder.encode(file.history)
         let summaries = try encoder.encode(file.summaries)
-        let empty = postsJSON.isEmpty ? nil : stateJSON.firstRange(of: Data(#""progress":[]"#.utf8))
+        let empty = queued.isEmpty ? nil : stateJSON.firstRange(of: Data(#""progress":[]"#.utf8))
         // The keys in the order the encoder sorts them: history, schemaVersion, state, summaries.
         var data = Data()
-        data.reserveCapacity(
-            history.count + stateJSON.count + summaries.count + postsJSON.reduce(postsJSON.count + 64) { $0 + $1.count }
-        )
+        // Room for the known posts at their size and a new one at the known ones' mean (or 300 bytes).
+        let knownBytes = known.posts.reduce(0) { $0 + $1.range.count }
+        let meanPost = known.posts.isEmpty ? 300 : knownBytes / known.posts.count + 1
+        data.reserveCapacity(history.count + stateJSON.count + summaries.count + 64 + queued.count * (meanPost + 1))
         data.append(contentsOf: #"{"history":"#.utf8)
         data.append(history)
         data.append(contentsOf: #","schemaVersion":"#.utf8)
         data.append(contentsOf: String(schemaVersion).utf8)
         data.append(contentsOf: #","state":"#.utf8)
+        var posts: [(post: ProgressPost, range: Range<Int>)] = []
+        posts.reserveCapacity(queued.count)
         if let empty {
             data.append(stateJSON[..<empty.lowerBound])
             data.append(contentsOf: #""progress":["#.utf8)
-            for (index, json) in postsJSON.enumerated() {
+            for (index, post) in queued.enumerated() {
                 if index > 0 { data.append(UInt8(ascii: ",")) }
-                data.append(json)
+                let start = data.count
+                if let json = known.json(of: post) {
+                    data.append(json)
+                } else {
+                    data.append(try encoder.encode(post))
+                }
+                posts.append((post, start..<data.count))
             }
             data.append(UInt8(ascii: "]"))
             data.append(stateJSON[empty.upperBound...])
@@ -162,6 +170,10 @@ extension AccountFileV3 {
         data.append(contentsOf: #","summaries":"#.utf8)
         data.append(summaries)
         data.append(contentsOf: "}".utf8)
+        var places: [UUID: Int] = [:]
+        places.reserveCapacity(posts.count)
+        for (place, post) in posts.enumerated() { places[post.post.id] = place }
+        encoded = EncodedPosts(bytes: data, posts: posts, places: places)
         return data
     }
 }
