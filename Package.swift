@@ -135,7 +135,8 @@ let package = Package(
                 "FitIQCore", "FitIQCache", "FitIQDevServer", "FitIQTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -133,6 +133,92 @@ import Testing
     }
 }
 
+extension AccountsCLITests {
+    /// The files the build before several accounts wrote (Fixtures/cache-0.6.0: a bio, a weight and
+    /// steps queued offline), in place of a fresh registration's on this run's server: the account is
+    /// the default one, and each change reaches the server once.
+    @Test func aCacheWrittenBeforeSeveralAccountsIsTheDefaultAndSendsEachChangeOnce() async throws {
+        try await TestDevServer.with { server in
+            try await withCLI(server, registered: true) { cli in
+                try OldCache.install(in: cli.folder, server: server.url)
+
+                let rows = try await cli.jsonRows(["accounts", "--json"])
+                #expect(rows.count == 1, "\(rows)")
+                #expect(rows.first?["email"] as? String == "jane@example.com")
+                #expect(rows.first?["default"] as? Bool == true)
+                #expect(rows.first?["pendingChanges"] as? Int == 3)
+                let whoami = try await cli.run(["whoami"])
+                #expect(whoami.status == 0 && whoami.stdout.contains("jane@example.com"), "\(whoami)")
+
+                let sync = try await cli.run(["sync", "--wait"])
+                #expect(sync.status == 0, "\(sync)")
+                #expect(try await cli.run(["sync", "--wait"]).status == 0)
+                #expect(try await Self.held("weight", of: "jane@example.com", on: server) == [80])
+                #expect(try await Self.held("steps", of: "jane@example.com", on: server) == [8_000])
+                let token = try await server.accessToken(email: "jane@example.com", password: CLIHarness.password)
+                let profile = try await server.api("GET", "users/me", token: token)["profile"]
+                #expect(profile?["bio"]?.string == "Written by 0.6.0")
+                #expect(try await cli.jsonRows(["accounts", "--json"]).first?["pendingChanges"] as? Int == 0)
+            }
+        }
+    }
+}
+
+/// Fixtures/cache-0.6.0, put in place of the account a registration on `server` made under `home`:
+/// the fixture's server address, user id, profile id, tokens and API key become this run's.
+private enum OldCache {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/cache-0.6.0", isDirectory: true)
+    static let server = "http://127.0.0.1:35347"
+    static let userId = "ce0b4c5a-7ff5-40ab-9b02-243068c1a4ab"
+    static let profileId = "9cc282f2-7e07-4a37-b37e-1db059fea508"
+
+    static func install(in home: URL, server url: String) throws {
+        let files = FileManager.default
+        func onlyFolder(in folder: URL) throws -> URL {
+            let servers = try files.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            guard servers.count == 1,
+                let users = try? files.contentsOfDirectory(at: servers[0], includingPropertiesForKeys: nil),
+                users.count == 1
+            else { throw Failure(description: "not one account under \(folder.path)") }
+            return users[0]
+        }
+        let data = try onlyFolder(in: home.appendingPathComponent("data/fitiq/accounts"))
+        let state = try onlyFolder(in: home.appendingPathComponent("state/fitiq/accounts"))
+        func json(_ file: URL) throws -> Any { try JSONSerialization.jsonObject(with: Data(contentsOf: file)) }
+        let session = try json(state.appendingPathComponent("session.json"))
+        let account = try json(data.appendingPathComponent("account.json"))
+        guard let session = (session as? [String: Any])?["session"] as? [String: Any],
+            let tokens = session["tokens"] as? [String: Any], let access = tokens["accessToken"] as? String,
+            let refresh = tokens["refreshToken"] as? String, let apiKey = session["apiKey"] as? String,
+            let identity = (((account as? [String: Any])?["state"] as? [String: Any])?["profile"] as? [String: Any])?[
+                "identity"] as? [String: Any],
+            let userId = identity["userId"] as? String, let profileId = identity["profileId"] as? String
+        else { throw Failure(description: "the registration's files are not as expected") }
+        let replacements = [
+            (Self.server, url), (Self.userId, userId), (Self.profileId, profileId), ("ACCESS-TOKEN", access),
+            ("REFRESH-TOKEN", refresh), ("API-KEY", apiKey),
+        ]
+        func copy(_ name: String, to target: URL) throws {
+            var text = try String(contentsOf: fixture.appendingPathComponent(name), encoding: .utf8)
+            for (old, new) in replacements { text = text.replacingOccurrences(of: old, with: new) }
+            try files.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: target)
+        }
+        try files.removeItem(at: data)
+        for name in try files.contentsOfDirectory(atPath: fixture.appendingPathComponent("data/history").path) {
+            try copy("data/history/\(name)", to: data.appendingPathComponent("history/\(name)"))
+        }
+        try copy("data/account.json", to: data.appendingPathComponent("account.json"))
+        try copy("state/session.json", to: state.appendingPathComponent("session.json"))
+        try copy("state/current.json", to: home.appendingPathComponent("state/fitiq/current.json"))
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
 /// `demo` signs a second account in beside the demo account: `--account` (or `FITIQ_ACCOUNT`) opens
 /// it, and plain mode's `account EMAIL` switches between them.
 struct DemoAccountsCLITests {
