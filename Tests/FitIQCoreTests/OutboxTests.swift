@@ -45,6 +45,27 @@ struct OutboxTests {
         #expect(state.history(of: .height).first?.isSynced == true)
     }
 
+    /// A list cut at `limit` keeps the queue's order and its first changes; the counts, taken in place,
+    /// are those of the whole list.
+    @Test func aLimitedListIsTheWholeListsStartAndTheCountsAreTheWholes() throws {
+        var state = syncedState()
+        var metadata = try #require(state.profile?.metadata)
+        metadata.bio = "Edited offline"
+        state.editMetadata(metadata, now: start)
+        state.record(.height, 181, measuredAt: start, source: .manual)
+        for index in 0..<5 {
+            state.record(
+                .steps, Double(1_000 + index), measuredAt: start.addingTimeInterval(Double(index)), source: .manual)
+        }
+        let whole = state.pending.changes()
+        #expect(whole.count == state.pending.listLength && whole.count == 8)
+        for limit in [0, 1, 2, 3, 7, 8, 9] {
+            #expect(state.pending.changes(limit: limit) == Array(whole.prefix(limit)), "limit \(limit)")
+        }
+        #expect(state.pending.count == whole.filter { $0.rejection == nil }.reduce(0) { $0 + $1.changeCount })
+        #expect(state.pending.count == 7)
+    }
+
     @Test func twoHeightChangesOfflineAreOnePatchAndTwoPosts() throws {
         var state = syncedState()
         state.record(.height, 181, measuredAt: start, source: .manual)

@@ -23,7 +23,7 @@ public struct PendingWork: Sendable {
         limit: Int = .max
     ) -> [PendingChange] {
         var changes: [PendingChange] = []
-        changes.reserveCapacity(min(limit, listLength))
+        changes.reserveCapacity(max(0, min(limit, listLength)))
         func hold(_ delivery: Delivery, conflicted: Bool = false) -> PendingChange.Hold? {
             guard delivery.rejection == nil else { return nil }
             if conflicted { return .conflict }
@@ -35,7 +35,7 @@ public struct PendingWork: Sendable {
             return nil
         }
         let units = profile?.preferredUnitSystem ?? .metric
-        if let change = outbox.metadata {
+        if let change = outbox.metadata, limit > 0 {
             changes.append(
                 PendingChange(
                     item: .metadata, subject: .profile(fields: change.keys.sorted().map(\.field)),
@@ -43,7 +43,7 @@ public struct PendingWork: Sendable {
                     lastProblem: change.delivery.lastProblem, changeCount: 1,
                     hold: hold(change.delivery, conflicted: change.keys.isSubset(of: change.conflicts))))
         }
-        if let change = outbox.physical {
+        if let change = outbox.physical, changes.count < limit {
             let patch = physicalPatch
             changes.append(
                 PendingChange(
