@@ -336,11 +336,14 @@ final class EffectRunner: Sendable {
         }
     }
 
-    /// Imports what the preview showed, into the account it was read for.
+    /// Imports what the preview showed, into the account it was read for (another account now open
+    /// imports nothing, and says so).
     private func confirmImport() async {
-        guard let account = slot.account,
-            let (pending, key) = pendingImport.withLock({ $0.take() }), key == account.key
-        else { return }
+        guard let (pending, key) = pendingImport.withLock({ $0.take() }) else { return }
+        guard let account = slot.account, account.key == key else {
+            inbox.post(.healthImport(.failed(ShownError(said: tr("Import stopped; nothing was imported.")))))
+            return
+        }
         do {
             let lines: [String]
             switch pending {

@@ -1,6 +1,7 @@
 import FitIQCore
 import FitIQTUI
 import FitIQTestBasics
+import Foundation
 import Testing
 
 @testable import FitIQEditor
@@ -79,5 +80,52 @@ struct EffectRunnerTests {
         guard case .entriesLoaded(let latest) = event else { return }
         #expect(latest.metric == .water && latest.older == 0)
         #expect(latest.entries.map(\.loggedAt) == (6...13).reversed().map { today.instant(atHour: $0, in: .utc) })
+    }
+}
+
+extension EffectRunnerTests {
+    /// A preview read for one account imports nothing once another account is open: Enter says so,
+    /// and neither account gets the entries.
+    @Test func aPreviewReadForOneAccountIsNotImportedIntoAnother() async throws {
+        let harness = TestHarness()
+        let jane = try await harness.signedIn()
+        var bobsProfile = TestHarness.serverProfile
+        bobsProfile.userId = "bob-id"
+        bobsProfile.email = "bob@example.com"
+        let clock = harness.clock
+        let bobsServer = InMemoryBackend(
+            userId: "bob-id", email: "bob@example.com", password: "bob secret", profile: bobsProfile,
+            now: { clock.date() })
+        let bobsAccounts = Accounts(
+            server: TestHarness.server, apiKey: nil, directory: harness.directory,
+            backend: Backend(auth: bobsServer, profiles: bobsServer, progress: bobsServer),
+            environment: harness.environment)
+        let bob = try await bobsAccounts.signIn(email: "bob@example.com", password: "bob secret").account
+        #expect(bob.key != jane.key)
+
+        let weighed = MeasurementSample(.weight, value: 80.5, measuredAt: Date(timeIntervalSince1970: 1_740_000_000))
+        let source = FixedHealthSource(HealthSnapshot(biologicalSex: .notSet, samples: [weighed]))
+        let inbox = EventInbox()
+        let log = EventLog(inbox)
+        let slot = AccountSlot(jane)
+        let runner = EffectRunner(
+            accounts: harness.accounts, slot: slot, inbox: inbox, requestSync: {}, healthSource: { _ in source },
+            home: nil)
+
+        runner.perform(.importHealth(path: "export.zip"))
+        try await log.next("jane's preview") { event in
+            guard case .healthImport(.preview(let lines)) = event else { return false }
+            return lines.contains("Weights: 1 found, 1 new.")
+        }
+        slot.set(bob)
+        runner.perform(.confirmImport)
+        try await log.next("the import refused") { event in
+            if case .healthImport(.failed) = event { true } else { false }
+        }
+        await runner.finish()
+        for (account, owner) in [(jane, "jane"), (bob, "bob")] {
+            let weights = try await account.view().history(of: .weight).entries
+            #expect(!weights.contains { $0.quantity == 80.5 }, "\(owner) got the weight")
+        }
     }
 }
