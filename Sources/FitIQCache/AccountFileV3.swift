@@ -124,9 +124,6 @@ extension AccountFileV3 {
         var file = AccountFileV3(value: value)
         let encoder = CacheFileDecoding.compactEncoder
         let known = encoded ?? EncodedPosts()
-        // What was encoded before is let go before the new file is made: the old file's bytes are
-        // still held through `known`, but no longer twice.
-        encoded = nil
         let queued = value.state.outbox.progress
         // The queued posts go into the state's `"progress":[]` (the only place those bytes can stand:
         // in a string the quotes are escaped), each straight into the file's bytes (an import queues
