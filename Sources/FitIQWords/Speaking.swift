@@ -7,7 +7,7 @@ public func speaking<T>(_ localizer: Localizer, _ body: () throws -> T) rethrows
     try Localizer.$current.withValue(localizer) {
         try DecimalText.$separator.withValue(localizer.decimalSeparator) {
             try DecimalText.$groupSeparator.withValue(localizer.groupSeparator) {
-                try UnitNames.$shown.withValue(UnitWords.shown, operation: body)
+                try UnitNames.$wording.withValue(UnitNames.Wording(UnitWords.shown), operation: body)
             }
         }
     }
@@ -20,7 +20,7 @@ public func speaking<T>(
     try await Localizer.$current.withValue(localizer) {
         try await DecimalText.$separator.withValue(localizer.decimalSeparator) {
             try await DecimalText.$groupSeparator.withValue(localizer.groupSeparator) {
-                try await UnitNames.$shown.withValue(UnitWords.shown, operation: body)
+                try await UnitNames.$wording.withValue(UnitNames.Wording(UnitWords.shown), operation: body)
             }
         }
     }

@@ -157,8 +157,9 @@ struct DistCheckTests {
         }
     }
 
-    /// Registers on the shipped development server, saves 40 heights offline, then syncs them through an
-    /// HTTP proxy named in `http_proxy` (tinyproxy), whose log must show the 40 posts.
+    /// Registers on the shipped development server, saves 40 heights offline, tries once through a proxy
+    /// that refuses, then syncs them through an HTTP proxy named in `http_proxy` (tinyproxy), whose log
+    /// must show the 40 posts.
     @Test func heightsSavedOfflineReachTheShippedServerThroughTheProxy() async throws {
         try await Self.withUnpacked { unpacked in
             let server = try await TestDevServer.launch(
@@ -200,6 +201,13 @@ struct DistCheckTests {
                 environment: environment)
             try #require(saved.status == 0, "\(saved)")
         }
+        // A try that finds no way to the server keeps its reason with each change: the optimised build
+        // crashed writing it (exit 139) while the debug build, which the other tests run, did not.
+        let (closed, closedPort) = try Loopback.boundSocket(listening: false)
+        defer { close(closed) }
+        environment["http_proxy"] = "http://127.0.0.1:\(closedPort)"
+        let refused = try await Self.run([program, "sync"], in: unpacked.elsewhere, environment: environment)
+        #expect(refused.status == 0 && refused.stdout.contains("last try:"), "\(refused)")
         environment["http_proxy"] = "http://127.0.0.1:\(proxy.port)"
         let synced = try await Self.run([program, "sync", "--wait"], in: unpacked.elsewhere, environment: environment)
         #expect(synced.status == 0, "\(synced)")

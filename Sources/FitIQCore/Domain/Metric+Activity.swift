@@ -128,7 +128,23 @@ extension Metric {
 /// How a unit's symbol is shown: the symbols of the metric table (`kg`, `km`) are notation, but a
 /// unit that is a word (`steps`) is said in the language in force; FitIQWords' `speaking(_:)` sets it.
 public enum UnitNames {
-    @TaskLocal public static var shown: @Sendable (String) -> String = { $0 }
+    /// How the language in force says a unit. A task-local value of a bare function type crashed the
+    /// release build as it was bound (`swift_task_localValuePush` read no type for it), so the
+    /// function is wrapped in a struct.
+    public struct Wording: Sendable {
+        let say: @Sendable (String) -> String
+
+        public init(_ say: @escaping @Sendable (String) -> String) {
+            self.say = say
+        }
+    }
+
+    @TaskLocal public static var wording = Wording { $0 }
+
+    /// `unit` as the language in force says it.
+    public static func shown(_ unit: String) -> String {
+        wording.say(unit)
+    }
 }
 
 /// What a person types for an amount or a duration: a number (a negative one too, refused by the
